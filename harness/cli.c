@@ -1,0 +1,275 @@
+/* cli.c — option parsing for the subcommands: names are validated against the catalog
+ * and the target registry, numbers are checked, and every problem is one line. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int usage_error(const cc_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage_error(const cc_cli *cli, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "crosscheck %s: ", cli->cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+void cc_cli_init(cc_cli *cli, const char *cmd, const char *help)
+{
+    cli->cmd = cmd;
+    cli->help = help;
+}
+
+int cc_cli_help(const cc_cli *cli)
+{
+    fputs(cli->help, stdout);
+    return 0;
+}
+
+int cc_cli_value(const cc_cli *cli, int argc, char **argv, int *i, const char *flag, const char **v)
+{
+    size_t fl = strlen(flag);
+    const char *a = argv[*i];
+    if (strncmp(a, flag, fl) != 0) return 0;
+    if (a[fl] == '=') {
+        *v = a + fl + 1;
+        return 1;
+    }
+    if (a[fl] != '\0') return 0;
+    if (*i + 1 >= argc) {
+        usage_error(cli, "%s needs a value", flag);
+        return -1;
+    }
+    *v = argv[++*i];
+    return 1;
+}
+
+int cc_cli_u64(const char *s, uint64_t *out)
+{
+    if (!s[0] || s[0] == '-') return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !s[0] || !(v >= 0)) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Calls fn on each comma-separated item of list; stops at the first non-(-1) return. */
+static int each_item(const char *list, int (*fn)(void *, const char *), void *user)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", list);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int r = fn(user, tok);
+        if (r >= 0) return r;
+    }
+    return -1;
+}
+
+typedef struct sel_ctx {
+    const cc_cli *cli;
+    cc_selection *sel;
+    cc_run_options *o;
+} sel_ctx;
+
+static int add_op(void *user, const char *name)
+{
+    sel_ctx *c = user;
+    const cc_op_def *op = cc_catalog_find(name);
+    if (!op) {
+        int n = cc_catalog_count();
+        for (int i = 0; i < n && !op; i++)
+            if (strcasecmp(cc_catalog_at(i)->name, name) == 0) op = cc_catalog_at(i);
+    }
+    if (!op) return usage_error(c->cli, "unknown op '%s' (see `crosscheck list ops`)", name);
+    for (int i = 0; i < c->sel->n_ops; i++)
+        if (c->sel->ops[i] == op) return -1;
+    if (c->sel->n_ops == CC_RUN_MAX_OPS) return usage_error(c->cli, "too many ops");
+    c->sel->ops[c->sel->n_ops++] = op;
+    return -1;
+}
+
+static int add_dtype(void *user, const char *name)
+{
+    sel_ctx *c = user;
+    cc_dtype d;
+    if (cc_dtype_parse(name, &d))
+        return usage_error(c->cli, "unknown dtype '%s' (f32, f16, bf16, i8, u8, i32, i64, bool)", name);
+    c->sel->dtypes |= CC_DTYPE_BIT(d);
+    return -1;
+}
+
+static int add_target(void *user, const char *spec)
+{
+    sel_ctx *c = user;
+    cc_run_options *o = c->o;
+    if (strcmp(spec, "all") == 0) {
+        for (int i = 0; i < cc_target_count(); i++) {
+            const cc_target_iface *t = cc_target_at(i);
+            if (t->hidden) continue;
+            int dup = 0;
+            for (int k = 0; k < o->n_targets; k++) dup |= o->targets[k] == t;
+            if (dup || o->n_targets == CC_RUN_MAX_TARGETS) continue;
+            o->devices[o->n_targets] = "";
+            o->targets[o->n_targets++] = t;
+        }
+        return -1;
+    }
+    char name[64];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len >= sizeof name) return usage_error(c->cli, "target name too long: '%s'", spec);
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    const cc_target_iface *t = cc_target_find(name);
+    if (!t) return usage_error(c->cli, "unknown target '%s' (see `crosscheck list targets`)", name);
+    for (int k = 0; k < o->n_targets; k++)
+        if (o->targets[k] == t && strcmp(o->devices[k], colon ? colon + 1 : "") == 0) return -1;
+    if (o->n_targets == CC_RUN_MAX_TARGETS) return usage_error(c->cli, "too many targets");
+    o->devices[o->n_targets] = colon ? strdup(colon + 1) : "";
+    o->targets[o->n_targets++] = t;
+    return -1;
+}
+
+/* One selection option at argv[*i]: 1 consumed, 0 not a selection option, else exit code + 2. */
+static int selection_option(const cc_cli *cli, int argc, char **argv, int *i, cc_selection *sel)
+{
+    const char *v;
+    int k;
+    sel_ctx c = { cli, sel, NULL };
+    if ((k = cc_cli_value(cli, argc, argv, i, "--ops", &v)) != 0) {
+        if (k < 0) return 4;
+        int r = each_item(v, add_op, &c);
+        return r >= 0 ? r + 2 : 1;
+    }
+    if ((k = cc_cli_value(cli, argc, argv, i, "--dtypes", &v)) != 0) {
+        if (k < 0) return 4;
+        int r = each_item(v, add_dtype, &c);
+        return r >= 0 ? r + 2 : 1;
+    }
+    if ((k = cc_cli_value(cli, argc, argv, i, "--case", &v)) != 0) {
+        if (k < 0) return 4;
+        cc_case tmp;
+        cc_err err = { 0 };
+        if (cc_case_parse(v, &tmp, &err)) {
+            usage_error(cli, "%s", err.msg);
+            return 4;
+        }
+        sel->case_id = v;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--quick") == 0) {
+        sel->quick = 1;
+        return 1;
+    }
+    return 0;
+}
+
+int cc_cli_parse_selection(const cc_cli *cli, int argc, char **argv, cc_selection *sel,
+                           const char **positional)
+{
+    for (int i = 0; i < argc; i++) {
+        int r = selection_option(cli, argc, argv, &i, sel);
+        if (r == 1) continue;
+        if (r >= 2) return r - 2;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return cc_cli_help(cli);
+        if (argv[i][0] != '-' && positional && !*positional) {
+            *positional = argv[i];
+            continue;
+        }
+        return usage_error(cli, "unknown option '%s'", argv[i]);
+    }
+    return -1;
+}
+
+int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->db_path = "out/crosscheck.db";
+    o->seed = 1;
+    o->timeout_s = 120;
+    o->mem_limit_mb = 8192;
+    o->params.time_it = 1;
+    o->params.warmup = 2;
+    o->params.min_time = -1;
+    o->params.min_samples = 5;
+    o->params.max_samples = 1000;
+    o->params.max_time = 2.0;
+    sel_ctx c = { cli, &o->sel, o };
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int k, r = selection_option(cli, argc, argv, &i, &o->sel);
+        if (r == 1) continue;
+        if (r >= 2) return r - 2;
+        if ((k = cc_cli_value(cli, argc, argv, &i, "--targets", &v)) != 0) {
+            if (k < 0) return 2;
+            r = each_item(v, add_target, &c);
+            if (r >= 0) return r;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--db", &v)) != 0) {
+            if (k < 0) return 2;
+            o->db_path = v;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--tag", &v)) != 0) {
+            if (k < 0) return 2;
+            o->tag = v;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--seed", &v)) != 0) {
+            if (k < 0) return 2;
+            if (cc_cli_u64(v, &o->seed)) return usage_error(cli, "--seed takes a non-negative integer, got '%s'", v);
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--timeout", &v)) != 0) {
+            if (k < 0) return 2;
+            if (parse_double(v, &o->timeout_s) || o->timeout_s <= 0)
+                return usage_error(cli, "--timeout takes a positive number of seconds, got '%s'", v);
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--mem-limit", &v)) != 0) {
+            uint64_t mb;
+            if (k < 0) return 2;
+            if (cc_cli_u64(v, &mb)) return usage_error(cli, "--mem-limit takes MiB as an integer, got '%s'", v);
+            o->mem_limit_mb = (size_t)mb;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--min-time", &v)) != 0) {
+            if (k < 0) return 2;
+            if (parse_double(v, &o->params.min_time))
+                return usage_error(cli, "--min-time takes seconds, got '%s'", v);
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--min-samples", &v)) != 0) {
+            uint64_t n;
+            if (k < 0) return 2;
+            if (cc_cli_u64(v, &n) || n < 1 || n > 100000)
+                return usage_error(cli, "--min-samples takes 1..100000, got '%s'", v);
+            o->params.min_samples = (int)n;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--max-samples", &v)) != 0) {
+            uint64_t n;
+            if (k < 0) return 2;
+            if (cc_cli_u64(v, &n) || n < 1 || n > 100000)
+                return usage_error(cli, "--max-samples takes 1..100000, got '%s'", v);
+            o->params.max_samples = (int)n;
+        } else if (strcmp(argv[i], "--resume") == 0) {
+            o->resume = 1;
+        } else if (strcmp(argv[i], "--no-timing") == 0) {
+            o->params.time_it = 0;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return cc_cli_help(cli);
+        } else {
+            return usage_error(cli, "unknown option '%s'", argv[i]);
+        }
+    }
+    if (o->n_targets == 0) add_target(&c, "all");
+    if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;
+    if (o->params.max_samples < o->params.min_samples) o->params.max_samples = o->params.min_samples;
+    return -1;
+}

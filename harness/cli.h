@@ -1,0 +1,32 @@
+/* cli.h — command-line option parsing shared by the subcommands (harness/main.c). The
+ * parsers print one-line messages on bad usage and return the exit code to use; they
+ * return -1 when parsing succeeded and the command should go on. */
+#ifndef CC_CLI_H
+#define CC_CLI_H
+
+#include "lib/runner.h"
+
+typedef struct cc_cli {
+    const char *cmd;
+    const char *help;
+} cc_cli;
+
+void cc_cli_init(cc_cli *cli, const char *cmd, const char *help);
+/* Prints the command's help to stdout; returns 0. */
+int cc_cli_help(const cc_cli *cli);
+/* If argv[*i] is `flag` ("--flag VALUE" or "--flag=VALUE") stores the value in *v,
+ * advances *i past it and returns 1; returns 0 if argv[*i] is another argument and -1
+ * (after printing why) when the flag lacks its value. */
+int cc_cli_value(const cc_cli *cli, int argc, char **argv, int *i, const char *flag, const char **v);
+/* Parses a non-negative decimal integer; 0 on success. */
+int cc_cli_u64(const char *s, uint64_t *out);
+/* --ops, --dtypes, --case, --quick and one positional word (stored in *positional when
+ * positional is non-NULL). */
+int cc_cli_parse_selection(const cc_cli *cli, int argc, char **argv, cc_selection *sel,
+                           const char **positional);
+/* Every option of `run`; fills o with defaults first. */
+int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o);
+/* `crosscheck bench ...` */
+int cc_bench_main(int argc, char **argv);
+
+#endif

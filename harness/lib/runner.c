@@ -1,0 +1,239 @@
+/* runner.c — the suite's main loop: case selection, target probing, one job per
+ * (case, regime, target) through the worker, each result committed as it arrives. */
+#include "runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+cc_status cc_select_cases(const cc_selection *sel, cc_case **out, int *n, cc_err *err)
+{
+    if (sel->case_id) {
+        cc_case *c = malloc(sizeof *c);
+        if (!c) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        cc_status st = cc_case_parse(sel->case_id, c, err);
+        if (st) {
+            free(c);
+            return st;
+        }
+        *out = c;
+        *n = 1;
+        return CC_OK;
+    }
+    cc_case *all = NULL;
+    int total = 0, cap = 0;
+    int n_ops = sel->n_ops ? sel->n_ops : cc_catalog_count();
+    for (int i = 0; i < n_ops; i++) {
+        const cc_op_def *op = sel->n_ops ? sel->ops[i] : cc_catalog_at(i);
+        cc_case *cs = NULL;
+        int k = 0;
+        cc_status st = cc_case_enumerate(op, CC_DTYPE_COUNT, sel->quick, &cs, &k, err);
+        if (st) {
+            free(all);
+            return st;
+        }
+        for (int j = 0; j < k; j++) {
+            if (sel->dtypes && !(sel->dtypes & CC_DTYPE_BIT(cc_case_dtype(&cs[j])))) continue;
+            if (total == cap) {
+                cap = cap ? cap * 2 : 256;
+                cc_case *grown = realloc(all, sizeof *all * (size_t)cap);
+                if (!grown) {
+                    free(cs);
+                    free(all);
+                    return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                }
+                all = grown;
+            }
+            all[total++] = cs[j];
+        }
+        free(cs);
+    }
+    *out = all;
+    *n = total;
+    return CC_OK;
+}
+
+void cc_run_config_text(const cc_run_options *o, char *buf, size_t n)
+{
+    size_t len = 0;
+    len += (size_t)snprintf(buf + len, n - len, "targets=");
+    for (int t = 0; t < o->n_targets && len < n; t++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", t ? "," : "", o->targets[t]->name,
+                                o->devices[t] && o->devices[t][0] ? ":" : "",
+                                o->devices[t] ? o->devices[t] : "");
+    if (len < n) len += (size_t)snprintf(buf + len, n - len, ";ops=");
+    for (int i = 0; i < o->sel.n_ops && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? "," : "", o->sel.ops[i]->name);
+    if (len < n) len += (size_t)snprintf(buf + len, n - len, ";dtypes=");
+    for (int d = 0; d < CC_DTYPE_COUNT && len < n; d++)
+        if (o->sel.dtypes & CC_DTYPE_BIT(d))
+            len += (size_t)snprintf(buf + len, n - len, "%s,", cc_dtype_name((cc_dtype)d));
+    if (len < n)
+        snprintf(buf + len, n - len, ";case=%s;quick=%d;seed=%llu", o->sel.case_id ? o->sel.case_id : "",
+                 o->sel.quick, (unsigned long long)o->seed);
+}
+
+static int is_bad(cc_verdict v)
+{
+    return v == CC_FAILED || v == CC_ERROR || v == CC_CRASHED || v == CC_TIMEOUT;
+}
+
+cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, cc_run_summary *sum,
+                       cc_err *err)
+{
+    cc_status st;
+    cc_db *store = NULL;
+    cc_case *cases = NULL;
+    cc_worker *w = NULL;
+    double *samples = NULL;
+    int n_cases = 0;
+    int64_t run_id = 0;
+    memset(sum, 0, sizeof *sum);
+    double t_start = cc_now();
+
+    st = cc_select_cases(&o->sel, &cases, &n_cases, err);
+    if (st) goto done;
+    st = cc_store_open(o->db_path, 0, &store, err);
+    if (st) goto done;
+
+    static cc_run_info info;
+    memset(&info, 0, sizeof info);
+    cc_run_config_text(o, info.config, sizeof info.config);
+    if (o->resume) {
+        st = cc_store_find_resumable(store, info.config, &run_id, err);
+        if (st) goto done;
+        if (run_id) {
+            st = cc_store_run_resume(store, run_id, err);
+            if (st) goto done;
+            sum->resumed = 1;
+        }
+    }
+    if (!run_id) {
+        cc_env_collect(&info);
+        snprintf(info.tag, sizeof info.tag, "%s", o->tag ? o->tag : "");
+        info.seed = o->seed;
+        info.quick = o->sel.quick;
+        snprintf(info.command, sizeof info.command, "%s", o->command_line ? o->command_line : "");
+        snprintf(info.version, sizeof info.version, "%s", o->version ? o->version : "");
+        snprintf(info.git_commit, sizeof info.git_commit, "%s", o->git_commit ? o->git_commit : "");
+        snprintf(info.libraries, sizeof info.libraries, "%s", o->libraries ? o->libraries : "");
+        st = cc_store_run_begin(store, &info, &run_id, err);
+        if (st) goto done;
+    }
+    sum->run_id = run_id;
+
+    static cc_worker_config cfg;
+    cfg.cases = cases;
+    cfg.n_cases = n_cases;
+    cfg.targets = o->targets;
+    cfg.devices = o->devices;
+    cfg.n_targets = o->n_targets;
+    cfg.params = o->params;
+    cfg.mem_limit_mb = o->mem_limit_mb;
+    samples = malloc(sizeof(double) * (size_t)(o->params.max_samples > 0 ? o->params.max_samples : 1));
+    if (!samples) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    st = cc_worker_create(&cfg, &w, err);
+    if (st) goto done;
+
+    int total = n_cases * 2 * o->n_targets;
+    cc_progress p;
+    memset(&p, 0, sizeof p);
+    p.total = total;
+    p.run_id = run_id;
+    p.resumed = sum->resumed;
+    if (fn) {
+        p.event = CC_PROGRESS_START;
+        fn(user, &p);
+    }
+
+    /* probe every target once, in the worker */
+    int available[CC_RUN_MAX_TARGETS];
+    char why[CC_RUN_MAX_TARGETS][CC_REASON_MAX];
+    for (int t = 0; t < o->n_targets; t++) {
+        cc_device_desc desc;
+        st = cc_worker_probe(w, t, o->timeout_s, &available[t], &desc, why[t], sizeof why[t], err);
+        if (st) goto done;
+        st = cc_store_put_target(store, run_id, o->targets[t]->name, available[t] ? &desc : NULL,
+                                 available[t], available[t] ? "" : why[t], err);
+        if (st) goto done;
+        if (fn) {
+            p.event = CC_PROGRESS_TARGET;
+            p.target = o->targets[t]->name;
+            p.available = available[t];
+            p.reason = why[t];
+            p.desc = &desc;
+            fn(user, &p);
+        }
+    }
+
+    static cc_result res;
+    for (int ci = 0; ci < n_cases; ci++) {
+        for (int regime = CC_REGIME_EXACT; regime <= CC_REGIME_RANDOM; regime++) {
+            uint64_t seed = cc_exec_case_seed(cases[ci].id, o->seed, (cc_regime)regime);
+            for (int t = 0; t < o->n_targets; t++) {
+                if (o->interrupt && *o->interrupt) {
+                    sum->interrupted = 1;
+                    goto finish;
+                }
+                p.done++;
+                if (sum->resumed) {
+                    int has = 0;
+                    st = cc_store_has_result(store, run_id, cases[ci].id, o->targets[t]->name,
+                                             (cc_regime)regime, &has, err);
+                    if (st) goto done;
+                    if (has) {
+                        sum->skipped++;
+                        if (fn) {
+                            p.event = CC_PROGRESS_SKIPPED;
+                            p.elapsed = cc_now() - t_start;
+                            fn(user, &p);
+                        }
+                        continue;
+                    }
+                }
+                int n = 0;
+                if (!available[t]) {
+                    cc_exec_result_init(&res, &cases[ci], o->targets[t]->name, (cc_regime)regime, seed);
+                    res.verdict = CC_UNSUPPORTED;
+                    snprintf(res.reason, sizeof res.reason, "target unavailable: %.200s", why[t]);
+                } else {
+                    int time_it = o->params.time_it && regime == CC_REGIME_RANDOM;
+                    st = cc_worker_run(w, ci, t, (cc_regime)regime, seed, time_it, o->timeout_s,
+                                       &res, samples, &n, err);
+                    if (st) goto done;
+                }
+                st = cc_store_put_result(store, run_id, &res, samples, n, err);
+                if (st) goto done;
+                sum->counts[res.verdict]++;
+                sum->jobs++;
+                if (is_bad(res.verdict)) p.not_passed++;
+                if (fn) {
+                    p.event = CC_PROGRESS_RESULT;
+                    p.result = &res;
+                    p.elapsed = cc_now() - t_start;
+                    fn(user, &p);
+                }
+            }
+        }
+    }
+finish:
+    st = cc_store_run_end(store, run_id, sum->interrupted ? "interrupted" : "finished", err);
+    /* the verdict counts of the whole run, resumed parts included */
+    for (int v = 0; !st && v < CC_VERDICT_COUNT; v++) {
+        int64_t c = 0;
+        st = cc_store_count_results(store, run_id, v, &c, err);
+        sum->counts[v] = (int)c;
+    }
+done:
+    sum->wall_s = cc_now() - t_start;
+    cc_worker_destroy(w);
+    free(samples);
+    free(cases);
+    cc_store_close(store);
+    return st;
+}

@@ -1,0 +1,42 @@
+/* worker.h — isolation: cases run in a forked worker process with a per-case timeout and
+ * a memory limit. The parent never opens a backend; a worker that dies costs one
+ * `crashed` (or `timeout`) result and is replaced on the next request. */
+#ifndef CC_WORKER_H
+#define CC_WORKER_H
+
+#include "exec.h"
+
+typedef struct cc_worker_config {
+    const cc_case *cases;                  /* the run's cases (inherited by fork) */
+    int n_cases;
+    const cc_target_iface *const *targets; /* the run's targets */
+    const char *const *devices;            /* device string per target ("" default) */
+    int n_targets;
+    cc_exec_params params;
+    size_t mem_limit_mb;                   /* RLIMIT_DATA of the worker; 0: none */
+} cc_worker_config;
+
+typedef struct cc_worker cc_worker;
+
+/* Creates a worker handle; the process is forked lazily on the first request. The
+ * config (and what it points to) must outlive the worker. */
+cc_status cc_worker_create(const cc_worker_config *cfg, cc_worker **out, cc_err *err);
+/* Stops the process (if any) and frees the handle. Accepts NULL. */
+void cc_worker_destroy(cc_worker *w);
+
+/* Opens target t in the worker and reports whether it is available here, with its
+ * device description or the reason it is not. A crash or hang while opening is reported
+ * as unavailable with that reason. */
+cc_status cc_worker_probe(cc_worker *w, int target, double timeout_s, int *available,
+                          cc_device_desc *desc, char *reason, size_t reason_size, cc_err *err);
+
+/* Runs case `ci` on target `t` in `regime` with `seed`. On return *res is complete:
+ * a worker that crashed or exceeded timeout_s yields CC_CRASHED / CC_TIMEOUT with the
+ * signal or limit in the reason, and the next request starts a fresh worker. samples
+ * (capacity cfg->params.max_samples) receives the raw timing samples. Errors are only
+ * infrastructure failures (fork or pipe failing). */
+cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t seed, int time_it,
+                        double timeout_s, cc_result *res, double *samples, int *n_samples,
+                        cc_err *err);
+
+#endif

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Bad input: one clear line, exit 2 (3 for infrastructure), and recorded results untouched.
+. "$(dirname "$0")/common.sh"
+db="$WORK/b.db"
+"$CC" run --quick --targets cpu --ops Relu --no-timing --db "$db" >/dev/null 2>&1 || fail "seed run"
+before=$(sha256sum "$db" | cut -d' ' -f1)
+n_before=$(sql "$db" "SELECT count(*) FROM results")
+
+expect_exit 2 "$CC" run --targets nosuch --db "$db";               one_line_error "unknown target 'nosuch'"
+expect_exit 2 "$CC" run --ops NoSuchOp --db "$db";                 one_line_error "unknown op 'NoSuchOp'"
+expect_exit 2 "$CC" run --dtypes f128 --db "$db";                  one_line_error "unknown dtype 'f128'"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x8x8:f32' --db "$db";    one_line_error "malformed case id"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x8x8:f32,w=4x3x3x3,strides=[0,0])' --db "$db"; one_line_error "strides"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[-1,0,0,0])' --db "$db"; one_line_error "pads"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x2x2:f32,w=4x3x5x5)' --db "$db"; one_line_error "Conv"
+expect_exit 2 "$CC" run --case 'Relu(x=4294967296x4294967296:f32)' --db "$db"; one_line_error "overflow"
+expect_exit 2 "$CC" run --case 'Relu(x=2x3:f99)' --db "$db";        one_line_error "unknown dtype"
+expect_exit 2 "$CC" run --case 'Relu(x=2x3:f32,alpha=1)' --db "$db"; one_line_error "unknown input or attribute 'alpha'"
+expect_exit 2 "$CC" run --timeout -1 --db "$db";                   one_line_error "timeout"
+expect_exit 2 "$CC" run --bogus --db "$db";                        one_line_error "unknown option"
+expect_exit 2 "$CC" frobnicate;                                    one_line_error "unknown command"
+expect_exit 2 "$CC" report --db "$WORK/none.db";                   one_line_error "no database"
+expect_exit 2 "$CC" dump --case 'Relu(x=2x3:f32)' --target nosuch --out "$WORK/d"; one_line_error "unknown target"
+
+# a corrupt database is refused and left byte for byte as it was
+head -c 4096 /dev/urandom >"$WORK/corrupt.db"
+sum=$(sha256sum "$WORK/corrupt.db" | cut -d' ' -f1)
+expect_exit 3 "$CC" run --quick --targets ref --ops Relu --db "$WORK/corrupt.db"; one_line_error "corrupt.db"
+expect_eq "$(sha256sum "$WORK/corrupt.db" | cut -d' ' -f1)" "$sum" "corrupt file untouched"
+expect_exit 3 "$CC" report --db "$WORK/corrupt.db"; one_line_error "corrupt.db"
+# a database in a folder that does not exist
+expect_exit 3 "$CC" run --quick --targets ref --ops Relu --db "$WORK/no/such/dir/x.db"; one_line_error "x.db"
+
+expect_eq "$(sha256sum "$db" | cut -d' ' -f1)" "$before" "recorded database untouched by bad input"
+expect_eq "$(sql "$db" "SELECT count(*) FROM results")" "$n_before" "results kept"
+finish

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Isolation: the faulty backend crashes on Relu, hangs on Sigmoid, returns wrong values on
+# Add, an error on Tanh, declares Exp unsupported and exhausts memory on Sqrt. The run
+# completes, records each as its own verdict, and Conv still passes.
+. "$(dirname "$0")/common.sh"
+db="$WORK/f.db"
+"$CC" run --quick --targets faulty --ops Relu,Sigmoid,Add,Tanh,Exp,Sqrt,Conv --dtypes f32 \
+    --timeout 3 --mem-limit 1024 --no-timing --db "$db" >"$WORK/run.txt" 2>"$WORK/run.err"
+expect_eq "$?" 1 "exit code with failures"
+verdicts() { sql "$db" "SELECT DISTINCT verdict FROM results JOIN cases USING(case_id) WHERE op='$1' ORDER BY 1" | tr '\n' ' '; }
+expect_eq "$(verdicts Relu)" "crashed " "Relu verdicts"
+expect_eq "$(verdicts Sigmoid)" "timeout " "Sigmoid verdicts"
+expect_eq "$(verdicts Tanh)" "error " "Tanh verdicts"
+expect_eq "$(verdicts Exp)" "unsupported " "Exp verdicts"
+expect_eq "$(verdicts Sqrt)" "error " "Sqrt (memory limit) verdicts"
+expect_eq "$(verdicts Conv)" "passed " "Conv verdicts"
+add=$(verdicts Add)
+[[ "$add" == *failed* ]] || fail "Add should fail somewhere, got $add"
+[[ "$add" != *passed* || "$add" == *failed* ]] || true
+grep -q "signal 11" <(sql "$db" "SELECT reason FROM results WHERE verdict='crashed' LIMIT 1") || fail "crash reason names the signal"
+status=$(sql "$db" "SELECT status FROM runs")
+expect_eq "$status" "finished" "run status"
+n_cases=$("$CC" list cases --quick --ops Relu,Sigmoid,Add,Tanh,Exp,Sqrt,Conv --dtypes f32 | wc -l)
+expect_eq "$(sql "$db" "SELECT count(*) FROM results")" $((n_cases * 2)) "every job recorded"
+finish

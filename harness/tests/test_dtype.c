@@ -1,0 +1,123 @@
+/* test_dtype.c — f16 and bf16 conversions over all 65,536 bit patterns, checked against
+ * an independent formula for the value of each pattern and against the midpoints between
+ * neighbouring values (round to nearest, ties to even), plus integer stores. */
+#include <math.h>
+#include <string.h>
+
+#include "harness/cctest.h"
+#include "harness/dtype.h"
+
+/* The value of an f16 pattern from the IEEE 754 definition. */
+static double f16_value(uint16_t h)
+{
+    int s = h >> 15, e = (h >> 10) & 31, m = h & 1023;
+    double v;
+    if (e == 31) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp(m, -24);
+    else v = ldexp(1024 + m, e - 25);
+    return s ? -v : v;
+}
+
+static double bf16_value(uint16_t h)
+{
+    int s = h >> 15, e = (h >> 7) & 255, m = h & 127;
+    double v;
+    if (e == 255) v = m ? NAN : INFINITY;
+    else if (e == 0) v = ldexp(m, -133);
+    else v = ldexp(128 + m, e - 134);
+    return s ? -v : v;
+}
+
+static void check_type(const char *name, float (*to_f32)(uint16_t), uint16_t (*from_f32)(float),
+                       double (*value)(uint16_t), cc_dtype dt)
+{
+    int bad_value = 0, bad_trip = 0, bad_mid = 0, bad_round_to = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        double want = value((uint16_t)h);
+        float f = to_f32((uint16_t)h);
+        if (isnan(want)) {
+            if (!isnan(f)) bad_value++;
+            if (!isnan(to_f32(from_f32(f)))) bad_trip++;
+            continue;
+        }
+        if ((double)f != want || signbit(f) != signbit(want)) bad_value++;
+        if (from_f32(f) != h) bad_trip++;
+        if (cc_round_to(dt, want) != want) bad_round_to++;
+        /* midpoint to the next larger-magnitude finite value */
+        uint16_t next = (uint16_t)(h + 1);
+        double nv = value(next);
+        if ((h & 0x7fff) == ((dt == CC_F16) ? 0x7bff : 0x7f7f)) {
+            /* largest finite: the next "value" is the overflow threshold; mid rounds to inf */
+            nv = (dt == CC_F16) ? (h & 0x8000 ? -65536.0 : 65536.0) : (h & 0x8000 ? -ldexp(1, 128) : ldexp(1, 128));
+            next = (uint16_t)((h & 0x8000) | (dt == CC_F16 ? 0x7c00 : 0x7f80));
+        }
+        if (isnan(nv) || isinf(want)) continue;
+        double mid = (want + nv) / 2; /* exact in double */
+        float midf = (float)mid;
+        if ((double)midf != mid) continue; /* bf16 mids near f32 limits are always exact; f16 too */
+        uint16_t even = (h & 1) ? next : (uint16_t)h;
+        if (from_f32(midf) != even) bad_mid++;
+        if (cc_round_to(dt, mid) != value(even)) bad_round_to++;
+        float below = nextafterf(midf, (float)want), above = nextafterf(midf, (float)nv);
+        if (from_f32(below) != h) bad_mid++;
+        if (from_f32(above) != next) bad_mid++;
+    }
+    if (bad_value || bad_trip || bad_mid || bad_round_to)
+        fprintf(stderr, "%s: %d bad values, %d bad round trips, %d bad midpoints, %d bad cc_round_to\n", name,
+                bad_value, bad_trip, bad_mid, bad_round_to);
+    CHECK(bad_value == 0);
+    CHECK(bad_trip == 0);
+    CHECK(bad_mid == 0);
+    CHECK(bad_round_to == 0);
+}
+
+int main(void)
+{
+    check_type("f16", cc_f16_to_f32, cc_f32_to_f16, f16_value, CC_F16);
+    check_type("bf16", cc_bf16_to_f32, cc_f32_to_bf16, bf16_value, CC_BF16);
+
+    /* hand-picked f16 cases */
+    CHECK(cc_f32_to_f16(1.0f) == 0x3c00);
+    CHECK(cc_f32_to_f16(-2.0f) == 0xc000);
+    CHECK(cc_f32_to_f16(65504.0f) == 0x7bff);
+    CHECK(cc_f32_to_f16(65520.0f) == 0x7c00);      /* tie between 65504 and 2^16 -> even (inf) */
+    CHECK(cc_f32_to_f16(65519.0f) == 0x7bff);
+    CHECK(cc_f32_to_f16(5.9604645e-08f) == 0x0001); /* smallest subnormal */
+    CHECK(cc_f32_to_f16(2.9802322e-08f) == 0x0000); /* exactly half of it: tie to even (0) */
+    CHECK(cc_f32_to_f16(2.9802326e-08f) == 0x0001); /* just above half */
+    CHECK(cc_f32_to_f16(6.1035156e-05f) == 0x0400); /* smallest normal */
+    CHECK(cc_f32_to_f16(-0.0f) == 0x8000);
+    CHECK(cc_f32_to_f16(INFINITY) == 0x7c00);
+    CHECK((cc_f32_to_f16(NAN) & 0x7c00) == 0x7c00 && (cc_f32_to_f16(NAN) & 0x3ff) != 0);
+    CHECK(cc_f32_to_f16(1.0f + 1.0f / 2048) == 0x3c00); /* tie -> even */
+    CHECK(cc_f32_to_f16(1.0f + 3.0f / 2048) == 0x3c02); /* tie -> even (up) */
+    /* bf16 */
+    CHECK(cc_f32_to_bf16(1.0f) == 0x3f80);
+    CHECK(cc_f32_to_bf16(1.0f + 1.0f / 256) == 0x3f80);
+    CHECK(cc_f32_to_bf16(1.0f + 3.0f / 256) == 0x3f82);
+    CHECK(cc_f32_to_bf16(3.3961775e38f) == 0x7f80); /* above the largest bf16 -> inf */
+    uint16_t qn = cc_f32_to_bf16(NAN);
+    CHECK((qn & 0x7f80) == 0x7f80 && (qn & 0x7f) != 0);
+
+    /* integer stores round half to even and saturate */
+    int8_t i8[4];
+    cc_store(i8, CC_I8, 0, 2.5);
+    cc_store(i8, CC_I8, 1, -3.5);
+    cc_store(i8, CC_I8, 2, 300);
+    cc_store(i8, CC_I8, 3, -129.4);
+    CHECK(i8[0] == 2 && i8[1] == -4 && i8[2] == 127 && i8[3] == -128);
+    uint8_t u8[2];
+    cc_store(u8, CC_U8, 0, -1);
+    cc_store(u8, CC_U8, 1, 255.5);
+    CHECK(u8[0] == 0 && u8[1] == 255);
+    CHECK(cc_load(u8, CC_U8, 1) == 255);
+
+    /* ulp distance */
+    CHECK_NEAR(cc_ulp_distance(CC_F32, 1.0, 1.0 + ldexp(1, -23)), 1.0, 0);
+    CHECK_NEAR(cc_ulp_distance(CC_F16, 1.0, 1.0 + ldexp(1, -9)), 2.0, 0);
+    CHECK(cc_dtype_unit_roundoff(CC_BF16) == ldexp(1, -8));
+    cc_dtype d;
+    CHECK(cc_dtype_parse("bf16", &d) == 0 && d == CC_BF16);
+    CHECK(cc_dtype_parse("float", &d) == -1);
+    return CC_TEST_RESULT();
+}

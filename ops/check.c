@@ -1,0 +1,118 @@
+/* check.c — judges a target's outputs against the golden outputs (policy.h's bound) and
+ * computes the error metrics kept with every result. */
+#include "check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Fraction of golden elements that make a comparison weak. */
+#define MISTRUST_ZERO_FRACTION 0.95
+#define MISTRUST_MIN_ELEMENTS 16
+
+cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_golden *golden,
+                            const cc_tensor *got, cc_metrics *m, char *reason, size_t reason_size)
+{
+    memset(m, 0, sizeof *m);
+    m->cosine = 1;
+    m->worst_index = -1;
+    if (reason_size) reason[0] = '\0';
+    cc_dtype case_dt = cc_case_dtype(c);
+    const cc_tol *tol = cc_policy_lookup(c->op->name, case_dt);
+    double u = cc_dtype_unit_roundoff(case_dt);
+    if (!cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(CC_F32);
+
+    double sum_err2 = 0, sum_want2 = 0, sum_got2 = 0, sum_gw = 0;
+    int64_t base = 0, n_zero = 0, n_sat = 0, n_int = 0;
+    double first_value = 0;
+    int all_same = 1, any_nonfinite_bad = 0;
+    for (int j = 0; j < n_out; j++) {
+        const cc_golden *g = &golden[j];
+        const cc_tensor *t = &got[j];
+        if (t->dtype != g->dtype || !cc_shape_equal(&t->shape, &g->shape)) {
+            char a[160], b[160];
+            snprintf(reason, reason_size, "output %d is %s %s, expected %s %s", j,
+                     cc_dtype_name(t->dtype), cc_shape_format(&t->shape, a, sizeof a),
+                     cc_dtype_name(g->dtype), cc_shape_format(&g->shape, b, sizeof b));
+            m->bound_ratio = INFINITY;
+            return CC_FAILED;
+        }
+        int64_t n = cc_shape_numel(&g->shape);
+        int is_float = cc_dtype_is_float(g->dtype);
+        double u_out = cc_dtype_unit_roundoff(g->dtype);
+        double sub_out = cc_dtype_min_subnormal(g->dtype) / 2;
+        double gamma = tol->sqrt_gamma ? sqrt(g->k) : g->k;
+        int exact_here = exact && tol->exact && (g->dtype == CC_F32 || !is_float) &&
+                         (case_dt == CC_F32 || !cc_dtype_is_float(case_dt));
+        for (int64_t i = 0; i < n; i++) {
+            double want = g->value[i];
+            double y = cc_load(t->data, t->dtype, (size_t)i);
+            if (base + i == 0) first_value = want;
+            else if (want != first_value && !(isnan(want) && isnan(first_value))) all_same = 0;
+            if (want == 0) n_zero++;
+            if (!is_float) {
+                n_int++;
+                if (want <= cc_dtype_min(g->dtype) || want >= cc_dtype_max(g->dtype)) n_sat++;
+            }
+            double bound, e;
+            if (isnan(want) || isinf(want)) {
+                int ok = isnan(want) ? isnan(y) : y == want;
+                e = ok ? 0 : INFINITY;
+                bound = 0;
+                if (!ok) any_nonfinite_bad = 1;
+            } else {
+                e = isnan(y) ? INFINITY : fabs(y - want);
+                if (!is_float) bound = tol->atol;
+                else if (exact_here) bound = 0;
+                else bound = tol->atol + tol->c * gamma * u * g->mag[i] + tol->r * u_out * fabs(want) + sub_out;
+            }
+            m->n++;
+            double ratio = e == 0 ? 0 : (bound > 0 ? e / bound : INFINITY);
+            if (e > bound) m->n_bad++;
+            if (ratio > m->bound_ratio || m->worst_index < 0) {
+                m->bound_ratio = ratio;
+                m->worst_index = base + i;
+                m->worst_got = y;
+                m->worst_want = want;
+            }
+            if (e > m->max_abs) m->max_abs = e;
+            if (want != 0 && isfinite(want)) {
+                double rel = e / fabs(want);
+                if (rel > m->max_rel) m->max_rel = rel;
+            }
+            double ulp = cc_ulp_distance(g->dtype, y, want);
+            if (ulp > m->max_ulp) m->max_ulp = ulp;
+            if (isfinite(want) && isfinite(y)) {
+                sum_err2 += (y - want) * (y - want);
+                sum_want2 += want * want;
+                sum_got2 += y * y;
+                sum_gw += y * want;
+            }
+        }
+        base += n;
+    }
+    m->nmse = sum_want2 > 0 ? sum_err2 / sum_want2 : (sum_err2 > 0 ? INFINITY : 0);
+    m->cosine = (sum_want2 > 0 && sum_got2 > 0) ? sum_gw / sqrt(sum_want2 * sum_got2)
+                : (sum_want2 == sum_got2 ? 1 : 0);
+    if (m->n_bad > 0 || any_nonfinite_bad) {
+        snprintf(reason, reason_size,
+                 "%lld of %lld elements out of bound; worst at flat index %lld: got %.9g, want %.9g (%.3gx the bound)",
+                 (long long)m->n_bad, (long long)m->n, (long long)m->worst_index, m->worst_got,
+                 m->worst_want, m->bound_ratio);
+        return CC_FAILED;
+    }
+    if (m->n >= 2 && all_same) {
+        snprintf(reason, reason_size, "golden output is constant (every element %.9g)", first_value);
+        return CC_MISTRUSTED;
+    }
+    if (m->n >= MISTRUST_MIN_ELEMENTS && (double)n_zero > MISTRUST_ZERO_FRACTION * (double)m->n) {
+        snprintf(reason, reason_size, "%.1f%% of golden outputs are zero",
+                 100.0 * (double)n_zero / (double)m->n);
+        return CC_MISTRUSTED;
+    }
+    if (n_int >= MISTRUST_MIN_ELEMENTS && (double)n_sat > MISTRUST_ZERO_FRACTION * (double)n_int) {
+        snprintf(reason, reason_size, "%.1f%% of golden outputs saturate", 100.0 * (double)n_sat / (double)n_int);
+        return CC_MISTRUSTED;
+    }
+    return CC_PASSED;
+}

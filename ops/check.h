@@ -1,0 +1,17 @@
+/* check.h — compares a target's outputs with the golden outputs under the policy and
+ * computes the error metrics stored with every result. */
+#ifndef CC_CHECK_H
+#define CC_CHECK_H
+
+#include "../results/result.h"
+#include "case.h"
+#include "policy.h"
+
+/* Compares got[0..n_out-1] (host tensors in the output dtypes) with golden[0..n_out-1].
+ * Returns CC_PASSED, CC_FAILED or CC_MISTRUSTED, fills *m and a one-line reason naming
+ * the worst element on failure (and why on mistrust). Shapes or dtypes that differ from
+ * the golden outputs are CC_FAILED. */
+cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_golden *golden,
+                            const cc_tensor *got, cc_metrics *m, char *reason, size_t reason_size);
+
+#endif

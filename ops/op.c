@@ -1,0 +1,262 @@
+/* op.c — attribute schema handling (defaults, parsing, canonical formatting, access by
+ * name) and case-list appending, shared by every op family. */
+#include "op.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+
+int cc_attr_index(const cc_op_def *op, const char *name)
+{
+    for (int i = 0; i < op->n_attrs; i++)
+        if (strcmp(op->attrs[i].name, name) == 0) return i;
+    return -1;
+}
+
+const cc_attr_value *cc_attr_get(const cc_node *n, const char *name)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && "attribute not in the op's schema");
+    return &n->attrs[i];
+}
+
+int64_t cc_attr_i(const cc_node *n, const char *name)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_INT);
+    return n->attrs[i].i;
+}
+
+double cc_attr_f(const cc_node *n, const char *name)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_FLOAT);
+    return n->attrs[i].f;
+}
+
+const char *cc_attr_s(const cc_node *n, const char *name)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_STRING);
+    return n->attrs[i].s;
+}
+
+static const char *kind_name(cc_attr_kind k)
+{
+    switch (k) {
+    case CC_ATTR_INT: return "an integer";
+    case CC_ATTR_FLOAT: return "a number";
+    case CC_ATTR_INTS: return "a list of integers";
+    case CC_ATTR_FLOATS: return "a list of numbers";
+    case CC_ATTR_STRING: return "a word";
+    }
+    return "?";
+}
+
+static int parse_int(const char *s, size_t len, int64_t *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf) return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    long long v = strtoll(buf, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_float(const char *s, size_t len, double *out)
+{
+    char buf[64];
+    if (len == 0 || len >= sizeof buf) return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (*end || (errno && !isinf(v) && v != 0)) return -1;
+    /* ONNX float attributes and float constant inputs are float32 */
+    *out = (double)(float)v;
+    return 0;
+}
+
+cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, cc_err *err)
+{
+    cc_attr_value r;
+    memset(&r, 0, sizeof r);
+    r.set = 1;
+    size_t len = strlen(text);
+    switch (kind) {
+    case CC_ATTR_INT:
+        if (parse_int(text, len, &r.i)) goto bad;
+        break;
+    case CC_ATTR_FLOAT:
+        if (parse_float(text, len, &r.f)) goto bad;
+        break;
+    case CC_ATTR_STRING:
+        if (len == 0 || len >= CC_ATTR_STR) goto bad;
+        for (size_t i = 0; i < len; i++)
+            if (!isalnum((unsigned char)text[i]) && text[i] != '_' && text[i] != '-' && text[i] != '.')
+                goto bad;
+        memcpy(r.s, text, len + 1);
+        break;
+    case CC_ATTR_INTS:
+    case CC_ATTR_FLOATS: {
+        const char *p = text, *end = text + len;
+        if (len >= 2 && text[0] == '[' && text[len - 1] == ']') {
+            p++;
+            end--;
+        } else if (len == 0) {
+            goto bad;
+        }
+        /* a bare single element is accepted as a one-element list */
+        while (p < end) {
+            const char *q = p;
+            while (q < end && *q != ',') q++;
+            if (r.n >= CC_MAX_INTS)
+                return cc_err_set(err, CC_ERR_ARG, "list '%s' has more than %d elements", text,
+                                  CC_MAX_INTS);
+            if (kind == CC_ATTR_INTS) {
+                if (parse_int(p, (size_t)(q - p), &r.ints[r.n])) goto bad;
+                r.floats[r.n] = (double)r.ints[r.n];
+            } else {
+                if (parse_float(p, (size_t)(q - p), &r.floats[r.n])) goto bad;
+            }
+            r.n++;
+            p = q < end ? q + 1 : q;
+            if (q < end && p == end) goto bad; /* trailing comma */
+        }
+        break;
+    }
+    }
+    *v = r;
+    return CC_OK;
+bad:
+    return cc_err_set(err, CC_ERR_ARG, "'%s' is not %s", text, kind_name(kind));
+}
+
+/* Shortest decimal that reads back as the same float32. */
+static void format_float(double f, char *buf, size_t n)
+{
+    if (isnan(f)) {
+        snprintf(buf, n, "nan");
+        return;
+    }
+    if (isinf(f)) {
+        snprintf(buf, n, f > 0 ? "inf" : "-inf");
+        return;
+    }
+    for (int prec = 1; prec <= 9; prec++) {
+        snprintf(buf, n, "%.*g", prec, f);
+        if ((float)strtod(buf, NULL) == (float)f) return;
+    }
+}
+
+void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n)
+{
+    if (n == 0) return;
+    buf[0] = '\0';
+    switch (kind) {
+    case CC_ATTR_INT: snprintf(buf, n, "%lld", (long long)v->i); return;
+    case CC_ATTR_FLOAT: format_float(v->f, buf, n); return;
+    case CC_ATTR_STRING: snprintf(buf, n, "%s", v->s); return;
+    case CC_ATTR_INTS:
+    case CC_ATTR_FLOATS: {
+        size_t len = 0;
+        len += (size_t)snprintf(buf + len, n - len, "[");
+        for (int i = 0; i < v->n && len < n; i++) {
+            char e[40];
+            if (kind == CC_ATTR_INTS) snprintf(e, sizeof e, "%lld", (long long)v->ints[i]);
+            else format_float(v->floats[i], e, sizeof e);
+            len += (size_t)snprintf(buf + len, n - len, i ? ",%s" : "%s", e);
+        }
+        if (len < n) snprintf(buf + len, n - len, "]");
+        return;
+    }
+    }
+}
+
+int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value *b)
+{
+    if (a->set != b->set) return 0;
+    if (!a->set) return 1;
+    switch (kind) {
+    case CC_ATTR_INT: return a->i == b->i;
+    case CC_ATTR_FLOAT: return (float)a->f == (float)b->f;
+    case CC_ATTR_STRING: return strcmp(a->s, b->s) == 0;
+    case CC_ATTR_INTS:
+        if (a->n != b->n) return 0;
+        for (int i = 0; i < a->n; i++)
+            if (a->ints[i] != b->ints[i]) return 0;
+        return 1;
+    case CC_ATTR_FLOATS:
+        if (a->n != b->n) return 0;
+        for (int i = 0; i < a->n; i++)
+            if ((float)a->floats[i] != (float)b->floats[i]) return 0;
+        return 1;
+    }
+    return 0;
+}
+
+cc_status cc_node_set_defaults(cc_node *node, cc_err *err)
+{
+    const cc_op_def *op = node->op;
+    for (int i = 0; i < op->n_attrs; i++) {
+        memset(&node->attrs[i], 0, sizeof node->attrs[i]);
+        if (!op->attrs[i].def) continue;
+        cc_err e;
+        if (cc_attr_parse(op->attrs[i].kind, op->attrs[i].def, &node->attrs[i], &e))
+            return cc_err_set(err, CC_ERR_INTERNAL, "%s: default of '%s' is malformed: %s",
+                              op->name, op->attrs[i].name, e.msg);
+    }
+    return CC_OK;
+}
+
+cc_status cc_case_list_add(cc_case_list *list, const char *fmt, ...)
+{
+    char buf[CC_CASE_ID_MAX * 2];
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (len < 0 || len >= (int)sizeof buf) {
+        list->status = CC_ERR_INTERNAL;
+        return CC_ERR_INTERNAL;
+    }
+    if (list->n == list->cap) {
+        int cap = list->cap ? list->cap * 2 : 64;
+        char **ids = realloc(list->ids, (size_t)cap * sizeof *ids);
+        if (!ids) {
+            list->status = CC_ERR_NOMEM;
+            return CC_ERR_NOMEM;
+        }
+        list->ids = ids;
+        list->cap = cap;
+    }
+    char *s = strdup(buf);
+    if (!s) {
+        list->status = CC_ERR_NOMEM;
+        return CC_ERR_NOMEM;
+    }
+    list->ids[list->n++] = s;
+    return CC_OK;
+}
+
+void cc_case_list_init(cc_case_list *l) { memset(l, 0, sizeof *l); }
+
+void cc_case_list_free(cc_case_list *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->n; i++) free(l->ids[i]);
+    free(l->ids);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,200 @@
+/* op.h — the operator catalog's contract: op definitions, attributes, nodes, graphs,
+ * golden outputs and case lists.
+ *
+ * Every operator is one const cc_op_def with ONNX (opset 17) name and semantics: its
+ * inputs and outputs, its attribute schema with defaults, and five functions: shape
+ * inference, cost, case generator, the golden reference and (optionally) a generator for
+ * inputs the harness cannot make generically (quantization scales, indices, ...).
+ *
+ * An op case is a one-node graph; a model is a bigger graph. Both are cc_graph, so every
+ * target and the runner see one representation. */
+#ifndef CC_OP_H
+#define CC_OP_H
+
+#include "../harness/cc.h"
+#include "../harness/dtype.h"
+#include "../harness/rng.h"
+#include "../harness/tensor.h"
+
+#define CC_MAX_IO 16        /* inputs or outputs of one node (QLinearConv has 9 inputs) */
+#define CC_MAX_ATTRS 16     /* attribute schema entries of one op */
+#define CC_MAX_INTS 16      /* elements of an ints/floats attribute (pads of rank 8 = 16) */
+#define CC_ATTR_STR 32      /* bytes of a string attribute, NUL included */
+#define CC_CASE_ID_MAX 512  /* bytes of a canonical case id, NUL included */
+
+typedef enum cc_attr_kind {
+    CC_ATTR_INT,
+    CC_ATTR_FLOAT,
+    CC_ATTR_INTS,
+    CC_ATTR_FLOATS,
+    CC_ATTR_STRING
+} cc_attr_kind;
+
+/* One attribute of an op's schema. Besides ONNX attributes it describes two other
+ * parameters a case id can carry:
+ *  - input >= 0: an ONNX *input* whose value is a small constant (Reshape's shape,
+ *    Slice's starts/ends, Resize's scales, Clip's min/max, QuantizeLinear's scale).
+ *    It is written in the case id like an attribute and becomes a constant input tensor
+ *    of dtype input_dtype at that input index (rank 1 for INTS/FLOATS, rank 0 for
+ *    INT/FLOAT). Where input_dtype is CC_DTYPE_COUNT the input takes the dtype of the
+ *    op's first input (Clip's min/max).
+ *  - knob: a case-only parameter that is not part of ONNX (e.g. per_channel for
+ *    QLinearConv's generated weight scales, num_outputs for Split in opset 17). */
+typedef struct cc_attr_def {
+    const char *name;
+    cc_attr_kind kind;
+    const char *def;        /* default in case-id syntax ("1", "[1,1]", "NOTSET", "0.0001");
+                               NULL: optional and absent unless given. */
+    int required;           /* 1: a case id must give it */
+    int input;              /* -1 for an attribute or knob; else the input index it fills */
+    cc_dtype input_dtype;   /* dtype of that constant input (see above) */
+    int knob;               /* 1: case-only parameter */
+} cc_attr_def;
+
+/* How a node input's values come to be in an op case. */
+typedef enum cc_input_role {
+    CC_IN_DATA = 0,   /* named in the case id with shape and dtype; values generated generically */
+    CC_IN_ATTR,       /* a constant filled from the attribute schema entry whose .input names it */
+    CC_IN_GEN         /* made by the op's gen() (scales, zero points, ...) */
+} cc_input_role;
+
+typedef struct cc_io_def {
+    const char *name;       /* lower-case ONNX input name: "x", "w", "b", "x_scale" */
+    cc_input_role role;
+    int optional;           /* may be absent */
+    int constant;           /* 1: a weight (constant at prepare time) in op cases */
+    /* Value domain of generated data (CC_IN_DATA). Random regime: uniform in [lo, hi];
+     * exact regime: integers uniform in [ilo, ihi]. All four zero means the defaults:
+     * floats [-1, 1] and [-4, 4]; integer dtypes their full range in both regimes. */
+    double lo, hi;
+    int64_t ilo, ihi;
+} cc_io_def;
+
+typedef struct cc_attr_value {
+    int set;                          /* 0: absent (optional, no default, not given) */
+    int64_t i;                        /* CC_ATTR_INT */
+    double f;                         /* CC_ATTR_FLOAT */
+    int n;                            /* elements of ints/floats */
+    int64_t ints[CC_MAX_INTS];
+    double floats[CC_MAX_INTS];
+    char s[CC_ATTR_STR];              /* CC_ATTR_STRING */
+} cc_attr_value;
+
+struct cc_op_def;
+
+/* One node of a graph. Inputs and outputs are indices into the graph's values; an absent
+ * optional input is -1. attrs is indexed like op->attrs and always holds resolved values
+ * (defaults applied). */
+typedef struct cc_node {
+    const struct cc_op_def *op;
+    cc_attr_value attrs[CC_MAX_ATTRS];
+    int n_in, in[CC_MAX_IO];
+    int n_out, out[CC_MAX_IO];
+    char name[64];
+} cc_node;
+
+/* A graph in topological order. values[i].data is non-NULL exactly for constants
+ * (initializers, weights), which belong to the graph's owner. */
+typedef struct cc_graph {
+    int n_values;
+    cc_tensor *values;
+    int n_nodes;
+    cc_node *nodes;
+    int n_inputs, inputs[CC_MAX_IO];    /* runtime inputs, in order */
+    int n_outputs, outputs[CC_MAX_IO];  /* graph outputs, in order */
+} cc_graph;
+
+/* The golden reference's output for one node output: the exact value in double and,
+ * beside it, the magnitude term S of its error bound (for a dot product sum |a_i*b_i|;
+ * for an exact operation such as a copy or max, |value|), plus the reduction length K
+ * that enters gamma(K). Arrays are allocated by the caller with numel(shape) doubles. */
+typedef struct cc_golden {
+    cc_dtype dtype;
+    cc_shape shape;
+    double *value;
+    double *mag;
+    double k;      /* reduction length; 1 for elementwise ops; set by golden() */
+} cc_golden;
+
+typedef struct cc_case_list cc_case_list;
+
+typedef struct cc_op_def {
+    const char *name;          /* ONNX op type, e.g. "Conv" */
+    const char *domain;        /* "" for ai.onnx */
+    int since_version;         /* opset version whose semantics this implements */
+    const char *family;        /* "conv", "pool", ... (the ops/ file) */
+    int n_inputs;
+    cc_io_def inputs[CC_MAX_IO];
+    int min_outputs, max_outputs;  /* Split varies; others 1..1 */
+    int n_attrs;
+    cc_attr_def attrs[CC_MAX_ATTRS];
+    unsigned dtypes;           /* mask of case dtypes (dtype of input 0) the generator covers */
+
+    /* Validates attributes and input descriptions and writes each output's dtype and
+     * shape (data left NULL). in[i] is NULL for an absent optional input; in[i]->data is
+     * non-NULL for constants and may be read (Reshape's shape). One-line CC_ERR_ARG on
+     * invalid attributes or shapes ("Conv: strides must be > 0, got 0"). */
+    cc_status (*infer)(const cc_node *node, const cc_tensor *const *in, int n_out,
+                       cc_tensor *out, cc_err *err);
+    /* Floating-point operations (a multiply-add is 2) and bytes moved (every input read
+     * once, every output written once) of one execution. */
+    void (*cost)(const cc_node *node, const cc_tensor *const *in, int n_out,
+                 const cc_tensor *out, double *flops, double *bytes);
+    /* Appends case ids for case dtype dt (one of .dtypes) to list; quick != 0 asks for
+     * the small sweep the CI runs (a few cases per op, each fast on the golden model). */
+    cc_status (*cases)(cc_case_list *list, cc_dtype dt, int quick, cc_err *err);
+    /* The golden reference: straight loops, accumulation in double. Reads inputs with
+     * cc_load; fills out[j].value, out[j].mag and out[j].k. */
+    cc_status (*golden)(const cc_node *node, const cc_tensor *const *in, int n_out,
+                        cc_golden *out, cc_err *err);
+    /* optional: fills CC_IN_GEN inputs (allocating them with cc_tensor_alloc) and may
+     * adjust generated data inputs (keep a divisor away from zero). Called with every
+     * CC_IN_DATA and CC_IN_ATTR input already made. exact != 0 in the exact regime.
+     * Default (NULL): the op has no CC_IN_GEN inputs. */
+    cc_status (*gen)(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err);
+    /* optional: number of outputs a node with these attributes has (Split); default
+     * (NULL): min_outputs. */
+    int (*count_outputs)(const cc_node *node);
+} cc_op_def;
+
+/* An op family: the ops of one ops/ file. Each family file defines one of these. */
+typedef struct cc_op_family {
+    const char *name;
+    int n_ops;
+    const cc_op_def *const *ops;
+} cc_op_family;
+
+/* ---- catalog ---------------------------------------------------------------------- */
+
+int cc_catalog_count(void);
+const cc_op_def *cc_catalog_at(int i);
+/* Finds an op by ONNX name (exact, case-sensitive); NULL if unknown. */
+const cc_op_def *cc_catalog_find(const char *name);
+
+/* ---- attributes -------------------------------------------------------------------- */
+
+/* Index of attribute `name` in op's schema, or -1. */
+int cc_attr_index(const cc_op_def *op, const char *name);
+/* Accessors by name; the attribute must exist in the schema with that kind (a
+ * programmer error otherwise, caught by assert). */
+int64_t cc_attr_i(const cc_node *n, const char *name);
+double cc_attr_f(const cc_node *n, const char *name);
+const char *cc_attr_s(const cc_node *n, const char *name);
+const cc_attr_value *cc_attr_get(const cc_node *n, const char *name);
+/* Sets every attribute of node->attrs to its schema default (absent where none). */
+cc_status cc_node_set_defaults(cc_node *node, cc_err *err);
+/* Parses `text` in case-id syntax as attribute kind `kind` into v. */
+cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, cc_err *err);
+/* Formats v in canonical case-id syntax into buf. */
+void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n);
+int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value *b);
+
+/* ---- case lists ------------------------------------------------------------------- */
+
+/* Appends a case id (printf format). The text is parsed and canonicalised by the
+ * harness when the list is used, so generators may write ids loosely; a malformed id is
+ * a bug in the generator and is reported as such. */
+cc_status cc_case_list_add(cc_case_list *list, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

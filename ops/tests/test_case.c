@@ -1,0 +1,92 @@
+/* test_case.c — case-id parsing and canonical printing, and input generation, on real
+ * catalog ops (Relu, Conv, Clip, Reshape). */
+#include <string.h>
+
+#include "harness/cctest.h"
+#include "ops/case.h"
+
+static void expect_bad(const char *id, const char *needle)
+{
+    cc_case c;
+    cc_err err = {0};
+    cc_status st = cc_case_parse(id, &c, &err);
+    if (st != CC_ERR_ARG || !strstr(err.msg, needle)) {
+        fprintf(stderr, "parse(%s): status %d, message '%s', expected one mentioning '%s'\n", id, st, err.msg, needle);
+        CHECK(0);
+    }
+    CHECK(strchr(err.msg, '\n') == NULL);
+}
+
+static void expect_canon(const char *id, const char *canon)
+{
+    cc_case c;
+    cc_err err = {0};
+    if (cc_case_parse(id, &c, &err)) {
+        fprintf(stderr, "parse(%s): %s\n", id, err.msg);
+        CHECK(0);
+        return;
+    }
+    if (strcmp(c.id, canon)) fprintf(stderr, "canonical of %s is %s, expected %s\n", id, c.id, canon);
+    CHECK(strcmp(c.id, canon) == 0);
+}
+
+int main(void)
+{
+    expect_canon("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
+    /* defaults dropped, attribute order from the schema, later inputs without their dtype */
+    expect_canon("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,strides=[1,1])", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
+    expect_canon("Conv(x=1x3x8x8:f32,w=4x3x3x3:f32,pads=[1,1,1,1])", "Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,1])");
+    /* a float attribute prints as its shortest float32 form */
+    expect_canon("LeakyRelu(x=4:f32,alpha=0.100000001)", "LeakyRelu(x=4:f32,alpha=0.1)");
+    /* a rank-0 input */
+    expect_canon("Relu(x=scalar:f32)", "Relu(x=scalar:f32)");
+
+    expect_bad("Relu", "malformed case id");
+    expect_bad("Relu(x=2x3:f32", "malformed case id");
+    expect_bad("Nope(x=2:f32)", "unknown op 'Nope'");
+    expect_bad("Relu(x=2x3)", "needs a dtype");
+    expect_bad("Relu(x=2x3:f33)", "unknown dtype 'f33'");
+    expect_bad("Relu(x=2xx3:f32)", "malformed shape");
+    expect_bad("Relu(x=2x3x:f32)", "malformed shape");
+    expect_bad("Relu(x=-2x3:f32)", "malformed shape");
+    expect_bad("Relu(x=2x3:f32,x=2:f32)", "given twice");
+    expect_bad("Relu(x=2x3:f32,bogus=1)", "unknown input or attribute 'bogus'");
+    expect_bad("Relu(y=2x3:f32)", "unknown input or attribute 'y'");
+    expect_bad("Conv(x=1x3x8x8:f32)", "missing input 'w'");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,group=two)", "not an integer");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,])", "not a list of integers");
+    expect_bad("Relu(x=4294967296x4294967296:f32)", "overflow");
+    expect_bad("Relu(x=1x2x3x4x5x6x7x8x9:f32)", "more than 8 dimensions");
+
+    /* inputs: the same seed gives the same bits; the exact regime gives small integers */
+    cc_case c;
+    cc_err err = {0};
+    CHECK(cc_case_parse("Relu(x=64:f32)", &c, &err) == CC_OK);
+    cc_case_inst a, b;
+    CHECK(cc_case_instantiate(&c, 7, 1, &a, &err) == CC_OK);
+    CHECK(cc_case_instantiate(&c, 7, 1, &b, &err) == CC_OK);
+    CHECK(memcmp(a.inputs[0].data, b.inputs[0].data, 64 * 4) == 0);
+    int ints = 1, distinct = 0;
+    for (int i = 0; i < 64; i++) {
+        float v = ((float *)a.inputs[0].data)[i];
+        ints &= v == (float)(int)v && v >= -4 && v <= 4;
+        distinct += v != ((float *)a.inputs[0].data)[0];
+    }
+    CHECK(ints);
+    CHECK(distinct > 0);
+    cc_case_inst_free(&b);
+    CHECK(cc_case_instantiate(&c, 8, 0, &b, &err) == CC_OK);
+    CHECK(memcmp(a.inputs[0].data, b.inputs[0].data, 64 * 4) != 0);
+    CHECK(a.graph.n_inputs == 1 && a.graph.n_outputs == 1 && a.graph.n_nodes == 1);
+    cc_case_inst_free(&a);
+    cc_case_inst_free(&b);
+
+    /* Conv's weights are constants of the graph; x is its runtime input */
+    CHECK(cc_case_parse("Conv(x=1x3x8x8:f32,w=4x3x3x3,b=4)", &c, &err) == CC_OK);
+    CHECK(cc_case_instantiate(&c, 1, 0, &a, &err) == CC_OK);
+    CHECK(a.graph.n_inputs == 1 && a.graph.inputs[0] == 0);
+    CHECK(a.graph.values[1].data != NULL && a.graph.values[2].data != NULL);
+    CHECK(a.graph.values[a.graph.outputs[0]].shape.dims[1] == 4);
+    cc_case_inst_free(&a);
+    return CC_TEST_RESULT();
+}

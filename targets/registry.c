@@ -1,0 +1,69 @@
+/* registry.c — the list of targets the runner can select: the built-ins, registered at
+ * first use, and (through cc_target_register) backends loaded at run time. */
+#include <stddef.h>
+#include <string.h>
+
+#include "target.h"
+
+extern const cc_target_iface cc_target_ref;
+extern const cc_target_iface cc_target_cpu;
+extern const cc_target_iface cc_target_faulty;
+
+#define MAX_TARGETS 64
+
+static const cc_target_iface *registered[MAX_TARGETS];
+static int n_registered;
+static int builtins_done;
+
+static void register_builtins(void)
+{
+    if (builtins_done) return;
+    builtins_done = 1;
+    const cc_target_iface *builtins[] = { &cc_target_ref, &cc_target_cpu, &cc_target_faulty };
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        cc_target_register(builtins[i], NULL);
+}
+
+cc_status cc_target_register(const cc_target_iface *t, cc_err *err)
+{
+    register_builtins();
+    if (!t) return cc_err_set(err, CC_ERR_ARG, "no target given");
+    if (t->abi_version != CC_TARGET_ABI_VERSION)
+        return cc_err_set(err, CC_ERR_ABI, "target '%s' was built for ABI %u, crosscheck has %u",
+                          t->name ? t->name : "?", t->abi_version, CC_TARGET_ABI_VERSION);
+    if (t->struct_size < offsetof(cc_target_iface, run_timed))
+        return cc_err_set(err, CC_ERR_ABI, "target '%s': interface struct of %u bytes is too small",
+                          t->name ? t->name : "?", t->struct_size);
+    if (!t->name || !t->name[0] || !t->open || !t->close || !t->supports || !t->buffer_alloc ||
+        !t->buffer_free || !t->upload || !t->download || !t->prepare || !t->run || !t->sync ||
+        !t->release)
+        return cc_err_set(err, CC_ERR_ABI, "target '%s' leaves a required member unset",
+                          t->name ? t->name : "?");
+    for (int i = 0; i < n_registered; i++)
+        if (strcmp(registered[i]->name, t->name) == 0)
+            return cc_err_set(err, CC_ERR_ARG, "a target named '%s' is already registered", t->name);
+    if (n_registered == MAX_TARGETS)
+        return cc_err_set(err, CC_ERR_ARG, "too many targets (%d)", MAX_TARGETS);
+    registered[n_registered++] = t;
+    return CC_OK;
+}
+
+int cc_target_count(void)
+{
+    register_builtins();
+    return n_registered;
+}
+
+const cc_target_iface *cc_target_at(int i)
+{
+    register_builtins();
+    return i >= 0 && i < n_registered ? registered[i] : NULL;
+}
+
+const cc_target_iface *cc_target_find(const char *name)
+{
+    register_builtins();
+    for (int i = 0; i < n_registered; i++)
+        if (strcmp(registered[i]->name, name) == 0) return registered[i];
+    return NULL;
+}

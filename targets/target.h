@@ -1,0 +1,96 @@
+/* target.h — the backend ABI. Every backend, built in or loaded from a shared library,
+ * is one cc_target_iface: a versioned struct of function pointers plus a context pointer
+ * of the backend's own. New members are only ever added at the end; a loader checks
+ * abi_version and struct_size before using one.
+ *
+ * Life of a target in a worker process:
+ *   open -> { supports -> prepare -> (buffer_alloc, upload, run, sync, download)* -> release }* -> close
+ * A target that is compiled in but finds no device at run time fails open() with
+ * CC_ERR_DEVICE and a reason; the runner then records its cases `unsupported`. */
+#ifndef CC_TARGET_H
+#define CC_TARGET_H
+
+#include "../ops/op.h"
+
+#define CC_TARGET_ABI_VERSION 1
+
+typedef enum cc_support {
+    CC_SUPPORT_YES = 0,
+    CC_SUPPORT_NO,          /* the backend does not implement this op/attribute/dtype */
+    CC_SUPPORT_NOT_HERE     /* it does, but not on this hardware (no fp16 units, ...) */
+} cc_support;
+
+typedef struct cc_device_desc {
+    char name[128];         /* "AMD Ryzen 9 7950X (2 cores used)", "NVIDIA H100 80GB HBM3" */
+    char driver[128];       /* driver or runtime version, "" where none */
+    char library[256];      /* library versions: "OpenBLAS 0.3.21; OpenMP 4.5" */
+    double peak_gflops;     /* FP32 peak where known, else 0 */
+    double peak_gbps;       /* memory bandwidth where known, else 0 */
+} cc_device_desc;
+
+typedef struct cc_target_iface cc_target_iface;
+
+struct cc_target_iface {
+    uint32_t abi_version;   /* CC_TARGET_ABI_VERSION the backend was built against */
+    uint32_t struct_size;   /* sizeof(cc_target_iface) it was built with */
+    const char *name;       /* "ref", "cpu", ... : lower case, no spaces */
+    const char *description;
+    int hidden;             /* 1: test-only, never selected by "all" */
+
+    /* Opens the backend on `device` ("" for the default device). Writes its context to
+     * *ctx and fills *desc. CC_ERR_DEVICE with the reason when there is no device. */
+    cc_status (*open)(const char *device, void **ctx, cc_device_desc *desc, cc_err *err);
+    /* Releases everything open() made. Accepts NULL. */
+    void (*close)(void *ctx);
+
+    /* Can this backend run node (of graph g)? On NO / NOT_HERE writes a one-line reason. */
+    cc_support (*supports)(void *ctx, const cc_graph *g, const cc_node *node,
+                           char *reason, size_t reason_size);
+
+    /* Device buffers. A buffer is the backend's own opaque handle. */
+    cc_status (*buffer_alloc)(void *ctx, size_t bytes, void **buf, cc_err *err);
+    void (*buffer_free)(void *ctx, void *buf);   /* accepts NULL */
+    cc_status (*upload)(void *ctx, void *buf, const void *src, size_t bytes, cc_err *err);
+    cc_status (*download)(void *ctx, const void *buf, void *dst, size_t bytes, cc_err *err);
+
+    /* Compiles g for execution: packs constants, chooses algorithms, allocates what run()
+     * needs. The graph (and its constants) stay valid until release(). Everything slow
+     * belongs here, never in run(). */
+    cc_status (*prepare)(void *ctx, const cc_graph *g, void **plan, cc_err *err);
+    /* Executes a prepared graph. inputs[i] holds g->inputs[i], outputs[j] receives
+     * g->outputs[j]; both are buffers of this backend. May return before the work is done
+     * on asynchronous devices (see sync). */
+    cc_status (*run)(void *ctx, void *plan, void *const *inputs, void *const *outputs,
+                     cc_err *err);
+    cc_status (*sync)(void *ctx, cc_err *err);
+    void (*release)(void *ctx, void *plan);       /* accepts NULL */
+
+    /* optional: runs like run() and reports the device-side time of that one execution
+     * in seconds (OpenCL profiling events, CUDA events). Default (NULL): the runner
+     * times run() + sync() on the host monotonic clock. */
+    cc_status (*run_timed)(void *ctx, void *plan, void *const *inputs, void *const *outputs,
+                           double *device_seconds, cc_err *err);
+    /* optional: a short note on how the last prepared plan runs each node (kernel
+     * variant, algorithm), written to buf. Default (NULL): nothing recorded. */
+    void (*describe_plan)(void *ctx, void *plan, char *buf, size_t n);
+};
+
+/* ---- registry (targets/registry.c) ------------------------------------------------ */
+
+int cc_target_count(void);
+const cc_target_iface *cc_target_at(int i);
+/* Finds a registered target by name; NULL if none. */
+const cc_target_iface *cc_target_find(const char *name);
+/* Registers a target (built-ins at start-up, plugins when loaded): checks abi_version,
+ * struct_size and that every required member is set. CC_ERR_ABI with a reason. */
+cc_status cc_target_register(const cc_target_iface *t, cc_err *err);
+
+/* Helpers shared by host-memory backends (ref, cpu): buffers are 64-byte aligned
+ * malloc blocks and upload/download are memcpy. */
+cc_status cc_host_buffer_alloc(void *ctx, size_t bytes, void **buf, cc_err *err);
+void cc_host_buffer_free(void *ctx, void *buf);
+cc_status cc_host_upload(void *ctx, void *buf, const void *src, size_t bytes, cc_err *err);
+cc_status cc_host_download(void *ctx, const void *buf, void *dst, size_t bytes, cc_err *err);
+cc_status cc_host_sync(void *ctx, cc_err *err);
+
+#endif
