@@ -3,15 +3,15 @@
 
 #include "op.h"
 
-extern const cc_op_family __attribute__((weak)) cc_family_conv;
-extern const cc_op_family __attribute__((weak)) cc_family_pool;
-extern const cc_op_family __attribute__((weak)) cc_family_norm;
-extern const cc_op_family __attribute__((weak)) cc_family_eltwise;
-extern const cc_op_family __attribute__((weak)) cc_family_reduce;
-extern const cc_op_family __attribute__((weak)) cc_family_matmul;
-extern const cc_op_family __attribute__((weak)) cc_family_quant;
-extern const cc_op_family __attribute__((weak)) cc_family_shape;
-extern const cc_op_family __attribute__((weak)) cc_family_resize;
+extern const cc_op_family cc_family_conv;
+extern const cc_op_family cc_family_pool;
+extern const cc_op_family cc_family_norm;
+extern const cc_op_family cc_family_eltwise;
+extern const cc_op_family cc_family_reduce;
+extern const cc_op_family cc_family_matmul;
+extern const cc_op_family cc_family_quant;
+extern const cc_op_family cc_family_shape;
+extern const cc_op_family cc_family_resize;
 
 static const cc_op_family *const families[] = {
     &cc_family_conv,    &cc_family_pool,  &cc_family_norm,
@@ -24,15 +24,13 @@ static const cc_op_family *const families[] = {
 int cc_catalog_count(void)
 {
     int n = 0;
-    for (int f = 0; f < N_FAMILIES; f++)
-        if (families[f]) n += families[f]->n_ops;
+    for (int f = 0; f < N_FAMILIES; f++) n += families[f]->n_ops;
     return n;
 }
 
 const cc_op_def *cc_catalog_at(int i)
 {
     for (int f = 0; f < N_FAMILIES; f++) {
-        if (!families[f]) continue;
         if (i < families[f]->n_ops) return families[f]->ops[i];
         i -= families[f]->n_ops;
     }

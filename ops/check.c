@@ -62,7 +62,7 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
                 if (!ok) any_nonfinite_bad = 1;
             } else {
                 e = isnan(y) ? INFINITY : fabs(y - want);
-                if (!is_float) bound = tol->atol;
+                if (!is_float) bound = exact_here ? 0 : tol->atol;
                 else if (exact_here) bound = 0;
                 else bound = tol->atol + tol->c * gamma * u * g->mag[i] + tol->r * u_out * fabs(want) + sub_out;
             }

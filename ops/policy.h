@@ -9,7 +9,8 @@
  * where the policy says the statistical bound applies), and sub_out half the smallest
  * subnormal of the output dtype. Integer outputs pass when |y - yhat| <= atol.
  * In the exact regime (small-integer inputs) ops marked exact must match FP32 and
- * integer results bit for bit.
+ * integer results bit for bit (the exact-regime generators of requantizing ops use
+ * power-of-two scales, so there is no rounding to tolerate).
  *
  * The constants are a versioned table per op and dtype (ops/policy.c), never per target. */
 #ifndef CC_POLICY_H

@@ -2,6 +2,7 @@
 #include "exec.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +61,21 @@ void cc_exec_result_init(cc_result *res, const cc_case *c, const char *target, c
     res->policy_version = CC_POLICY_VERSION;
 }
 
-static void set_reason(cc_result *res, cc_verdict v, const char *fmt, const char *a, const char *b)
+/* Sets the verdict and a reason (printf format), truncated to the result's reason field. */
+static void set_reason(cc_result *res, cc_verdict v, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_reason(cc_result *res, cc_verdict v, const char *fmt, ...)
 {
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
     res->verdict = v;
-    snprintf(res->reason, sizeof res->reason, fmt, a, b);
+    size_t n = strlen(buf);
+    if (n >= sizeof res->reason) n = sizeof res->reason - 1;
+    memcpy(res->reason, buf, n);
+    res->reason[n] = '\0';
 }
 
 static void fill_canary(void *p, size_t n, cc_dtype dt)
@@ -100,14 +112,14 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         char why[CC_REASON_MAX] = "";
         cc_support s = t->supports(ctx, graph, &graph->nodes[k], why, sizeof why);
         if (s != CC_SUPPORT_YES) {
-            set_reason(res, CC_UNSUPPORTED, s == CC_SUPPORT_NOT_HERE ? "not on this hardware: %s%s" : "%s%s",
-                       why[0] ? why : "declared unsupported", "");
+            set_reason(res, CC_UNSUPPORTED, "%s%s", s == CC_SUPPORT_NOT_HERE ? "not on this hardware: " : "",
+                       why[0] ? why : "declared unsupported");
             return;
         }
     }
     cc_status st = t->prepare(ctx, graph, &plan, &err);
     if (st == CC_ERR_UNSUPPORTED) {
-        set_reason(res, CC_UNSUPPORTED, "%s%s", err.msg, "");
+        set_reason(res, CC_UNSUPPORTED, "%s", err.msg);
         return;
     }
     if (st) {
@@ -129,7 +141,7 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         size_t bytes = (size_t)cc_tensor_numel(o) * cc_dtype_size(o->dtype);
         raw[j] = malloc(bytes + GUARD_BYTES);
         if (!raw[j]) {
-            set_reason(res, CC_ERROR, "out of memory for outputs%s%s", "", "");
+            set_reason(res, CC_ERROR, "out of memory for outputs");
             goto done;
         }
         fill_canary(raw[j], bytes, o->dtype);
@@ -144,7 +156,7 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
     st = t->run(ctx, plan, in_buf, out_buf, &err);
     if (!st) st = t->sync(ctx, &err);
     if (st == CC_ERR_UNSUPPORTED) {
-        set_reason(res, CC_UNSUPPORTED, "%s%s", err.msg, "");
+        set_reason(res, CC_UNSUPPORTED, "%s", err.msg);
         goto done;
     }
     if (st) {

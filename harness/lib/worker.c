@@ -132,7 +132,7 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
             }
             if (st) {
                 res.verdict = CC_ERROR;
-                snprintf(res.reason, sizeof res.reason, "golden model failed: %s", err.msg);
+                snprintf(res.reason, sizeof res.reason, "golden model failed: %.200s", err.msg);
             } else {
                 cc_exec_params p = cfg->params;
                 p.time_it = rq.time_it;

@@ -40,7 +40,7 @@ static void check_type(const char *name, float (*to_f32)(uint16_t), uint16_t (*f
             if (!isnan(to_f32(from_f32(f)))) bad_trip++;
             continue;
         }
-        if ((double)f != want || signbit(f) != signbit(want)) bad_value++;
+        if ((double)f != want || !signbit(f) != !signbit(want)) bad_value++;
         if (from_f32(f) != h) bad_trip++;
         if (cc_round_to(dt, want) != want) bad_round_to++;
         /* midpoint to the next larger-magnitude finite value */

@@ -34,7 +34,7 @@ int main(void)
 {
     expect_canon("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
     /* defaults dropped, attribute order from the schema, later inputs without their dtype */
-    expect_canon("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,strides=[1,1])", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
+    expect_canon("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,auto_pad=NOTSET)", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
     expect_canon("Conv(x=1x3x8x8:f32,w=4x3x3x3:f32,pads=[1,1,1,1])", "Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,1])");
     /* a float attribute prints as its shortest float32 form */
     expect_canon("LeakyRelu(x=4:f32,alpha=0.100000001)", "LeakyRelu(x=4:f32,alpha=0.1)");

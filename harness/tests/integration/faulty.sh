@@ -7,7 +7,7 @@ db="$WORK/f.db"
 "$CC" run --quick --targets faulty --ops Relu,Sigmoid,Add,Tanh,Exp,Sqrt,Conv --dtypes f32 \
     --timeout 3 --mem-limit 1024 --no-timing --db "$db" >"$WORK/run.txt" 2>"$WORK/run.err"
 expect_eq "$?" 1 "exit code with failures"
-verdicts() { sql "$db" "SELECT DISTINCT verdict FROM results JOIN cases USING(case_id) WHERE op='$1' ORDER BY 1" | tr '\n' ' '; }
+verdicts() { sql "$db" "SELECT DISTINCT verdict FROM results JOIN cases ON cases.id = results.case_ref WHERE op='$1' ORDER BY 1" | tr '\n' ' '; }
 expect_eq "$(verdicts Relu)" "crashed " "Relu verdicts"
 expect_eq "$(verdicts Sigmoid)" "timeout " "Sigmoid verdicts"
 expect_eq "$(verdicts Tanh)" "error " "Tanh verdicts"

@@ -12,9 +12,9 @@ expect_eq "$bad" 0 "results that did not pass"
 n_cases=$("$CC" list cases --quick | wc -l)
 n_results=$(sql "$db" "SELECT count(*) FROM results")
 expect_eq "$n_results" $((n_cases * 4)) "results = cases x 2 regimes x 2 targets"
-timed=$(sql "$db" "SELECT count(*) FROM results WHERE target='cpu' AND regime='random' AND median > 0")
+timed=$(sql "$db" "SELECT count(*) FROM results WHERE target='cpu' AND regime='random' AND t_median > 0")
 expect_eq "$timed" "$n_cases" "timed cpu results"
-samples=$(sql "$db" "SELECT count(*) FROM samples")
+samples=$(sql "$db" "SELECT count(*) FROM timing_samples")
 [ "$samples" -ge $((n_cases * 3)) ] || fail "raw samples stored: $samples"
 "$CC" report --db "$db" --out "$WORK/r.md" 2>/dev/null || fail "report"
 grep -q '|' "$WORK/r.md" || fail "report has no table"

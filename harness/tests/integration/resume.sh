@@ -24,6 +24,6 @@ before=$(sql "$WORK/killed.db" "SELECT count(*) FROM results")
 expect_eq "$?" 0 "resumed run"
 expect_eq "$(sql "$WORK/killed.db" "SELECT count(*) FROM runs")" 1 "resume reuses the run"
 expect_eq "$(sql "$WORK/killed.db" "SELECT status FROM runs")" finished "status after resume"
-q="SELECT case_id||'|'||target||'|'||regime||'|'||verdict FROM results ORDER BY 1"
+q="SELECT case_id||'|'||target||'|'||regime||'|'||verdict FROM results JOIN cases ON cases.id = results.case_ref ORDER BY 1"
 diff <(sql "$WORK/full.db" "$q") <(sql "$WORK/killed.db" "$q") >/dev/null || fail "verdicts differ after resume"
 finish

@@ -1,0 +1,69 @@
+/* conv_internal.h — what the convolution family's two files share: the geometry of a
+ * Conv-shaped node (validation and output shape), the golden accumulation loop, the cost
+ * and the table of layer shapes the case generators sweep. conv.c holds Conv and the
+ * family table; conv_quant.c holds ConvInteger and QLinearConv. Not a public header. */
+#ifndef CC_CONV_INTERNAL_H
+#define CC_CONV_INTERNAL_H
+
+#include "op.h"
+#include "window.h"
+
+typedef struct cc_conv_geom {
+    int64_t n, c, m, group;  /* batch, input channels, filters (output channels), groups */
+    cc_window win;           /* spatial window; kernel sizes from w */
+    cc_shape y;              /* output shape: n x m x out... */
+} cc_conv_geom;
+
+/* Validates the shapes x (N x C x D1..Dn, n = 1..3) and w (M x C/group x k1..kn) and the
+ * node's attributes auto_pad, dilations, group, kernel_shape, pads, strides; writes the
+ * geometry. One-line CC_ERR_ARG starting with the op name; CC_ERR_UNSUPPORTED for more
+ * than 3 spatial axes. *g is written only on success. */
+cc_status cc_conv_geometry(const cc_node *node, const cc_shape *x, const cc_shape *w,
+                           cc_conv_geom *g, cc_err *err);
+
+/* Reduction length of one output: C/group * kernel volume. */
+int64_t cc_conv_reduction(const cc_conv_geom *g);
+/* Multiply-adds of the whole convolution: N * M * out volume * reduction. */
+double cc_conv_macs(const cc_conv_geom *g);
+/* Bytes read and written: every present input once, every output once. */
+double cc_conv_bytes(const cc_tensor *const *in, int n_in, int n_out, const cc_tensor *out);
+
+/* The golden convolution: for every output element, acc = sum over the window of
+ * (x - x_zero) * (w - w_zero[m]) and mag = sum of |those products| (mag may be NULL),
+ * in double. x and w are read with cc_load; w_zero is NULL (zeros) or holds g->m values.
+ * Padding contributes nothing. acc and mag hold numel(g->y) doubles. CC_ERR_NOMEM. */
+cc_status cc_conv_accumulate(const cc_conv_geom *g, const cc_tensor *x, double x_zero,
+                             const cc_tensor *w, const double *w_zero, double *acc, double *mag,
+                             cc_err *err);
+
+/* The attribute schema entries every Conv-shaped op has, in ONNX (alphabetical) order;
+ * absent lists mean the ONNX defaults (1s for strides and dilations, 0s for pads, the
+ * kernel taken from w). */
+#define CC_CONV_WINDOW_ATTRS                                                                    \
+    { .name = "auto_pad", .kind = CC_ATTR_STRING, .def = "NOTSET", .input = -1 },            \
+    { .name = "dilations", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },                 \
+    { .name = "group", .kind = CC_ATTR_INT, .def = "1", .input = -1 },                       \
+    { .name = "kernel_shape", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },              \
+    { .name = "pads", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },                      \
+    { .name = "strides", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 }
+
+/* Which sweep a layer shape belongs to. */
+enum { CC_CONV_QUICK = 0, CC_CONV_EDGE, CC_CONV_RESNET, CC_CONV_YOLO };
+
+/* One convolution shape of the sweeps, as case-id fragments. */
+typedef struct cc_conv_layer {
+    int set;             /* CC_CONV_QUICK, ... */
+    const char *x;       /* input dims, "1x64x56x56" */
+    const char *w;       /* filter dims, "64x64x3x3" (first dim = M) */
+    const char *attrs;   /* attributes in case-id syntax, "" for none */
+    int bias;            /* 1: the layer has a bias of M values */
+} cc_conv_layer;
+
+extern const cc_conv_layer cc_conv_layers[];
+extern const int cc_conv_n_layers;
+
+/* The quantized convolutions, defined in conv_quant.c, listed by conv.c's family. */
+extern const cc_op_def cc_op_conv_integer;
+extern const cc_op_def cc_op_qlinear_conv;
+
+#endif

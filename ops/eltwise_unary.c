@@ -1,0 +1,486 @@
+/* eltwise_unary.c — the unary elementwise ops of the catalog (ONNX opset 17 semantics):
+ * Relu, LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt. One table row
+ * per op drives the shared shape inference, cost and golden reference; each op has its
+ * own case sweep. The family table that lists these ops is in eltwise_binary.c. */
+#include <math.h>
+#include <string.h>
+
+#include "eltwise_internal.h"
+
+#define FLOATS CC_DTYPES_FLOAT
+#define SIGNED_INTS (CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+#define ALL_INTS (SIGNED_INTS | CC_DTYPE_BIT(CC_U8))
+
+/* ---- the per-element functions ------------------------------------------------------
+ * Each returns the exact value in double and writes S, the magnitude term of its error
+ * bound (ops/policy.h); p holds the op's parameters (see param_of). */
+
+typedef double (*unary_fn)(double x, const double *p, double *s);
+
+static double relu_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v = x > 0 ? x : 0.0;
+    *s = fabs(v);
+    return v;
+}
+
+/* LeakyRelu: one product alpha*x on the negative side. A target holds alpha in its
+ * compute precision (one more rounding of alpha itself), so the error is at most
+ * 2u|value|: S = |value| with K = 2. */
+static double leaky_relu_fn(double x, const double *p, double *s)
+{
+    double v = x < 0 ? p[0] * x : x;
+    *s = fabs(v);
+    return v;
+}
+
+/* Sigmoid in the form that never overflows exp(). */
+static double sigmoid_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v;
+    if (x >= 0) {
+        v = 1.0 / (1.0 + exp(-x));
+    } else {
+        double e = exp(x);
+        v = e / (1.0 + e);
+    }
+    *s = fabs(v);
+    return v;
+}
+
+static double tanh_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v = tanh(x);
+    *s = fabs(v);
+    return v;
+}
+
+static double clamp01(double t) { return t < 0 ? 0.0 : t > 1 ? 1.0 : t; }
+
+/* HardSigmoid: y = max(0, min(1, alpha*x + beta)). A target rounds alpha (u|alpha x|),
+ * the product (u|alpha x|) and the sum (u|t|, t = alpha x + beta); clamping does not add
+ * error. So |err| <= 2u(|alpha x| + |t|): S = |alpha x| + |t| with K = 2. */
+static double hard_sigmoid_fn(double x, const double *p, double *s)
+{
+    double ax = p[0] * x;
+    double t = ax + p[1];
+    *s = fabs(ax) + fabs(t);
+    return clamp01(t);
+}
+
+/* HardSwish (opset 14): y = x * max(0, min(1, x/6 + 1/2)). Two common target forms:
+ * x * clamp(alpha x + beta) with alpha rounded (error of the clamp term as for
+ * HardSigmoid: 2u(|x|/6 + |t|), times |x|, plus u|y| for the product), and
+ * x * clamp(x + 3, 0, 6) / 6 (u|x t| + 2u|y|). Both stay within
+ * 2u(|x|(|x|/6 + |h|) + |y|) with h the clamped t (clamping makes the t term at most
+ * about 1 where it is active): S = |x|(|x|/6 + |h|) + |y| with K = 2. */
+static double hard_swish_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double h = clamp01(x / 6.0 + 0.5);
+    double v = x * h;
+    *s = fabs(x) * (fabs(x) / 6.0 + h) + fabs(v);
+    return v;
+}
+
+/* Clip (opset 13) is Min(max, Max(input, min)) in the spec's words: "When 'min' is
+ * greater than 'max', the clip operator sets all the 'input' values to the value of
+ * 'max'." Absent bounds are +-infinity. A NaN input stays NaN. */
+static double clip_fn(double x, const double *p, double *s)
+{
+    double v = x;
+    if (v < p[0]) v = p[0];
+    if (v > p[1]) v = p[1];
+    *s = fabs(v);
+    return v;
+}
+
+static double exp_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v = exp(x);
+    *s = fabs(v);
+    return v;
+}
+
+/* Sqrt of a negative number is NaN (IEEE); generated inputs stay in [0, hi]. */
+static double sqrt_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v = sqrt(x);
+    *s = fabs(v);
+    return v;
+}
+
+/* ---- the table ------------------------------------------------------------------- */
+
+typedef struct unary_info {
+    const char *op;
+    unsigned allowed;      /* input dtypes ONNX allows (within crosscheck's dtypes) */
+    const char *allowed_text;
+    unary_fn fn;
+    double k;              /* reduction length K reported with every output */
+    double flops;          /* per element: one per arithmetic operation or comparison,
+                              a transcendental function counts as one */
+} unary_info;
+
+/* HardSigmoid and HardSwish take bf16 only from opset 22 on; the catalog accepts it with
+ * the same formula, since the semantics do not change with the type. */
+static const unary_info infos[] = {
+    { "Relu",        FLOATS | SIGNED_INTS, "float or signed integer types", relu_fn,         1, 1 },
+    { "LeakyRelu",   FLOATS, "float types only",                            leaky_relu_fn,   2, 2 },
+    { "Sigmoid",     FLOATS, "float types only",                            sigmoid_fn,      1, 4 },
+    { "Tanh",        FLOATS, "float types only",                            tanh_fn,         1, 1 },
+    { "HardSigmoid", FLOATS, "float types only",                            hard_sigmoid_fn, 2, 4 },
+    { "HardSwish",   FLOATS, "float types only",                            hard_swish_fn,   2, 5 },
+    { "Clip",        FLOATS | ALL_INTS, "numeric types",                    clip_fn,         1, 2 },
+    { "Exp",         FLOATS, "float types only",                            exp_fn,          1, 1 },
+    { "Sqrt",        FLOATS, "float types only",                            sqrt_fn,         1, 1 },
+};
+
+static const unary_info *info_of(const cc_op_def *op)
+{
+    for (size_t i = 0; i < sizeof infos / sizeof infos[0]; i++)
+        if (strcmp(infos[i].op, op->name) == 0) return &infos[i];
+    return NULL;
+}
+
+/* The op's parameters: alpha for LeakyRelu, alpha and beta for HardSigmoid (float32
+ * attributes in ONNX; op.c already rounds parsed values to float32, the cast keeps that
+ * true for nodes built by hand), the bounds for Clip (read from the constant inputs). */
+static void param_of(const cc_node *node, const cc_tensor *const *in, double *p)
+{
+    const char *name = node->op->name;
+    p[0] = p[1] = 0;
+    if (strcmp(name, "LeakyRelu") == 0) {
+        p[0] = (float)cc_attr_f(node, "alpha");
+    } else if (strcmp(name, "HardSigmoid") == 0) {
+        p[0] = (float)cc_attr_f(node, "alpha");
+        p[1] = (float)cc_attr_f(node, "beta");
+    } else if (strcmp(name, "Clip") == 0) {
+        p[0] = -INFINITY;
+        p[1] = INFINITY;
+        if (node->n_in > 1 && in[1] && in[1]->data) p[0] = cc_load(in[1]->data, in[1]->dtype, 0);
+        if (node->n_in > 2 && in[2] && in[2]->data) p[1] = cc_load(in[2]->data, in[2]->dtype, 0);
+    }
+}
+
+/* ---- infer, cost, golden shared by every unary op ---------------------------------- */
+
+static cc_status unary_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                             cc_tensor *out, cc_err *err)
+{
+    const char *name = node->op->name;
+    const unary_info *info = info_of(node->op);
+    if (!info) return cc_err_set(err, CC_ERR_INTERNAL, "%s: not a unary eltwise op", name);
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", name, n_out);
+    if (node->n_in < 1 || !in[0])
+        return cc_err_set(err, CC_ERR_ARG, "%s: input %s is missing", name, node->op->inputs[0].name);
+    const cc_tensor *x = in[0];
+    if ((unsigned)x->dtype >= CC_DTYPE_COUNT || !(info->allowed & CC_DTYPE_BIT(x->dtype)))
+        return cc_err_set(err, CC_ERR_ARG, "%s: input dtype %s is not allowed (%s)", name,
+                          cc_dtype_name(x->dtype), info->allowed_text);
+    int64_t n;
+    cc_err e;
+    if (cc_shape_numel_checked(&x->shape, &n, &e))
+        return cc_err_set(err, CC_ERR_ARG, "%s: input: %s", name, e.msg);
+    if (node->n_in > node->op->n_inputs)
+        return cc_err_set(err, CC_ERR_ARG, "%s: %d inputs given, at most %d", name, node->n_in,
+                          node->op->n_inputs);
+    /* Clip: min and max "must be a scalar (tensor of empty shape)" of the input's type. */
+    for (int i = 1; i < node->n_in; i++) {
+        const cc_tensor *b = in[i];
+        if (!b) continue;
+        const char *bn = node->op->inputs[i].name;
+        if (b->shape.rank != 0) {
+            char buf[96];
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s must be a scalar (rank 0), got shape %s",
+                              name, bn, cc_shape_format(&b->shape, buf, sizeof buf));
+        }
+        if (b->dtype != x->dtype)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s is %s but input is %s (must match)", name,
+                              bn, cc_dtype_name(b->dtype), cc_dtype_name(x->dtype));
+    }
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+static void unary_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
+                       const cc_tensor *out, double *flops, double *bytes)
+{
+    (void)n_out;
+    const unary_info *info = info_of(node->op);
+    double n = (double)cc_tensor_numel(in[0]);
+    *flops = n * (info ? info->flops : 1);
+    *bytes = n * (double)cc_dtype_size(in[0]->dtype) +
+             (double)cc_tensor_numel(&out[0]) * (double)cc_dtype_size(out[0].dtype);
+    /* Clip's bounds are read once too */
+    for (int i = 1; i < node->n_in; i++)
+        if (in[i]) *bytes += (double)cc_tensor_bytes(in[i]);
+}
+
+static cc_status unary_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_golden *out, cc_err *err)
+{
+    const unary_info *info = info_of(node->op);
+    if (!info) return cc_err_set(err, CC_ERR_INTERNAL, "%s: not a unary eltwise op", node->op->name);
+    if (n_out != 1 || !in[0] || !in[0]->data)
+        return cc_err_set(err, CC_ERR_ARG, "%s: golden needs input data and 1 output", node->op->name);
+    double p[2];
+    param_of(node, in, p);
+    const cc_tensor *x = in[0];
+    int is_float = cc_dtype_is_float(x->dtype);
+    int64_t n = cc_tensor_numel(x);
+    for (int64_t i = 0; i < n; i++) {
+        double s;
+        out[0].value[i] = info->fn(cc_load(x->data, x->dtype, (size_t)i), p, &s);
+        out[0].mag[i] = is_float ? s : 0.0; /* integer outputs: S = 0, atol decides */
+    }
+    out[0].k = info->k;
+    return CC_OK;
+}
+
+/* ---- case sweeps ------------------------------------------------------------------
+ * Every unary op runs on the shared shape list; ops with attributes or bounds add rows
+ * of their own. quick rows are the CI sweep. */
+
+typedef struct unary_row {
+    const char *shape;
+    const char *attrs;   /* "" or "name=value,..." appended to the id */
+    int quick;
+} unary_row;
+
+static const unary_row common_shapes[] = {
+    { "1x16x32x32", "", 1 },
+    { "3x5x7", "", 1 },           /* odd sizes */
+    { "1", "", 1 },               /* one element */
+    { "scalar", "", 0 },
+    { "1x1x1x1", "", 0 },
+    { "2x1x7x1x3", "", 0 },       /* rank 5 with size-1 dims */
+    { "1000", "", 0 },
+    { "1x64x112x112", "", 0 },    /* ResNet50 conv1 output */
+    { "1x256x56x56", "", 0 },     /* ResNet50 stage 1 */
+    { "1x2048x7x7", "", 1 },      /* ResNet50 stage 4 */
+    { "1x32x320x320", "", 0 },    /* YOLOv5s/v8 stem at 640x640 (SiLU) */
+    { "1x128x80x80", "", 0 },     /* YOLO P3 */
+    { "1x512x20x20", "", 0 },     /* YOLO P5 */
+};
+
+static const unary_row leaky_relu_rows[] = {
+    { "1x16x32x32", "alpha=0.1", 1 },   /* YOLOv3/v4 */
+    { "3x5x7", "alpha=0.2", 0 },
+    { "3x5x7", "alpha=0", 0 },          /* degenerates to Relu */
+    { "3x5x7", "alpha=-0.5", 0 },       /* negative slope is valid */
+    { "1x64x208x208", "alpha=0.1", 0 }, /* YOLOv3-tiny at 416 */
+};
+
+static const unary_row hard_sigmoid_rows[] = {
+    { "1x16x32x32", "alpha=0.16666667", 1 },  /* torch.nn.Hardsigmoid export */
+    { "3x5x7", "alpha=1,beta=0", 0 },
+    { "1x576x1x1", "alpha=0.16666667", 0 },   /* MobileNetV3 squeeze-excite */
+};
+
+static const unary_row clip_rows[] = {
+    { "1x16x32x32", "min=0,max=6", 1 },       /* ReLU6 */
+    { "3x5x7", "max=0.25", 1 },               /* only an upper bound */
+    { "3x5x7", "min=-0.25", 1 },              /* only a lower bound */
+    { "3x5x7", "min=-0.5,max=0.5", 0 },
+    { "3x5x7", "min=0.5,max=-0.5", 0 },       /* min > max: every output is max (the check
+                                                  mistrusts a constant result; a wrong one
+                                                  still fails) */
+    { "1x32x112x112", "min=0,max=6", 0 },     /* MobileNetV2 stem */
+    { "1", "min=0,max=6", 0 },
+    { "scalar", "min=-1,max=1", 0 },
+};
+
+static cc_status add_rows(cc_case_list *list, const char *op, const char *in_name, cc_dtype dt,
+                          int quick, const unary_row *rows, size_t n, cc_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (quick && !rows[i].quick) continue;
+        const char *sep = rows[i].attrs[0] ? "," : "";
+        cc_status st = cc_case_list_add(list, "%s(%s=%s:%s%s%s)", op, in_name, rows[i].shape,
+                                        cc_dtype_name(dt), sep, rows[i].attrs);
+        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
+    }
+    return CC_OK;
+}
+
+#define N_ROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+static cc_status common_cases(cc_case_list *list, const char *op, const char *in_name,
+                              cc_dtype dt, int quick, cc_err *err)
+{
+    return add_rows(list, op, in_name, dt, quick, common_shapes, N_ROWS(common_shapes), err);
+}
+
+static cc_status relu_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Relu", "x", dt, quick, err);
+}
+
+static cc_status leaky_relu_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    cc_status st = common_cases(l, "LeakyRelu", "x", dt, quick, err);
+    if (st) return st;
+    return add_rows(l, "LeakyRelu", "x", dt, quick, leaky_relu_rows, N_ROWS(leaky_relu_rows), err);
+}
+
+static cc_status sigmoid_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Sigmoid", "x", dt, quick, err);
+}
+
+static cc_status tanh_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Tanh", "input", dt, quick, err);
+}
+
+static cc_status hard_sigmoid_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    cc_status st = common_cases(l, "HardSigmoid", "x", dt, quick, err);
+    if (st) return st;
+    return add_rows(l, "HardSigmoid", "x", dt, quick, hard_sigmoid_rows,
+                    N_ROWS(hard_sigmoid_rows), err);
+}
+
+static cc_status hard_swish_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "HardSwish", "x", dt, quick, err);
+}
+
+static cc_status clip_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    /* a Clip without bounds is valid (the identity); run it on the shared shapes */
+    cc_status st = common_cases(l, "Clip", "input", dt, quick, err);
+    if (st) return st;
+    return add_rows(l, "Clip", "input", dt, quick, clip_rows, N_ROWS(clip_rows), err);
+}
+
+static cc_status exp_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Exp", "input", dt, quick, err);
+}
+
+static cc_status sqrt_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Sqrt", "x", dt, quick, err);
+}
+
+/* ---- op definitions -------------------------------------------------------------- */
+
+#define UNARY_FNS                 \
+    .min_outputs = 1,             \
+    .max_outputs = 1,             \
+    .dtypes = FLOATS,             \
+    .infer = unary_infer,         \
+    .cost = unary_cost,           \
+    .golden = unary_golden
+
+const cc_op_def cc_eltwise_relu = {
+    .name = "Relu", .domain = "", .since_version = 14, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = relu_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_eltwise_leaky_relu = {
+    .name = "LeakyRelu", .domain = "", .since_version = 16, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 1,
+    .attrs = { { .name = "alpha", .kind = CC_ATTR_FLOAT, .def = "0.01", .input = -1 } },
+    .cases = leaky_relu_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_eltwise_sigmoid = {
+    .name = "Sigmoid", .domain = "", .since_version = 13, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = sigmoid_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_eltwise_tanh = {
+    .name = "Tanh", .domain = "", .since_version = 13, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "input", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = tanh_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_eltwise_hard_sigmoid = {
+    .name = "HardSigmoid", .domain = "", .since_version = 6, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 2,
+    .attrs = {
+        { .name = "alpha", .kind = CC_ATTR_FLOAT, .def = "0.2", .input = -1 },
+        { .name = "beta", .kind = CC_ATTR_FLOAT, .def = "0.5", .input = -1 },
+    },
+    .cases = hard_sigmoid_cases,
+    UNARY_FNS,
+};
+
+/* HardSwish has no attributes: alpha = 1/6 and beta = 0.5 are fixed by the spec. Inputs
+ * reach [-4, 4] in the exact regime, which covers both kinks at -3 and 3. */
+const cc_op_def cc_eltwise_hard_swish = {
+    .name = "HardSwish", .domain = "", .since_version = 14, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = hard_swish_cases,
+    UNARY_FNS,
+};
+
+/* Clip (opset 13): min and max are optional scalar inputs of the input's type; in a case
+ * they are constants written like attributes (Clip(input=...,min=0,max=6)); absent means
+ * unbounded on that side. */
+const cc_op_def cc_eltwise_clip = {
+    .name = "Clip", .domain = "", .since_version = 13, .family = "eltwise",
+    .n_inputs = 3,
+    .inputs = {
+        { .name = "input", .role = CC_IN_DATA },
+        { .name = "min", .role = CC_IN_ATTR, .optional = 1, .constant = 1 },
+        { .name = "max", .role = CC_IN_ATTR, .optional = 1, .constant = 1 },
+    },
+    .n_attrs = 2,
+    .attrs = {
+        { .name = "min", .kind = CC_ATTR_FLOAT, .def = NULL, .input = 1,
+          .input_dtype = CC_DTYPE_COUNT },
+        { .name = "max", .kind = CC_ATTR_FLOAT, .def = NULL, .input = 2,
+          .input_dtype = CC_DTYPE_COUNT },
+    },
+    .cases = clip_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_eltwise_exp = {
+    .name = "Exp", .domain = "", .since_version = 13, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "input", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = exp_cases,
+    UNARY_FNS,
+};
+
+/* Sqrt: generated inputs stay in the domain x >= 0 (random [0, 4], exact 0..16, which
+ * holds the perfect squares 0, 1, 4, 9, 16). */
+const cc_op_def cc_eltwise_sqrt = {
+    .name = "Sqrt", .domain = "", .since_version = 13, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA, .lo = 0, .hi = 4, .ilo = 0, .ihi = 16 } },
+    .n_attrs = 0,
+    .cases = sqrt_cases,
+    UNARY_FNS,
+};

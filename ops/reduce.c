@@ -1,0 +1,384 @@
+/* reduce.c — the reduction ops of the catalog: Softmax (opset 13: one axis, default -1),
+ * ReduceMean and ReduceMax (opset 13, the version current in opset 17: axes is an
+ * attribute; opset 18 moved it to an input, which this catalog does not model). Shape
+ * inference with axis validation, cost, case sweeps and golden references. */
+#include <math.h>
+#include <string.h>
+
+#include "op.h"
+
+#define FLOATS CC_DTYPES_FLOAT
+#define N_ROWS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- Softmax ---------------------------------------------------------------------- */
+
+/* Splits shape around axis: outer (dims before), n (the axis), inner (dims after). */
+static void split_axis(const cc_shape *s, int axis, int64_t *outer, int64_t *n, int64_t *inner)
+{
+    *outer = *inner = 1;
+    for (int i = 0; i < axis; i++) *outer *= s->dims[i];
+    for (int i = axis + 1; i < s->rank; i++) *inner *= s->dims[i];
+    *n = s->dims[axis];
+}
+
+static cc_status softmax_axis(const cc_node *node, const cc_tensor *x, int *axis, cc_err *err)
+{
+    int64_t a = cc_attr_i(node, "axis");
+    int r = x->shape.rank;
+    if (a < -r || a >= r)
+        return cc_err_set(err, CC_ERR_ARG, "Softmax: axis %lld out of range [%d, %d] for rank %d",
+                          (long long)a, -r, r - 1, r);
+    *axis = (int)(a < 0 ? a + r : a);
+    return CC_OK;
+}
+
+static cc_status softmax_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                               cc_tensor *out, cc_err *err)
+{
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "Softmax: has 1 output, asked for %d", n_out);
+    if (node->n_in != 1 || !in[0]) return cc_err_set(err, CC_ERR_ARG, "Softmax: needs 1 input");
+    const cc_tensor *x = in[0];
+    if ((unsigned)x->dtype >= CC_DTYPE_COUNT || !(FLOATS & CC_DTYPE_BIT(x->dtype)))
+        return cc_err_set(err, CC_ERR_ARG, "Softmax: input dtype %s is not allowed (float types only)",
+                          cc_dtype_name(x->dtype));
+    int64_t n;
+    cc_err e;
+    if (cc_shape_numel_checked(&x->shape, &n, &e))
+        return cc_err_set(err, CC_ERR_ARG, "Softmax: input: %s", e.msg);
+    int axis;
+    cc_status st = softmax_axis(node, x, &axis, err);
+    if (st) return st;
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* Per element: a max comparison, a subtraction, an exp, an add to the sum, a division. */
+static void softmax_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
+                         const cc_tensor *out, double *flops, double *bytes)
+{
+    (void)node;
+    (void)n_out;
+    double n = (double)cc_tensor_numel(in[0]);
+    *flops = 5 * n;
+    *bytes = (double)cc_tensor_bytes(in[0]) + (double)cc_tensor_bytes(&out[0]);
+}
+
+/* exp(x - max) / sum exp(x - max) in double, per slice along the axis. S = value and
+ * K = axis length: the sum of K positive terms dominates the error. */
+static cc_status softmax_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                cc_golden *out, cc_err *err)
+{
+    if (n_out != 1 || !in[0] || !in[0]->data)
+        return cc_err_set(err, CC_ERR_ARG, "Softmax: golden needs input data and 1 output");
+    const cc_tensor *x = in[0];
+    int axis;
+    cc_status st = softmax_axis(node, x, &axis, err);
+    if (st) return st;
+    int64_t outer, n, inner;
+    split_axis(&x->shape, axis, &outer, &n, &inner);
+    for (int64_t o = 0; o < outer; o++) {
+        for (int64_t i = 0; i < inner; i++) {
+            int64_t base = o * n * inner + i;
+            double mx = -INFINITY;
+            for (int64_t j = 0; j < n; j++) {
+                double v = cc_load(x->data, x->dtype, (size_t)(base + j * inner));
+                if (v > mx) mx = v;
+            }
+            double sum = 0;
+            for (int64_t j = 0; j < n; j++) {
+                double e = exp(cc_load(x->data, x->dtype, (size_t)(base + j * inner)) - mx);
+                out[0].value[base + j * inner] = e;
+                sum += e;
+            }
+            for (int64_t j = 0; j < n; j++) {
+                int64_t k = base + j * inner;
+                out[0].value[k] /= sum;
+                out[0].mag[k] = out[0].value[k];
+            }
+        }
+    }
+    out[0].k = n > 0 ? (double)n : 1;
+    return CC_OK;
+}
+
+typedef struct softmax_row {
+    const char *shape;
+    int axis;
+    int quick;
+} softmax_row;
+
+static const softmax_row softmax_rows[] = {
+    { "1x1000", -1, 1 },           /* ResNet50 classifier */
+    { "2x3x5", 1, 1 },             /* middle axis */
+    { "4x7", 0, 1 },               /* first axis */
+    { "3x1x4", 2, 1 },             /* a size-1 dim beside the axis */
+    { "3x1x4", 1, 0 },             /* size-1 axis: every output is 1 (the check mistrusts
+                                      a constant result; a wrong one still fails) */
+    { "1", 0, 0 },
+    { "2x3x4x5", -3, 0 },
+    { "64x129", -2, 0 },
+    { "13x17", -1, 0 },            /* odd sizes */
+    { "8x4096", -1, 0 },           /* long rows */
+    { "1x16x4x8400", 1, 0 },       /* YOLOv8 DFL at 640x640 */
+    { "1x80x8400", 1, 0 },
+};
+
+static cc_status softmax_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
+{
+    for (size_t i = 0; i < N_ROWS(softmax_rows); i++) {
+        const softmax_row *r = &softmax_rows[i];
+        if (quick && !r->quick) continue;
+        cc_status st = cc_case_list_add(list, "Softmax(input=%s:%s,axis=%d)", r->shape,
+                                        cc_dtype_name(dt), r->axis);
+        if (st) return cc_err_set(err, st, "Softmax: could not add a case");
+    }
+    return CC_OK;
+}
+
+/* ---- ReduceMean, ReduceMax ---------------------------------------------------------- */
+
+/* Resolves the axes attribute into a mask of reduced dimensions. Absent (or an empty
+ * list) means every dimension, as opset 13 specifies. Negative axes count from the end;
+ * each must be in [-r, r-1] and appear once. */
+static cc_status reduce_mask(const cc_node *node, const cc_shape *s, int *mask, cc_err *err)
+{
+    const char *name = node->op->name;
+    const cc_attr_value *axes = cc_attr_get(node, "axes");
+    int r = s->rank;
+    for (int i = 0; i < CC_MAX_RANK; i++) mask[i] = 0;
+    if (!axes->set || axes->n == 0) {
+        for (int i = 0; i < r; i++) mask[i] = 1;
+        return CC_OK;
+    }
+    for (int i = 0; i < axes->n; i++) {
+        int64_t a = axes->ints[i];
+        if (a < -r || a >= r)
+            return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range [%d, %d] for rank %d",
+                              name, (long long)a, -r, r - 1, r);
+        int k = (int)(a < 0 ? a + r : a);
+        if (mask[k])
+            return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld repeats dimension %d", name,
+                              (long long)a, k);
+        mask[k] = 1;
+    }
+    return CC_OK;
+}
+
+static cc_status reduce_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, cc_err *err)
+{
+    const char *name = node->op->name;
+    int is_mean = strcmp(name, "ReduceMean") == 0;
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", name, n_out);
+    if (node->n_in != 1 || !in[0]) return cc_err_set(err, CC_ERR_ARG, "%s: needs 1 input", name);
+    const cc_tensor *x = in[0];
+    /* T of ReduceMean-13: floats and 32/64-bit integers; ReduceMax-13 adds i8 and u8 */
+    unsigned allowed = FLOATS | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64);
+    if (!is_mean) allowed |= CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8);
+    if ((unsigned)x->dtype >= CC_DTYPE_COUNT || !(allowed & CC_DTYPE_BIT(x->dtype)))
+        return cc_err_set(err, CC_ERR_ARG, "%s: input dtype %s is not allowed", name,
+                          cc_dtype_name(x->dtype));
+    if (is_mean && !cc_dtype_is_float(x->dtype))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "ReduceMean: integer input (%s) is not implemented: the spec leaves the "
+                          "rounding of the mean open", cc_dtype_name(x->dtype));
+    int64_t n;
+    cc_err e;
+    if (cc_shape_numel_checked(&x->shape, &n, &e))
+        return cc_err_set(err, CC_ERR_ARG, "%s: input: %s", name, e.msg);
+    int64_t keepdims = cc_attr_i(node, "keepdims");
+    if (keepdims != 0 && keepdims != 1)
+        return cc_err_set(err, CC_ERR_ARG, "%s: keepdims must be 0 or 1, got %lld", name,
+                          (long long)keepdims);
+    int mask[CC_MAX_RANK];
+    cc_status st = reduce_mask(node, &x->shape, mask, err);
+    if (st) return st;
+    cc_shape s;
+    memset(&s, 0, sizeof s);
+    int64_t count = 1, kept = 1;
+    for (int i = 0; i < x->shape.rank; i++) {
+        if (mask[i]) {
+            count *= x->shape.dims[i];
+            if (keepdims) s.dims[s.rank++] = 1;
+        } else {
+            kept *= x->shape.dims[i];
+            s.dims[s.rank++] = x->shape.dims[i];
+        }
+    }
+    /* opset 13 leaves the reduction of an empty set undefined (opset 18 defines it) */
+    if (count == 0 && kept > 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: reducing over an empty dimension is not "
+                          "defined in opset 13", name);
+    out[0].dtype = x->dtype;
+    out[0].shape = s;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* ReduceMean: an add per input element and a division per output; ReduceMax: a
+ * comparison per input element. */
+static void reduce_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
+                        const cc_tensor *out, double *flops, double *bytes)
+{
+    (void)n_out;
+    double n_in = (double)cc_tensor_numel(in[0]), n_o = (double)cc_tensor_numel(&out[0]);
+    *flops = strcmp(node->op->name, "ReduceMean") == 0 ? n_in + n_o : n_in;
+    *bytes = (double)cc_tensor_bytes(in[0]) + (double)cc_tensor_bytes(&out[0]);
+}
+
+/* Flat output index of every input element (reduced coordinates dropped), walked in
+ * input order. ReduceMean: value = sum / n, S = sum|x| / n, K = n. ReduceMax: value the
+ * largest element, S = |value|, K = 1; integer outputs S = 0. */
+static cc_status reduce_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+                               cc_golden *out, cc_err *err)
+{
+    const char *name = node->op->name;
+    if (n_out != 1 || !in[0] || !in[0]->data)
+        return cc_err_set(err, CC_ERR_ARG, "%s: golden needs input data and 1 output", name);
+    const cc_tensor *x = in[0];
+    int is_mean = strcmp(name, "ReduceMean") == 0;
+    int mask[CC_MAX_RANK];
+    cc_status st = reduce_mask(node, &x->shape, mask, err);
+    if (st) return st;
+    const cc_shape *s = &x->shape;
+    int64_t count = 1, n_o = 1, ostride[CC_MAX_RANK], idx[CC_MAX_RANK] = {0};
+    for (int i = s->rank - 1; i >= 0; i--) {
+        ostride[i] = mask[i] ? 0 : n_o;
+        if (mask[i]) count *= s->dims[i];
+        else n_o *= s->dims[i];
+    }
+    for (int64_t o = 0; o < n_o; o++) {
+        out[0].value[o] = is_mean ? 0.0 : -INFINITY;
+        out[0].mag[o] = 0.0;
+    }
+    int64_t n = cc_shape_numel(s), o = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = cc_load(x->data, x->dtype, (size_t)i);
+        if (is_mean) {
+            out[0].value[o] += v;
+            out[0].mag[o] += fabs(v);
+        } else if (v > out[0].value[o] || isnan(v)) {
+            out[0].value[o] = v;
+        }
+        for (int d = s->rank - 1; d >= 0; d--) {
+            o += ostride[d];
+            if (++idx[d] < s->dims[d]) break;
+            o -= ostride[d] * s->dims[d];
+            idx[d] = 0;
+        }
+    }
+    int is_float = cc_dtype_is_float(x->dtype);
+    for (int64_t k = 0; k < n_o; k++) {
+        if (is_mean) {
+            out[0].value[k] /= (double)count;
+            out[0].mag[k] /= (double)count;
+        } else {
+            out[0].mag[k] = is_float ? fabs(out[0].value[k]) : 0.0;
+        }
+    }
+    out[0].k = is_mean && count > 0 ? (double)count : 1;
+    return CC_OK;
+}
+
+typedef struct reduce_row {
+    const char *shape;
+    const char *axes;    /* "" for absent (every dimension) */
+    int keepdims;
+    int quick;
+} reduce_row;
+
+static const reduce_row reduce_rows[] = {
+    { "2x3x4", "", 1, 1 },                 /* all axes */
+    { "2x3x4", "[1]", 0, 1 },
+    { "2x3x4", "[-1]", 1, 1 },             /* negative axis */
+    { "1x64x14x14", "[2,3]", 1, 1 },       /* spatial mean, keepdims */
+    { "2x3x4", "", 0, 0 },                 /* all axes to a scalar */
+    { "2x3x4x5", "[0,2]", 1, 0 },
+    { "2x3x4x5", "[-3,-1]", 0, 0 },
+    { "2x3x4x5", "[3,0,1]", 1, 0 },        /* unsorted */
+    { "3x1x4", "[1]", 1, 0 },              /* size-1 axis */
+    { "5", "[0]", 0, 0 },                  /* to a scalar */
+    { "7x13", "[0]", 1, 0 },               /* odd sizes */
+    { "scalar", "", 1, 0 },                /* rank 0: the identity */
+    { "1x2048x7x7", "[2,3]", 0, 1 },       /* ResNet50 head as torch.mean(dim=(2,3)) */
+    { "1x256x56x56", "[2,3]", 1, 0 },      /* squeeze-excite on a ResNet stage-1 tensor */
+    { "1x84x8400", "[1]", 0, 0 },          /* YOLOv8 head: over the class channel */
+};
+
+static cc_status reduce_cases(const char *op, cc_case_list *list, cc_dtype dt, int quick,
+                              cc_err *err)
+{
+    for (size_t i = 0; i < N_ROWS(reduce_rows); i++) {
+        const reduce_row *r = &reduce_rows[i];
+        if (quick && !r->quick) continue;
+        cc_status st;
+        if (r->axes[0])
+            st = cc_case_list_add(list, "%s(data=%s:%s,axes=%s,keepdims=%d)", op, r->shape,
+                                  cc_dtype_name(dt), r->axes, r->keepdims);
+        else
+            st = cc_case_list_add(list, "%s(data=%s:%s,keepdims=%d)", op, r->shape,
+                                  cc_dtype_name(dt), r->keepdims);
+        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
+    }
+    return CC_OK;
+}
+
+static cc_status reduce_mean_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return reduce_cases("ReduceMean", l, dt, quick, err);
+}
+
+static cc_status reduce_max_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return reduce_cases("ReduceMax", l, dt, quick, err);
+}
+
+/* ---- op definitions ------------------------------------------------------------------ */
+
+static const cc_op_def softmax_def = {
+    .name = "Softmax", .domain = "", .since_version = 13, .family = "reduce",
+    .n_inputs = 1,
+    .inputs = { { .name = "input", .role = CC_IN_DATA } },
+    .min_outputs = 1, .max_outputs = 1,
+    .n_attrs = 1,
+    .attrs = { { .name = "axis", .kind = CC_ATTR_INT, .def = "-1", .input = -1 } },
+    .dtypes = FLOATS,
+    .infer = softmax_infer, .cost = softmax_cost, .cases = softmax_cases,
+    .golden = softmax_golden,
+};
+
+#define REDUCE_DEF(NAME, CASES, ...)                                                     \
+    {                                                                                    \
+        .name = NAME, .domain = "", .since_version = 13, .family = "reduce",             \
+        .n_inputs = 1,                                                                   \
+        .inputs = { __VA_ARGS__ },                                                       \
+        .min_outputs = 1, .max_outputs = 1,                                              \
+        .n_attrs = 2,                                                                    \
+        .attrs = {                                                                       \
+            { .name = "axes", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },          \
+            { .name = "keepdims", .kind = CC_ATTR_INT, .def = "1", .input = -1 },        \
+        },                                                                               \
+        .dtypes = FLOATS,                                                                \
+        .infer = reduce_infer, .cost = reduce_cost, .cases = CASES,                      \
+        .golden = reduce_golden,                                                         \
+    }
+
+static const cc_op_def reduce_mean_def =
+    REDUCE_DEF("ReduceMean", reduce_mean_cases, { .name = "data", .role = CC_IN_DATA });
+/* ReduceMax is exact for any values, so its exact regime uses wide integers: with the
+ * default -4..4 the maximum of a few hundred elements is 4 everywhere, a constant output
+ * the check cannot trust. 60000 stays finite in f16 (the values round to the f16 and
+ * bf16 grids when stored, which keeps them exact). */
+static const cc_op_def reduce_max_def =
+    REDUCE_DEF("ReduceMax", reduce_max_cases,
+               { .name = "data", .role = CC_IN_DATA, .lo = -1, .hi = 1, .ilo = -60000, .ihi = 60000 });
+
+static const cc_op_def *const reduce_ops[] = { &softmax_def, &reduce_mean_def, &reduce_max_def };
+
+const cc_op_family cc_family_reduce = {
+    .name = "reduce",
+    .n_ops = (int)N_ROWS(reduce_ops),
+    .ops = reduce_ops,
+};

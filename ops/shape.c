@@ -1,0 +1,347 @@
+/* shape.c — the shape family's table (cc_family_shape) and its reshaping ops: Flatten
+ * (opset 13), Reshape (opset 14) and Transpose (opset 13). Concat, Split and Slice live
+ * in shape_concat.c. Every op here only moves data: the golden copies input values
+ * exactly, with S = |value| and K = 1. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "shape_internal.h"
+
+/* ---- Flatten ---------------------------------------------------------------------- */
+
+/* Output 2-D shape of Flatten: (prod dims[0:axis], prod dims[axis:]). */
+static cc_status flatten_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                               cc_tensor *out, cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = shape_input(node, in, 0);
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "Flatten: input is missing");
+    int r = x->shape.rank;
+    int64_t axis = cc_attr_i(node, "axis");
+    if (axis < -r || axis > r)
+        return cc_err_set(err, CC_ERR_ARG, "Flatten: axis %lld is outside [%d, %d] for rank %d",
+                          (long long)axis, -r, r, r);
+    int a = (int)(axis < 0 ? axis + r : axis);
+    int64_t n;
+    cc_status st = cc_shape_numel_checked(&x->shape, &n, err);
+    if (st) return st;
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < a; i++) outer *= x->shape.dims[i];
+    for (int i = a; i < r; i++) inner *= x->shape.dims[i];
+    int64_t dims[2] = { outer, inner };
+    out[0].dtype = x->dtype;
+    out[0].shape = cc_shape_make(2, dims);
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* Flatten, Reshape: the row-major order of elements is unchanged. */
+static cc_status copy_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+                             cc_golden *out, cc_err *err)
+{
+    (void)n_out;
+    (void)err;
+    const cc_tensor *x = shape_input(node, in, 0);
+    int64_t n = cc_shape_numel(&x->shape);
+    for (int64_t i = 0; i < n; i++) shape_put(&out[0], i, x, i);
+    out[0].k = 1;
+    return CC_OK;
+}
+
+static const shape_case_row flatten_rows[] = {
+    { 1, 0, "2x3x4x5", NULL },
+    { 1, 0, "2x3x4x5", "axis=0" },
+    { 1, 0, "2x3x4x5", "axis=-1" },
+    { 1, 0, "1x2048x1x1", NULL },                /* ResNet50 before the classifier */
+    { 0, 0, "2x3x4x5", "axis=4" },              /* axis == rank: N x 1 */
+    { 0, 0, "2x3x4x5", "axis=-4" },
+    { 0, 0, "2x3x4x5", "axis=2" },
+    { 0, 0, "7", NULL },
+    { 0, 0, "7", "axis=0" },
+    { 0, 0, "1x1x1x1", NULL },
+    { 0, 0, "3x5x7", "axis=-2" },
+    { 0, 0, "1x512x7x7", NULL },
+};
+
+static cc_status flatten_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
+{
+    return shape_emit_cases(list, "Flatten", "input", flatten_rows,
+                            (int)(sizeof flatten_rows / sizeof flatten_rows[0]), dt, quick, err);
+}
+
+static const cc_op_def flatten_def = {
+    .name = "Flatten",
+    .domain = "",
+    .since_version = 13,
+    .family = "shape",
+    .n_inputs = 1,
+    .inputs = { { .name = "input", .role = CC_IN_DATA } },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = 1,
+    .attrs = { { .name = "axis", .kind = CC_ATTR_INT, .def = "1", .input = -1 } },
+    .dtypes = SHAPE_DTYPES,
+    .infer = flatten_infer,
+    .cost = shape_move_cost,
+    .cases = flatten_cases,
+    .golden = copy_golden,
+};
+
+/* ---- Reshape ---------------------------------------------------------------------- */
+
+/* Resolves Reshape's target shape: 0 copies the input's dim at that index (unless
+ * allowzero=1, where 0 is a zero-length dim), one -1 is inferred from the element count. */
+static cc_status reshape_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                               cc_tensor *out, cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = shape_input(node, in, 0);
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "Reshape: data is missing");
+    int64_t s[CC_MAX_INTS];
+    int n, present;
+    cc_status st = shape_const_ints(node, in, 1, "shape", s, &n, &present, err);
+    if (st) return st;
+    if (!present) return cc_err_set(err, CC_ERR_ARG, "Reshape: shape is required");
+    if (n > CC_MAX_RANK)
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: shape has %d entries, more than rank %d", n,
+                          CC_MAX_RANK);
+    int64_t allowzero = cc_attr_i(node, "allowzero");
+    if (allowzero != 0 && allowzero != 1)
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: allowzero must be 0 or 1, got %lld",
+                          (long long)allowzero);
+    int64_t numel;
+    st = cc_shape_numel_checked(&x->shape, &numel, err);
+    if (st) return st;
+
+    cc_shape o;
+    memset(&o, 0, sizeof o);
+    o.rank = n;
+    int infer_at = -1, has_zero = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t v = s[i];
+        if (v == -1) {
+            if (infer_at >= 0)
+                return cc_err_set(err, CC_ERR_ARG, "Reshape: shape has more than one -1 (at %d and %d)",
+                                  infer_at, i);
+            infer_at = i;
+            o.dims[i] = 1;
+        } else if (v < -1) {
+            return cc_err_set(err, CC_ERR_ARG, "Reshape: shape[%d] = %lld is invalid (must be >= -1)",
+                              i, (long long)v);
+        } else if (v == 0 && !allowzero) {
+            if (i >= x->shape.rank)
+                return cc_err_set(err, CC_ERR_ARG,
+                                  "Reshape: shape[%d] = 0 copies a dimension the rank-%d input lacks",
+                                  i, x->shape.rank);
+            o.dims[i] = x->shape.dims[i];
+        } else {
+            if (v == 0) has_zero = 1;
+            o.dims[i] = v;
+        }
+    }
+    if (allowzero && has_zero && infer_at >= 0)
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: with allowzero=1 shape cannot hold both 0 and -1");
+    int64_t known;
+    cc_err e;
+    if (cc_shape_numel_checked(&o, &known, &e))
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: target shape: %s", e.msg);
+    char xs[160];
+    cc_shape_format(&x->shape, xs, sizeof xs);
+    if (infer_at >= 0) {
+        if (known == 0)
+            return cc_err_set(err, CC_ERR_ARG,
+                              "Reshape: cannot infer -1 when the other dimensions multiply to 0");
+        if (numel % known != 0)
+            return cc_err_set(err, CC_ERR_ARG,
+                              "Reshape: cannot infer -1: %lld elements (%s) are not a multiple of %lld",
+                              (long long)numel, xs, (long long)known);
+        o.dims[infer_at] = numel / known;
+        known = numel;
+    }
+    if (known != numel) {
+        char os[160];
+        cc_shape_format(&o, os, sizeof os);
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: cannot reshape %lld elements (%s) into %s (%lld)",
+                          (long long)numel, xs, os, (long long)known);
+    }
+    out[0].dtype = x->dtype;
+    out[0].shape = o;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+static const shape_case_row reshape_rows[] = {
+    { 1, 0, "2x3x4", "shape=[4,6]" },
+    { 1, 0, "2x3x4", "shape=[0,-1]" },              /* 0 copies dim 0 */
+    { 1, 0, "2x3x4", "shape=[-1]" },
+    { 1, 0, "1x255x20x20", "shape=[1,3,85,20,20]" }, /* YOLOv5 detect head, P5 */
+    { 1, 0, "1x2048x1x1", "shape=[1,-1]" },          /* ResNet50 classifier input */
+    { 0, 0, "2x3x4", "shape=[2,0,4]" },              /* 0 copies dim 1 */
+    { 0, 0, "2x3x4", "shape=[24]" },
+    { 0, 0, "2x3x4", "shape=[1,1,-1,1]" },
+    { 0, 0, "2x3x4", "shape=[4,-1,3]" },
+    { 0, 0, "2x3x4", "shape=[2,12],allowzero=1" },
+    { 0, 0, "1", "shape=[]" },                       /* to a scalar */
+    { 0, 0, "1x255x80x80", "shape=[1,3,85,80,80]" }, /* YOLOv5s detect heads at 640 */
+    { 0, 0, "1x255x40x40", "shape=[1,3,85,40,40]" },
+    { 0, 0, "1x3x80x80x85", "shape=[1,-1,85]" },
+    { 0, 0, "1x3x40x40x85", "shape=[1,-1,85]" },
+    { 0, 0, "1x3x20x20x85", "shape=[1,-1,85]" },
+    { 0, 0, "1x144x80x80", "shape=[1,144,-1]" },     /* YOLOv8s detect heads at 640 */
+    { 0, 0, "1x144x40x40", "shape=[1,144,-1]" },
+    { 0, 0, "1x144x20x20", "shape=[1,144,-1]" },
+    { 0, 0, "1x64x8400", "shape=[1,4,16,8400]" },    /* YOLOv8 DFL */
+};
+
+static cc_status reshape_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
+{
+    return shape_emit_cases(list, "Reshape", "data", reshape_rows,
+                            (int)(sizeof reshape_rows / sizeof reshape_rows[0]), dt, quick, err);
+}
+
+static const cc_op_def reshape_def = {
+    .name = "Reshape",
+    .domain = "",
+    .since_version = 14,
+    .family = "shape",
+    .n_inputs = 2,
+    .inputs = {
+        { .name = "data", .role = CC_IN_DATA },
+        { .name = "shape", .role = CC_IN_ATTR, .constant = 1 },
+    },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = 2,
+    .attrs = {
+        { .name = "allowzero", .kind = CC_ATTR_INT, .def = "0", .input = -1 },
+        { .name = "shape", .kind = CC_ATTR_INTS, .def = NULL, .required = 1, .input = 1,
+          .input_dtype = CC_I64 },
+    },
+    .dtypes = SHAPE_DTYPES,
+    .infer = reshape_infer,
+    .cost = shape_move_cost,
+    .cases = reshape_cases,
+    .golden = copy_golden,
+};
+
+/* ---- Transpose -------------------------------------------------------------------- */
+
+/* The permutation of a Transpose node: perm, or the reversed axes where absent. */
+static cc_status transpose_perm(const cc_node *node, int rank, int *perm, cc_err *err)
+{
+    const cc_attr_value *p = cc_attr_get(node, "perm");
+    if (!p->set) {
+        for (int i = 0; i < rank; i++) perm[i] = rank - 1 - i;
+        return CC_OK;
+    }
+    if (p->n != rank)
+        return cc_err_set(err, CC_ERR_ARG, "Transpose: perm has %d entries for a rank-%d input", p->n,
+                          rank);
+    int seen[CC_MAX_RANK] = { 0 };
+    for (int i = 0; i < rank; i++) {
+        int64_t v = p->ints[i];
+        if (v < 0 || v >= rank)
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: perm[%d] = %lld is outside [0, %d)", i,
+                              (long long)v, rank);
+        if (seen[v])
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: perm repeats axis %lld", (long long)v);
+        seen[v] = 1;
+        perm[i] = (int)v;
+    }
+    return CC_OK;
+}
+
+static cc_status transpose_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                 cc_tensor *out, cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = shape_input(node, in, 0);
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "Transpose: data is missing");
+    int perm[CC_MAX_RANK];
+    cc_status st = transpose_perm(node, x->shape.rank, perm, err);
+    if (st) return st;
+    cc_shape o = x->shape;
+    for (int i = 0; i < o.rank; i++) o.dims[i] = x->shape.dims[perm[i]];
+    out[0].dtype = x->dtype;
+    out[0].shape = o;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* out[i0, .., i_{r-1}] = x[j] with j_{perm[k]} = i_k. */
+static cc_status transpose_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  cc_golden *out, cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = shape_input(node, in, 0);
+    int perm[CC_MAX_RANK];
+    cc_status st = transpose_perm(node, x->shape.rank, perm, err);
+    if (st) return st;
+    int64_t xst[CC_MAX_RANK], idx[CC_MAX_RANK] = { 0 };
+    shape_strides(&x->shape, xst);
+    cc_shape o = x->shape;
+    for (int i = 0; i < o.rank; i++) o.dims[i] = x->shape.dims[perm[i]];
+    int64_t n = cc_shape_numel(&o);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t src = 0;
+        for (int k = 0; k < o.rank; k++) src += idx[k] * xst[perm[k]];
+        shape_put(&out[0], j, x, src);
+        shape_next(&o, idx);
+    }
+    out[0].k = 1;
+    return CC_OK;
+}
+
+static const shape_case_row transpose_rows[] = {
+    { 1, 0, "2x3x4", NULL },                          /* reversed */
+    { 1, 0, "2x3x4", "perm=[1,0,2]" },
+    { 1, 0, "1x3x85x20x20", "perm=[0,1,3,4,2]" },    /* YOLOv5 detect head, P5 */
+    { 1, 0, "1x8x6x5", "perm=[0,2,3,1]" },           /* NCHW -> NHWC */
+    { 0, 0, "2x3x4", "perm=[0,1,2]" },               /* identity */
+    { 0, 0, "2x3x4", "perm=[2,0,1]" },
+    { 0, 0, "5x7", NULL },
+    { 0, 0, "7", NULL },
+    { 0, 0, "2x3x1x4x5", "perm=[4,2,0,3,1]" },
+    { 0, 0, "1x3x85x80x80", "perm=[0,1,3,4,2]" },    /* YOLOv5s detect heads at 640 */
+    { 0, 0, "1x3x85x40x40", "perm=[0,1,3,4,2]" },
+    { 0, 0, "1x4x16x8400", "perm=[0,2,1,3]" },       /* YOLOv8 DFL */
+    { 0, 0, "1x84x8400", "perm=[0,2,1]" },           /* YOLOv8 output to boxes-major */
+    { 0, 0, "1x64x56x56", "perm=[0,2,3,1]" },
+    { 0, 0, "1x56x56x64", "perm=[0,3,1,2]" },        /* NHWC -> NCHW */
+};
+
+static cc_status transpose_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
+{
+    return shape_emit_cases(list, "Transpose", "data", transpose_rows,
+                            (int)(sizeof transpose_rows / sizeof transpose_rows[0]), dt, quick, err);
+}
+
+static const cc_op_def transpose_def = {
+    .name = "Transpose",
+    .domain = "",
+    .since_version = 13,
+    .family = "shape",
+    .n_inputs = 1,
+    .inputs = { { .name = "data", .role = CC_IN_DATA } },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = 1,
+    .attrs = { { .name = "perm", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 } },
+    .dtypes = SHAPE_DTYPES,
+    .infer = transpose_infer,
+    .cost = shape_move_cost,
+    .cases = transpose_cases,
+    .golden = transpose_golden,
+};
+
+/* ---- the family ------------------------------------------------------------------- */
+
+static const cc_op_def *const shape_ops[] = {
+    &flatten_def, &reshape_def, &transpose_def, &cc_shape_concat, &cc_shape_split, &cc_shape_slice,
+};
+
+const cc_op_family cc_family_shape = {
+    .name = "shape",
+    .n_ops = (int)(sizeof shape_ops / sizeof shape_ops[0]),
+    .ops = shape_ops,
+};

@@ -1,0 +1,59 @@
+/* report.h — report renderers: the op-support report of one run as GitHub-flavoured
+ * Markdown, and any such Markdown as one self-contained HTML page (cmark-gfm with its
+ * table extension). Renderers return text; they never print or write files. */
+#ifndef CC_REPORT_H
+#define CC_REPORT_H
+
+#include "../results/store.h"
+
+typedef struct cc_report_options {
+    const char *title;        /* first heading; NULL: "crosscheck report" */
+    const char *baseline;     /* target the performance table compares with; NULL: "ref" */
+    int perf_cases;           /* cases in the performance table, most FLOPs first;
+                                 0: 20; < 0: no performance section */
+    int max_failures;         /* failure rows shown (the rest are counted); 0: all */
+    int max_reasons;          /* unsupported-reason rows shown; 0: all */
+} cc_report_options;
+
+/* Fills opt with the defaults described above. */
+void cc_report_options_default(cc_report_options *opt);
+
+/* Renders the op-support report of run run_id (<= 0: the latest run) from store:
+ *  - summary: run uid, dates, status, tag, machine one-liner, crosscheck version, the
+ *    overall status line; the targets with their devices or why they were unavailable;
+ *    result counts per verdict per target;
+ *  - the op-support matrix (rows: ops; columns: target x dtype; a cell is the symbol of
+ *    the worst verdict over that op's cases on that target and dtype, and passed/total
+ *    cases) with its legend;
+ *  - support rate per target: passed / all cases of the run, passed / cases it claims
+ *    (those whose verdict is not unsupported);
+ *  - failures: every result neither passed nor unsupported, with its repro line
+ *    `crosscheck run --case '<id>' --targets <target> --seed <run seed>`, regime, verdict,
+ *    reason, error metrics;
+ *  - unsupported reasons grouped with counts;
+ *  - performance: median time, GFLOP/s, GB/s, CV and speedup over opt->baseline of the
+ *    most expensive timed cases, and a per-op summary.
+ * A case's verdict on a target is the worst over its regimes, in the order
+ * crashed > failed > timeout > error > mistrusted > unsupported > passed.
+ * opt may be NULL (defaults). On success *out_md is a malloc'd NUL-terminated string the
+ * caller frees with free(). CC_ERR_ARG for a run that does not exist or an empty
+ * database, CC_ERR_DB from the store, CC_ERR_NOMEM. */
+cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_options *opt,
+                             char **out_md, cc_err *err);
+
+/* Renders markdown (GFM, pipe tables included) to one HTML5 document with inline CSS and
+ * no external resource; title (NULL: "crosscheck report") goes into <title>, escaped. Raw
+ * HTML inside markdown is not passed through. On success *out_html is malloc'd (caller
+ * frees with free()). CC_ERR_ARG for NULL markdown, CC_ERR_INTERNAL when cmark-gfm lacks
+ * its table extension, CC_ERR_NOMEM. */
+cc_status cc_report_html(const char *markdown, const char *title, char **out_html, cc_err *err);
+
+/* The one-character (one-glyph) symbol of a verdict in the support matrix
+ * ("✅", "❌", "⚠️", "⛔", "❗", "💥", "⏱"); "·" for an invalid value (no cases). */
+const char *cc_report_verdict_symbol(int verdict);
+
+/* Rank of a verdict from best (passed: 0) to worst (crashed: 6); the matrix and a case's
+ * verdict over its regimes take the highest rank. -1 for an invalid value. */
+int cc_report_verdict_rank(int verdict);
+
+#endif

@@ -1,0 +1,214 @@
+/* report_data.c — loads one run from the store and indexes it for the report sections:
+ * display order of ops (catalog order), dtypes and targets; distinct cases; the worst
+ * verdict of every case on every target. Also the verdict symbols and ranks. */
+#include "report_data.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Verdict table: matrix symbol and rank (worst is highest). */
+static const struct {
+    const char *symbol;
+    int rank;
+} verdicts[CC_VERDICT_COUNT] = {
+    [CC_PASSED] = { "✅", 0 },      [CC_UNSUPPORTED] = { "⛔", 1 },
+    [CC_MISTRUSTED] = { "⚠️", 2 },  [CC_ERROR] = { "❗", 3 },
+    [CC_TIMEOUT] = { "⏱", 4 },      [CC_FAILED] = { "❌", 5 },
+    [CC_CRASHED] = { "💥", 6 },
+};
+
+const char *cc_report_verdict_symbol(int verdict)
+{
+    if (verdict < 0 || verdict >= CC_VERDICT_COUNT) return "·";
+    return verdicts[verdict].symbol;
+}
+
+int cc_report_verdict_rank(int verdict)
+{
+    if (verdict < 0 || verdict >= CC_VERDICT_COUNT) return -1;
+    return verdicts[verdict].rank;
+}
+
+void cc_report_options_default(cc_report_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->title = "crosscheck report";
+    opt->baseline = "ref";
+    opt->perf_cases = 20;
+}
+
+void cc_rdata_free(cc_rdata *d)
+{
+    free(d->run);
+    free(d->targets);
+    free(d->res);
+    free(d->res_target);
+    free(d->cases);
+    free(d->oc);
+    free(d->ops);
+    free(d->dtypes);
+    memset(d, 0, sizeof *d);
+}
+
+static int op_order(const char *name)
+{
+    int n = cc_catalog_count();
+    for (int i = 0; i < n; i++) {
+        const cc_op_def *op = cc_catalog_at(i);
+        if (op && strcmp(op->name, name) == 0) return i;
+    }
+    return n;
+}
+
+static int dtype_order(const char *name)
+{
+    cc_dtype dt;
+    return cc_dtype_parse(name, &dt) == 0 ? (int)dt : CC_DTYPE_COUNT;
+}
+
+/* Sorts names by (order(name), name) with insertion sort: the lists are short. */
+static void sort_names(const char **names, int n, int (*order)(const char *))
+{
+    for (int i = 1; i < n; i++) {
+        const char *x = names[i];
+        int ox = order(x), j = i - 1;
+        while (j >= 0) {
+            int oj = order(names[j]);
+            if (oj < ox || (oj == ox && strcmp(names[j], x) <= 0)) break;
+            names[j + 1] = names[j];
+            j--;
+        }
+        names[j + 1] = x;
+    }
+}
+
+static int find_name(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return i;
+    return -1;
+}
+
+static int find_target(const cc_rdata *d, const char *name)
+{
+    for (int i = 0; i < d->n_targets; i++)
+        if (strcmp(d->targets[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* Distinct values of a string field of the results (pointers into d->res). */
+static cc_status distinct(const cc_rdata *d, size_t field, const char ***out, int *n_out,
+                          cc_err *err)
+{
+    const char **names = malloc(((size_t)d->n_res + 1) * sizeof *names);
+    if (!names) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    int n = 0;
+    for (int i = 0; i < d->n_res; i++) {
+        const char *s = (const char *)&d->res[i] + field;
+        if (find_name(names, n, s) < 0) names[n++] = s;
+    }
+    *out = names;
+    *n_out = n;
+    return CC_OK;
+}
+
+static cc_status index_targets(cc_rdata *d, cc_err *err)
+{
+    d->res_target = malloc(((size_t)d->n_res + 1) * sizeof *d->res_target);
+    if (!d->res_target) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    for (int i = 0; i < d->n_res; i++) {
+        int t = find_target(d, d->res[i].target);
+        if (t < 0) {
+            cc_run_target *p = realloc(d->targets, ((size_t)d->n_targets + 1) * sizeof *p);
+            if (!p) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+            d->targets = p;
+            t = d->n_targets++;
+            memset(&p[t], 0, sizeof p[t]);
+            memcpy(p[t].name, d->res[i].target, sizeof p[t].name);
+            p[t].available = -1;
+        }
+        d->res_target[i] = t;
+    }
+    return CC_OK;
+}
+
+/* Cases and outcomes, relying on the store's order: op, dtype, case id, target, regime. */
+static cc_status index_cases(cc_rdata *d, cc_err *err)
+{
+    size_t n = (size_t)d->n_res + 1;
+    d->cases = malloc(n * sizeof *d->cases);
+    d->oc = malloc(n * sizeof *d->oc);
+    if (!d->cases || !d->oc) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    for (int i = 0; i < d->n_res; i++) {
+        const cc_result *r = &d->res[i];
+        int new_case = i == 0 || strcmp(r->case_id, d->res[i - 1].case_id) != 0;
+        if (new_case) {
+            cc_rcase *c = &d->cases[d->n_cases++];
+            c->first = i;
+            c->op = find_name(d->ops, d->n_ops, r->op);
+            c->dtype = find_name(d->dtypes, d->n_dtypes, r->dtype);
+        }
+        if (new_case || d->res_target[i] != d->res_target[i - 1]) {
+            cc_routcome *o = &d->oc[d->n_oc++];
+            o->first = i;
+            o->n = 0;
+            o->kase = d->n_cases - 1;
+            o->target = d->res_target[i];
+            o->worst = r->verdict;
+        }
+        cc_routcome *o = &d->oc[d->n_oc - 1];
+        o->n++;
+        if (cc_report_verdict_rank(r->verdict) > cc_report_verdict_rank(o->worst))
+            o->worst = r->verdict;
+    }
+    return CC_OK;
+}
+
+cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *opt,
+                        cc_rdata *d, cc_err *err)
+{
+    memset(d, 0, sizeof *d);
+    cc_report_options_default(&d->opt);
+    if (opt) {
+        if (opt->title) d->opt.title = opt->title;
+        if (opt->baseline) d->opt.baseline = opt->baseline;
+        if (opt->perf_cases) d->opt.perf_cases = opt->perf_cases;
+        d->opt.max_failures = opt->max_failures;
+        d->opt.max_reasons = opt->max_reasons;
+    }
+    cc_status s = CC_OK;
+    if (run_id <= 0) {
+        s = cc_store_latest_run(store, &run_id, err);
+        if (s != CC_OK) goto fail;
+        if (run_id == 0) {
+            s = cc_err_set(err, CC_ERR_ARG, "report: the database holds no run");
+            goto fail;
+        }
+    }
+    d->run = malloc(sizeof *d->run);
+    if (!d->run) {
+        s = cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+        goto fail;
+    }
+    s = cc_store_get_run(store, run_id, d->run, err);
+    if (s == CC_OK) s = cc_store_load_targets(store, run_id, &d->targets, &d->n_targets, err);
+    if (s == CC_OK) s = cc_store_load_results(store, run_id, &d->res, &d->n_res, err);
+    if (s != CC_OK) goto fail;
+    d->n_listed = d->n_targets;
+
+    s = index_targets(d, err);
+    if (s == CC_OK) s = distinct(d, offsetof(cc_result, op), &d->ops, &d->n_ops, err);
+    if (s == CC_OK) s = distinct(d, offsetof(cc_result, dtype), &d->dtypes, &d->n_dtypes, err);
+    if (s != CC_OK) goto fail;
+    sort_names(d->ops, d->n_ops, op_order);
+    sort_names(d->dtypes, d->n_dtypes, dtype_order);
+    s = index_cases(d, err);
+    if (s != CC_OK) goto fail;
+    d->baseline = find_target(d, d->opt.baseline);
+    return CC_OK;
+
+fail:
+    cc_rdata_free(d);
+    return s;
+}

@@ -1,0 +1,165 @@
+/* schema.c — the results database schema as migration steps, and the code that applies
+ * them. A step is never edited once released: a schema change is a new step appended to
+ * the list (and CC_STORE_SCHEMA_VERSION raised to its number). */
+#include "schema.h"
+
+#include "store.h"
+
+/* Version 1: runs, their machine, their targets, cases, results and timing samples. */
+static const char schema_v1[] =
+    "PRAGMA application_id = 1667453523;\n" /* CC_STORE_APPLICATION_ID, "ccRS" */
+    "CREATE TABLE runs (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  uid TEXT NOT NULL UNIQUE,\n"
+    "  started_at TEXT NOT NULL,\n"
+    "  finished_at TEXT,\n"
+    "  status TEXT NOT NULL CHECK (status IN ('running','finished','interrupted')),\n"
+    "  tag TEXT NOT NULL DEFAULT '',\n"
+    "  config TEXT NOT NULL,\n"
+    "  seed INTEGER NOT NULL,\n"
+    "  quick INTEGER NOT NULL,\n"
+    "  command TEXT NOT NULL,\n"
+    "  version TEXT NOT NULL,\n"
+    "  git_commit TEXT NOT NULL,\n"
+    "  libraries TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX runs_by_config ON runs(config, status);\n"
+    "CREATE TABLE environments (\n"
+    "  run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  cpu_model TEXT NOT NULL,\n"
+    "  cpu_flags TEXT NOT NULL,\n"
+    "  cores INTEGER NOT NULL,\n"
+    "  memory_bytes INTEGER NOT NULL,\n"
+    "  os TEXT NOT NULL,\n"
+    "  hostname TEXT NOT NULL,\n"
+    "  compiler TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE run_targets (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  name TEXT NOT NULL,\n"
+    "  available INTEGER NOT NULL,\n"
+    "  reason TEXT NOT NULL,\n"
+    "  device TEXT NOT NULL,\n"
+    "  driver TEXT NOT NULL,\n"
+    "  library TEXT NOT NULL,\n"
+    "  peak_gflops REAL,\n"
+    "  peak_gbps REAL,\n"
+    "  UNIQUE (run_id, name)\n"
+    ");\n"
+    "CREATE TABLE cases (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  case_id TEXT NOT NULL UNIQUE,\n"
+    "  op TEXT NOT NULL,\n"
+    "  dtype TEXT NOT NULL\n"
+    ");\n"
+    "CREATE INDEX cases_by_op ON cases(op, dtype);\n"
+    "CREATE TABLE results (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  case_ref INTEGER NOT NULL REFERENCES cases(id),\n"
+    "  target TEXT NOT NULL,\n"
+    "  regime TEXT NOT NULL CHECK (regime IN ('exact','random')),\n"
+    "  seed INTEGER NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('passed','failed','mistrusted',\n"
+    "                               'unsupported','error','crashed','timeout')),\n"
+    "  reason TEXT NOT NULL,\n"
+    "  n INTEGER, n_bad INTEGER,\n"
+    "  max_abs REAL, max_rel REAL, max_ulp REAL, nmse REAL, cosine REAL, bound_ratio REAL,\n"
+    "  worst_index INTEGER, worst_got REAL, worst_want REAL,\n"
+    "  n_samples INTEGER, device_timer INTEGER,\n"
+    "  t_median REAL, t_mean REAL, t_stddev REAL, t_mad REAL, t_min REAL, t_max REAL,\n"
+    "  t_p90 REAL, t_p99 REAL, t_cv REAL, t_ci_lo REAL, t_ci_hi REAL,\n"
+    "  gflops REAL, gbps REAL,\n"
+    "  flops REAL, bytes REAL,\n"
+    "  plan TEXT NOT NULL,\n"
+    "  tol_c REAL, tol_r REAL, tol_atol REAL, policy_version INTEGER,\n"
+    "  created_at TEXT NOT NULL,\n"
+    "  UNIQUE (run_id, case_ref, target, regime)\n"
+    ");\n"
+    "CREATE INDEX results_by_case ON results(case_ref, target);\n"
+    "CREATE TABLE timing_samples (\n"
+    "  result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,\n"
+    "  idx INTEGER NOT NULL,\n"
+    "  seconds REAL,\n"
+    "  PRIMARY KEY (result_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 1;\n";
+
+const cc_migration cc_schema_steps[] = {
+    { 1, "create the initial tables", schema_v1 },
+};
+const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
+
+_Static_assert(sizeof cc_schema_steps / sizeof cc_schema_steps[0] == CC_STORE_SCHEMA_VERSION,
+               "CC_STORE_SCHEMA_VERSION must equal the number of migration steps");
+
+cc_status cc_schema_version(sqlite3 *db, const char *path, int *version, cc_err *err)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        cc_status s = cc_err_set(err, CC_ERR_DB, "results database '%s': reading the schema version: %s",
+                                 path, sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+        return s;
+    }
+    *version = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return CC_OK;
+}
+
+cc_status cc_schema_migrate(sqlite3 *db, const char *path, const cc_migration *steps, int n,
+                            cc_err *err)
+{
+    for (int i = 0; i < n; i++)
+        if (steps[i].version != i + 1)
+            return cc_err_set(err, CC_ERR_INTERNAL,
+                              "results database: migration step %d is numbered %d", i + 1,
+                              steps[i].version);
+
+    int version = 0;
+    cc_status s = cc_schema_version(db, path, &version, err);
+    if (s != CC_OK) return s;
+
+    for (int i = version; i < n; i++) {
+        const cc_migration *m = &steps[i];
+        char *msg = NULL;
+        if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &msg) != SQLITE_OK) {
+            s = cc_err_set(err, CC_ERR_DB,
+                           "results database '%s': upgrading to schema version %d: %s", path,
+                           m->version, msg ? msg : sqlite3_errmsg(db));
+            sqlite3_free(msg);
+            return s;
+        }
+        int now = -1;
+        if (sqlite3_exec(db, m->sql, NULL, NULL, &msg) != SQLITE_OK) {
+            s = cc_err_set(err, CC_ERR_DB,
+                           "results database '%s': schema step %d (%s) failed: %s", path,
+                           m->version, m->what, msg ? msg : sqlite3_errmsg(db));
+            sqlite3_free(msg);
+            goto fail;
+        }
+        s = cc_schema_version(db, path, &now, err);
+        if (s != CC_OK) goto fail;
+        if (now != m->version) {
+            s = cc_err_set(err, CC_ERR_INTERNAL,
+                           "results database '%s': schema step %d (%s) left user_version at %d",
+                           path, m->version, m->what, now);
+            goto fail;
+        }
+        if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+            s = cc_err_set(err, CC_ERR_DB,
+                           "results database '%s': committing schema step %d (%s): %s", path,
+                           m->version, m->what, msg ? msg : sqlite3_errmsg(db));
+            sqlite3_free(msg);
+            goto fail;
+        }
+    }
+    return CC_OK;
+
+fail:
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    return s;
+}

@@ -1,0 +1,173 @@
+/* store.h — the results database: one SQLite file (WAL mode) holding runs with their
+ * environment fingerprint, the targets each run saw, verdicts with error metrics and
+ * timing statistics, and raw timing samples.
+ *
+ * Life of a run as the harness drives it:
+ *   cc_store_open -> cc_store_find_resumable
+ *     -> (none)  cc_store_run_begin            (new run, status "running")
+ *     -> (found) cc_store_run_resume           (status back to "running")
+ *   -> cc_store_put_target for every target selected
+ *   -> for every (case, target, regime): cc_store_has_result (skip when resuming)
+ *                                        cc_store_put_result (committed before it returns)
+ *   -> cc_store_run_end(..., "finished" or "interrupted") -> cc_store_close
+ *
+ * Every result is its own transaction, committed before cc_store_put_result returns: a
+ * process killed at any point loses only the result in flight, and the file stays valid.
+ * A store handle belongs to one thread. All SQL is prepared once per handle and bound;
+ * no value ever becomes part of an SQL text.
+ *
+ * Floating-point fields: NaN is stored as SQL NULL and read back as NaN; ±inf round-trip
+ * as themselves. Seeds (uint64) are stored as the int64 with the same bits. */
+#ifndef CC_STORE_H
+#define CC_STORE_H
+
+#include <stdint.h>
+
+#include "../targets/target.h"
+#include "result.h"
+
+/* The schema version this code writes and understands (PRAGMA user_version). */
+#define CC_STORE_SCHEMA_VERSION 1
+
+/* An open results database. (Named cc_db, not cc_store: harness/dtype.h already has a
+ * function cc_store.) */
+typedef struct cc_db cc_db;
+
+/* One run: what the harness was asked to do, and the machine it ran on.
+ * The store fills id, uid, started_at, finished_at and status; the harness fills the run
+ * fields (tag .. git_commit, libraries) and cc_env_collect fills the machine fields.
+ * Strings longer than their field are cut when read back. */
+typedef struct cc_run_info {
+    /* filled by the store (ignored by cc_store_run_begin) */
+    int64_t id;                /* row id, local to this database file */
+    char uid[33];              /* 128-bit random id in hex: unique across databases */
+    char started_at[32];       /* ISO 8601 UTC, "2024-05-01T12:34:56Z" */
+    char finished_at[32];      /* "" while running */
+    char status[16];           /* "running", "finished", "interrupted" */
+
+    /* filled by the harness */
+    char tag[128];             /* free label from the command line, "" if none */
+    char config[4096];         /* canonical text of the selection (targets, ops, dtypes,
+                                  quick, seed): equal text means a resumable run */
+    uint64_t seed;
+    int quick;
+    char command[2048];        /* the command line */
+    char version[32];          /* crosscheck version */
+    char git_commit[64];
+    char libraries[1024];      /* library versions the binary was built/linked with */
+
+    /* filled by cc_env_collect */
+    char cpu_model[256];
+    char cpu_flags[4096];
+    int cores;                 /* online logical processors */
+    int64_t memory_bytes;      /* total physical memory */
+    char os[256];              /* "Linux 6.1.0-18-amd64 #1 SMP ... x86_64" */
+    char hostname[256];
+    char compiler[256];        /* compiler that built crosscheck */
+} cc_run_info;
+
+/* One target as a run saw it (cc_store_put_target / cc_store_load_targets). */
+typedef struct cc_run_target {
+    char name[CC_NAME_MAX];
+    int available;             /* 0: the target could not open; reason says why */
+    char reason[CC_REASON_MAX];
+    cc_device_desc desc;       /* zeroed when the target was not available */
+} cc_run_target;
+
+/* ---- opening -------------------------------------------------------------------- */
+
+/* Opens the database at path. readonly == 0 creates the file when missing, sets WAL mode
+ * and applies schema migrations up to CC_STORE_SCHEMA_VERSION (each step in its own
+ * transaction). readonly != 0 opens an existing file without writing to it; its schema
+ * must be current.
+ * CC_ERR_DB with one line naming the path and the problem when: the path is a directory
+ * or cannot be opened or created; the file is not a SQLite database or is a SQLite
+ * database of something else; its schema is newer than this code; a migration fails (that
+ * step is rolled back); or a writable open finds the file or its folder read-only.
+ * A file the store does not understand is never modified. On success *out owns the
+ * handle (free with cc_store_close); on error *out is untouched. */
+cc_status cc_store_open(const char *path, int readonly, cc_db **out, cc_err *err);
+
+/* Finalizes statements and closes the database. Accepts NULL. */
+void cc_store_close(cc_db *store);
+
+/* The schema version of the open database (CC_STORE_SCHEMA_VERSION after a writable open). */
+int cc_store_schema_version(const cc_db *store);
+
+/* ---- environment ------------------------------------------------------------------ */
+
+/* Fills the machine fields of info (cpu_model, cpu_flags, cores, memory_bytes, os,
+ * hostname, compiler) from /proc/cpuinfo, /proc/meminfo, uname(2) and sysconf, leaving
+ * every other field alone. Best effort: what cannot be found is "" or 0. */
+void cc_env_collect(cc_run_info *info);
+
+/* ---- writing -------------------------------------------------------------------- */
+
+/* Starts a run: stores info's run and machine fields with a fresh uid, started_at = now
+ * and status "running"; writes the new run's id to *run_id. CC_ERR_DB on failure (nothing
+ * stored), CC_ERR_ARG on NULL arguments. */
+cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run_id,
+                             cc_err *err);
+
+/* Sets an existing run back to "running" and clears finished_at (resuming it).
+ * CC_ERR_ARG when no run has that id. */
+cc_status cc_store_run_resume(cc_db *store, int64_t run_id, cc_err *err);
+
+/* Ends a run: status must be "finished" or "interrupted"; finished_at = now.
+ * CC_ERR_ARG for another status or an unknown run. */
+cc_status cc_store_run_end(cc_db *store, int64_t run_id, const char *status, cc_err *err);
+
+/* Records a target of a run. desc may be NULL (stored as empty), reason may be NULL
+ * (stored as ""). Putting the same name again replaces the earlier row. Targets are read
+ * back in the order they were first put. CC_ERR_ARG for an unknown run or empty name. */
+cc_status cc_store_put_target(cc_db *store, int64_t run_id, const char *name,
+                              const cc_device_desc *desc, int available, const char *reason,
+                              cc_err *err);
+
+/* Stores one result and its raw timing samples (samples may be NULL when n_samples is 0)
+ * in one transaction, committed before it returns. A result with the same (run, case,
+ * target, regime) is replaced, samples included. r->case_id, r->op, r->dtype and
+ * r->target must be non-empty. CC_ERR_ARG for bad arguments, CC_ERR_DB when the database
+ * refuses (nothing of this result is stored then). */
+cc_status cc_store_put_result(cc_db *store, int64_t run_id, const cc_result *r,
+                              const double *samples, int n_samples, cc_err *err);
+
+/* ---- reading -------------------------------------------------------------------- */
+
+/* The latest run (highest id) whose status is "running" or "interrupted" and whose config
+ * text equals config; *run_id = 0 when there is none (still CC_OK). */
+cc_status cc_store_find_resumable(cc_db *store, const char *config, int64_t *run_id,
+                                  cc_err *err);
+
+/* The latest run of any status; *run_id = 0 when the database holds no run. */
+cc_status cc_store_latest_run(cc_db *store, int64_t *run_id, cc_err *err);
+
+/* Reads one run. CC_ERR_ARG when no run has that id. */
+cc_status cc_store_get_run(cc_db *store, int64_t run_id, cc_run_info *out, cc_err *err);
+
+/* *has = 1 when the run holds a result for (case_id, target, regime), else 0. */
+cc_status cc_store_has_result(cc_db *store, int64_t run_id, const char *case_id,
+                              const char *target, cc_regime regime, int *has, cc_err *err);
+
+/* Number of results of a run; with verdict_filter >= 0 only those with that verdict. */
+cc_status cc_store_count_results(cc_db *store, int64_t run_id, int verdict_filter,
+                                 int64_t *count, cc_err *err);
+
+/* Every result of a run, ordered by op, dtype, case id, target, regime. *out is a
+ * malloc'd array the caller frees with free() (NULL when *n is 0). A stored verdict or
+ * regime this code does not know is CC_ERR_DB. */
+cc_status cc_store_load_results(cc_db *store, int64_t run_id, cc_result **out, int *n,
+                                cc_err *err);
+
+/* Every target of a run in the order first put; *out malloc'd (NULL when *n is 0),
+ * caller frees with free(). */
+cc_status cc_store_load_targets(cc_db *store, int64_t run_id, cc_run_target **out, int *n,
+                                cc_err *err);
+
+/* The raw timing samples of one result in the order put; *out malloc'd (NULL when *n is
+ * 0), caller frees with free(). A result that does not exist has no samples (*n = 0). */
+cc_status cc_store_load_samples(cc_db *store, int64_t run_id, const char *case_id,
+                                const char *target, cc_regime regime, double **out, int *n,
+                                cc_err *err);
+
+#endif
