@@ -30,9 +30,7 @@
 #ifndef CC_VERSION
 #define CC_VERSION "0.0.0"
 #endif
-#ifndef CC_GIT_COMMIT
-#define CC_GIT_COMMIT "unknown"
-#endif
+#include "cc_version.h" /* CC_GIT_COMMIT, generated at build time */
 
 #define EXIT_PASS 0
 #define EXIT_FAIL 1

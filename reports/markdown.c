@@ -287,6 +287,8 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
     summary(&d, &t);
     targets(&d, &t);
     verdict_counts(&d, &t);
+    s = cc_report_models(store, d.run->id, &t, err);
+    if (s != CC_OK) goto done;
     if (d.n_res > 0) {
         matrix(&d, &t, cells, totals);
         support_rate(&d, &t);

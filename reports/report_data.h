@@ -46,6 +46,9 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
                         cc_rdata *d, cc_err *err);
 void cc_rdata_free(cc_rdata *d);
 
+/* The model section (models.c): nothing when the run has no model results. */
+cc_status cc_report_models(cc_db *store, int64_t run_id, cc_text *t, cc_err *err);
+
 /* Sections written by details.c. */
 void cc_report_failures(const cc_rdata *d, cc_text *t);
 void cc_report_unsupported(const cc_rdata *d, cc_text *t);

@@ -86,8 +86,30 @@ static const char schema_v1[] =
     ") WITHOUT ROWID;\n"
     "PRAGMA user_version = 1;\n";
 
+static const char schema_v2[] =
+    "CREATE TABLE model_results (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  model TEXT NOT NULL, target TEXT NOT NULL, precision TEXT NOT NULL,\n"
+    "  n_images INTEGER NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('passed','failed','mistrusted',\n"
+    "                               'unsupported','error','crashed','timeout')),\n"
+    "  reason TEXT NOT NULL,\n"
+    "  conf_cosine REAL, conf_sqnr_db REAL, conf_top1 REAL,\n"
+    "  top1 REAL, top5 REAL, cosine REAL, sqnr_db REAL,\n"
+    "  det_precision REAL, det_recall REAL, det_map50 REAL,\n"
+    "  n_nodes INTEGER, n_fallback INTEGER, fallback_ops TEXT NOT NULL, support_rate REAL,\n"
+    "  lat_samples INTEGER, lat_p50 REAL, lat_p90 REAL, lat_p99 REAL,\n"
+    "  tp_batch INTEGER, throughput REAL, gflops REAL, peak_share REAL,\n"
+    "  layers TEXT NOT NULL, divergent TEXT NOT NULL, seed INTEGER,\n"
+    "  created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),\n"
+    "  UNIQUE (run_id, model, target, precision)\n"
+    ");\n"
+    "PRAGMA user_version = 2;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
+    { 2, "add model results", schema_v2 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

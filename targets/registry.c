@@ -8,6 +8,15 @@
 extern const cc_target_iface cc_target_ref;
 extern const cc_target_iface cc_target_cpu;
 extern const cc_target_iface cc_target_faulty;
+#ifdef CC_HAVE_ONEDNN
+extern const cc_target_iface cc_target_onednn;
+#endif
+#ifdef CC_HAVE_OPENCL
+extern const cc_target_iface cc_target_opencl;
+#endif
+#ifdef CC_HAVE_CUDA
+extern const cc_target_iface cc_target_cuda;
+#endif
 
 #define MAX_TARGETS 64
 
@@ -19,7 +28,20 @@ static void register_builtins(void)
 {
     if (builtins_done) return;
     builtins_done = 1;
-    const cc_target_iface *builtins[] = { &cc_target_ref, &cc_target_cpu, &cc_target_faulty };
+    const cc_target_iface *builtins[] = {
+        &cc_target_ref,
+        &cc_target_cpu,
+#ifdef CC_HAVE_ONEDNN
+        &cc_target_onednn,
+#endif
+#ifdef CC_HAVE_OPENCL
+        &cc_target_opencl,
+#endif
+#ifdef CC_HAVE_CUDA
+        &cc_target_cuda,
+#endif
+        &cc_target_faulty,
+    };
     for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
         cc_target_register(builtins[i], NULL);
 }

@@ -1,0 +1,446 @@
+/* model.c — the model builder, model bookkeeping (parameters, MACs, per-node case ids)
+ * and golden evaluation of a whole graph. */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cc_model_builder {
+    char name[64];
+    int n_values, cap_values;
+    cc_tensor *values;
+    char (*names)[CC_VALUE_NAME_MAX];
+    int n_nodes, cap_nodes;
+    cc_node *nodes;
+    int n_inputs, inputs[CC_MAX_IO];
+    int n_outputs, outputs[CC_MAX_IO];
+};
+
+cc_status cc_mb_create(const char *name, cc_model_builder **out, cc_err *err)
+{
+    cc_model_builder *b = calloc(1, sizeof *b);
+    if (!b) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    snprintf(b->name, sizeof b->name, "%s", name);
+    *out = b;
+    return CC_OK;
+}
+
+static void free_values(cc_tensor *values, int n)
+{
+    for (int i = 0; i < n; i++) cc_tensor_free(&values[i]);
+}
+
+void cc_mb_destroy(cc_model_builder *b)
+{
+    if (!b) return;
+    free_values(b->values, b->n_values);
+    free(b->values);
+    free(b->names);
+    free(b->nodes);
+    free(b);
+}
+
+static cc_status add_value(cc_model_builder *b, const char *name, const cc_tensor *t, int *v, cc_err *err)
+{
+    if (b->n_values == b->cap_values) {
+        int cap = b->cap_values ? b->cap_values * 2 : 256;
+        cc_tensor *vals = realloc(b->values, sizeof *vals * (size_t)cap);
+        if (!vals) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        b->values = vals;
+        char (*names)[CC_VALUE_NAME_MAX] = realloc(b->names, sizeof *names * (size_t)cap);
+        if (!names) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        b->names = names;
+        b->cap_values = cap;
+    }
+    b->values[b->n_values] = *t;
+    snprintf(b->names[b->n_values], CC_VALUE_NAME_MAX, "%s", name);
+    *v = b->n_values++;
+    return CC_OK;
+}
+
+cc_status cc_mb_input(cc_model_builder *b, const char *name, cc_dtype dt, const cc_shape *s, int *v,
+                      cc_err *err)
+{
+    if (b->n_inputs == CC_MAX_IO) return cc_err_set(err, CC_ERR_ARG, "%s: more than %d graph inputs", b->name, CC_MAX_IO);
+    int64_t n;
+    cc_status st = cc_shape_numel_checked(s, &n, err);
+    if (st) return st;
+    cc_tensor t = { .dtype = dt, .shape = *s, .data = NULL };
+    st = add_value(b, name, &t, v, err);
+    if (st) return st;
+    b->inputs[b->n_inputs++] = *v;
+    return CC_OK;
+}
+
+cc_status cc_mb_const(cc_model_builder *b, const char *name, cc_tensor *t, int *v, cc_err *err)
+{
+    cc_status st = add_value(b, name, t, v, err);
+    if (st) cc_tensor_free(t);
+    t->data = NULL;
+    return st;
+}
+
+cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char *name,
+                            const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
+                            const char *const *out_names, cc_err *err)
+{
+    if (n_in > op->n_inputs || n_in > CC_MAX_IO)
+        return cc_err_set(err, CC_ERR_ARG, "node %s: %s takes at most %d inputs, got %d", name, op->name,
+                          op->n_inputs, n_in);
+    if (n_out < op->min_outputs || n_out > op->max_outputs)
+        return cc_err_set(err, CC_ERR_ARG, "node %s: %s has %d to %d outputs, got %d", name, op->name,
+                          op->min_outputs, op->max_outputs, n_out);
+    cc_node node;
+    memset(&node, 0, sizeof node);
+    node.op = op;
+    memcpy(node.attrs, attrs, sizeof node.attrs);
+    snprintf(node.name, sizeof node.name, "%s", name);
+    node.n_in = n_in;
+    const cc_tensor *inp[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < n_in; i++) {
+        if (in[i] >= b->n_values)
+            return cc_err_set(err, CC_ERR_ARG, "node %s: input %d refers to an unknown value", name, i);
+        node.in[i] = in[i];
+        inp[i] = in[i] >= 0 ? &b->values[in[i]] : NULL;
+        if (!inp[i] && !op->inputs[i].optional)
+            return cc_err_set(err, CC_ERR_ARG, "node %s: %s input '%s' is required", name, op->name,
+                              op->inputs[i].name);
+    }
+    node.n_out = n_out;
+    cc_tensor outs[CC_MAX_IO];
+    memset(outs, 0, sizeof outs);
+    cc_err e = { 0 };
+    cc_status st = op->infer(&node, inp, n_out, outs, &e);
+    if (st) return cc_err_set(err, st, "node %s: %s", name, e.msg);
+    for (int j = 0; j < n_out; j++) {
+        char vname[CC_VALUE_NAME_MAX];
+        if (out_names && out_names[j]) snprintf(vname, sizeof vname, "%s", out_names[j]);
+        else snprintf(vname, sizeof vname, "%s:%d", name, j);
+        outs[j].data = NULL;
+        st = add_value(b, vname, &outs[j], &node.out[j], err);
+        if (st) return st;
+        out[j] = node.out[j];
+    }
+    if (b->n_nodes == b->cap_nodes) {
+        int cap = b->cap_nodes ? b->cap_nodes * 2 : 128;
+        cc_node *nodes = realloc(b->nodes, sizeof *nodes * (size_t)cap);
+        if (!nodes) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        b->nodes = nodes;
+        b->cap_nodes = cap;
+    }
+    b->nodes[b->n_nodes++] = node;
+    return CC_OK;
+}
+
+cc_status cc_mb_node(cc_model_builder *b, const char *op_name, const char *name, const char *attrs,
+                     int n_in, const int *in, int n_out, int *out, const char *const *out_names,
+                     cc_err *err)
+{
+    const cc_op_def *op = cc_catalog_find(op_name);
+    if (!op) return cc_err_set(err, CC_ERR_ARG, "node %s: op '%s' is not in the catalog", name, op_name);
+    cc_node tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.op = op;
+    cc_status st = cc_node_set_defaults(&tmp, err);
+    if (st) return st;
+    /* attributes: name=value items separated by top-level commas */
+    const char *p = attrs ? attrs : "";
+    while (*p) {
+        const char *q = p;
+        int depth = 0;
+        while (*q && (depth > 0 || *q != ',')) {
+            depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
+            q++;
+        }
+        char item[512];
+        size_t len = (size_t)(q - p);
+        if (len == 0 || len >= sizeof item)
+            return cc_err_set(err, CC_ERR_ARG, "node %s: malformed attributes '%s'", name, attrs);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *eq = strchr(item, '=');
+        if (!eq) return cc_err_set(err, CC_ERR_ARG, "node %s: expected name=value, got '%s'", name, item);
+        *eq = '\0';
+        int a = cc_attr_index(op, item);
+        if (a < 0) return cc_err_set(err, CC_ERR_ARG, "node %s: %s has no attribute '%s'", name, op->name, item);
+        cc_err e;
+        if (cc_attr_parse(op->attrs[a].kind, eq + 1, &tmp.attrs[a], &e))
+            return cc_err_set(err, CC_ERR_ARG, "node %s: attribute %s: %s", name, item, e.msg);
+        p = *q ? q + 1 : q;
+    }
+    return cc_mb_node_values(b, op, name, tmp.attrs, n_in, in, n_out, out, out_names, err);
+}
+
+cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err)
+{
+    if (v < 0 || v >= b->n_values) return cc_err_set(err, CC_ERR_ARG, "%s: output refers to an unknown value", b->name);
+    if (b->n_outputs == CC_MAX_IO) return cc_err_set(err, CC_ERR_ARG, "%s: more than %d graph outputs", b->name, CC_MAX_IO);
+    b->outputs[b->n_outputs++] = v;
+    return CC_OK;
+}
+
+const cc_tensor *cc_mb_value(const cc_model_builder *b, int v)
+{
+    return v >= 0 && v < b->n_values ? &b->values[v] : NULL;
+}
+
+cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, cc_model **out, cc_err *err)
+{
+    cc_status st = CC_OK;
+    cc_model *m = NULL;
+    if (b->n_outputs == 0) {
+        st = cc_err_set(err, CC_ERR_ARG, "%s: the model has no output", b->name);
+        goto done;
+    }
+    m = calloc(1, sizeof *m);
+    if (!m) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    snprintf(m->name, sizeof m->name, "%s", b->name);
+    m->task = task;
+    m->n_classes = n_classes;
+    m->graph.n_values = b->n_values;
+    m->graph.values = b->values;
+    m->graph.n_nodes = b->n_nodes;
+    m->graph.nodes = b->nodes;
+    m->graph.n_inputs = b->n_inputs;
+    memcpy(m->graph.inputs, b->inputs, sizeof b->inputs);
+    m->graph.n_outputs = b->n_outputs;
+    memcpy(m->graph.outputs, b->outputs, sizeof b->outputs);
+    m->value_names = b->names;
+    b->values = NULL;
+    b->names = NULL;
+    b->nodes = NULL;
+    b->n_values = 0;
+    *out = m;
+done:
+    cc_mb_destroy(b);
+    return st;
+}
+
+void cc_model_free(cc_model *m)
+{
+    if (!m) return;
+    free_values(m->graph.values, m->graph.n_values);
+    free(m->graph.values);
+    free(m->graph.nodes);
+    free(m->value_names);
+    free(m);
+}
+
+int cc_model_find_value(const cc_model *m, const char *name)
+{
+    for (int i = 0; i < m->graph.n_values; i++)
+        if (strcmp(m->value_names[i], name) == 0) return i;
+    return -1;
+}
+
+/* A constant counts as a parameter when some node reads it as an ordinary data input,
+ * except BatchNormalization's running mean and variance (statistics, not trained
+ * parameters, as frameworks count them) and int64 shape-like tensors. */
+double cc_model_params(const cc_model *m)
+{
+    const cc_graph *g = &m->graph;
+    unsigned char *counted = calloc((size_t)g->n_values + 1, 1);
+    if (!counted) return 0;
+    double n = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        for (int i = 0; i < nd->n_in; i++) {
+            int v = nd->in[i];
+            if (v < 0 || !g->values[v].data || counted[v]) continue;
+            if (nd->op->inputs[i].role != CC_IN_DATA) continue;
+            if (g->values[v].dtype == CC_I64) continue;
+            if (strcmp(nd->op->name, "BatchNormalization") == 0 && i >= 3) continue;
+            counted[v] = 1;
+            n += (double)cc_tensor_numel(&g->values[v]);
+        }
+    }
+    free(counted);
+    return n;
+}
+
+double cc_model_macs(const cc_model *m)
+{
+    const cc_graph *g = &m->graph;
+    double total = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        const cc_tensor *in[CC_MAX_IO] = { 0 };
+        for (int i = 0; i < nd->n_in; i++) in[i] = nd->in[i] >= 0 ? &g->values[nd->in[i]] : NULL;
+        double flops = 0, bytes = 0;
+        if (nd->op->cost) nd->op->cost(nd, in, nd->n_out, &g->values[nd->out[0]], &flops, &bytes);
+        total += flops;
+    }
+    return total / 2;
+}
+
+cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, cc_err *err)
+{
+    const cc_graph *g = &m->graph;
+    const cc_node *nd = &g->nodes[k];
+    const cc_op_def *op = nd->op;
+    size_t len = (size_t)snprintf(buf, n, "%s(", op->name);
+    int first = 1, ok = 1;
+    cc_dtype first_dt = CC_DTYPE_COUNT;
+    cc_attr_value attrs[CC_MAX_ATTRS];
+    memcpy(attrs, nd->attrs, sizeof attrs);
+    for (int i = 0; i < nd->n_in && len < n; i++) {
+        if (nd->in[i] < 0) continue;
+        const cc_tensor *t = &g->values[nd->in[i]];
+        const cc_io_def *io = &op->inputs[i];
+        if (io->role == CC_IN_DATA) {
+            char dims[160];
+            cc_shape_format(&t->shape, dims, sizeof dims);
+            if (first_dt == CC_DTYPE_COUNT || t->dtype != first_dt)
+                len += (size_t)snprintf(buf + len, n - len, "%s%s=%s:%s", first ? "" : ",", io->name, dims,
+                                        cc_dtype_name(t->dtype));
+            else
+                len += (size_t)snprintf(buf + len, n - len, ",%s=%s", io->name, dims);
+            if (first_dt == CC_DTYPE_COUNT) first_dt = t->dtype;
+            first = 0;
+        } else if (io->role == CC_IN_ATTR && t->data) {
+            int a = -1;
+            for (int j = 0; j < op->n_attrs; j++)
+                if (op->attrs[j].input == i && !op->attrs[j].knob) a = j;
+            if (a < 0) {
+                ok = 0;
+                continue;
+            }
+            cc_attr_value *v = &attrs[a];
+            memset(v, 0, sizeof *v);
+            v->set = 1;
+            int64_t cnt = cc_tensor_numel(t);
+            if (op->attrs[a].kind == CC_ATTR_INT) v->i = (int64_t)cc_load(t->data, t->dtype, 0);
+            else if (op->attrs[a].kind == CC_ATTR_FLOAT) v->f = cc_load(t->data, t->dtype, 0);
+            else if (cnt > CC_MAX_INTS) ok = 0;
+            else {
+                v->n = (int)cnt;
+                for (int64_t e = 0; e < cnt; e++) {
+                    v->ints[e] = t->dtype == CC_I64 ? ((const int64_t *)t->data)[e] : (int64_t)cc_load(t->data, t->dtype, (size_t)e);
+                    v->floats[e] = cc_load(t->data, t->dtype, (size_t)e);
+                }
+            }
+        } else {
+            ok = 0; /* generated inputs (scales, zero points) have no case-id form */
+        }
+    }
+    for (int a = 0; a < op->n_attrs && len < n; a++) {
+        if (!attrs[a].set || op->attrs[a].knob) continue;
+        cc_attr_value dv;
+        if (op->attrs[a].def && cc_attr_parse(op->attrs[a].kind, op->attrs[a].def, &dv, NULL) == CC_OK &&
+            cc_attr_equal(op->attrs[a].kind, &dv, &attrs[a]))
+            continue;
+        char v[CC_CASE_ID_MAX];
+        cc_attr_format(op->attrs[a].kind, &attrs[a], v, sizeof v);
+        len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", first ? "" : ",", op->attrs[a].name, v);
+        first = 0;
+    }
+    if (len < n) snprintf(buf + len, n - len, ")");
+    if (!ok) return cc_err_set(err, CC_ERR_UNSUPPORTED, "node %s has inputs a case id cannot express", nd->name);
+    return CC_OK;
+}
+
+/* ---- golden evaluation --------------------------------------------------------------- */
+
+void cc_model_eval_free(cc_model_eval *e)
+{
+    if (!e) return;
+    if (e->vals) {
+        for (int i = 0; i < e->n_values; i++) cc_tensor_free(&e->vals[i]);
+        free(e->vals);
+    }
+    if (e->gold) {
+        for (int k = 0; k < e->n_nodes; k++) cc_golden_free(&e->gold[k * CC_MAX_IO], CC_MAX_IO);
+        free(e->gold);
+    }
+    memset(e, 0, sizeof *e);
+}
+
+cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden, const cc_model_eval *feed,
+                        cc_model_eval *out, cc_err *err)
+{
+    cc_status st = CC_OK;
+    cc_model_eval e;
+    memset(&e, 0, sizeof e);
+    e.n_values = g->n_values;
+    e.n_nodes = g->n_nodes;
+    e.vals = calloc((size_t)g->n_values, sizeof *e.vals);
+    if (keep_golden) e.gold = calloc((size_t)g->n_nodes * CC_MAX_IO, sizeof *e.gold);
+    if (!e.vals || (keep_golden && !e.gold)) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < g->n_inputs; i++) {
+        const cc_tensor *src = &in[i];
+        const cc_tensor *v = &g->values[g->inputs[i]];
+        if (src->dtype != v->dtype || !cc_shape_equal(&src->shape, &v->shape)) {
+            char a[128], b[128];
+            st = cc_err_set(err, CC_ERR_ARG, "graph input %d is %s %s, expected %s %s", i, cc_dtype_name(src->dtype),
+                            cc_shape_format(&src->shape, a, sizeof a), cc_dtype_name(v->dtype),
+                            cc_shape_format(&v->shape, b, sizeof b));
+            goto fail;
+        }
+        st = cc_tensor_alloc(&e.vals[g->inputs[i]], v->dtype, &v->shape, err);
+        if (st) goto fail;
+        memcpy(e.vals[g->inputs[i]].data, src->data, cc_tensor_bytes(v));
+    }
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        const cc_tensor *inp[CC_MAX_IO] = { 0 };
+        for (int i = 0; i < nd->n_in; i++) {
+            int v = nd->in[i];
+            if (v < 0) continue;
+            if (g->values[v].data) inp[i] = &g->values[v];
+            else if (feed && feed->vals[v].data) inp[i] = &feed->vals[v];
+            else inp[i] = &e.vals[v];
+            if (!inp[i]->data) {
+                st = cc_err_set(err, CC_ERR_ARG, "node %s reads a value no node computed before it", nd->name);
+                goto fail;
+            }
+        }
+        cc_golden local[CC_MAX_IO];
+        cc_golden *go = keep_golden ? &e.gold[k * CC_MAX_IO] : local;
+        memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
+        for (int j = 0; j < nd->n_out; j++) {
+            const cc_tensor *o = &g->values[nd->out[j]];
+            int64_t n = cc_tensor_numel(o);
+            go[j].dtype = o->dtype;
+            go[j].shape = o->shape;
+            go[j].k = 1;
+            go[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
+            go[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
+            if (!go[j].value || !go[j].mag) {
+                cc_golden_free(go, CC_MAX_IO);
+                st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                goto fail;
+            }
+        }
+        cc_err e2 = { 0 };
+        st = nd->op->golden(nd, inp, nd->n_out, go, &e2);
+        if (st) {
+            if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
+            st = cc_err_set(err, st, "golden model of node %s: %s", nd->name, e2.msg);
+            goto fail;
+        }
+        for (int j = 0; j < nd->n_out; j++) {
+            const cc_tensor *o = &g->values[nd->out[j]];
+            cc_tensor *dst = &e.vals[nd->out[j]];
+            st = cc_tensor_alloc(dst, o->dtype, &o->shape, err);
+            if (st) {
+                if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
+                goto fail;
+            }
+            int64_t n = cc_tensor_numel(o);
+            for (int64_t i = 0; i < n; i++) cc_store(dst->data, dst->dtype, (size_t)i, go[j].value[i]);
+        }
+        if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
+    }
+    *out = e;
+    return CC_OK;
+fail:
+    cc_model_eval_free(&e);
+    return st;
+}

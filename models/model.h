@@ -1,0 +1,98 @@
+/* model.h — models: graphs of catalog ops with owned constants and names, built with a
+ * small builder (by the reference-model generators and the ONNX importer alike), and the
+ * golden evaluation of a whole graph that calibration and divergence search use.
+ *
+ * A model runs through the same path as an op case: its cc_graph goes to a target's
+ * prepare/run exactly like a one-node case graph. */
+#ifndef CC_MODEL_H
+#define CC_MODEL_H
+
+#include "../ops/case.h"
+
+#define CC_VALUE_NAME_MAX 96
+
+typedef enum cc_model_task {
+    CC_TASK_GENERIC = 0,   /* outputs compared element-wise only */
+    CC_TASK_CLASSIFY,      /* output 0 is [N, classes] logits */
+    CC_TASK_DETECT         /* output 0 is [N, boxes, 5 + classes]: cx, cy, w, h (input pixels),
+                              objectness, class scores (after sigmoid), ready for NMS */
+} cc_model_task;
+
+typedef struct cc_model {
+    char name[64];
+    cc_model_task task;
+    int n_classes;                      /* CLASSIFY / DETECT */
+    cc_graph graph;                     /* owns values (constant data included) and nodes */
+    char (*value_names)[CC_VALUE_NAME_MAX]; /* one per graph value */
+} cc_model;
+
+typedef struct cc_model_builder cc_model_builder;
+
+/* Starts a model. On error nothing is allocated. */
+cc_status cc_mb_create(const char *name, cc_model_builder **out, cc_err *err);
+/* Frees an unfinished builder and everything added to it. Accepts NULL. */
+void cc_mb_destroy(cc_model_builder *b);
+/* Adds a runtime input of the graph; its value index goes to *v. */
+cc_status cc_mb_input(cc_model_builder *b, const char *name, cc_dtype dt, const cc_shape *s, int *v,
+                      cc_err *err);
+/* Adds a constant (a weight). Takes ownership of t->data (allocated with malloc-compatible
+ * allocation, e.g. cc_tensor_alloc) even on failure; t->data is set to NULL. */
+cc_status cc_mb_const(cc_model_builder *b, const char *name, cc_tensor *t, int *v, cc_err *err);
+/* Adds a node of catalog op `op` with attributes in case-id syntax
+ * ("strides=[2,2],pads=[1,1,1,1]", "" or NULL for the defaults). in[0..n_in-1] are value
+ * indices (-1: an absent optional input). Creates n_out output values (named
+ * "<name>:<j>", or out_names[j] when out_names is non-NULL), infers their shapes with the
+ * op's infer(), and writes their indices to out. Unknown op, bad attribute or shape
+ * inference failure: CC_ERR_ARG (CC_ERR_UNSUPPORTED from infer passes through) naming the
+ * node. */
+cc_status cc_mb_node(cc_model_builder *b, const char *op, const char *name, const char *attrs,
+                     int n_in, const int *in, int n_out, int *out, const char *const *out_names,
+                     cc_err *err);
+/* Like cc_mb_node with resolved attribute values (indexed like the op's schema). */
+cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char *name,
+                            const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
+                            const char *const *out_names, cc_err *err);
+/* Marks value v as a graph output (in order). */
+cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err);
+/* Shape of value v (valid until finish). */
+const cc_tensor *cc_mb_value(const cc_model_builder *b, int v);
+/* Finishes the model; the builder is consumed (freed) whatever the result. */
+cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, cc_model **out,
+                       cc_err *err);
+
+/* Frees a model and its constants. Accepts NULL. */
+void cc_model_free(cc_model *m);
+/* Index of the value named `name`, or -1. */
+int cc_model_find_value(const cc_model *m, const char *name);
+/* Number of parameters (elements of floating or integer constants, shape tensors such as
+ * Reshape's target excluded: constants that are not inputs 0..1 of ... see model.c). */
+double cc_model_params(const cc_model *m);
+/* Multiply-accumulates of one execution (sum of the nodes' FLOPs / 2). */
+double cc_model_macs(const cc_model *m);
+/* The case id of node k as an op case (its data inputs' shapes and dtypes, constant-valued
+ * inputs written as their attribute entries), so a layer can be rerun alone with
+ * `crosscheck run --case`. CC_ERR_UNSUPPORTED when the node's constant inputs cannot be
+ * written in a case id (e.g. generated quantization scales): buf then holds a description. */
+cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, cc_err *err);
+
+/* ---- golden evaluation --------------------------------------------------------------- */
+
+/* Every value of a graph after one golden execution: vals[i] holds value i in its dtype
+ * (outputs of nodes rounded to their dtype exactly as a target stores them), and, when
+ * keep_golden is set, gold[k*CC_MAX_IO + j] the exact golden output j of node k (value,
+ * magnitude, K). Free with cc_model_eval_free. */
+typedef struct cc_model_eval {
+    int n_values, n_nodes;
+    cc_tensor *vals;
+    cc_golden *gold;     /* NULL unless keep_golden */
+} cc_model_eval;
+
+/* Runs the golden model over g with the runtime inputs in[0..g->n_inputs-1] (host tensors
+ * of the graph inputs' dtypes and shapes). When `feed` is non-NULL, node inputs are taken
+ * from feed->vals instead of the values computed here (for local error: each node fed
+ * with another execution's tensors); constants always come from the graph. */
+cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden,
+                        const cc_model_eval *feed, cc_model_eval *out, cc_err *err);
+void cc_model_eval_free(cc_model_eval *e);
+
+#endif

@@ -1,0 +1,47 @@
+/* model_result.h — what one (model, target, precision) run produced: the verdict and its
+ * reason, conformance against the golden model at the same precision, the accuracy cost
+ * against the FP32 golden model, fallbacks, latency, throughput and the slowest layers.
+ * Stored by cc_store_put_model_result (results/model_store.c). */
+#ifndef CC_MODEL_RESULT_H
+#define CC_MODEL_RESULT_H
+
+#include "result.h"
+#include "store.h"
+
+typedef struct cc_model_result {
+    char model[CC_NAME_MAX];
+    char target[CC_NAME_MAX];
+    char precision[8];            /* "f32", "f16", "bf16", "int8" */
+    int n_images;                 /* inputs compared */
+    cc_verdict verdict;
+    char reason[CC_REASON_MAX];
+    /* conformance: target vs golden at the same precision */
+    double conf_cosine, conf_sqnr_db, conf_top1;
+    /* accuracy cost: target vs FP32 golden (classification; NaN where not applicable) */
+    double top1, top5, cosine, sqnr_db;
+    /* detection vs FP32 golden detections (NaN for classifiers) */
+    double det_precision, det_recall, det_map50;
+    /* graph execution */
+    int n_nodes, n_fallback;
+    char fallback_ops[CC_REASON_MAX];
+    double support_rate;          /* nodes the target ran itself / all nodes */
+    /* performance */
+    int lat_samples;
+    double lat_p50, lat_p90, lat_p99;     /* seconds, batch 1 */
+    int tp_batch;
+    double throughput;                    /* images per second at tp_batch */
+    double gflops, peak_share;            /* at batch 1; peak_share 0 when the peak is unknown */
+    char layers[512];             /* slowest layers: "name op share%; ..." */
+    char divergent[CC_REASON_MAX];/* first node over its bound and its case id, "" if none */
+    uint64_t seed;
+} cc_model_result;
+
+/* Stores r for run_id (replacing an earlier row of the same model, target and
+ * precision), committed before it returns. CC_ERR_DB on failure. */
+cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model_result *r, cc_err *err);
+/* Every model result of a run, ordered by model, target, precision; *out malloc'd (NULL
+ * when *n is 0), caller frees. */
+cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_result **out, int *n,
+                                      cc_err *err);
+
+#endif

@@ -1,0 +1,555 @@
+/* eltwise.c — cpu kernels of the elementwise family: the unary activations (Relu,
+ * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt) and the binary
+ * Add/Sub/Mul/Div with multidirectional (numpy) broadcasting.
+ *
+ * Floating tensors are computed in f32: f32 data is used in place, f16/bf16 data is
+ * converted block by block (or run by run) into per-thread f32 buffers and rounded back
+ * (nearest even); binary ops whose inner runs are short convert whole operands into f32
+ * scratch sized at prepare instead. Exp and Sigmoid use the vectorisable exp of vexp.h.
+ * Integer tensors are computed in 64-bit integers and stored with wrap-around, as numpy
+ * and ONNX runtimes do; integer Div truncates toward zero.
+ *
+ * Broadcasting is planned once per call: the operands' strides are aligned to the output
+ * shape (stride 0 along broadcast dims), size-1 dims are dropped and adjacent dims that
+ * stay contiguous in both operands are merged. Same-shape operands become one contiguous
+ * run, a scalar operand a stride-0 run, a per-channel [C,1,1] operand against NCHW the
+ * shape [N, C, HW] with a stride-0 inner run; everything else walks the merged shape. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "cpu.h"
+#include "vexp.h"
+
+#define BLK 2048            /* elements per work block (and per-thread f32 buffer) */
+#define PAR_MIN (1 << 15)   /* below this many elements a kernel runs on one thread */
+
+/* ---- integer element access ---------------------------------------------------------- */
+
+static int64_t load_int(const void *p, cc_dtype d, int64_t i)
+{
+    switch (d) {
+    case CC_I8: return ((const int8_t *)p)[i];
+    case CC_U8: return ((const uint8_t *)p)[i];
+    case CC_I32: return ((const int32_t *)p)[i];
+    case CC_I64: return ((const int64_t *)p)[i];
+    case CC_BOOL: return ((const uint8_t *)p)[i] != 0;
+    default: return 0;
+    }
+}
+
+/* Stores the low bits of v (two's complement wrap-around). */
+static void store_int(void *p, cc_dtype d, int64_t i, int64_t v)
+{
+    switch (d) {
+    case CC_I8: ((int8_t *)p)[i] = (int8_t)(uint8_t)(uint64_t)v; break;
+    case CC_U8: ((uint8_t *)p)[i] = (uint8_t)(uint64_t)v; break;
+    case CC_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)(uint64_t)v; break;
+    case CC_I64: ((int64_t *)p)[i] = v; break;
+    case CC_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+    default: break;
+    }
+}
+
+static int is_int_dtype(cc_dtype d)
+{
+    return d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64;
+}
+
+/* ---- unary ops ------------------------------------------------------------------------- */
+
+enum unary_op { U_RELU, U_LEAKY, U_SIGMOID, U_TANH, U_HSIGMOID, U_HSWISH, U_CLIP, U_EXP, U_SQRT };
+
+typedef struct unary_args {
+    enum unary_op op;
+    float alpha, beta;     /* LeakyRelu alpha; HardSigmoid alpha, beta */
+    float lo, hi;          /* Clip bounds (floats) */
+    int64_t ilo, ihi;      /* Clip bounds (integers) */
+} unary_args;
+
+static void unary_f32(const unary_args *u, const float *x, float *y, int64_t n)
+{
+    const float a = u->alpha, b = u->beta, lo = u->lo, hi = u->hi;
+    switch (u->op) {
+    case U_RELU:
+        for (int64_t i = 0; i < n; i++) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+        break;
+    case U_LEAKY:
+        for (int64_t i = 0; i < n; i++) {
+            float ax = a * x[i];
+            y[i] = cc_cpu_select(-(uint32_t)(x[i] < 0.0f), ax, x[i]);
+        }
+        break;
+    case U_SIGMOID:
+        /* e = exp(-|x|) never overflows; 1/(1+e) for x >= 0, e/(1+e) below */
+        for (int64_t i = 0; i < n; i++) {
+            float v = x[i], m = v < 0.0f ? v : -v;
+            float e = cc_cpu_expf(m), s = 1.0f / (1.0f + e), t = e * s;
+            y[i] = cc_cpu_select(-(uint32_t)(v >= 0.0f), s, t);
+        }
+        break;
+    case U_TANH:
+        for (int64_t i = 0; i < n; i++) y[i] = tanhf(x[i]);
+        break;
+    case U_HSIGMOID:
+        for (int64_t i = 0; i < n; i++) {
+            float v = a * x[i] + b;
+            v = v < 0.0f ? 0.0f : v;
+            y[i] = v > 1.0f ? 1.0f : v;
+        }
+        break;
+    case U_HSWISH:
+        for (int64_t i = 0; i < n; i++) {
+            float v = x[i] / 6.0f + 0.5f;
+            v = cc_cpu_select(-(uint32_t)(v < 0.0f), 0.0f, v);
+            v = cc_cpu_select(-(uint32_t)(v > 1.0f), 1.0f, v);
+            y[i] = x[i] * v;
+        }
+        break;
+    case U_CLIP:
+        /* NaN passes through; with lo > hi every element becomes hi (numpy.clip) */
+        for (int64_t i = 0; i < n; i++) {
+            float v = x[i] < lo ? lo : x[i];
+            y[i] = v > hi ? hi : v;
+        }
+        break;
+    case U_EXP:
+        for (int64_t i = 0; i < n; i++) y[i] = cc_cpu_expf(x[i]);
+        break;
+    case U_SQRT:
+        for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
+        break;
+    }
+}
+
+static void unary_int(const unary_args *u, const void *x, void *y, cc_dtype d, int64_t i0,
+                      int64_t n)
+{
+    for (int64_t i = i0; i < i0 + n; i++) {
+        int64_t v = load_int(x, d, i);
+        if (u->op == U_RELU) {
+            v = v < 0 ? 0 : v;
+        } else { /* U_CLIP */
+            v = v < u->ilo ? u->ilo : v;
+            v = v > u->ihi ? u->ihi : v;
+        }
+        store_int(y, d, i, v);
+    }
+}
+
+static cc_status unary_run(const unary_args *u, const cc_tensor *x, cc_tensor *y, cc_err *err)
+{
+    cc_dtype d = x->dtype;
+    if (y->dtype != d || cc_shape_numel(&y->shape) != cc_shape_numel(&x->shape))
+        return cc_err_set(err, CC_ERR_ARG, "elementwise: output must match the input");
+    int64_t n = cc_shape_numel(&x->shape);
+    int64_t nblk = (n + BLK - 1) / BLK;
+    size_t es = cc_dtype_size(d);
+    if (d == CC_F32) {
+#pragma omp parallel for schedule(static) if (n > PAR_MIN)
+        for (int64_t k = 0; k < nblk; k++) {
+            int64_t i0 = k * BLK, len = n - i0 < BLK ? n - i0 : BLK;
+            unary_f32(u, (const float *)x->data + i0, (float *)y->data + i0, len);
+        }
+    } else if (d == CC_F16 || d == CC_BF16) {
+#pragma omp parallel for schedule(static) if (n > PAR_MIN)
+        for (int64_t k = 0; k < nblk; k++) {
+            float buf[BLK];
+            int64_t i0 = k * BLK, len = n - i0 < BLK ? n - i0 : BLK;
+            cc_cpu_to_f32((const char *)x->data + (size_t)i0 * es, d, buf, len);
+            unary_f32(u, buf, buf, len);
+            cc_cpu_from_f32(buf, (char *)y->data + (size_t)i0 * es, d, len);
+        }
+    } else if (is_int_dtype(d) && (u->op == U_RELU || u->op == U_CLIP)) {
+#pragma omp parallel for schedule(static) if (n > PAR_MIN)
+        for (int64_t k = 0; k < nblk; k++) {
+            int64_t i0 = k * BLK, len = n - i0 < BLK ? n - i0 : BLK;
+            unary_int(u, x->data, y->data, d, i0, len);
+        }
+    } else {
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "elementwise: dtype %s not handled",
+                          cc_dtype_name(d));
+    }
+    return CC_OK;
+}
+
+static cc_support unary_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+                                 size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    if (cc_dtype_is_float(d)) return CC_SUPPORT_YES;
+    const char *op = node->op->name;
+    if (is_int_dtype(d) && (strcmp(op, "Relu") == 0 || strcmp(op, "Clip") == 0))
+        return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: dtype %s not implemented", op, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+#define UNARY_RUN(fn, OP)                                                                  \
+    static cc_status fn(const cc_node *node, const cc_tensor *const *in, int n_out,       \
+                        cc_tensor *out, void *state, cc_err *err)                          \
+    {                                                                                      \
+        (void)node; (void)n_out; (void)state;                                              \
+        unary_args u = {.op = OP};                                                         \
+        return unary_run(&u, in[0], &out[0], err);                                         \
+    }
+
+UNARY_RUN(relu_run, U_RELU)
+UNARY_RUN(sigmoid_run, U_SIGMOID)
+UNARY_RUN(tanh_run, U_TANH)
+UNARY_RUN(hswish_run, U_HSWISH)
+UNARY_RUN(exp_run, U_EXP)
+UNARY_RUN(sqrt_run, U_SQRT)
+
+static cc_status leaky_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                           cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    unary_args u = {.op = U_LEAKY, .alpha = (float)cc_attr_f(node, "alpha")};
+    return unary_run(&u, in[0], &out[0], err);
+}
+
+static cc_status hsigmoid_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    unary_args u = {.op = U_HSIGMOID, .alpha = (float)cc_attr_f(node, "alpha"),
+                    .beta = (float)cc_attr_f(node, "beta")};
+    return unary_run(&u, in[0], &out[0], err);
+}
+
+/* Reads Clip's optional scalar bound input i (of the data's dtype) into *f / *iv. */
+static cc_status clip_bound(const cc_node *node, const cc_tensor *const *in, int i, float *f,
+                            int64_t *iv, cc_err *err)
+{
+    if (i >= node->n_in || !in[i] || !in[i]->data) return CC_OK;
+    const cc_tensor *t = in[i];
+    if (cc_shape_numel(&t->shape) != 1)
+        return cc_err_set(err, CC_ERR_ARG, "Clip: %s must be a scalar", i == 1 ? "min" : "max");
+    if (t->dtype != in[0]->dtype)
+        return cc_err_set(err, CC_ERR_ARG, "Clip: %s has dtype %s, input has %s",
+                          i == 1 ? "min" : "max", cc_dtype_name(t->dtype),
+                          cc_dtype_name(in[0]->dtype));
+    if (is_int_dtype(t->dtype)) *iv = load_int(t->data, t->dtype, 0);
+    else cc_cpu_to_f32(t->data, t->dtype, f, 1);
+    return CC_OK;
+}
+
+static cc_status clip_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                          cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    unary_args u = {.op = U_CLIP, .lo = -INFINITY, .hi = INFINITY, .ilo = INT64_MIN,
+                    .ihi = INT64_MAX};
+    cc_status s = clip_bound(node, in, 1, &u.lo, &u.ilo, err);
+    if (s == CC_OK) s = clip_bound(node, in, 2, &u.hi, &u.ihi, err);
+    if (s != CC_OK) return s;
+    return unary_run(&u, in[0], &out[0], err);
+}
+
+/* ---- binary ops with broadcasting -------------------------------------------------- */
+
+enum binary_op { B_ADD, B_SUB, B_MUL, B_DIV };
+
+typedef struct bplan {
+    int rank;                       /* after dropping size-1 dims and merging; >= 1 */
+    int64_t dims[CC_MAX_RANK];
+    int64_t sa[CC_MAX_RANK], sb[CC_MAX_RANK];  /* element strides; 0 along broadcast dims */
+    int64_t n;                      /* output elements */
+} bplan;
+
+/* Contiguous strides of `s` aligned to rank r (leading dims of size 1), 0 where the dim
+ * is 1 (broadcast). Fails when a dim is neither 1 nor the output's. */
+static int align_strides(const cc_shape *s, const cc_shape *o, int64_t *st)
+{
+    int r = o->rank, off = r - s->rank;
+    if (off < 0) return -1;
+    int64_t run = 1;
+    for (int i = r - 1; i >= 0; i--) {
+        int64_t d = i >= off ? s->dims[i - off] : 1;
+        if (d != 1 && d != o->dims[i]) return -1;
+        st[i] = d == 1 ? 0 : run;
+        run *= d;
+    }
+    return 0;
+}
+
+static cc_status bplan_make(const cc_shape *a, const cc_shape *b, const cc_shape *o, bplan *p,
+                            const char *opname, cc_err *err)
+{
+    int64_t sa[CC_MAX_RANK], sb[CC_MAX_RANK];
+    if (align_strides(a, o, sa) || align_strides(b, o, sb)) {
+        char ba[96], bb[96], bo[96];
+        return cc_err_set(err, CC_ERR_ARG, "%s: shapes %s and %s do not broadcast to %s", opname,
+                          cc_shape_format(a, ba, sizeof ba), cc_shape_format(b, bb, sizeof bb),
+                          cc_shape_format(o, bo, sizeof bo));
+    }
+    memset(p, 0, sizeof *p);
+    p->n = cc_shape_numel(o);
+    int r = 0;
+    for (int i = 0; i < o->rank; i++) {
+        if (o->dims[i] == 1) continue;
+        if (r > 0 && p->sa[r - 1] == sa[i] * o->dims[i] && p->sb[r - 1] == sb[i] * o->dims[i]) {
+            /* dim i continues the previous one contiguously in both operands: merge */
+            p->dims[r - 1] *= o->dims[i];
+            p->sa[r - 1] = sa[i];
+            p->sb[r - 1] = sb[i];
+            continue;
+        }
+        p->dims[r] = o->dims[i];
+        p->sa[r] = sa[i];
+        p->sb[r] = sb[i];
+        r++;
+    }
+    if (r == 0) {
+        p->dims[0] = 1;
+        r = 1;
+    }
+    p->rank = r;
+    return CC_OK;
+}
+
+typedef struct bargs {
+    enum binary_op op;
+    cc_dtype dtype;
+    const void *a, *b;
+    void *y;
+} bargs;
+
+#define BIN_LOOP(EXPR)                                                                     \
+    do {                                                                                   \
+        if (sa == 1 && sb == 1) {                                                          \
+            for (int64_t i = 0; i < len; i++) { float x0 = a[i], x1 = b[i]; y[i] = EXPR; } \
+        } else if (sa == 1) {                                                              \
+            const float x1 = b[0];                                                         \
+            for (int64_t i = 0; i < len; i++) { float x0 = a[i]; y[i] = EXPR; }            \
+        } else if (sb == 1) {                                                              \
+            const float x0 = a[0];                                                         \
+            for (int64_t i = 0; i < len; i++) { float x1 = b[i]; y[i] = EXPR; }            \
+        } else {                                                                           \
+            const float x0 = a[0], x1 = b[0];                                              \
+            for (int64_t i = 0; i < len; i++) y[i] = EXPR;                                 \
+        }                                                                                  \
+    } while (0)
+
+/* One run of len outputs: a advances by sa (0 or 1) per element, b by sb. */
+static void bin_f32(enum binary_op op, const float *a, int64_t sa, const float *b, int64_t sb,
+                    float *y, int64_t len)
+{
+    switch (op) {
+    case B_ADD: BIN_LOOP(x0 + x1); break;
+    case B_SUB: BIN_LOOP(x0 - x1); break;
+    case B_MUL: BIN_LOOP(x0 * x1); break;
+    case B_DIV: BIN_LOOP(x0 / x1); break;
+    }
+}
+
+static int64_t bin_int(enum binary_op op, int64_t x, int64_t z)
+{
+    uint64_t ux = (uint64_t)x, uz = (uint64_t)z;
+    switch (op) {
+    case B_ADD: return (int64_t)(ux + uz);
+    case B_SUB: return (int64_t)(ux - uz);
+    case B_MUL: return (int64_t)(ux * uz);
+    case B_DIV:
+        if (z == 0) return 0;                       /* undefined in ONNX; never trap */
+        if (z == -1) return (int64_t)(0 - ux);      /* INT64_MIN / -1 wraps */
+        return x / z;                               /* C division truncates toward zero */
+    }
+    return 0;
+}
+
+static void bin_run(const bargs *g, int64_t o, int64_t ia, int64_t sa, int64_t ib, int64_t sb,
+                    int64_t len)
+{
+    cc_dtype d = g->dtype;
+    if (d == CC_F32) {
+        bin_f32(g->op, (const float *)g->a + ia, sa, (const float *)g->b + ib, sb,
+                (float *)g->y + o, len);
+    } else if (d == CC_F16 || d == CC_BF16) {
+        float fa[BLK], fb[BLK], fy[BLK];
+        size_t es = cc_dtype_size(d);
+        cc_cpu_to_f32((const char *)g->a + (size_t)ia * es, d, fa, sa ? len : 1);
+        cc_cpu_to_f32((const char *)g->b + (size_t)ib * es, d, fb, sb ? len : 1);
+        bin_f32(g->op, fa, sa, fb, sb, fy, len);
+        cc_cpu_from_f32(fy, (char *)g->y + (size_t)o * es, d, len);
+    } else {
+        for (int64_t i = 0; i < len; i++)
+            store_int(g->y, d, o + i,
+                      bin_int(g->op, load_int(g->a, d, ia + i * sa), load_int(g->b, d, ib + i * sb)));
+    }
+}
+
+/* Computes outputs [start, end) (end - start <= BLK) walking the merged shape. */
+static void bcast_range(const bplan *p, const bargs *g, int64_t start, int64_t end)
+{
+    int r = p->rank;
+    int64_t idx[CC_MAX_RANK], ia = 0, ib = 0, rem = start;
+    for (int d = r - 1; d >= 0; d--) {
+        idx[d] = rem % p->dims[d];
+        rem /= p->dims[d];
+        ia += idx[d] * p->sa[d];
+        ib += idx[d] * p->sb[d];
+    }
+    const int64_t inner = p->dims[r - 1], sa = p->sa[r - 1], sb = p->sb[r - 1];
+    int64_t o = start;
+    while (o < end) {
+        int64_t len = inner - idx[r - 1];
+        if (len > end - o) len = end - o;
+        bin_run(g, o, ia, sa, ib, sb, len);
+        o += len;
+        idx[r - 1] += len;
+        ia += len * sa;
+        ib += len * sb;
+        if (idx[r - 1] < inner) break; /* only at the end of the range */
+        ia -= inner * sa;
+        ib -= inner * sb;
+        idx[r - 1] = 0;
+        for (int d = r - 2; d >= 0; d--) {
+            idx[d]++;
+            ia += p->sa[d];
+            ib += p->sb[d];
+            if (idx[d] < p->dims[d]) break;
+            ia -= p->dims[d] * p->sa[d];
+            ib -= p->dims[d] * p->sb[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+/* f32 copies of f16/bf16 operands and output, used when the inner runs are too short for
+ * converting run by run (each conversion call has a fixed cost). */
+typedef struct bscratch {
+    float *a, *b, *y;
+} bscratch;
+
+#define RUN_MIN 256  /* shorter inner runs of f16/bf16 data go through bscratch */
+
+static void bscratch_free(void *state)
+{
+    bscratch *s = state;
+    if (!s) return;
+    free(s->a);
+    free(s->b);
+    free(s->y);
+    free(s);
+}
+
+static cc_status binary_run(enum binary_op op, const cc_node *node, const cc_tensor *const *in,
+                            cc_tensor *out, const bscratch *scr, cc_err *err)
+{
+    const char *name = node->op->name;
+    const cc_tensor *a = in[0], *b = in[1];
+    cc_dtype d = a->dtype;
+    if (b->dtype != d || out[0].dtype != d)
+        return cc_err_set(err, CC_ERR_ARG, "%s: dtypes %s, %s and output %s differ", name,
+                          cc_dtype_name(d), cc_dtype_name(b->dtype),
+                          cc_dtype_name(out[0].dtype));
+    if (!cc_dtype_is_float(d) && !is_int_dtype(d))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: dtype %s not handled", name,
+                          cc_dtype_name(d));
+    bplan p;
+    cc_status s = bplan_make(&a->shape, &b->shape, &out[0].shape, &p, name, err);
+    if (s != CC_OK) return s;
+    bargs g = {.op = op, .dtype = d, .a = a->data, .b = b->data, .y = out[0].data};
+    if (scr && (d == CC_F16 || d == CC_BF16)) {
+        cc_cpu_to_f32(a->data, d, scr->a, cc_shape_numel(&a->shape));
+        cc_cpu_to_f32(b->data, d, scr->b, cc_shape_numel(&b->shape));
+        g.dtype = CC_F32;
+        g.a = scr->a;
+        g.b = scr->b;
+        g.y = scr->y;
+    }
+    int64_t n = p.n, nblk = (n + BLK - 1) / BLK;
+#pragma omp parallel for schedule(static) if (n > PAR_MIN)
+    for (int64_t k = 0; k < nblk; k++) {
+        int64_t i0 = k * BLK, i1 = n - i0 < BLK ? n : i0 + BLK;
+        bcast_range(&p, &g, i0, i1);
+    }
+    if (g.y != out[0].data) cc_cpu_from_f32(g.y, out[0].data, d, n);
+    return CC_OK;
+}
+
+static cc_support binary_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+                                  size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    if (cc_dtype_is_float(d) || is_int_dtype(d)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+/* Notes how the operands broadcast (shown in the plan description); allocates f32
+ * scratch for f16/bf16 data whose inner runs are short. */
+static cc_status binary_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out;
+    *state = NULL;
+    bplan p;
+    cc_status s = bplan_make(&in[0]->shape, &in[1]->shape, &out[0].shape, &p, node->op->name, err);
+    if (s != CC_OK) return s;
+    int64_t na = cc_shape_numel(&in[0]->shape), nb = cc_shape_numel(&in[1]->shape);
+    cc_dtype d = in[0]->dtype;
+    if ((d == CC_F16 || d == CC_BF16) && p.dims[p.rank - 1] < RUN_MIN && p.n > 0) {
+        bscratch *scr = calloc(1, sizeof *scr);
+        if (scr) {
+            scr->a = malloc((size_t)(na > 0 ? na : 1) * sizeof(float));
+            scr->b = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(float));
+            scr->y = malloc((size_t)p.n * sizeof(float));
+        }
+        if (!scr || !scr->a || !scr->b || !scr->y) {
+            bscratch_free(scr);
+            return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for f32 scratch",
+                              node->op->name);
+        }
+        *state = scr;
+    }
+    if (p.rank == 1 && p.sa[0] == 1 && p.sb[0] == 1) cc_cpu_note("same shape");
+    else if (na == 1 || nb == 1) cc_cpu_note("scalar operand");
+    else if (p.sa[p.rank - 1] == 0 || p.sb[p.rank - 1] == 0)
+        cc_cpu_note("broadcast, %d merged dims, scalar inner runs", p.rank);
+    else cc_cpu_note("broadcast, %d merged dims, contiguous inner runs", p.rank);
+    return CC_OK;
+}
+
+#define BINARY_RUN(fn, OP)                                                                 \
+    static cc_status fn(const cc_node *node, const cc_tensor *const *in, int n_out,       \
+                        cc_tensor *out, void *state, cc_err *err)                          \
+    {                                                                                      \
+        (void)n_out;                                                                       \
+        return binary_run(OP, node, in, out, state, err);                                  \
+    }
+
+BINARY_RUN(add_run, B_ADD)
+BINARY_RUN(sub_run, B_SUB)
+BINARY_RUN(mul_run, B_MUL)
+BINARY_RUN(div_run, B_DIV)
+
+static const cc_cpu_kernel kernels[] = {
+    {.op = "Relu", .supports = unary_supports, .run = relu_run},
+    {.op = "LeakyRelu", .supports = unary_supports, .run = leaky_run},
+    {.op = "Sigmoid", .supports = unary_supports, .run = sigmoid_run},
+    {.op = "Tanh", .supports = unary_supports, .run = tanh_run},
+    {.op = "HardSigmoid", .supports = unary_supports, .run = hsigmoid_run},
+    {.op = "HardSwish", .supports = unary_supports, .run = hswish_run},
+    {.op = "Clip", .supports = unary_supports, .run = clip_run},
+    {.op = "Exp", .supports = unary_supports, .run = exp_run},
+    {.op = "Sqrt", .supports = unary_supports, .run = sqrt_run},
+    {.op = "Add", .supports = binary_supports, .prepare = binary_prepare,
+     .release = bscratch_free, .run = add_run},
+    {.op = "Sub", .supports = binary_supports, .prepare = binary_prepare,
+     .release = bscratch_free, .run = sub_run},
+    {.op = "Mul", .supports = binary_supports, .prepare = binary_prepare,
+     .release = bscratch_free, .run = mul_run},
+    {.op = "Div", .supports = binary_supports, .prepare = binary_prepare,
+     .release = bscratch_free, .run = div_run},
+};
+
+const cc_cpu_family cc_cpu_family_eltwise = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

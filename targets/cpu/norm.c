@@ -1,0 +1,138 @@
+/* norm.c — cpu kernel of the normalization family: BatchNormalization in inference mode
+ * (training_mode = 0): y = (x - mean[c]) * (scale[c] / sqrt(var[c] + epsilon)) + B[c]
+ * over x = N x C x spatial (or N x C).
+ *
+ * The per-channel factor scale / sqrt(var + epsilon) is computed in double and rounded
+ * to f32 once, in prepare when scale and var are constants; per element the kernel
+ * subtracts the mean, multiplies and adds B in f32. f16/bf16 tensors are computed in f32
+ * and rounded back. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
+
+typedef struct bn_state {
+    int64_t c;
+    float *mul, *mean, *add;   /* per channel */
+    int fixed;                 /* per-channel values made in prepare */
+    float *x, *y;              /* f32 staging of non-f32 data */
+} bn_state;
+
+static void bn_release(void *state)
+{
+    bn_state *s = state;
+    if (!s) return;
+    free(s->mul);
+    free(s->mean);
+    free(s->add);
+    free(s->x);
+    free(s->y);
+    free(s);
+}
+
+static double attr_float(const cc_node *node, const char *name, double def)
+{
+    int i = cc_attr_index(node->op, name);
+    return i >= 0 && node->attrs[i].set ? node->attrs[i].f : def;
+}
+
+static cc_support bn_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+{
+    if (cc_cpu_attr_int(node, "training_mode", 0) != 0) {
+        snprintf(reason, n, "BatchNormalization: cpu implements inference only (training_mode=0)");
+        return CC_SUPPORT_NO;
+    }
+    for (int i = 0; i <= BN_VAR; i++)
+        if (!in[i] || !cc_dtype_is_float(in[i]->dtype)) {
+            snprintf(reason, n, "BatchNormalization: cpu needs five float inputs");
+            return CC_SUPPORT_NO;
+        }
+    if (in[BN_X]->shape.rank < 2) {
+        snprintf(reason, n, "BatchNormalization: x must have rank >= 2");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* Per-channel factor, mean and shift from the four parameter tensors. */
+static void bn_params(bn_state *s, const cc_tensor *const *in, double eps)
+{
+    for (int64_t c = 0; c < s->c; c++) {
+        double sc = cc_load(in[BN_SCALE]->data, in[BN_SCALE]->dtype, (size_t)c);
+        double var = cc_load(in[BN_VAR]->data, in[BN_VAR]->dtype, (size_t)c);
+        s->mul[c] = (float)(sc / sqrt(var + eps));
+        s->mean[c] = (float)cc_load(in[BN_MEAN]->data, in[BN_MEAN]->dtype, (size_t)c);
+        s->add[c] = (float)cc_load(in[BN_B]->data, in[BN_B]->dtype, (size_t)c);
+    }
+}
+
+static cc_status bn_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+                            const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out;
+    bn_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+    s->c = in[BN_X]->shape.dims[1];
+    for (int i = BN_SCALE; i <= BN_VAR; i++)
+        if (cc_tensor_numel(in[i]) != s->c) {
+            int64_t c = s->c;
+            bn_release(s);
+            return cc_err_set(err, CC_ERR_ARG, "BatchNormalization: input %d must hold %lld values", i,
+                              (long long)c);
+        }
+    s->mul = cc_cpu_alloc_f32(s->c);
+    s->mean = cc_cpu_alloc_f32(s->c);
+    s->add = cc_cpu_alloc_f32(s->c);
+    int nomem = !s->mul || !s->mean || !s->add;
+    if (in[BN_X]->dtype != CC_F32) nomem |= !(s->x = cc_cpu_alloc_f32(cc_tensor_numel(in[BN_X])));
+    if (out[0].dtype != CC_F32) nomem |= !(s->y = cc_cpu_alloc_f32(cc_tensor_numel(&out[0])));
+    if (nomem) {
+        bn_release(s);
+        return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+    }
+    if (in[BN_SCALE]->data && in[BN_B]->data && in[BN_MEAN]->data && in[BN_VAR]->data) {
+        bn_params(s, in, (double)(float)attr_float(node, "epsilon", 1e-5));
+        s->fixed = 1;
+    }
+    cc_cpu_note("per-channel scale and shift");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status bn_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                        void *state, cc_err *err)
+{
+    (void)n_out;
+    (void)err;
+    bn_state *s = state;
+    if (!s->fixed) bn_params(s, in, (double)(float)attr_float(node, "epsilon", 1e-5));
+    const cc_tensor *xt = in[BN_X];
+    const float *x = cc_cpu_f32_in(xt, s->x);
+    float *y = out[0].dtype == CC_F32 ? out[0].data : s->y;
+    const int64_t c = s->c, planes = xt->shape.dims[0] * c;
+    const int64_t inner = planes ? cc_tensor_numel(xt) / planes : 0;
+#pragma omp parallel for schedule(static) if (planes * inner > 65536)
+    for (int64_t p = 0; p < planes; p++) {
+        int64_t ch = p % c;
+        const float m = s->mean[ch], k = s->mul[ch], b = s->add[ch];
+        const float *xp = x + p * inner;
+        float *yp = y + p * inner;
+        for (int64_t i = 0; i < inner; i++) yp[i] = (xp[i] - m) * k + b;
+    }
+    if (out[0].dtype != CC_F32) cc_cpu_from_f32(y, out[0].data, out[0].dtype, cc_tensor_numel(&out[0]));
+    return CC_OK;
+}
+
+static const cc_cpu_kernel kernels[] = {
+    { .op = "BatchNormalization", .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,
+      .run = bn_run },
+};
+
+const cc_cpu_family cc_cpu_family_norm = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

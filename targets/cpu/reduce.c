@@ -1,0 +1,485 @@
+/* reduce.c — cpu kernels of the reduction family: Softmax (opset 13: one axis, max
+ * subtracted before exp), ReduceMean and ReduceMax (opset 13: axes attribute, keepdims,
+ * negative axes; no axes reduces everything).
+ *
+ * Floating data computes in f32 (sums accumulate in double); f16/bf16 tensors are
+ * converted to f32 scratch buffers sized at prepare time and the result rounded back.
+ * ReduceMax on integer tensors compares in 64-bit integers. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu.h"
+#include "vexp.h"
+
+#define PAR_MIN (1 << 15)  /* below this many elements a kernel runs on one thread */
+#define CHUNK 1024         /* inner elements per work item */
+
+/* ---- f32 scratch for f16/bf16 tensors ------------------------------------------------ */
+
+typedef struct scratch {
+    float *x;   /* the input as f32 (NULL for f32 input) */
+    float *y;   /* the output as f32 (NULL for f32 output) */
+} scratch;
+
+static void scratch_release(void *state)
+{
+    scratch *s = state;
+    if (!s) return;
+    free(s->x);
+    free(s->y);
+    free(s);
+}
+
+/* Allocates f32 copies of input 0 and (except for Softmax) output 0 when their dtype is
+ * f16/bf16. */
+static cc_status scratch_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                 const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out;
+    scratch *s = calloc(1, sizeof *s);
+    if (!s) goto nomem;
+    if (in[0]->dtype == CC_F16 || in[0]->dtype == CC_BF16) {
+        int64_t nx = cc_shape_numel(&in[0]->shape), ny = cc_shape_numel(&out[0].shape);
+        s->x = malloc((size_t)(nx > 0 ? nx : 1) * sizeof(float));
+        if (strcmp(node->op->name, "Softmax") != 0) /* Softmax works in place in x */
+            s->y = malloc((size_t)(ny > 0 ? ny : 1) * sizeof(float));
+        if (!s->x || (!s->y && strcmp(node->op->name, "Softmax") != 0)) goto nomem;
+    }
+    *state = s;
+    return CC_OK;
+nomem:
+    scratch_release(s);
+    return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for f32 scratch", node->op->name);
+}
+
+/* Normalises axis a of a rank-r tensor into [0, r). */
+static cc_status norm_axis(const char *op, int64_t a, int r, int *out, cc_err *err)
+{
+    if (a < -r || a >= (r > 0 ? r : 1))
+        return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range for rank %d", op,
+                          (long long)a, r);
+    *out = (int)(a < 0 ? a + r : a);
+    return CC_OK;
+}
+
+/* Sum of n floats in double, in eight interleaved partial sums (they vectorise; one
+ * running sum would be a chain of dependent adds). */
+static double sum_f32(const float *v, int64_t n)
+{
+    double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int q = 0; q < 8; q++) s[q] += v[i + q];
+    for (; i < n; i++) s[0] += v[i];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+/* ---- Softmax --------------------------------------------------------------------------- */
+
+/* Softmax of outer x len x inner data along the middle axis. For f32 data ws is NULL and
+ * the work is done in y; for f16/bf16 each work item converts the part it reads into the
+ * same place of ws (numel floats), computes there and converts its part back into y, so the
+ * conversions run inside the one parallel region. */
+static void softmax_any(const void *xv, void *yv, cc_dtype d, float *ws, int64_t outer,
+                        int64_t len, int64_t inner)
+{
+    int64_t total = outer * len * inner;
+    size_t es = cc_dtype_size(d);
+    if (inner == 1) {
+#pragma omp parallel for schedule(static) if (total > PAR_MIN)
+        for (int64_t o = 0; o < outer; o++) {
+            const float *xr;
+            float *yr;
+            if (ws) {
+                yr = ws + o * len;
+                cc_cpu_to_f32((const char *)xv + (size_t)(o * len) * es, d, yr, len);
+                xr = yr;
+            } else {
+                xr = (const float *)xv + o * len;
+                yr = (float *)yv + o * len;
+            }
+            float m = -INFINITY;
+            for (int64_t l = 0; l < len; l++) m = xr[l] > m ? xr[l] : m;
+            for (int64_t l = 0; l < len; l++) yr[l] = cc_cpu_expf(xr[l] - m);
+            float inv = (float)(1.0 / sum_f32(yr, len));
+            for (int64_t l = 0; l < len; l++) yr[l] *= inv;
+            if (ws) cc_cpu_from_f32(yr, (char *)yv + (size_t)(o * len) * es, d, len);
+        }
+        return;
+    }
+    int64_t nch = (inner + CHUNK - 1) / CHUNK;
+#pragma omp parallel for schedule(static) if (total > PAR_MIN)
+    for (int64_t w = 0; w < outer * nch; w++) {
+        int64_t o = w / nch, j0 = (w % nch) * CHUNK;
+        int64_t cn = inner - j0 < CHUNK ? inner - j0 : CHUNK;
+        int64_t base = o * len * inner + j0;
+        float m[CHUNK];
+        double sum[CHUNK];
+        const float *xb;
+        float *yb;
+        if (ws) {
+            yb = ws + base;
+            for (int64_t l = 0; l < len; l++)
+                cc_cpu_to_f32((const char *)xv + (size_t)(base + l * inner) * es, d, yb + l * inner, cn);
+            xb = yb;
+        } else {
+            xb = (const float *)xv + base;
+            yb = (float *)yv + base;
+        }
+        for (int64_t j = 0; j < cn; j++) {
+            m[j] = -INFINITY;
+            sum[j] = 0.0;
+        }
+        for (int64_t l = 0; l < len; l++)
+            for (int64_t j = 0; j < cn; j++) m[j] = xb[l * inner + j] > m[j] ? xb[l * inner + j] : m[j];
+        for (int64_t l = 0; l < len; l++)
+            for (int64_t j = 0; j < cn; j++) {
+                float e = cc_cpu_expf(xb[l * inner + j] - m[j]);
+                yb[l * inner + j] = e;
+                sum[j] += e;
+            }
+        for (int64_t j = 0; j < cn; j++) m[j] = (float)(1.0 / sum[j]);
+        for (int64_t l = 0; l < len; l++)
+            for (int64_t j = 0; j < cn; j++) yb[l * inner + j] *= m[j];
+        if (ws)
+            for (int64_t l = 0; l < len; l++)
+                cc_cpu_from_f32(yb + l * inner, (char *)yv + (size_t)(base + l * inner) * es, d, cn);
+    }
+}
+
+static cc_support float_only(const cc_node *node, const cc_tensor *const *in, char *reason,
+                             size_t n)
+{
+    if (cc_dtype_is_float(in[0]->dtype)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: dtype %s not implemented", node->op->name,
+             cc_dtype_name(in[0]->dtype));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status softmax_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                             cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = in[0];
+    cc_tensor *y = &out[0];
+    const scratch *s = state;
+    if (!cc_dtype_is_float(x->dtype) || y->dtype != x->dtype ||
+        !cc_shape_equal(&x->shape, &y->shape))
+        return cc_err_set(err, CC_ERR_ARG, "Softmax: output must be a float tensor like the input");
+    int r = x->shape.rank, ax = 0;
+    cc_status st = norm_axis("Softmax", cc_attr_i(node, "axis"), r, &ax, err);
+    if (st != CC_OK) return st;
+    int64_t outer = 1, len = r > 0 ? x->shape.dims[ax] : 1, inner = 1;
+    for (int i = 0; i < ax; i++) outer *= x->shape.dims[i];
+    for (int i = ax + 1; i < r; i++) inner *= x->shape.dims[i];
+    int64_t n = outer * len * inner;
+    if (n == 0) return CC_OK;
+    if (x->dtype != CC_F32 && (!s || !s->x))
+        return cc_err_set(err, CC_ERR_INTERNAL, "Softmax: run without prepare");
+    softmax_any(x->data, y->data, x->dtype, x->dtype == CC_F32 ? NULL : s->x, outer, len, inner);
+    return CC_OK;
+}
+
+/* ---- ReduceMean / ReduceMax --------------------------------------------------------- */
+
+typedef struct rplan {
+    int nk;                      /* kept dims outside the inner run */
+    int64_t kdims[CC_MAX_RANK], kstride[CC_MAX_RANK];
+    int nr;                      /* reduced dims outside the inner run */
+    int64_t rdims[CC_MAX_RANK], rstride[CC_MAX_RANK];
+    int64_t run;                 /* length of the innermost (contiguous) run */
+    int run_reduced;             /* 1: the run is reduced too; 0: it is kept */
+    int64_t n_outer;             /* product of kdims */
+    int64_t n_steps;             /* product of rdims: runs reduced into each output */
+    int64_t n_red;               /* elements reduced into each output */
+} rplan;
+
+/* Builds the plan from the input shape and a mask of reduced axes: drops size-1 dims,
+ * merges neighbours of the same kind, and splits off the innermost run. */
+static void rplan_make(const cc_shape *s, const int *red, rplan *p)
+{
+    int64_t dims[CC_MAX_RANK];
+    int rf[CC_MAX_RANK], m = 0;
+    for (int i = 0; i < s->rank; i++) {
+        if (s->dims[i] == 1) continue;
+        if (m > 0 && rf[m - 1] == red[i]) {
+            dims[m - 1] *= s->dims[i];
+            continue;
+        }
+        dims[m] = s->dims[i];
+        rf[m] = red[i];
+        m++;
+    }
+    memset(p, 0, sizeof *p);
+    if (m == 0) { /* everything of size 1 */
+        p->run = 1;
+        p->run_reduced = 1;
+        p->n_outer = 1;
+        p->n_steps = 1;
+        p->n_red = 1;
+        return;
+    }
+    int64_t stride[CC_MAX_RANK], run = 1;
+    for (int i = m - 1; i >= 0; i--) {
+        stride[i] = run;
+        run *= dims[i];
+    }
+    p->run = dims[m - 1];
+    p->run_reduced = rf[m - 1];
+    p->n_outer = 1;
+    p->n_steps = 1;
+    p->n_red = p->run_reduced ? p->run : 1;
+    for (int i = 0; i < m - 1; i++) {
+        if (rf[i]) {
+            p->rdims[p->nr] = dims[i];
+            p->rstride[p->nr++] = stride[i];
+            p->n_red *= dims[i];
+            p->n_steps *= dims[i];
+        } else {
+            p->kdims[p->nk] = dims[i];
+            p->kstride[p->nk++] = stride[i];
+            p->n_outer *= dims[i];
+        }
+    }
+}
+
+/* Input offset of outer (kept) index j. */
+static int64_t kept_offset(const rplan *p, int64_t j)
+{
+    int64_t off = 0;
+    for (int d = p->nk - 1; d >= 0; d--) {
+        off += (j % p->kdims[d]) * p->kstride[d];
+        j /= p->kdims[d];
+    }
+    return off;
+}
+
+/* Odometer step over the reduced dims outside the run; returns the offset delta. */
+static int64_t red_step(const rplan *p, int64_t *idx)
+{
+    int64_t delta = 0;
+    for (int d = p->nr - 1; d >= 0; d--) {
+        idx[d]++;
+        delta += p->rstride[d];
+        if (idx[d] < p->rdims[d]) break;
+        delta -= p->rdims[d] * p->rstride[d];
+        idx[d] = 0;
+    }
+    return delta;
+}
+
+enum red_op { R_MEAN, R_MAX };
+
+/* Reduces f32 data x into y (f32) following plan p. */
+static void reduce_f32(const rplan *p, enum red_op op, const float *x, float *y)
+{
+    int64_t n_steps = p->n_steps;
+    double inv = p->n_red > 0 ? 1.0 / (double)p->n_red : NAN;
+    if (p->run_reduced) {
+        int64_t total = p->n_outer * p->n_red;
+#pragma omp parallel for schedule(static) if (total > PAR_MIN)
+        for (int64_t j = 0; j < p->n_outer; j++) {
+            int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j);
+            double sum = 0.0;
+            float m = -INFINITY;
+            for (int64_t s = 0; s < n_steps; s++) {
+                const float *xr = x + off;
+                if (op == R_MEAN) {
+                    sum += sum_f32(xr, p->run);
+                } else {
+                    for (int64_t t = 0; t < p->run; t++) m = xr[t] > m ? xr[t] : m;
+                }
+                off += red_step(p, idx);
+            }
+            y[j] = op == R_MEAN ? (float)(sum * inv) : m;
+        }
+        return;
+    }
+    /* kept inner run: accumulate vectors of up to CHUNK outputs */
+    int64_t nch = (p->run + CHUNK - 1) / CHUNK;
+    int64_t total = p->n_outer * p->n_red * p->run;
+#pragma omp parallel for schedule(static) if (total > PAR_MIN)
+    for (int64_t w = 0; w < p->n_outer * nch; w++) {
+        int64_t j = w / nch, t0 = (w % nch) * CHUNK;
+        int64_t cn = p->run - t0 < CHUNK ? p->run - t0 : CHUNK;
+        int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j) + t0;
+        double sum[CHUNK];
+        float m[CHUNK];
+        for (int64_t t = 0; t < cn; t++) {
+            sum[t] = 0.0;
+            m[t] = -INFINITY;
+        }
+        for (int64_t s = 0; s < n_steps; s++) {
+            const float *xr = x + off;
+            if (op == R_MEAN) {
+                for (int64_t t = 0; t < cn; t++) sum[t] += xr[t];
+            } else {
+                for (int64_t t = 0; t < cn; t++) m[t] = xr[t] > m[t] ? xr[t] : m[t];
+            }
+            off += red_step(p, idx);
+        }
+        float *yr = y + j * p->run + t0;
+        for (int64_t t = 0; t < cn; t++) yr[t] = op == R_MEAN ? (float)(sum[t] * inv) : m[t];
+    }
+}
+
+static int64_t load_int(const void *p, cc_dtype d, int64_t i)
+{
+    switch (d) {
+    case CC_I8: return ((const int8_t *)p)[i];
+    case CC_U8: return ((const uint8_t *)p)[i];
+    case CC_I32: return ((const int32_t *)p)[i];
+    case CC_I64: return ((const int64_t *)p)[i];
+    default: return 0;
+    }
+}
+
+static void store_int(void *p, cc_dtype d, int64_t i, int64_t v)
+{
+    switch (d) {
+    case CC_I8: ((int8_t *)p)[i] = (int8_t)v; break;
+    case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case CC_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+    case CC_I64: ((int64_t *)p)[i] = v; break;
+    default: break;
+    }
+}
+
+/* ReduceMax of integer data (plain loops; integer reductions are rare and small). */
+static void reduce_max_int(const rplan *p, const void *x, void *y, cc_dtype d)
+{
+    int64_t n_steps = p->n_steps;
+    int64_t runs = p->run_reduced ? 1 : p->run, len = p->run_reduced ? p->run : 1;
+    for (int64_t j = 0; j < p->n_outer; j++) {
+        for (int64_t t = 0; t < runs; t++) {
+            int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j) + t, m = INT64_MIN;
+            for (int64_t s = 0; s < n_steps; s++) {
+                for (int64_t u = 0; u < len; u++) {
+                    int64_t v = load_int(x, d, off + u);
+                    m = v > m ? v : m;
+                }
+                off += red_step(p, idx);
+            }
+            store_int(y, d, j * runs + t, m);
+        }
+    }
+}
+
+/* Reads the reduced-axes mask of node for input rank r (axes attribute, or the axes input
+ * where the op def makes it one). */
+static cc_status reduce_axes(const cc_node *node, const cc_tensor *const *in, int r, int *red,
+                             cc_err *err)
+{
+    const char *op = node->op->name;
+    int ai = cc_attr_index(node->op, "axes");
+    int64_t axes[CC_MAX_RANK * 2];
+    int na = 0;
+    if (ai >= 0 && node->op->attrs[ai].input >= 0) {
+        int ii = node->op->attrs[ai].input;
+        const cc_tensor *t = ii < node->n_in ? in[ii] : NULL;
+        if (t && t->data) {
+            int64_t n = cc_shape_numel(&t->shape);
+            if (n > CC_MAX_RANK * 2) return cc_err_set(err, CC_ERR_ARG, "%s: too many axes", op);
+            for (int64_t i = 0; i < n; i++)
+                axes[na++] = t->dtype == CC_I32 ? ((const int32_t *)t->data)[i]
+                                                : ((const int64_t *)t->data)[i];
+        }
+    } else if (ai >= 0) {
+        const cc_attr_value *v = &node->attrs[ai];
+        if (v->set)
+            for (int i = 0; i < v->n; i++) axes[na++] = v->ints[i];
+    }
+    int noop = 0;
+    if (cc_attr_index(node->op, "noop_with_empty_axes") >= 0)
+        noop = (int)cc_attr_i(node, "noop_with_empty_axes");
+    for (int i = 0; i < r; i++) red[i] = na == 0 && !noop;
+    for (int i = 0; i < na; i++) {
+        int a = 0;
+        cc_status s = norm_axis(op, axes[i], r, &a, err);
+        if (s != CC_OK) return s;
+        if (r > 0 && red[a])
+            return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld repeated", op, (long long)axes[i]);
+        if (r > 0) red[a] = 1;
+    }
+    return CC_OK;
+}
+
+static cc_status reduce_run(enum red_op op, const cc_node *node, const cc_tensor *const *in,
+                            cc_tensor *out, const scratch *s, cc_err *err)
+{
+    const cc_tensor *x = in[0];
+    cc_tensor *y = &out[0];
+    const char *name = node->op->name;
+    if (y->dtype != x->dtype)
+        return cc_err_set(err, CC_ERR_ARG, "%s: output dtype differs from the input", name);
+    int red[CC_MAX_RANK];
+    cc_status st = reduce_axes(node, in, x->shape.rank, red, err);
+    if (st != CC_OK) return st;
+    int64_t n_out_expect = 1;
+    for (int i = 0; i < x->shape.rank; i++)
+        if (!red[i]) n_out_expect *= x->shape.dims[i];
+    if (cc_shape_numel(&y->shape) != n_out_expect)
+        return cc_err_set(err, CC_ERR_ARG, "%s: output has %lld elements, expected %lld", name,
+                          (long long)cc_shape_numel(&y->shape), (long long)n_out_expect);
+    if (n_out_expect == 0) return CC_OK;
+    rplan p;
+    rplan_make(&x->shape, red, &p);
+    cc_dtype d = x->dtype;
+    if (d == CC_F32) {
+        reduce_f32(&p, op, x->data, y->data);
+    } else if (d == CC_F16 || d == CC_BF16) {
+        if (!s || !s->x) return cc_err_set(err, CC_ERR_INTERNAL, "%s: run without prepare", name);
+        cc_cpu_to_f32(x->data, d, s->x, cc_shape_numel(&x->shape));
+        reduce_f32(&p, op, s->x, s->y);
+        cc_cpu_from_f32(s->y, y->data, d, n_out_expect);
+    } else if (op == R_MAX && (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64)) {
+        reduce_max_int(&p, x->data, y->data, d);
+    } else {
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: dtype %s not handled", name,
+                          cc_dtype_name(d));
+    }
+    return CC_OK;
+}
+
+static cc_support reduce_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+                                  size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    if (cc_dtype_is_float(d)) return CC_SUPPORT_YES;
+    if (strcmp(node->op->name, "ReduceMax") == 0 &&
+        (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64))
+        return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status mean_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                          cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    return reduce_run(R_MEAN, node, in, out, state, err);
+}
+
+static cc_status max_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                         cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    return reduce_run(R_MAX, node, in, out, state, err);
+}
+
+static const cc_cpu_kernel kernels[] = {
+    {.op = "Softmax", .supports = float_only, .prepare = scratch_prepare,
+     .release = scratch_release, .run = softmax_run},
+    {.op = "ReduceMean", .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = mean_run},
+    {.op = "ReduceMax", .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = max_run},
+};
+
+const cc_cpu_family cc_cpu_family_reduce = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

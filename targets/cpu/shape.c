@@ -1,0 +1,560 @@
+/* shape.c — cpu kernels of the data-movement family: Flatten, Reshape, Transpose, Concat,
+ * Split and Slice. Every dtype is handled by copying elements by size; nothing is
+ * converted. Shape-valued inputs (Reshape's shape, Slice's starts/ends/axes/steps, Split's
+ * split) are read as int32 or int64 tensors and checked against the output shapes the
+ * backend inferred.
+ *
+ * Transpose drops size-1 dims and merges axes that stay adjacent, then either copies
+ * contiguous runs (the innermost output axis is contiguous in the input) or does a tiled
+ * 2-D transpose between the innermost output axis and the axis that is innermost in the
+ * input, batched over the remaining axes (the last-two-axes swap is the plain case). */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+#include "cpu.h"
+
+#define PAR_BYTES (1 << 18)  /* below this many bytes a copy runs on one thread */
+#define TILE 32              /* transpose tile edge */
+
+/* Reads element i of an int32/int64 index tensor. */
+static int64_t index_at(const cc_tensor *t, int64_t i)
+{
+    if (t->dtype == CC_I32) return ((const int32_t *)t->data)[i];
+    return ((const int64_t *)t->data)[i];
+}
+
+static cc_status index_check(const char *op, const char *what, const cc_tensor *t, cc_err *err)
+{
+    if (!t->data || (t->dtype != CC_I32 && t->dtype != CC_I64) || t->shape.rank > 1)
+        return cc_err_set(err, CC_ERR_ARG, "%s: %s must be a constant 1-D int32/int64 tensor",
+                          op, what);
+    return CC_OK;
+}
+
+static const cc_tensor *opt_input(const cc_node *node, const cc_tensor *const *in, int i)
+{
+    return i < node->n_in && in[i] && in[i]->data ? in[i] : NULL;
+}
+
+/* Copies bytes, split over the threads when large. */
+static void copy_bytes(void *dst, const void *src, size_t n)
+{
+    if (n < PAR_BYTES) {
+        memcpy(dst, src, n);
+        return;
+    }
+    const int parts = 16;
+    size_t part = (n + parts - 1) / parts;
+#pragma omp parallel for schedule(static)
+    for (int k = 0; k < parts; k++) {
+        size_t off = (size_t)k * part;
+        if (off < n) memcpy((char *)dst + off, (const char *)src + off, n - off < part ? n - off : part);
+    }
+}
+
+static cc_status same_data(const char *op, const cc_tensor *x, const cc_tensor *y, cc_err *err)
+{
+    if (x->dtype != y->dtype || cc_shape_numel(&x->shape) != cc_shape_numel(&y->shape))
+        return cc_err_set(err, CC_ERR_ARG, "%s: output must have the input's dtype and size", op);
+    return CC_OK;
+}
+
+/* ---- Flatten / Reshape ------------------------------------------------------------- */
+
+static cc_status flatten_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                             cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    const cc_tensor *x = in[0];
+    int r = x->shape.rank;
+    int64_t axis = cc_attr_i(node, "axis");
+    if (axis < -r || axis > r)
+        return cc_err_set(err, CC_ERR_ARG, "Flatten: axis %lld out of range for rank %d",
+                          (long long)axis, r);
+    if (axis < 0) axis += r;
+    int64_t a = 1, b = 1;
+    for (int i = 0; i < r; i++) *(i < axis ? &a : &b) *= x->shape.dims[i];
+    if (out[0].shape.rank != 2 || out[0].shape.dims[0] != a || out[0].shape.dims[1] != b)
+        return cc_err_set(err, CC_ERR_ARG, "Flatten: output shape is not %lldx%lld", (long long)a,
+                          (long long)b);
+    cc_status s = same_data("Flatten", x, &out[0], err);
+    if (s != CC_OK) return s;
+    copy_bytes(out[0].data, x->data, cc_tensor_bytes(x));
+    return CC_OK;
+}
+
+static cc_status reshape_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                             cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    const cc_tensor *x = in[0], *sh = opt_input(node, in, 1);
+    if (!sh) return cc_err_set(err, CC_ERR_ARG, "Reshape: shape input missing");
+    cc_status s = index_check("Reshape", "shape", sh, err);
+    if (s != CC_OK) return s;
+    int64_t n = cc_shape_numel(&sh->shape);
+    if (n > CC_MAX_RANK) return cc_err_set(err, CC_ERR_ARG, "Reshape: rank %lld too large", (long long)n);
+    int allowzero = cc_attr_index(node->op, "allowzero") >= 0 ? (int)cc_attr_i(node, "allowzero") : 0;
+    /* resolve 0 (copy the input dim unless allowzero) and -1 (inferred) */
+    int64_t dims[CC_MAX_RANK], known = 1;
+    int infer = -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = index_at(sh, i);
+        if (v == 0 && !allowzero) {
+            if (i >= x->shape.rank)
+                return cc_err_set(err, CC_ERR_ARG, "Reshape: shape[%lld] = 0 has no input dim", (long long)i);
+            v = x->shape.dims[i];
+        }
+        if (v == -1) {
+            if (infer >= 0) return cc_err_set(err, CC_ERR_ARG, "Reshape: more than one -1");
+            infer = (int)i;
+        } else if (v < 0) {
+            return cc_err_set(err, CC_ERR_ARG, "Reshape: shape[%lld] = %lld", (long long)i, (long long)v);
+        } else {
+            known *= v;
+        }
+        dims[i] = v;
+    }
+    int64_t total = cc_shape_numel(&x->shape);
+    if (infer >= 0) {
+        if (known == 0 || total % known)
+            return cc_err_set(err, CC_ERR_ARG, "Reshape: cannot infer the -1 dim");
+        dims[infer] = total / known;
+    }
+    cc_shape want = cc_shape_make((int)n, dims);
+    if (!cc_shape_equal(&want, &out[0].shape))
+        return cc_err_set(err, CC_ERR_ARG, "Reshape: output shape differs from the resolved shape");
+    s = same_data("Reshape", x, &out[0], err);
+    if (s != CC_OK) return s;
+    copy_bytes(out[0].data, x->data, cc_tensor_bytes(x));
+    return CC_OK;
+}
+
+/* ---- Transpose --------------------------------------------------------------------- */
+
+/* Copies one element of size es. */
+static inline void copy_elem(char *dst, const char *src, size_t es)
+{
+    switch (es) {
+    case 1: *dst = *src; break;
+    case 2: memcpy(dst, src, 2); break;
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    default: memcpy(dst, src, es); break;
+    }
+}
+
+/* Tiled 2-D transpose of a rows x cols block: dst[i*dst_ld + j] = src[j*src_ld + i]
+ * in elements, where i runs over rows (contiguous in src) and j over cols (contiguous in
+ * dst). Typed loops for the common element sizes. */
+#define TILE_LOOP(T)                                                                       \
+    do {                                                                                   \
+        const T *s_ = (const T *)src;                                                      \
+        T *d_ = (T *)dst;                                                                  \
+        for (int64_t i = 0; i < rows; i++)                                                 \
+            for (int64_t j = 0; j < cols; j++) d_[i * dst_ld + j] = s_[j * src_ld + i];   \
+    } while (0)
+
+static void tile_copy(char *dst, int64_t dst_ld, const char *src, int64_t src_ld, int64_t rows,
+                      int64_t cols, size_t es)
+{
+    switch (es) {
+    case 1: TILE_LOOP(uint8_t); break;
+    case 2: TILE_LOOP(uint16_t); break;
+    case 4: TILE_LOOP(uint32_t); break;
+    case 8: TILE_LOOP(uint64_t); break;
+    default:
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                copy_elem(dst + (size_t)(i * dst_ld + j) * es, src + (size_t)(j * src_ld + i) * es, es);
+    }
+}
+
+/* Output geometry of a strided copy: output dims (row-major, contiguous) and the input
+ * element stride of each output axis. */
+typedef struct walk {
+    int rank;
+    int64_t dims[CC_MAX_RANK];
+    int64_t istride[CC_MAX_RANK];
+} walk;
+
+/* Drops size-1 dims and merges output axes that are adjacent in the input too. */
+static void walk_simplify(walk *w)
+{
+    int r = 0;
+    for (int i = 0; i < w->rank; i++) {
+        if (w->dims[i] == 1) continue;
+        if (r > 0 && w->istride[r - 1] == w->istride[i] * w->dims[i]) {
+            w->dims[r - 1] *= w->dims[i];
+            w->istride[r - 1] = w->istride[i];
+            continue;
+        }
+        w->dims[r] = w->dims[i];
+        w->istride[r] = w->istride[i];
+        r++;
+    }
+    w->rank = r;
+}
+
+/* Input offset (elements) of the output position with flat index j over dims[0..r). */
+static int64_t walk_offset(const walk *w, int r, int64_t j)
+{
+    int64_t off = 0;
+    for (int d = r - 1; d >= 0; d--) {
+        off += (j % w->dims[d]) * w->istride[d];
+        j /= w->dims[d];
+    }
+    return off;
+}
+
+enum walk_kind { W_ONE, W_RUNS, W_GATHER, W_TILED };
+
+/* How a simplified walk is copied; *k receives the output axis that is innermost in the
+ * input (the rows of the tiled transpose). */
+static enum walk_kind walk_kind_of(const walk *w, size_t es, int *k)
+{
+    int r = w->rank;
+    *k = 0;
+    if (r == 0) return W_ONE;
+    int64_t inner = w->dims[r - 1], is = w->istride[r - 1];
+    if (is == 1 || inner * (int64_t)es < 64) return W_RUNS;
+    for (int i = 1; i < r - 1; i++)
+        if (llabs(w->istride[i]) < llabs(w->istride[*k])) *k = i;
+    return llabs(w->istride[*k]) >= llabs(is) ? W_GATHER : W_TILED;
+}
+
+static const char *const walk_kind_names[] = {"single element", "contiguous runs",
+                                              "strided gather", "tiled 2-D transpose"};
+
+/* Copies the strided view described by w (of input `src` starting at element `base`)
+ * into contiguous dst. */
+static void walk_copy(walk *w, const char *src, int64_t base, char *dst, size_t es)
+{
+    walk_simplify(w);
+    src += (ptrdiff_t)base * (ptrdiff_t)es;
+    int r = w->rank, k;
+    enum walk_kind kind = walk_kind_of(w, es, &k);
+    if (kind == W_ONE) {
+        copy_elem(dst, src, es);
+        return;
+    }
+    int64_t total = 1;
+    for (int i = 0; i < r; i++) total *= w->dims[i];
+    int big = (size_t)total * es >= PAR_BYTES;
+    int64_t inner = w->dims[r - 1], is = w->istride[r - 1];
+    if (kind == W_RUNS) {
+        /* contiguous (or short) inner runs */
+        int64_t runs = total / inner;
+#pragma omp parallel for schedule(static) if (big)
+        for (int64_t j = 0; j < runs; j++) {
+            const char *s = src + (ptrdiff_t)walk_offset(w, r - 1, j) * (ptrdiff_t)es;
+            char *d = dst + (ptrdiff_t)(j * inner) * (ptrdiff_t)es;
+            if (is == 1) memcpy(d, s, (size_t)inner * es);
+            else
+                for (int64_t t = 0; t < inner; t++)
+                    copy_elem(d + (size_t)t * es, s + (ptrdiff_t)(t * is) * (ptrdiff_t)es, es);
+        }
+        return;
+    }
+    if (kind == W_GATHER) {
+        /* no axis is finer than the last: plain element gather */
+        int64_t runs = total / inner;
+#pragma omp parallel for schedule(static) if (big)
+        for (int64_t j = 0; j < runs; j++) {
+            const char *s = src + (ptrdiff_t)walk_offset(w, r - 1, j) * (ptrdiff_t)es;
+            char *d = dst + (ptrdiff_t)(j * inner) * (ptrdiff_t)es;
+            for (int64_t t = 0; t < inner; t++)
+                copy_elem(d + (size_t)t * es, s + (ptrdiff_t)(t * is) * (ptrdiff_t)es, es);
+        }
+        return;
+    }
+    /* batched tiled transpose between axis k, the output axis innermost in the input
+     * (rows), and the last axis (cols) */
+    int64_t ostride[CC_MAX_RANK], run = 1;
+    for (int i = r - 1; i >= 0; i--) {
+        ostride[i] = run;
+        run *= w->dims[i];
+    }
+    walk b = {0};
+    int64_t bostride[CC_MAX_RANK];
+    for (int i = 0; i < r - 1; i++) {
+        if (i == k) continue;
+        b.dims[b.rank] = w->dims[i];
+        b.istride[b.rank] = w->istride[i];
+        bostride[b.rank++] = ostride[i];
+    }
+    int64_t n_batch = total / (w->dims[k] * inner);
+    int64_t tr = (w->dims[k] + TILE - 1) / TILE, tc = (inner + TILE - 1) / TILE;
+    int64_t rows_ld = ostride[k], src_ld = is;
+    int64_t rows_is = w->istride[k];
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t item = 0; item < n_batch * tr * tc; item++) {
+        int64_t bi = item / (tr * tc), t = item % (tr * tc);
+        int64_t r0 = (t / tc) * TILE, c0 = (t % tc) * TILE;
+        int64_t ioff = 0, ooff = 0, j = bi;
+        for (int d = b.rank - 1; d >= 0; d--) {
+            int64_t x = j % b.dims[d];
+            j /= b.dims[d];
+            ioff += x * b.istride[d];
+            ooff += x * bostride[d];
+        }
+        int64_t rows = w->dims[k] - r0 < TILE ? w->dims[k] - r0 : TILE;
+        int64_t cols = inner - c0 < TILE ? inner - c0 : TILE;
+        if (rows_is == 1) {
+            tile_copy(dst + (ptrdiff_t)(ooff + r0 * rows_ld + c0) * (ptrdiff_t)es, rows_ld,
+                      src + (ptrdiff_t)(ioff + r0 + c0 * src_ld) * (ptrdiff_t)es, src_ld, rows, cols, es);
+        } else {
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t c = 0; c < cols; c++)
+                    copy_elem(dst + (ptrdiff_t)(ooff + (r0 + i) * rows_ld + c0 + c) * (ptrdiff_t)es,
+                              src + (ptrdiff_t)(ioff + (r0 + i) * rows_is + (c0 + c) * src_ld) * (ptrdiff_t)es, es);
+        }
+    }
+}
+
+/* The walk of Transpose(x) -> y after validating perm and the shapes. */
+static cc_status transpose_walk(const cc_node *node, const cc_tensor *x, const cc_tensor *y,
+                                walk *w, cc_err *err)
+{
+    int r = x->shape.rank;
+    const cc_attr_value *pv = cc_attr_get(node, "perm");
+    int64_t perm[CC_MAX_RANK];
+    int seen[CC_MAX_RANK] = {0};
+    if (pv->set && pv->n != r)
+        return cc_err_set(err, CC_ERR_ARG, "Transpose: perm has %d entries for rank %d", pv->n, r);
+    for (int i = 0; i < r; i++) {
+        perm[i] = pv->set ? pv->ints[i] : r - 1 - i;
+        if (perm[i] < 0 || perm[i] >= r || seen[perm[i]]++)
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: perm is not a permutation of 0..%d", r - 1);
+    }
+    cc_status s = same_data("Transpose", x, y, err);
+    if (s != CC_OK) return s;
+    if (y->shape.rank != r) return cc_err_set(err, CC_ERR_ARG, "Transpose: output rank differs");
+    int64_t istride[CC_MAX_RANK], run = 1;
+    for (int i = r - 1; i >= 0; i--) {
+        istride[i] = run;
+        run *= x->shape.dims[i];
+    }
+    memset(w, 0, sizeof *w);
+    w->rank = r;
+    for (int i = 0; i < r; i++) {
+        if (y->shape.dims[i] != x->shape.dims[perm[i]])
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: output dim %d is not input dim %lld", i,
+                              (long long)perm[i]);
+        w->dims[i] = x->shape.dims[perm[i]];
+        w->istride[i] = istride[perm[i]];
+    }
+    return CC_OK;
+}
+
+/* Notes the copy strategy (shown in the plan description). */
+static cc_status transpose_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+                                   const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out;
+    *state = NULL;
+    walk w;
+    cc_status s = transpose_walk(node, in[0], &out[0], &w, err);
+    if (s != CC_OK) return s;
+    walk_simplify(&w);
+    int k;
+    cc_cpu_note("%s over %d merged dims",
+                walk_kind_names[walk_kind_of(&w, cc_dtype_size(in[0]->dtype), &k)], w.rank);
+    return CC_OK;
+}
+
+static cc_status transpose_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                               cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    walk w;
+    cc_status s = transpose_walk(node, in[0], &out[0], &w, err);
+    if (s != CC_OK) return s;
+    if (cc_shape_numel(&in[0]->shape) == 0) return CC_OK;
+    walk_copy(&w, in[0]->data, 0, out[0].data, cc_dtype_size(in[0]->dtype));
+    return CC_OK;
+}
+
+/* ---- Concat / Split ------------------------------------------------------------------ */
+
+static cc_status concat_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                            cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    cc_tensor *y = &out[0];
+    int r = y->shape.rank;
+    int64_t axis = cc_attr_i(node, "axis");
+    if (axis < -r || axis >= r)
+        return cc_err_set(err, CC_ERR_ARG, "Concat: axis %lld out of range for rank %d",
+                          (long long)axis, r);
+    if (axis < 0) axis += r;
+    size_t es = cc_dtype_size(y->dtype);
+    int64_t outer = 1, inner = 1, sum = 0;
+    for (int i = 0; i < axis; i++) outer *= y->shape.dims[i];
+    for (int i = (int)axis + 1; i < r; i++) inner *= y->shape.dims[i];
+    for (int k = 0; k < node->n_in; k++) {
+        const cc_tensor *t = in[k];
+        if (!t) continue; /* an absent optional input */
+        if (t->dtype != y->dtype || t->shape.rank != r)
+            return cc_err_set(err, CC_ERR_ARG, "Concat: input %d has a different dtype or rank", k);
+        for (int i = 0; i < r; i++)
+            if (i != axis && t->shape.dims[i] != y->shape.dims[i])
+                return cc_err_set(err, CC_ERR_ARG, "Concat: input %d differs off the axis", k);
+        sum += t->shape.dims[axis];
+    }
+    if (sum != y->shape.dims[axis])
+        return cc_err_set(err, CC_ERR_ARG, "Concat: inputs do not add up to the output");
+    size_t row = (size_t)(y->shape.dims[axis] * inner) * es;
+    int big = cc_tensor_bytes(y) >= PAR_BYTES;
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t o = 0; o < outer; o++) {
+        size_t off = 0;
+        for (int k = 0; k < node->n_in; k++) {
+            if (!in[k]) continue;
+            size_t chunk = (size_t)(in[k]->shape.dims[axis] * inner) * es;
+            memcpy((char *)y->data + (size_t)o * row + off, (const char *)in[k]->data + (size_t)o * chunk, chunk);
+            off += chunk;
+        }
+    }
+    return CC_OK;
+}
+
+static cc_status split_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                           cc_tensor *out, void *state, cc_err *err)
+{
+    (void)state;
+    const cc_tensor *x = in[0], *sp = opt_input(node, in, 1);
+    int r = x->shape.rank;
+    int64_t axis = cc_attr_i(node, "axis");
+    if (axis < -r || axis >= r)
+        return cc_err_set(err, CC_ERR_ARG, "Split: axis %lld out of range for rank %d",
+                          (long long)axis, r);
+    if (axis < 0) axis += r;
+    if (sp) {
+        cc_status s = index_check("Split", "split", sp, err);
+        if (s != CC_OK) return s;
+        if (cc_shape_numel(&sp->shape) != n_out)
+            return cc_err_set(err, CC_ERR_ARG, "Split: split has %lld entries for %d outputs",
+                              (long long)cc_shape_numel(&sp->shape), n_out);
+    }
+    int64_t outer = 1, inner = 1, sum = 0;
+    for (int i = 0; i < axis; i++) outer *= x->shape.dims[i];
+    for (int i = (int)axis + 1; i < r; i++) inner *= x->shape.dims[i];
+    for (int j = 0; j < n_out; j++) {
+        const cc_tensor *t = &out[j];
+        if (t->dtype != x->dtype || t->shape.rank != r)
+            return cc_err_set(err, CC_ERR_ARG, "Split: output %d has a different dtype or rank", j);
+        for (int i = 0; i < r; i++)
+            if (i != axis && t->shape.dims[i] != x->shape.dims[i])
+                return cc_err_set(err, CC_ERR_ARG, "Split: output %d differs off the axis", j);
+        if (sp && index_at(sp, j) != t->shape.dims[axis])
+            return cc_err_set(err, CC_ERR_ARG, "Split: output %d does not match split", j);
+        sum += t->shape.dims[axis];
+    }
+    if (sum != x->shape.dims[axis])
+        return cc_err_set(err, CC_ERR_ARG, "Split: outputs do not add up to the input");
+    size_t es = cc_dtype_size(x->dtype);
+    size_t row = (size_t)(x->shape.dims[axis] * inner) * es;
+    int big = cc_tensor_bytes(x) >= PAR_BYTES;
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t o = 0; o < outer; o++) {
+        size_t off = 0;
+        for (int j = 0; j < n_out; j++) {
+            size_t chunk = (size_t)(out[j].shape.dims[axis] * inner) * es;
+            memcpy((char *)out[j].data + (size_t)o * chunk, (const char *)x->data + (size_t)o * row + off, chunk);
+            off += chunk;
+        }
+    }
+    return CC_OK;
+}
+
+/* ---- Slice --------------------------------------------------------------------------- */
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static cc_status slice_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+                           cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out; (void)state;
+    const cc_tensor *x = in[0], *st = opt_input(node, in, 1), *en = opt_input(node, in, 2);
+    const cc_tensor *ax = opt_input(node, in, 3), *sp = opt_input(node, in, 4);
+    cc_tensor *y = &out[0];
+    int r = x->shape.rank;
+    if (!st || !en) return cc_err_set(err, CC_ERR_ARG, "Slice: starts and ends are required");
+    cc_status s = index_check("Slice", "starts", st, err);
+    if (s == CC_OK) s = index_check("Slice", "ends", en, err);
+    if (s == CC_OK && ax) s = index_check("Slice", "axes", ax, err);
+    if (s == CC_OK && sp) s = index_check("Slice", "steps", sp, err);
+    if (s != CC_OK) return s;
+    int64_t n = cc_shape_numel(&st->shape);
+    if (cc_shape_numel(&en->shape) != n || (ax && cc_shape_numel(&ax->shape) != n) ||
+        (sp && cc_shape_numel(&sp->shape) != n))
+        return cc_err_set(err, CC_ERR_ARG, "Slice: starts, ends, axes and steps differ in length");
+    if (n > r) return cc_err_set(err, CC_ERR_ARG, "Slice: more slices than dims");
+    int64_t start[CC_MAX_RANK], step[CC_MAX_RANK], count[CC_MAX_RANK];
+    int done[CC_MAX_RANK] = {0};
+    for (int i = 0; i < r; i++) {
+        start[i] = 0;
+        step[i] = 1;
+        count[i] = x->shape.dims[i];
+    }
+    for (int64_t k = 0; k < n; k++) {
+        int64_t a = ax ? index_at(ax, k) : k;
+        if (a < -r || a >= r) return cc_err_set(err, CC_ERR_ARG, "Slice: axis %lld out of range", (long long)a);
+        if (a < 0) a += r;
+        if (done[a]++) return cc_err_set(err, CC_ERR_ARG, "Slice: axis %lld repeated", (long long)a);
+        int64_t dim = x->shape.dims[a], b = index_at(st, k), e = index_at(en, k);
+        int64_t t = sp ? index_at(sp, k) : 1;
+        if (t == 0) return cc_err_set(err, CC_ERR_ARG, "Slice: step 0 on axis %lld", (long long)a);
+        if (b < 0) b += dim;
+        if (e < 0) e += dim;
+        if (t > 0) {
+            b = clamp64(b, 0, dim);
+            e = clamp64(e, 0, dim);
+            count[a] = e > b ? (e - b + t - 1) / t : 0;
+        } else {
+            b = clamp64(b, 0, dim - 1);
+            e = clamp64(e, -1, dim - 1);
+            count[a] = b > e ? (b - e + (-t) - 1) / (-t) : 0;
+        }
+        start[a] = b;
+        step[a] = t;
+    }
+    if (y->dtype != x->dtype || y->shape.rank != r)
+        return cc_err_set(err, CC_ERR_ARG, "Slice: output dtype or rank differs from the input");
+    for (int i = 0; i < r; i++)
+        if (y->shape.dims[i] != count[i])
+            return cc_err_set(err, CC_ERR_ARG, "Slice: output dim %d is %lld, slice gives %lld", i,
+                              (long long)y->shape.dims[i], (long long)count[i]);
+    if (cc_shape_numel(&y->shape) == 0) return CC_OK;
+    int64_t istride[CC_MAX_RANK], run = 1, base = 0;
+    for (int i = r - 1; i >= 0; i--) {
+        istride[i] = run;
+        run *= x->shape.dims[i];
+    }
+    walk w = {.rank = r};
+    for (int i = 0; i < r; i++) {
+        w.dims[i] = count[i];
+        w.istride[i] = istride[i] * step[i];
+        base += start[i] * istride[i];
+    }
+    walk_copy(&w, x->data, base, y->data, cc_dtype_size(x->dtype));
+    return CC_OK;
+}
+
+static const cc_cpu_kernel kernels[] = {
+    {.op = "Flatten", .run = flatten_run},
+    {.op = "Reshape", .run = reshape_run},
+    {.op = "Transpose", .prepare = transpose_prepare, .run = transpose_run},
+    {.op = "Concat", .run = concat_run},
+    {.op = "Split", .run = split_run},
+    {.op = "Slice", .run = slice_run},
+};
+
+const cc_cpu_family cc_cpu_family_shape = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

@@ -1,0 +1,44 @@
+/* test_cpu_norm.c — the cpu backend's BatchNormalization (inference): a hand example in
+ * f32 and bf16, the training-mode refusal, and every quick case through the cpu target's
+ * vtable against the golden model. */
+#include "cpu_sweep.h"
+
+#define F (&cc_cpu_family_norm)
+
+/* x: 1x2x2 = [[1 2] [3 4]], epsilon 1. Channel 0: scale 2, b 1, mean 1, var 3, so
+ * sqrt(var + eps) = 2 and y = (x - 1) * 1 + 1 = x. Channel 1: scale 1, b 0, mean 3,
+ * var 15, so sqrt(var + eps) = 4 and y = (x - 3) / 4 = [0 0.25]. */
+static void test_bn_hand(cc_dtype dt)
+{
+    cc_tensor x = tensor_make(dt, 3, (int64_t[]){ 1, 2, 2 }, (double[]){ 1, 2, 3, 4 });
+    cc_tensor sc = tensor_make(dt, 1, (int64_t[]){ 2 }, (double[]){ 2, 1 });
+    cc_tensor b = tensor_make(dt, 1, (int64_t[]){ 2 }, (double[]){ 1, 0 });
+    cc_tensor mean = tensor_make(dt, 1, (int64_t[]){ 2 }, (double[]){ 1, 3 });
+    cc_tensor var = tensor_make(dt, 1, (int64_t[]){ 2 }, (double[]){ 3, 15 });
+    cc_tensor y = tensor_make(dt, 3, (int64_t[]){ 1, 2, 2 }, NULL);
+    const cc_tensor *in[5] = { &x, &sc, &b, &mean, &var };
+    cc_err e = { 0 };
+    cc_node n = node_make("BatchNormalization", 5, 1);
+    node_set_f(&n, "epsilon", 1.0);
+    CHECK_OK(kernel_call(F, &n, in, 1, &y, &e));
+    const double want[4] = { 1, 2, 0, 0.25 };
+    for (int i = 0; i < 4; i++) CHECK(cc_load(y.data, dt, (size_t)i) == want[i]);
+    CHECK(guard_ok(&y));
+
+    node_set_i(&n, "training_mode", 1);
+    const cc_cpu_kernel *k = kernel_find(F, "BatchNormalization");
+    char reason[256] = "";
+    CHECK(k->supports(&n, in, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(strstr(reason, "training_mode") != NULL);
+    cc_tensor *all[] = { &x, &sc, &b, &mean, &var, &y };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
+}
+
+int main(void)
+{
+    test_bn_hand(CC_F32);
+    test_bn_hand(CC_BF16);
+    static const char *const ops[] = { "BatchNormalization" };
+    sweep_ops(ops, 1);
+    return CC_TEST_RESULT();
+}

@@ -1,0 +1,139 @@
+/* test_cpu_resize.c — the cpu backend's Resize: hand-worked examples for every nearest
+ * rounding mode, linear with half_pixel / align_corners / downsampling (the ONNX
+ * documentation's examples), cubic with and without exclude_outside, tf_crop_and_resize
+ * with extrapolation, integer rounding, then every quick case through the cpu target's
+ * vtable against the golden model. */
+#include "cpu_sweep.h"
+
+#define F (&cc_cpu_family_resize)
+
+/* Resizes x (dtype dt, shape xd of rank r) to shape yd with the given attributes and
+ * scales (NULL: sizes from yd); compares with want (tolerance tol). */
+static void resize_case(cc_dtype dt, int r, const int64_t *xd, const double *xv, const int64_t *yd,
+                        const double *scales, const double *roi, const char *mode,
+                        const char *coord, const char *nearest, int exclude, double extrap,
+                        const double *want, double tol)
+{
+    cc_tensor x = tensor_make(dt, r, xd, xv), y = tensor_make(dt, r, yd, NULL);
+    int64_t rd[1] = {2 * r}, sd[1] = {r};
+    cc_tensor troi = tensor_make(CC_F32, 1, rd, roi), tsc = tensor_make(CC_F32, 1, sd, scales);
+    cc_tensor tsz = tensor_make(CC_I64, 1, sd, NULL);
+    for (int i = 0; i < r; i++) ((int64_t *)tsz.data)[i] = yd[i];
+    cc_node n = node_make("Resize", 4, 1);
+    node_set_s(&n, "mode", mode);
+    node_set_s(&n, "coordinate_transformation_mode", coord);
+    node_set_s(&n, "nearest_mode", nearest);
+    node_set_i(&n, "exclude_outside", exclude);
+    node_set_f(&n, "extrapolation_value", extrap);
+    const cc_tensor *in[4] = {&x, roi ? &troi : NULL, scales ? &tsc : NULL, scales ? NULL : &tsz};
+    cc_err e = {0};
+    cc_status st = kernel_call(F, &n, in, 1, &y, &e);
+    CHECK(st == CC_OK);
+    if (st != CC_OK) fprintf(stderr, "Resize: %s\n", e.msg);
+    int bad = 0;
+    for (int64_t i = 0; i < cc_tensor_numel(&y); i++) {
+        double got = cc_load(y.data, dt, (size_t)i);
+        if (!(fabs(got - want[i]) <= tol) && bad++ < 4)
+            fprintf(stderr, "Resize %s/%s/%s %s at %lld: got %.9g want %.9g\n", mode, coord, nearest,
+                    cc_dtype_name(dt), (long long)i, got, want[i]);
+    }
+    CHECK(bad == 0);
+    CHECK(guard_ok(&y));
+    free(x.data); free(y.data); free(troi.data); free(tsc.data); free(tsz.data);
+}
+
+static void test_nearest(void)
+{
+    const double x4[4] = {10, 11, 12, 13};
+    int64_t d4[1] = {4}, d3[1] = {3}, d2[1] = {2};
+    /* 4 -> 3, asymmetric, scale 0.75: x_original = 0, 1.333, 2.667 */
+    const double s075[1] = {0.75};
+    resize_case(CC_F32, 1, d4, x4, d3, s075, NULL, "nearest", "asymmetric", "floor", 0, 0,
+                (double[]){10, 11, 12}, 0);
+    resize_case(CC_F32, 1, d4, x4, d3, s075, NULL, "nearest", "asymmetric", "ceil", 0, 0,
+                (double[]){10, 12, 13}, 0);
+    resize_case(CC_F32, 1, d4, x4, d3, s075, NULL, "nearest", "asymmetric", "round_prefer_floor", 0, 0,
+                (double[]){10, 11, 13}, 0);
+    /* 2 -> 4, asymmetric: x_original = 0, 0.5, 1, 1.5 (ties) */
+    const double s2[1] = {2};
+    resize_case(CC_F32, 1, d2, x4, d4, s2, NULL, "nearest", "asymmetric", "round_prefer_floor", 0, 0,
+                (double[]){10, 10, 11, 11}, 0);
+    resize_case(CC_F32, 1, d2, x4, d4, s2, NULL, "nearest", "asymmetric", "round_prefer_ceil", 0, 0,
+                (double[]){10, 11, 11, 11}, 0);
+    /* 2 -> 4, half_pixel: x_original = -0.25, 0.25, 0.75, 1.25 */
+    resize_case(CC_F32, 1, d2, x4, d4, s2, NULL, "nearest", "half_pixel", "round_prefer_floor", 0, 0,
+                (double[]){10, 10, 11, 11}, 0);
+    /* tf_half_pixel_for_nn: x_original = 0.25, 0.75, 1.25, 1.75 -> floor */
+    resize_case(CC_F32, 1, d2, x4, d4, s2, NULL, "nearest", "tf_half_pixel_for_nn", "floor", 0, 0,
+                (double[]){10, 10, 11, 11}, 0);
+    /* align_corners 2 -> 4: x_original = 0, 1/3, 2/3, 1 */
+    resize_case(CC_F32, 1, d2, x4, d4, NULL, NULL, "nearest", "align_corners", "round_prefer_floor", 0, 0,
+                (double[]){10, 10, 11, 11}, 0);
+    /* 2-D NCHW upsample of a 2x2 image by 2 (sizes), i8 data copied exactly */
+    int64_t xd[4] = {1, 1, 2, 2}, yd[4] = {1, 1, 4, 4};
+    resize_case(CC_I8, 4, xd, (double[]){-1, 2, -3, 4}, yd, NULL, NULL, "nearest", "asymmetric",
+                "floor", 0, 0,
+                (double[]){-1, -1, 2, 2, -1, -1, 2, 2, -3, -3, 4, 4, -3, -3, 4, 4}, 0);
+}
+
+static void test_linear(void)
+{
+    /* the ONNX documentation's resize_upsample_scales_linear */
+    int64_t xd[4] = {1, 1, 2, 2}, yd[4] = {1, 1, 4, 4};
+    const double x[4] = {1, 2, 3, 4}, s[4] = {1, 1, 2, 2};
+    const double up[16] = {1, 1.25, 1.75, 2, 1.5, 1.75, 2.25, 2.5,
+                           2.5, 2.75, 3.25, 3.5, 3, 3.25, 3.75, 4};
+    resize_case(CC_F32, 4, xd, x, yd, s, NULL, "linear", "half_pixel", "floor", 0, 0, up, 1e-6);
+    resize_case(CC_F16, 4, xd, x, yd, s, NULL, "linear", "half_pixel", "floor", 0, 0, up, 0);
+    /* align_corners: value = 1 + 2i/3 + j/3 at output (i, j) */
+    double ac[16];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) ac[i * 4 + j] = 1 + 2.0 * i / 3 + j / 3.0;
+    resize_case(CC_F32, 4, xd, x, yd, NULL, NULL, "linear", "align_corners", "floor", 0, 0, ac, 1e-6);
+    /* the ONNX documentation's resize_downsample_scales_linear: 2x4 by 0.6 -> 1x2 */
+    int64_t xd2[4] = {1, 1, 2, 4}, yd2[4] = {1, 1, 1, 2};
+    resize_case(CC_F32, 4, xd2, (double[]){1, 2, 3, 4, 5, 6, 7, 8}, yd2,
+                (double[]){1, 1, 0.6, 0.6}, NULL, "linear", "half_pixel", "floor", 0, 0,
+                (double[]){2.6666665, 4.3333331}, 1e-6);
+    /* u8: [0, 3] 2 -> 4 half_pixel = 0, 0.75, 2.25, 3, rounded half to even: 0, 1, 2, 3 */
+    int64_t d2[1] = {2}, d4[1] = {4};
+    resize_case(CC_U8, 1, d2, (double[]){0, 3}, d4, (double[]){2}, NULL, "linear", "half_pixel",
+                "floor", 0, 0, (double[]){0, 1, 2, 3}, 0);
+    /* tf_crop_and_resize, roi [0.4, 1.2], 4 -> 3: x_original = 1.2, 2.4, 3.6 (outside) */
+    int64_t d3[1] = {3};
+    resize_case(CC_F32, 1, d4, (double[]){1, 2, 3, 4}, d3, NULL, (double[]){0.4, 1.2}, "linear",
+                "tf_crop_and_resize", "floor", 0, 10, (double[]){2.2, 3.4, 10}, 1e-6);
+}
+
+static void test_cubic(void)
+{
+    /* asymmetric 6 -> 12 over a spike at index 2; at fraction 0.5 the A = -0.75 weights
+     * are -0.09375, 0.59375, 0.59375, -0.09375 */
+    int64_t d6[1] = {6}, d12[1] = {12};
+    const double x[6] = {0, 0, 8, 0, 0, 0};
+    double want[12] = {0, -0.75, 0, 4.75, 8, 4.75, 0, -0.75, 0, 0, 0, 0};
+    resize_case(CC_F32, 1, d6, x, d12, (double[]){2}, NULL, "cubic", "asymmetric", "floor", 0, 0,
+                want, 1e-6);
+    /* exclude_outside: at output 1 the tap at -1 drops and the rest renormalise by
+     * 1 / (1 + 0.09375) */
+    want[1] = 8 * -0.09375 / 1.09375;
+    resize_case(CC_F32, 1, d6, x, d12, (double[]){2}, NULL, "cubic", "asymmetric", "floor", 1, 0,
+                want, 1e-6);
+    /* a constant image stays constant (the weights sum to 1) */
+    int64_t xd[4] = {1, 2, 3, 3}, yd[4] = {1, 2, 7, 5};
+    double c[18], cw[70];
+    for (int i = 0; i < 18; i++) c[i] = 2.5;
+    for (int i = 0; i < 70; i++) cw[i] = 2.5;
+    resize_case(CC_F32, 4, xd, c, yd, NULL, NULL, "cubic", "half_pixel", "floor", 0, 0, cw, 1e-5);
+    resize_case(CC_F32, 4, xd, c, yd, NULL, NULL, "cubic", "pytorch_half_pixel", "floor", 1, 0, cw, 1e-5);
+}
+
+int main(void)
+{
+    test_nearest();
+    test_linear();
+    test_cubic();
+    static const char *const ops[] = {"Resize"};
+    sweep_ops(ops, 1);
+    return CC_TEST_RESULT();
+}
