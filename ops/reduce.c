@@ -45,7 +45,7 @@ static cc_status softmax_infer(const cc_node *node, const cc_tensor *const *in, 
     cc_err e;
     if (cc_shape_numel_checked(&x->shape, &n, &e))
         return cc_err_set(err, CC_ERR_ARG, "Softmax: input: %s", e.msg);
-    int axis;
+    int axis = 0;
     cc_status st = softmax_axis(node, x, &axis, err);
     if (st) return st;
     out[0].dtype = x->dtype;
@@ -73,7 +73,7 @@ static cc_status softmax_golden(const cc_node *node, const cc_tensor *const *in,
     if (n_out != 1 || !in[0] || !in[0]->data)
         return cc_err_set(err, CC_ERR_ARG, "Softmax: golden needs input data and 1 output");
     const cc_tensor *x = in[0];
-    int axis;
+    int axis = 0;
     cc_status st = softmax_axis(node, x, &axis, err);
     if (st) return st;
     int64_t outer, n, inner;
@@ -105,7 +105,7 @@ static cc_status softmax_golden(const cc_node *node, const cc_tensor *const *in,
 
 typedef struct softmax_row {
     const char *shape;
-    int axis;
+    int axis = 0;
     int quick;
 } softmax_row;
 

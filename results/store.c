@@ -149,7 +149,7 @@ cc_status cc_db_step_done(cc_db *s, sqlite3_stmt *st, const char *what, cc_err *
 
 static cc_status exec_stmt(cc_db *s, int which, const char *what, cc_err *err)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(s, which, &st, err);
     if (status != CC_OK) return status;
     return cc_db_step_done(s, st, what, err);
@@ -157,7 +157,7 @@ static cc_status exec_stmt(cc_db *s, int which, const char *what, cc_err *err)
 
 static void rollback(cc_db *s)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     if (cc_db_stmt(s, ST_ROLLBACK, &st, NULL) == CC_OK) cc_db_step_done(s, st, "rollback", NULL);
 }
 
@@ -198,7 +198,7 @@ int cc_db_regime_parse(const char *name, cc_regime *out)
 
 static cc_status run_exists(cc_db *s, int64_t run_id, cc_err *err)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(s, ST_RUN_EXISTS, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
@@ -410,7 +410,7 @@ cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run
     char uid[33];
     make_uid(uid);
 
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = exec_stmt(store, ST_BEGIN, "starting a run", err);
     if (status != CC_OK) return status;
 
@@ -455,7 +455,7 @@ fail:
 static cc_status update_run(cc_db *store, int which, int64_t run_id, const char *status_text,
                             cc_err *err)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, which, &st, err);
     if (status != CC_OK) return status;
     if (status_text) {
@@ -501,7 +501,7 @@ cc_status cc_store_put_target(cc_db *store, int64_t run_id, const char *name,
     static const cc_device_desc none;
     if (!desc) desc = &none;
 
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     status = cc_db_stmt(store, ST_TARGET_PUT, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
@@ -540,7 +540,7 @@ static cc_status check_result(const cc_result *r, const double *samples, int n_s
 /* The cases row of r (inserted when new); checks op and dtype agree with an existing row. */
 static cc_status case_ref(cc_db *store, const cc_result *r, int64_t *ref, cc_err *err)
 {
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_CASE_INSERT, &st, err);
     if (status != CC_OK) return status;
     cc_db_bind_text(st, 1, r->case_id);
@@ -613,7 +613,7 @@ cc_status cc_store_put_result(cc_db *store, int64_t run_id, const cc_result *r,
     status = case_ref(store, r, &ref, err);
     if (status != CC_OK) goto fail;
 
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     status = cc_db_stmt(store, ST_RESULT_DELETE, &st, err);
     if (status != CC_OK) goto fail;
     sqlite3_bind_int64(st, 1, run_id);

@@ -26,7 +26,7 @@ cc_status cc_store_find_resumable(cc_db *store, const char *config, int64_t *run
 {
     if (!store || !config || !run_id)
         return cc_err_set(err, CC_ERR_ARG, "cc_store_find_resumable: NULL argument");
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_FIND_RESUMABLE, &st, err);
     if (status != CC_OK) return status;
     cc_db_bind_text(st, 1, config);
@@ -36,7 +36,7 @@ cc_status cc_store_find_resumable(cc_db *store, const char *config, int64_t *run
 cc_status cc_store_latest_run(cc_db *store, int64_t *run_id, cc_err *err)
 {
     if (!store || !run_id) return cc_err_set(err, CC_ERR_ARG, "cc_store_latest_run: NULL argument");
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_LATEST_RUN, &st, err);
     if (status != CC_OK) return status;
     return query_int(store, st, 0, run_id, "looking for the latest run", err);
@@ -47,7 +47,7 @@ cc_status cc_store_has_result(cc_db *store, int64_t run_id, const char *case_id,
 {
     if (!store || !case_id || !target || !has)
         return cc_err_set(err, CC_ERR_ARG, "cc_store_has_result: NULL argument");
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_HAS_RESULT, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
@@ -67,7 +67,7 @@ cc_status cc_store_count_results(cc_db *store, int64_t run_id, int verdict_filte
     if (verdict_filter >= CC_VERDICT_COUNT)
         return cc_err_set(err, CC_ERR_ARG, "cc_store_count_results: invalid verdict %d",
                           verdict_filter);
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status =
         cc_db_stmt(store, verdict_filter >= 0 ? ST_COUNT_VERDICT : ST_COUNT_RESULTS, &st, err);
     if (status != CC_OK) return status;
@@ -81,7 +81,7 @@ cc_status cc_store_get_run(cc_db *store, int64_t run_id, cc_run_info *out, cc_er
     if (!store || !out) return cc_err_set(err, CC_ERR_ARG, "cc_store_get_run: NULL argument");
     cc_run_info *info = calloc(1, sizeof *info);
     if (!info) return cc_err_set(err, CC_ERR_NOMEM, "cc_store_get_run: out of memory");
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_GET_RUN, &st, err);
     if (status != CC_OK) goto done;
     sqlite3_bind_int64(st, 1, run_id);
@@ -138,7 +138,7 @@ cc_status cc_store_load_results(cc_db *store, int64_t run_id, cc_result **out, i
     if (!store || !out || !n) return cc_err_set(err, CC_ERR_ARG, "cc_store_load_results: NULL argument");
     cc_result *arr = NULL;
     int count = 0, cap = 0, rc;
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_LOAD_RESULTS, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
@@ -191,7 +191,7 @@ cc_status cc_store_load_targets(cc_db *store, int64_t run_id, cc_run_target **ou
     if (!store || !out || !n) return cc_err_set(err, CC_ERR_ARG, "cc_store_load_targets: NULL argument");
     cc_run_target *arr = NULL;
     int count = 0, cap = 0, rc;
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_LOAD_TARGETS, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
@@ -234,7 +234,7 @@ cc_status cc_store_load_samples(cc_db *store, int64_t run_id, const char *case_i
         return cc_err_set(err, CC_ERR_ARG, "cc_store_load_samples: NULL argument");
     double *arr = NULL;
     int count = 0, cap = 0, rc;
-    sqlite3_stmt *st;
+    sqlite3_stmt *st = NULL;
     cc_status status = cc_db_stmt(store, ST_LOAD_SAMPLES, &st, err);
     if (status != CC_OK) return status;
     sqlite3_bind_int64(st, 1, run_id);
