@@ -105,7 +105,7 @@ static cc_status softmax_golden(const cc_node *node, const cc_tensor *const *in,
 
 typedef struct softmax_row {
     const char *shape;
-    int axis = 0;
+    int axis;
     int quick;
 } softmax_row;
 
