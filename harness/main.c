@@ -22,6 +22,7 @@
 
 #include "../reports/report.h"
 #include "cli.h"
+#include "commands.h"
 #include "lib/exec.h"
 #include "lib/npy.h"
 #include "lib/runner.h"
@@ -84,10 +85,11 @@ static void library_versions(char *buf, size_t n)
 static int cmd_list(int argc, char **argv)
 {
     cc_cli cli;
-    cc_cli_init(&cli, "list", "crosscheck list targets|ops|cases [--ops LIST] [--dtypes LIST] [--case ID] [--quick]\n"
+    cc_cli_init(&cli, "list", "crosscheck list targets|ops|cases|models [--ops LIST] [--dtypes LIST] [--case ID] [--quick]\n"
                 "  targets: every registered backend, whether it opens here and its device\n"
                 "  ops:     the operator catalog with case counts\n"
-                "  cases:   the case ids a run would execute (after filters)\n");
+                "  cases:   the case ids a run would execute (after filters)\n"
+                "  models:  the built-in models with parameters and MACs (computed and published)\n");
     const char *what = NULL;
     cc_selection sel;
     memset(&sel, 0, sizeof sel);
@@ -126,6 +128,7 @@ static int cmd_list(int argc, char **argv)
         cc_worker_destroy(w);
         return EXIT_PASS;
     }
+    if (strcmp(what, "models") == 0) return cc_cmd_list_models();
     if (strcmp(what, "ops") == 0) {
         printf("%-20s %-8s %-6s %-22s %6s %6s\n", "op", "family", "opset", "dtypes", "quick", "full");
         int n = cc_catalog_count();
@@ -158,7 +161,7 @@ static int cmd_list(int argc, char **argv)
         free(cs);
         return EXIT_PASS;
     }
-    return fail(EXIT_USAGE, "list: unknown list '%s' (targets, ops or cases)", what);
+    return fail(EXIT_USAGE, "list: unknown list '%s' (targets, ops, cases or models)", what);
 }
 
 /* ---- run -------------------------------------------------------------------------- */
@@ -464,10 +467,11 @@ static const char *usage =
     "crosscheck — cross-hardware operator compatibility and benchmarking\n"
     "\n"
     "usage: crosscheck <command> [options]   (crosscheck <command> --help for details)\n"
-    "  list targets|ops|cases   what can run here\n"
+    "  list targets|ops|cases|models   what can run here\n"
     "  run                      run cases on targets, store results in the database\n"
     "  report                   render a run as Markdown or HTML\n"
     "  dump                     write one case's inputs and outputs as .npy files\n"
+    "  model list|run           reference models and ONNX files on targets, in every precision\n"
     "  bench overhead           the harness's timing overhead against a bare loop\n"
     "\n"
     "exit codes: 0 all passed, 1 some case failed, 2 bad usage or input,\n"
@@ -498,5 +502,10 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "report") == 0) return cmd_report(argc - 2, argv + 2);
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return cc_bench_main(argc - 2, argv + 2);
-    return fail(EXIT_USAGE, "unknown command '%s' (list, run, report, dump, bench; --help)", cmd);
+    if (strcmp(cmd, "model") == 0) {
+        char libs[1024];
+        library_versions(libs, sizeof libs);
+        return cc_cmd_model(argc - 2, argv + 2, command_line, libs, CC_GIT_COMMIT, CC_VERSION);
+    }
+    return fail(EXIT_USAGE, "unknown command '%s' (list, run, report, dump, model, bench; --help)", cmd);
 }

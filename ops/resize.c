@@ -161,7 +161,9 @@ static double resize_coord(const resize_plan *p, int a, double x)
     switch (p->ct) {
     case CT_HALF_PIXEL: return (x + 0.5) / s - 0.5;
     case CT_PYTORCH_HALF_PIXEL: return M > 1 ? (x + 0.5) / s - 0.5 : 0.0;
-    case CT_ALIGN_CORNERS: return M > 1 ? x * (L - 1) / (M - 1) : 0.0;
+    /* length_resized is L * scale, fractional when scales were given (the ONNX reference
+     * and its node tests, onnx/onnx#2462); with sizes, scale = M / L makes it M */
+    case CT_ALIGN_CORNERS: return M > 1 ? x * (L - 1) / (L * s - 1) : 0.0;
     case CT_ASYMMETRIC: return x / s;
     case CT_TF_HALF_PIXEL_FOR_NN: return (x + 0.5) / s;
     default: {

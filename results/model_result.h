@@ -32,7 +32,7 @@ typedef struct cc_model_result {
     double throughput;                    /* images per second at tp_batch */
     double gflops, peak_share;            /* at batch 1; peak_share 0 when the peak is unknown */
     char layers[512];             /* slowest layers: "name op share%; ..." */
-    char divergent[CC_REASON_MAX];/* first node over its bound and its case id, "" if none */
+    char divergent[768];          /* first node over its bound and its case id, "" if none */
     uint64_t seed;
 } cc_model_result;
 

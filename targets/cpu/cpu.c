@@ -351,6 +351,22 @@ static void node_inputs(const cc_tensor *vals, const cc_node *node, const cc_ten
         in[i] = node->in[i] >= 0 ? &vals[node->in[i]] : NULL;
 }
 
+/* Inputs as kernels see them in supports() and prepare(): final descriptions, with data
+ * only for constants of the graph. An intermediate's buffer already exists at prepare
+ * time but holds nothing yet; a kernel must not mistake it for a constant. */
+static void prepare_inputs(const cc_graph *g, const cc_tensor *vals, const cc_node *node,
+                           cc_tensor *tmp, const cc_tensor **in)
+{
+    for (int i = 0; i < CC_MAX_IO; i++) in[i] = NULL;
+    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++) {
+        int v = node->in[i];
+        if (v < 0) continue;
+        tmp[i] = vals[v];
+        tmp[i].data = g->values[v].data;
+        in[i] = &tmp[i];
+    }
+}
+
 static cc_support kernel_supports(const cc_cpu_kernel *k, const cc_node *node,
                                   const cc_tensor *const *in, char *reason, size_t n)
 {
@@ -485,8 +501,8 @@ static cc_status cpu_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *
     for (int n = 0; n < g->n_nodes; n++) {
         const cc_node *node = &g->nodes[n];
         const cc_tensor *in[CC_MAX_IO];
-        cc_tensor out[CC_MAX_IO];
-        node_inputs(p->vals, node, in);
+        cc_tensor out[CC_MAX_IO], tmp[CC_MAX_IO];
+        prepare_inputs(g, p->vals, node, tmp, in);
         memset(out, 0, sizeof out);
         st = node->op->infer(node, in, node->n_out, out, err);
         if (st) goto fail;
@@ -527,8 +543,8 @@ static cc_status cpu_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *
         plan_node *pn = &p->nodes[n];
         const cc_node *node = pn->node;
         const cc_tensor *in[CC_MAX_IO];
-        cc_tensor out[CC_MAX_IO];
-        node_inputs(p->vals, node, in);
+        cc_tensor out[CC_MAX_IO], tmp[CC_MAX_IO];
+        prepare_inputs(g, p->vals, node, tmp, in);
         for (int j = 0; j < node->n_out; j++) out[j] = p->vals[node->out[j]];
         current_note[0] = '\0';
         if (pn->kernel->prepare) {

@@ -127,7 +127,8 @@ static double source_coord(enum coord c, double o, double scale, int64_t in_len,
     case C_HALF_PIXEL: return (o + 0.5) / scale - 0.5;
     case C_PYTORCH_HALF_PIXEL: return out_len > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
     case C_ALIGN_CORNERS:
-        return out_len > 1 ? o * (double)(in_len - 1) / (double)(out_len - 1) : 0.0;
+        /* the resized length is in_len * scale, fractional when scales were given */
+        return out_len > 1 ? o * (double)(in_len - 1) / ((double)in_len * scale - 1) : 0.0;
     case C_ASYMMETRIC: return o / scale;
     case C_TF_HALF_PIXEL: return (o + 0.5) / scale;
     case C_TF_CROP:

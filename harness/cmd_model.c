@@ -1,0 +1,240 @@
+/* cmd_model.c — `crosscheck model run|list` and `crosscheck list models`. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../models/zoo.h"
+#include "cli.h"
+#include "commands.h"
+#include "lib/model_run.h"
+
+static volatile int interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+int cc_cmd_list_models(void)
+{
+    printf("%-10s %-9s %-6s %12s %12s %10s %10s  %s\n", "model", "task", "input", "params", "published", "GMAC",
+           "published", "description");
+    for (int i = 0; i < cc_zoo_count(); i++) {
+        const cc_zoo_entry *e = cc_zoo_at(i);
+        cc_model *m = NULL;
+        cc_err err = { 0 };
+        cc_zoo_options zo = { .batch = 1 };
+        if (cc_zoo_build(e->name, &zo, &m, &err)) {
+            fprintf(stderr, "crosscheck: %s\n", err.msg);
+            return 3;
+        }
+        printf("%-10s %-9s %-6d %12.0f %12.0f %10.3f %10.3f  %s\n", e->name,
+               e->task == CC_TASK_CLASSIFY ? "classify" : e->task == CC_TASK_DETECT ? "detect" : "generic",
+               e->default_image_size, cc_zoo_params(m), e->published_params, cc_model_macs(m) / 1e9,
+               e->published_macs / 1e9, e->description);
+        cc_model_free(m);
+    }
+    return 0;
+}
+
+static int add_precisions(cc_model_run_options *o, const char *list)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    o->n_prec = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "f32") && strcmp(tok, "f16") && strcmp(tok, "bf16") && strcmp(tok, "int8")) {
+            fprintf(stderr, "crosscheck model run: unknown precision '%s' (f32, f16, bf16, int8)\n", tok);
+            return 2;
+        }
+        int dup = 0;
+        for (int p = 0; p < o->n_prec; p++) dup |= !strcmp(o->precisions[p], tok);
+        if (dup) continue;
+        if (o->n_prec == CC_MODEL_MAX_PREC) return 2;
+        snprintf(o->precisions[o->n_prec++], sizeof o->precisions[0], "%s", tok);
+    }
+    if (o->n_prec == 0) {
+        fprintf(stderr, "crosscheck model run: --precisions needs at least one precision\n");
+        return 2;
+    }
+    return -1;
+}
+
+static void show(void *user, const char *line, const cc_model_result *r)
+{
+    (void)user;
+    if (line) {
+        fprintf(stderr, "crosscheck: %s\n", line);
+        return;
+    }
+    fprintf(stderr, "%-10s %-8s %-5s %-8s", r->model, r->target, r->precision, cc_verdict_name(r->verdict));
+    if (r->lat_p50 > 0) fprintf(stderr, " p50 %.2f ms, %.3g images/s (batch %d)", r->lat_p50 * 1e3, r->throughput, r->tp_batch);
+    if (r->top1 == r->top1) fprintf(stderr, ", top-1 %.1f%%", 100 * r->top1);
+    if (r->det_map50 == r->det_map50) fprintf(stderr, ", mAP@0.5 %.3f", r->det_map50);
+    if (r->n_fallback) fprintf(stderr, ", %d fallbacks", r->n_fallback);
+    fputc('\n', stderr);
+    if (r->verdict != CC_PASSED && r->reason[0]) fprintf(stderr, "          %s\n", r->reason);
+    if (r->divergent[0]) fprintf(stderr, "          first divergent: %s\n", r->divergent);
+}
+
+static int parse_int(const char *v, int lo, int hi, int *out)
+{
+    uint64_t n;
+    if (cc_cli_u64(v, &n) || n < (uint64_t)lo || n > (uint64_t)hi) return -1;
+    *out = (int)n;
+    return 0;
+}
+
+int cc_cmd_model(int argc, char **argv, const char *command_line, const char *libraries, const char *git_commit,
+                 const char *version)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        printf("crosscheck model list | run MODEL [options]   (crosscheck model run --help)\n");
+        return argc < 1 ? 2 : 0;
+    }
+    if (!strcmp(argv[0], "list")) return cc_cmd_list_models();
+    if (strcmp(argv[0], "run")) {
+        fprintf(stderr, "crosscheck model: unknown subcommand '%s' (list, run)\n", argv[0]);
+        return 2;
+    }
+    cc_cli cli;
+    cc_cli_init(&cli, "model run",
+                "crosscheck model run MODEL|FILE.onnx [options]\n"
+                "  --targets LIST      targets (default: every non-test target except ref)\n"
+                "  --precisions LIST   f32,f16,bf16,int8 (default: all four)\n"
+                "  --images N          inputs compared with the golden model (default 8)\n"
+                "  --batch B           batch for the throughput figure (default 8; 1: none)\n"
+                "  --size S            input size in pixels (default: the model's)\n"
+                "  --seed N            weights and inputs seed (default 1)\n"
+                "  --weights FILE      read weights from a file instead of synthesising them\n"
+                "  --budget TEXT       accuracy budget overrides: top1=0.99,top5=0.99,cosine=0.99,sqnr=20,map50=0.9\n"
+                "  --calib N           INT8 calibration inputs (default 8)\n"
+                "  --calib-method M    minmax (default) or percentile\n"
+                "  --layers            per-layer time breakdown (runs every layer alone)\n"
+                "  --timeout S         per (target, precision) job (default 1800)\n"
+                "  --min-time S        latency sampling time (default 1)\n"
+                "  --db PATH           results database (default out/crosscheck.db)\n"
+                "  --tag TEXT          label stored with the run\n");
+    static cc_model_run_options o;
+    memset(&o, 0, sizeof o);
+    o.db_path = "out/crosscheck.db";
+    o.n_images = 8;
+    o.batch = 8;
+    o.seed = 1;
+    o.calib_images = 8;
+    o.timeout_s = 1800;
+    o.min_time = 1;
+    o.min_samples = 10;
+    add_precisions(&o, "f32,f16,bf16,int8");
+    int have_targets = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *v;
+        int k;
+        if (argv[i][0] != '-' && !o.model) {
+            o.model = argv[i];
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--targets", &v)) != 0) {
+            if (k < 0) return 2;
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *save = NULL;
+            for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                const cc_target_iface *t = cc_target_find(tok);
+                if (!t) {
+                    fprintf(stderr, "crosscheck model run: unknown target '%s' (see `crosscheck list targets`)\n", tok);
+                    return 2;
+                }
+                if (o.n_targets < CC_RUN_MAX_TARGETS) {
+                    o.devices[o.n_targets] = "";
+                    o.targets[o.n_targets++] = t;
+                }
+            }
+            have_targets = 1;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--precisions", &v)) != 0) {
+            if (k < 0) return 2;
+            int r = add_precisions(&o, v);
+            if (r >= 0) return r;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--images", &v)) != 0) {
+            if (k < 0 || parse_int(v, 1, 100000, &o.n_images)) return fprintf(stderr, "crosscheck model run: --images takes 1..100000\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--batch", &v)) != 0) {
+            if (k < 0 || parse_int(v, 1, 4096, &o.batch)) return fprintf(stderr, "crosscheck model run: --batch takes 1..4096\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--size", &v)) != 0) {
+            if (k < 0 || parse_int(v, 1, 8192, &o.image_size)) return fprintf(stderr, "crosscheck model run: --size takes 1..8192\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--calib", &v)) != 0) {
+            if (k < 0 || parse_int(v, 0, 100000, &o.calib_images)) return fprintf(stderr, "crosscheck model run: --calib takes a count\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--calib-method", &v)) != 0) {
+            if (k < 0) return 2;
+            o.calib_method = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--seed", &v)) != 0) {
+            if (k < 0 || cc_cli_u64(v, &o.seed)) return fprintf(stderr, "crosscheck model run: --seed takes an integer\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--weights", &v)) != 0) {
+            if (k < 0) return 2;
+            o.weights_path = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--budget", &v)) != 0) {
+            if (k < 0) return 2;
+            o.budget = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--timeout", &v)) != 0) {
+            int s;
+            if (k < 0 || parse_int(v, 1, 86400, &s)) return fprintf(stderr, "crosscheck model run: --timeout takes seconds\n"), 2;
+            o.timeout_s = s;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--min-time", &v)) != 0) {
+            char *end;
+            if (k < 0) return 2;
+            o.min_time = strtod(v, &end);
+            if (*end || !(o.min_time >= 0)) return fprintf(stderr, "crosscheck model run: --min-time takes seconds\n"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--db", &v)) != 0) {
+            if (k < 0) return 2;
+            o.db_path = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--tag", &v)) != 0) {
+            if (k < 0) return 2;
+            o.tag = v;
+        } else if (!strcmp(argv[i], "--layers")) {
+            o.layers = 1;
+        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            return cc_cli_help(&cli);
+        } else {
+            fprintf(stderr, "crosscheck model run: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    if (!o.model) {
+        fprintf(stderr, "crosscheck model run: name a model (see `crosscheck list models`) or an .onnx file\n");
+        return 2;
+    }
+    if (!have_targets)
+        for (int i = 0; i < cc_target_count(); i++) {
+            const cc_target_iface *t = cc_target_at(i);
+            if (t->hidden || !strcmp(t->name, "ref") || o.n_targets == CC_RUN_MAX_TARGETS) continue;
+            o.devices[o.n_targets] = "";
+            o.targets[o.n_targets++] = t;
+        }
+    for (int p = 0; p < o.n_prec; p++)
+        if (!strcmp(o.precisions[p], "int8") && o.calib_images < 1) {
+            fprintf(stderr, "crosscheck model run: INT8 calibration needs at least one input (--calib %d)\n", o.calib_images);
+            return 2;
+        }
+    if (!strncmp(o.db_path, "out/", 4)) mkdir("out", 0777);
+    o.command_line = command_line;
+    o.libraries = libraries;
+    o.git_commit = git_commit;
+    o.version = version;
+    o.interrupt = &interrupted;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    cc_model_summary sum;
+    cc_err err = { 0 };
+    cc_status st = cc_model_run(&o, show, NULL, &sum, &err);
+    if (st) {
+        fprintf(stderr, "crosscheck: %s\n", err.msg);
+        return st == CC_ERR_ARG || st == CC_ERR_UNSUPPORTED ? 2 : 3;
+    }
+    printf("run %lld: ", (long long)sum.run_id);
+    for (int v = 0; v < CC_VERDICT_COUNT; v++) printf("%s%d %s", v ? ", " : "", sum.counts[v], cc_verdict_name((cc_verdict)v));
+    printf(" (%.1f s)\n", sum.wall_s);
+    if (sum.interrupted) return 130;
+    return sum.counts[CC_FAILED] + sum.counts[CC_ERROR] + sum.counts[CC_CRASHED] + sum.counts[CC_TIMEOUT] ? 1 : 0;
+}

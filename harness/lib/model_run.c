@@ -1,0 +1,729 @@
+/* model_run.c — models on targets: precision variants, golden references, isolated
+ * jobs, metrics, timing, per-layer breakdown and the divergence search. */
+#include "model_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../../models/detect.h"
+#include "../../models/metrics.h"
+#include "../../models/onnx_import.h"
+#include "../../models/precision.h"
+#include "../../models/quantize.h"
+#include "../../models/weights.h"
+#include "../../models/zoo.h"
+#include "graph_exec.h"
+#include "stats.h"
+
+/* Conformance to the golden model at the same precision. Two correct implementations of
+ * one precision round differently in every layer, and in a deep network those roundings
+ * compound: the target's distance to the golden model of its precision is of the order
+ * of that precision's own rounding noise (the golden model at that precision against
+ * FP32), never of the order of a wrong layer. A target conforms when its SQNR against
+ * the golden model of its precision is at most CONF_MARGIN_DB below that noise (capped
+ * at CONF_CAP_DB, which also sets the bar for FP32). */
+#define CONF_MARGIN_DB 6.0
+#define CONF_CAP_DB 60.0
+#define DET_SCORE 0.25f
+#define DET_IOU 0.45f
+#define DET_MAX 300
+
+typedef struct variant {
+    char prec[8];
+    cc_dtype dt;              /* CC_F32/F16/BF16, or CC_I8 for int8 */
+    cc_model *m;              /* batch 1 */
+    float **golden;           /* output 0 of each image, as float */
+    int64_t out_n;            /* elements of output 0 */
+    cc_model_eval eval0;      /* every value of image 0 (layers, divergence) */
+    char note[256];           /* quantization report line */
+    double noise_db;          /* SQNR of this golden against the FP32 golden (inf for FP32) */
+} variant;
+
+/* snprintf into dst that truncates silently (the texts are diagnostics). */
+static void put(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(char *dst, size_t n, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(buf);
+    if (len >= n) len = n - 1;
+    memcpy(dst, buf, len);
+    dst[len] = '\0';
+}
+
+static int is_onnx(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".onnx") == 0;
+}
+
+static cc_status build_f32(const cc_model_run_options *o, int batch, cc_model **out, cc_err *err)
+{
+    if (is_onnx(o->model)) {
+        cc_onnx_options oo;
+        memset(&oo, 0, sizeof oo);
+        oo.batch = batch;
+        return cc_onnx_load(o->model, &oo, out, err);
+    }
+    cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };
+    return cc_zoo_build(o->model, &zo, out, err);
+}
+
+static cc_status make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec, cc_model **out,
+                              char *note, size_t note_n, cc_err *err)
+{
+    note[0] = '\0';
+    if (!strcmp(prec, "f32")) return cc_model_to_precision(f32, CC_F32, out, err);
+    if (!strcmp(prec, "f16")) return cc_model_to_precision(f32, CC_F16, out, err);
+    if (!strcmp(prec, "bf16")) return cc_model_to_precision(f32, CC_BF16, out, err);
+    cc_calib_options co;
+    memset(&co, 0, sizeof co);
+    co.n_images = o->calib_images;
+    co.seed = o->seed ^ 0xca1bull;
+    if (cc_calib_method_parse(o->calib_method ? o->calib_method : "minmax", &co.method))
+        return cc_err_set(err, CC_ERR_ARG, "unknown calibration method '%s' (minmax or percentile)", o->calib_method);
+    cc_quant_report rep;
+    cc_status st = cc_model_quantize(f32, &co, out, &rep, err);
+    if (!st)
+        put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
+                 rep.n_qconv, rep.n_qmatmul, rep.n_float_ops, rep.float_ops[0] ? rep.float_ops : "none",
+                 cc_calib_method_name(rep.method), rep.n_images);
+    return st;
+}
+
+static float *output_as_float(const cc_tensor *t)
+{
+    int64_t n = cc_tensor_numel(t);
+    float *f = malloc(sizeof(float) * (size_t)(n ? n : 1));
+    if (f)
+        for (int64_t i = 0; i < n; i++) f[i] = (float)cc_load(t->data, t->dtype, (size_t)i);
+    return f;
+}
+
+static void free_inputs(cc_tensor *in, int n)
+{
+    for (int i = 0; i < n; i++) cc_tensor_free(&in[i]);
+}
+
+/* Golden outputs of v for every image, and every value of image 0. */
+static cc_status golden_variant(const cc_model_run_options *o, variant *v, cc_err *err)
+{
+    const cc_graph *g = &v->m->graph;
+    v->golden = calloc((size_t)o->n_images, sizeof(float *));
+    if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
+    for (int i = 0; i < o->n_images; i++) {
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        cc_status st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, err);
+        if (st) return st;
+        cc_model_eval ev;
+        st = cc_model_evaluate(g, in, 0, NULL, &ev, err);
+        free_inputs(in, g->n_inputs);
+        if (st) return st;
+        v->golden[i] = output_as_float(&ev.vals[g->outputs[0]]);
+        if (i == 0) v->eval0 = ev;
+        else cc_model_eval_free(&ev);
+        if (!v->golden[i]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    return CC_OK;
+}
+
+static void variant_free(variant *v, int n_images)
+{
+    if (v->golden)
+        for (int i = 0; i < n_images; i++) free(v->golden[i]);
+    free(v->golden);
+    cc_model_eval_free(&v->eval0);
+    cc_model_free(v->m);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- per-node execution (layers, divergence) ----------------------------------------- */
+
+/* Runs node k of g alone on t with inputs taken from vals (constants from g); writes
+ * its outputs to out[j] (allocated here). */
+static cc_status run_node(const cc_graph *g, int k, const cc_tensor *vals, const cc_target_iface *t, void *ctx,
+                          cc_tensor *out, double *seconds, cc_err *err)
+{
+    const cc_node *nd = &g->nodes[k];
+    cc_graph one = *g;
+    one.n_nodes = 1;
+    one.nodes = (cc_node *)nd;
+    one.n_inputs = 0;
+    cc_tensor in[CC_MAX_IO];
+    for (int i = 0; i < nd->n_in; i++) {
+        int v = nd->in[i];
+        if (v < 0 || g->values[v].data) continue;
+        int dup = 0;
+        for (int q = 0; q < one.n_inputs; q++) dup |= one.inputs[q] == v;
+        if (dup) continue;
+        in[one.n_inputs] = vals[v];
+        one.inputs[one.n_inputs++] = v;
+    }
+    one.n_outputs = nd->n_out;
+    for (int j = 0; j < nd->n_out; j++) one.outputs[j] = nd->out[j];
+    cc_graph_exec *x = NULL;
+    cc_graph_exec_info info;
+    cc_status st = cc_graph_exec_create(&one, t, ctx, NULL, NULL, &x, &info, err);
+    if (st) return st;
+    memset(out, 0, sizeof(cc_tensor) * (size_t)nd->n_out);
+    for (int j = 0; j < nd->n_out && !st; j++)
+        st = cc_tensor_alloc(&out[j], g->values[nd->out[j]].dtype, &g->values[nd->out[j]].shape, err);
+    if (!st) st = cc_graph_exec_run(x, in, out, err);
+    if (!st && seconds) {
+        double best[64];
+        int n = 0;
+        double start = cc_now();
+        st = cc_graph_exec_bind(x, in, err);
+        while (!st && n < 64 && (n < 3 || cc_now() - start < 0.02)) {
+            double t0 = cc_now();
+            st = cc_graph_exec_run_bound(x, err);
+            best[n++] = cc_now() - t0;
+        }
+        cc_timing tm = { 0 };
+        cc_stats_compute(best, n, 0, 0, &tm);
+        *seconds = tm.median;
+    }
+    cc_graph_exec_destroy(x);
+    if (st)
+        for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
+    return st;
+}
+
+typedef struct layer_time {
+    int k;
+    double s;
+} layer_time;
+
+static int by_time(const void *a, const void *b)
+{
+    double x = ((const layer_time *)a)->s, y = ((const layer_time *)b)->s;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void layer_breakdown(const variant *v, const cc_target_iface *t, void *ctx, cc_model_result *r)
+{
+    const cc_graph *g = &v->m->graph;
+    layer_time *lt = calloc((size_t)g->n_nodes + 1, sizeof *lt);
+    if (!lt) return;
+    double total = 0;
+    int n = 0;
+    for (int k = 0; k < g->n_nodes; k++) {
+        cc_tensor out[CC_MAX_IO];
+        cc_err e = { 0 };
+        double s = 0;
+        if (run_node(g, k, v->eval0.vals, t, ctx, out, &s, &e)) continue; /* not on this target */
+        for (int j = 0; j < g->nodes[k].n_out; j++) cc_tensor_free(&out[j]);
+        lt[n].k = k;
+        lt[n++].s = s;
+        total += s;
+    }
+    qsort(lt, (size_t)n, sizeof *lt, by_time);
+    size_t len = 0;
+    for (int i = 0; i < n && i < 5 && total > 0; i++)
+        len += (size_t)snprintf(r->layers + len, len < sizeof r->layers ? sizeof r->layers - len : 0, "%s%s (%s) %.1f%%",
+                                i ? "; " : "", g->nodes[lt[i].k].name, g->nodes[lt[i].k].op->name, 100 * lt[i].s / total);
+    free(lt);
+}
+
+/* The first node whose local error (run alone on t, fed the golden model's inputs) is
+ * out of its op's bound; with the propagated error there (t's own chain of outputs
+ * against the golden chain). */
+static void divergence(const variant *v, const cc_model *m, const cc_target_iface *t, void *ctx, cc_model_result *r)
+{
+    const cc_graph *g = &v->m->graph;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        const cc_tensor *gin[CC_MAX_IO] = { 0 };
+        for (int i = 0; i < nd->n_in; i++)
+            if (nd->in[i] >= 0) gin[i] = g->values[nd->in[i]].data ? &g->values[nd->in[i]] : &v->eval0.vals[nd->in[i]];
+        cc_tensor out[CC_MAX_IO];
+        cc_err e = { 0 };
+        if (run_node(g, k, v->eval0.vals, t, ctx, out, NULL, &e)) continue; /* ran on cpu: not this target's */
+        cc_golden gold[CC_MAX_IO];
+        memset(gold, 0, sizeof gold);
+        int ok = 1;
+        for (int j = 0; j < nd->n_out; j++) {
+            int64_t n = cc_tensor_numel(&out[j]);
+            gold[j].dtype = out[j].dtype;
+            gold[j].shape = out[j].shape;
+            gold[j].k = 1;
+            gold[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
+            gold[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
+            ok &= gold[j].value && gold[j].mag;
+        }
+        cc_verdict verdict = CC_PASSED;
+        cc_metrics met;
+        char why[CC_REASON_MAX] = "";
+        if (ok && nd->op->golden(nd, gin, nd->n_out, gold, &e) == CC_OK) {
+            cc_case c;
+            memset(&c, 0, sizeof c);
+            c.op = nd->op;
+            for (int i = 0; i < nd->n_in; i++)
+                if (gin[i] && nd->op->inputs[i].role == CC_IN_DATA) {
+                    c.present[i] = 1;
+                    c.in_dtype[i] = gin[i]->dtype;
+                    break;
+                }
+            verdict = cc_check_outputs(&c, 0, nd->n_out, gold, out, &met, why, sizeof why);
+        }
+        cc_golden_free(gold, nd->n_out);
+        if (verdict == CC_FAILED) {
+            /* propagated error: t's output of this node in the full model against golden */
+            double cos = NAN;
+            cc_tensor in[CC_MAX_IO];
+            memset(in, 0, sizeof in);
+            char id[CC_CASE_ID_MAX];
+            cc_err e2 = { 0 };
+            if (cc_model_node_case_id(v->m, k, id, sizeof id, &e2)) snprintf(id, sizeof id, "(no case id: %s)", e2.msg);
+            (void)m;
+            (void)in;
+            float *a = output_as_float(&out[0]);
+            float *b = output_as_float(&v->eval0.vals[nd->out[0]]);
+            if (a && b) cos = cc_cosine(b, a, cc_tensor_numel(&out[0]));
+            free(a);
+            free(b);
+            put(r->divergent, sizeof r->divergent, "node %s (%s): local error %.3gx its bound, cosine %.6f; rerun: crosscheck run --case '%s' --targets %s",
+                     nd->name, nd->op->name, met.bound_ratio, cos, id, t->name);
+            for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
+            return;
+        }
+        for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
+    }
+    snprintf(r->divergent, sizeof r->divergent, "no node exceeds its bound alone: the error accumulates over layers");
+}
+
+/* The propagated error: t runs the nodes one by one, each fed with t's own outputs (a
+ * fallback node on fb), and every output is compared with the golden model's. Appends the
+ * first node whose output falls below need_db of SQNR, and the SQNR at the graph output. */
+static void propagated(const variant *v, const cc_target_iface *t, void *ctx, const cc_target_iface *fb, void *fb_ctx,
+                       double need_db, cc_model_result *r)
+{
+    const cc_graph *g = &v->m->graph;
+    cc_tensor *tv = calloc((size_t)g->n_values, sizeof *tv);
+    if (!tv) return;
+    for (int i = 0; i < g->n_inputs; i++) tv[g->inputs[i]] = v->eval0.vals[g->inputs[i]];
+    int first = -1;
+    double first_db = 0, last_db = NAN;
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        cc_tensor out[CC_MAX_IO];
+        cc_err e = { 0 };
+        if (run_node(g, k, tv, t, ctx, out, NULL, &e) && (!fb || run_node(g, k, tv, fb, fb_ctx, out, NULL, &e))) break;
+        for (int j = 0; j < nd->n_out; j++) tv[nd->out[j]] = out[j];
+        float *a = output_as_float(&out[0]), *b = output_as_float(&v->eval0.vals[nd->out[0]]);
+        if (a && b) {
+            last_db = cc_sqnr_db(b, a, cc_tensor_numel(&out[0]));
+            if (first < 0 && last_db < need_db) {
+                first = k;
+                first_db = last_db;
+            }
+        }
+        free(a);
+        free(b);
+    }
+    size_t len = strlen(r->divergent);
+    if (first >= 0)
+        put(r->divergent + len, sizeof r->divergent - len, "; propagated: fed its own outputs, %s first falls below %.1f dB at node %s (%s, %.1f dB)",
+            t->name, need_db, g->nodes[first].name, g->nodes[first].op->name, first_db);
+    else
+        put(r->divergent + len, sizeof r->divergent - len, "; propagated: node by node the chain stays within %.1f dB (%.1f dB at the end), so the error comes from running the whole graph at once",
+            need_db, last_db);
+    for (int i = 0; i < g->n_values; i++) {
+        int is_input = 0;
+        for (int q = 0; q < g->n_inputs; q++) is_input |= g->inputs[q] == i;
+        if (!is_input) cc_tensor_free(&tv[i]);
+    }
+    free(tv);
+}
+
+/* ---- one job --------------------------------------------------------------------------- */
+
+static void set_reason(cc_model_result *r, cc_verdict v, const char *msg)
+{
+    r->verdict = v;
+    snprintf(r->reason, sizeof r->reason, "%.250s", msg);
+}
+
+static cc_status timed_runs(cc_graph_exec *x, const cc_tensor *in, double min_time, int min_samples, cc_timing *tm,
+                            cc_err *err)
+{
+    cc_status st = cc_graph_exec_bind(x, in, err);
+    for (int w = 0; w < 2 && !st; w++) st = cc_graph_exec_run_bound(x, err);
+    int cap = 10000, n = 0;
+    double *s = malloc(sizeof(double) * (size_t)cap);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    double start = cc_now();
+    while (!st && n < cap && (n < min_samples || cc_now() - start < min_time) && cc_now() - start < 30) {
+        double t0 = cc_now();
+        st = cc_graph_exec_run_bound(x, err);
+        s[n++] = cc_now() - t0;
+    }
+    if (!st) cc_stats_compute(s, n, 0, 0, tm);
+    free(s);
+    return st;
+}
+
+static void job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
+                const cc_target_iface *t, const char *device, cc_model_result *r)
+{
+    cc_err e = { 0 };
+    void *ctx = NULL, *cpu_ctx = NULL;
+    cc_device_desc desc, cpu_desc;
+    const cc_target_iface *cpu = cc_target_find("cpu");
+    cc_graph_exec *x = NULL;
+    cc_tensor out = { 0 };
+    cc_model *mb = NULL, *mb_f32 = NULL;
+    const cc_graph *g = &v->m->graph;
+    if (t->open(device, &ctx, &desc, &e)) {
+        char msg[CC_REASON_MAX];
+        snprintf(msg, sizeof msg, "target unavailable: %.200s", e.msg);
+        set_reason(r, CC_UNSUPPORTED, msg);
+        return;
+    }
+    if (cpu && cpu != t && cpu->open("", &cpu_ctx, &cpu_desc, &e)) cpu = NULL;
+    if (cpu == t) cpu_ctx = ctx;
+    cc_graph_exec_info info;
+    cc_status st = cc_graph_exec_create(g, t, ctx, cpu, cpu_ctx, &x, &info, &e);
+    r->n_nodes = g->n_nodes;
+    if (st) {
+        set_reason(r, st == CC_ERR_UNSUPPORTED ? CC_UNSUPPORTED : CC_ERROR, e.msg);
+        goto done;
+    }
+    r->n_fallback = info.n_fallback;
+    r->support_rate = g->n_nodes ? (double)(g->n_nodes - info.n_fallback) / g->n_nodes : 0;
+    snprintf(r->fallback_ops, sizeof r->fallback_ops, "%s", info.fallback_ops);
+    const cc_tensor *o0 = &g->values[g->outputs[0]];
+    if (cc_tensor_alloc(&out, o0->dtype, &o0->shape, &e)) {
+        set_reason(r, CC_ERROR, e.msg);
+        goto done;
+    }
+    /* outputs of every image */
+    cc_class_metrics conf, acc;
+    cc_class_metrics_init(&conf);
+    cc_class_metrics_init(&acc);
+    cc_detect_eval *det = NULL;
+    int detect = v->m->task == CC_TASK_DETECT, classify = v->m->task == CC_TASK_CLASSIFY;
+    int n_classes = classify ? (int)o0->shape.dims[o0->shape.rank - 1] : v->m->n_classes;
+    if (detect && cc_detect_eval_create(v->m->n_classes, 0.5, &det, &e)) {
+        set_reason(r, CC_ERROR, e.msg);
+        goto done;
+    }
+    double conf_cos_num = 0, conf_cos_min = 1;
+    for (int i = 0; i < o->n_images && !st; i++) {
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, &e);
+        if (!st) st = cc_graph_exec_run(x, in, &out, &e);
+        free_inputs(in, g->n_inputs);
+        if (st) break;
+        float *y = output_as_float(&out);
+        if (!y) {
+            st = cc_err_set(&e, CC_ERR_NOMEM, "out of memory");
+            break;
+        }
+        int rows = classify ? (int)(v->out_n / n_classes) : 1;
+        if (classify) {
+            cc_class_metrics_add(&conf, v->golden[i], y, rows, n_classes, &e);
+            cc_class_metrics_add(&acc, vf32->golden[i], y, rows, n_classes, &e);
+        } else {
+            double c1 = cc_cosine(v->golden[i], y, v->out_n);
+            conf_cos_num += c1;
+            if (c1 < conf_cos_min) conf_cos_min = c1;
+            cc_class_metrics_add(&conf, v->golden[i], y, 1, (int)v->out_n, &e);
+            cc_class_metrics_add(&acc, vf32->golden[i], y, 1, (int)v->out_n, &e);
+            if (detect) {
+                int nb = (int)o0->shape.dims[1], nc = (int)o0->shape.dims[2] - 5;
+                cc_detection *dg = malloc(sizeof *dg * DET_MAX), *dc = malloc(sizeof *dc * DET_MAX);
+                int ng = 0, nc2 = 0;
+                if (dg && dc && !cc_detect_nms(vf32->golden[i], nb, nc, DET_SCORE, DET_IOU, DET_MAX, dg, &ng, &e) &&
+                    !cc_detect_nms(y, nb, nc, DET_SCORE, DET_IOU, DET_MAX, dc, &nc2, &e))
+                    cc_detect_eval_add(det, dg, ng, dc, nc2, &e);
+                free(dg);
+                free(dc);
+            }
+        }
+        free(y);
+    }
+    if (st) {
+        set_reason(r, CC_ERROR, e.msg);
+        cc_detect_eval_destroy(det);
+        goto done;
+    }
+    r->n_images = o->n_images;
+    if (classify) {
+        r->conf_cosine = conf.cosine;
+        r->conf_sqnr_db = conf.sqnr_db;
+        r->conf_top1 = conf.top1;
+        r->top1 = acc.top1;
+        r->top5 = acc.top5;
+    } else {
+        r->conf_cosine = conf_cos_min;
+        r->conf_sqnr_db = conf.sqnr_db;
+        r->conf_top1 = NAN;
+        r->top1 = r->top5 = NAN;
+    }
+    r->cosine = acc.cosine;
+    r->sqnr_db = acc.sqnr_db;
+    r->det_precision = r->det_recall = r->det_map50 = NAN;
+    cc_budget budget = cc_budget_default(v->dt);
+    if (o->budget) cc_budget_parse(o->budget, &budget, &e);
+    char why[CC_REASON_MAX] = "";
+    int within = 1;
+    if (detect) {
+        cc_detect_metrics dm;
+        if (!cc_detect_eval_result(det, &dm, &e)) {
+            r->det_precision = dm.precision;
+            r->det_recall = dm.recall;
+            r->det_map50 = dm.map50;
+            within = cc_budget_check_detect(&budget, &dm, why, sizeof why);
+        }
+    } else if (classify) {
+        within = cc_budget_check_classify(&budget, &acc, why, sizeof why);
+    }
+    cc_detect_eval_destroy(det);
+    double conf_need = (v->noise_db < CONF_CAP_DB ? v->noise_db : CONF_CAP_DB) - CONF_MARGIN_DB;
+    int conforms = r->conf_sqnr_db >= conf_need;
+    if (!conforms) {
+        char msg[CC_REASON_MAX];
+        put(msg, sizeof msg, "differs from the %s golden model: SQNR %.1f dB, needs %.1f dB (the %s golden is %.1f dB from FP32)%s%s",
+            v->prec, r->conf_sqnr_db, conf_need, v->prec, v->noise_db, why[0] ? "; " : "", why);
+        set_reason(r, CC_FAILED, msg);
+        divergence(v, f32, t, ctx, r);
+        propagated(v, t, ctx, cpu, cpu_ctx, conf_need, r);
+    } else if (!within) {
+        char msg[CC_REASON_MAX];
+        put(msg, sizeof msg, "accuracy against FP32 outside budget: %s", why);
+        set_reason(r, CC_FAILED, msg);
+    } else {
+        r->verdict = CC_PASSED;
+        snprintf(r->reason, sizeof r->reason, "%s", v->note);
+    }
+    /* latency at batch 1 */
+    {
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        cc_timing tm = { 0 };
+        st = cc_model_synthetic_input(v->m, o->seed, in, &e);
+        if (!st) st = timed_runs(x, in, o->min_time, o->min_samples, &tm, &e);
+        free_inputs(in, g->n_inputs);
+        if (!st) {
+            r->lat_samples = tm.n_samples;
+            r->lat_p50 = tm.median;
+            r->lat_p90 = tm.p90;
+            r->lat_p99 = tm.p99;
+            double flops = 2 * cc_model_macs(v->m);
+            r->gflops = tm.median > 0 ? flops / tm.median * 1e-9 : 0;
+            r->peak_share = desc.peak_gflops > 0 ? r->gflops / desc.peak_gflops : 0;
+            r->throughput = tm.median > 0 ? 1.0 / tm.median : 0;
+            r->tp_batch = 1;
+        }
+    }
+    /* throughput at a larger batch: the same weights, rebuilt at batch B */
+    if (!st && o->batch > 1 && !is_onnx(o->model)) {
+        cc_graph_exec *xb = NULL;
+        cc_graph_exec_info ib;
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        cc_timing tm = { 0 };
+        char note[256];
+        cc_status s2 = build_f32(o, o->batch, &mb_f32, &e);
+        if (!s2) s2 = cc_weights_copy(mb_f32, f32, &e);
+        if (!s2) s2 = make_variant(o, mb_f32, v->prec, &mb, note, sizeof note, &e);
+        if (!s2) s2 = cc_graph_exec_create(&mb->graph, t, ctx, cpu, cpu_ctx, &xb, &ib, &e);
+        if (!s2) s2 = cc_model_synthetic_input(mb, o->seed, in, &e);
+        if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, &e);
+        free_inputs(in, mb ? mb->graph.n_inputs : 0);
+        cc_graph_exec_destroy(xb);
+        if (!s2 && tm.median > 0 && o->batch / tm.median > r->throughput) {
+            r->throughput = o->batch / tm.median;
+            r->tp_batch = o->batch;
+        }
+    }
+    if (o->layers) layer_breakdown(v, t, ctx, r);
+    if (st) set_reason(r, CC_ERROR, e.msg);
+done:
+    cc_tensor_free(&out);
+    cc_graph_exec_destroy(x);
+    cc_model_free(mb);
+    cc_model_free(mb_f32);
+    if (cpu && cpu != t && cpu_ctx) cpu->close(cpu_ctx);
+    t->close(ctx);
+}
+
+/* Runs job() in a child; a crash or a hang costs one result. */
+static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
+                         int ti, cc_model_result *r)
+{
+    const cc_target_iface *t = o->targets[ti];
+    int p[2];
+    if (pipe(p)) {
+        set_reason(r, CC_ERROR, strerror(errno));
+        return;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        set_reason(r, CC_ERROR, strerror(errno));
+        return;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        signal(SIGINT, SIG_IGN);
+        static cc_model_result cr;
+        cr = *r;
+        job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", &cr);
+        ssize_t w = write(p[1], &cr, sizeof cr);
+        _exit(w == (ssize_t)sizeof cr ? 0 : 3);
+    }
+    close(p[1]);
+    size_t got = 0;
+    double deadline = cc_now() + o->timeout_s;
+    int timed_out = 0;
+    static cc_model_result cr;
+    while (got < sizeof cr) {
+        double left = deadline - cc_now();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        struct pollfd pfd = { .fd = p[0], .events = POLLIN };
+        int rc = poll(&pfd, 1, (int)(left * 1000) + 1);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc <= 0) continue;
+        ssize_t k = read(p[0], (char *)&cr + got, sizeof cr - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    close(p[0]);
+    if (timed_out) kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    if (got == sizeof cr) {
+        *r = cr;
+        return;
+    }
+    char msg[CC_REASON_MAX];
+    if (timed_out) {
+        snprintf(msg, sizeof msg, "no result within %.0f s; job killed", o->timeout_s);
+        set_reason(r, CC_TIMEOUT, msg);
+    } else {
+        if (WIFSIGNALED(status)) snprintf(msg, sizeof msg, "job killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        else snprintf(msg, sizeof msg, "job exited with status %d", WEXITSTATUS(status));
+        set_reason(r, CC_CRASHED, msg);
+    }
+}
+
+cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, void *user, cc_model_summary *sum,
+                       cc_err *err)
+{
+    cc_status st = CC_OK;
+    cc_model *f32 = NULL;
+    cc_db *store = NULL;
+    variant vars[CC_MODEL_MAX_PREC + 1];
+    memset(vars, 0, sizeof vars);
+    memset(sum, 0, sizeof *sum);
+    double t0 = cc_now();
+    char line[512];
+
+    st = build_f32(o, 1, &f32, err);
+    if (st) goto done;
+    if (fn) {
+        snprintf(line, sizeof line, "model %s: %d nodes, %.4g M parameters, %.4g GMAC per image", f32->name,
+                 f32->graph.n_nodes, cc_model_params(f32) / 1e6, cc_model_macs(f32) / 1e9);
+        fn(user, line, NULL);
+    }
+    /* variants and their golden outputs; vars[0] is always FP32 (the accuracy reference) */
+    int nv = 0;
+    const char *wanted[CC_MODEL_MAX_PREC + 1];
+    wanted[nv++] = "f32";
+    for (int p = 0; p < o->n_prec; p++)
+        if (strcmp(o->precisions[p], "f32")) wanted[nv++] = o->precisions[p];
+    for (int i = 0; i < nv; i++) {
+        variant *v = &vars[i];
+        snprintf(v->prec, sizeof v->prec, "%s", wanted[i]);
+        v->dt = !strcmp(v->prec, "f16") ? CC_F16 : !strcmp(v->prec, "bf16") ? CC_BF16 : !strcmp(v->prec, "int8") ? CC_I8 : CC_F32;
+        double tv = cc_now();
+        st = make_variant(o, f32, v->prec, &v->m, v->note, sizeof v->note, err);
+        if (!st) st = golden_variant(o, v, err);
+        if (st) goto done;
+        if (fn) {
+            put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, cc_now() - tv,
+                     v->note[0] ? "; " : "", v->note);
+            fn(user, line, NULL);
+        }
+    }
+    for (int i = 0; i < nv; i++) {
+        cc_class_metrics nm;
+        cc_class_metrics_init(&nm);
+        for (int k = 0; k < o->n_images; k++)
+            cc_class_metrics_add(&nm, vars[0].golden[k], vars[i].golden[k], 1, (int)vars[i].out_n, err);
+        vars[i].noise_db = i == 0 ? INFINITY : nm.sqnr_db;
+    }
+    st = cc_store_open(o->db_path, 0, &store, err);
+    if (st) goto done;
+    static cc_run_info info;
+    memset(&info, 0, sizeof info);
+    cc_env_collect(&info);
+    snprintf(info.tag, sizeof info.tag, "%s", o->tag ? o->tag : "");
+    snprintf(info.config, sizeof info.config, "model=%s;images=%d;batch=%d;size=%d;seed=%llu", o->model, o->n_images,
+             o->batch, o->image_size, (unsigned long long)o->seed);
+    info.seed = o->seed;
+    snprintf(info.command, sizeof info.command, "%s", o->command_line ? o->command_line : "");
+    snprintf(info.version, sizeof info.version, "%s", o->version ? o->version : "");
+    snprintf(info.git_commit, sizeof info.git_commit, "%s", o->git_commit ? o->git_commit : "");
+    snprintf(info.libraries, sizeof info.libraries, "%s", o->libraries ? o->libraries : "");
+    st = cc_store_run_begin(store, &info, &sum->run_id, err);
+    if (st) goto done;
+    for (int ti = 0; ti < o->n_targets; ti++) {
+        st = cc_store_put_target(store, sum->run_id, o->targets[ti]->name, NULL, 1, "", err);
+        if (st) goto done;
+    }
+    for (int p = 0; p < o->n_prec; p++) {
+        const variant *v = NULL;
+        for (int i = 0; i < nv; i++)
+            if (!strcmp(vars[i].prec, o->precisions[p])) v = &vars[i];
+        for (int ti = 0; ti < o->n_targets; ti++) {
+            if (o->interrupt && *o->interrupt) {
+                sum->interrupted = 1;
+                goto finish;
+            }
+            static cc_model_result r;
+            memset(&r, 0, sizeof r);
+            snprintf(r.model, sizeof r.model, "%s", f32->name);
+            snprintf(r.target, sizeof r.target, "%s", o->targets[ti]->name);
+            snprintf(r.precision, sizeof r.precision, "%s", v->prec);
+            r.seed = o->seed;
+            r.verdict = CC_ERROR;
+            r.det_precision = r.det_recall = r.det_map50 = NAN;
+            isolated_job(o, f32, &vars[0], v, ti, &r);
+            st = cc_store_put_model_result(store, sum->run_id, &r, err);
+            if (st) goto done;
+            sum->counts[r.verdict]++;
+            if (fn) fn(user, NULL, &r);
+        }
+    }
+finish:
+    st = cc_store_run_end(store, sum->run_id, sum->interrupted ? "interrupted" : "finished", err);
+done:
+    sum->wall_s = cc_now() - t0;
+    for (int i = 0; i < CC_MODEL_MAX_PREC + 1; i++) variant_free(&vars[i], o->n_images);
+    cc_model_free(f32);
+    cc_store_close(store);
+    return st;
+}

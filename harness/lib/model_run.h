@@ -1,0 +1,55 @@
+/* model_run.h — `crosscheck model run`: a model (built in or ONNX) on every selected
+ * target in every selected precision, each (target, precision) job in a forked child
+ * with a time limit. Per job: conformance against the golden model at the same
+ * precision, accuracy cost against the FP32 golden model (judged by a budget), fallbacks
+ * to `cpu`, latency at batch 1, throughput at a larger batch, the slowest layers, and —
+ * when a result is out of bound — the first divergent node with its case id. Each result
+ * is committed to the store as it arrives. */
+#ifndef CC_MODEL_RUN_H
+#define CC_MODEL_RUN_H
+
+#include "../../results/model_result.h"
+#include "runner.h"
+
+#define CC_MODEL_MAX_PREC 4
+
+typedef struct cc_model_run_options {
+    const char *db_path;
+    const char *model;                /* built-in name or path to a .onnx file */
+    int n_targets;
+    const cc_target_iface *targets[CC_RUN_MAX_TARGETS];
+    const char *devices[CC_RUN_MAX_TARGETS];
+    int n_prec;
+    char precisions[CC_MODEL_MAX_PREC][8]; /* "f32", "f16", "bf16", "int8" */
+    int n_images;                     /* inputs compared (default 8) */
+    int batch;                        /* throughput batch (default 8; 1 disables) */
+    int image_size;                   /* 0: the model's default */
+    uint64_t seed;
+    const char *weights_path;         /* NULL: synthetic weights */
+    const char *budget;               /* overrides, e.g. "top1=0.995,cosine=0.99" */
+    int calib_images;                 /* INT8 calibration inputs (default 8) */
+    const char *calib_method;         /* "minmax" (default) or "percentile" */
+    double timeout_s;                 /* per job */
+    double min_time;                  /* latency sampling (default 1 s) */
+    int min_samples;                  /* (default 10) */
+    int layers;                       /* 1: per-layer breakdown */
+    const char *tag, *command_line, *libraries, *git_commit, *version;
+    volatile int *interrupt;
+} cc_model_run_options;
+
+typedef void (*cc_model_progress_fn)(void *user, const char *line, const cc_model_result *r);
+
+typedef struct cc_model_summary {
+    int64_t run_id;
+    int counts[CC_VERDICT_COUNT];
+    int interrupted;
+    double wall_s;
+} cc_model_summary;
+
+/* Runs the model. CC_ERR_ARG for an unknown model, a malformed ONNX file, bad options
+ * (one line naming the problem, nothing recorded); CC_ERR_DB for the database. Results
+ * already committed stay whatever happens. */
+cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, void *user,
+                       cc_model_summary *sum, cc_err *err);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Models end to end at a small input size: the listing, a clean run on cpu (FP32 within
+# budget; INT8 conforming bit for bit to the golden integer arithmetic), a broken layer
+# in the faulty backend named by the divergence search, fallbacks to cpu counted, and
+# bad input refused with one line.
+. "$(dirname "$0")/common.sh"
+db="$WORK/m.db"
+small=(--size 32 --images 2 --batch 2 --min-time 0.05 --db "$db")
+
+"$CC" list models >"$WORK/list.txt" 2>&1 || fail "list models"
+grep -q "^resnet50 .* 25557032 *25557032" "$WORK/list.txt" || fail "resnet50 parameters: $(cat "$WORK/list.txt")"
+grep -q "^yolov5s .* 7235389 *7235389" "$WORK/list.txt" || fail "yolov5s parameters"
+
+"$CC" model run resnet50 "${small[@]}" --targets cpu --precisions f32,int8 --budget "top1=off,top5=off,cosine=off,sqnr=off" \
+    >"$WORK/run.txt" 2>"$WORK/run.err"
+expect_eq "$?" 0 "clean model run (stderr: $(tail -5 "$WORK/run.err"))"
+expect_eq "$(sql "$db" "SELECT group_concat(precision||':'||verdict, ' ') FROM (SELECT * FROM model_results ORDER BY precision)")" \
+    "f32:passed int8:passed" "verdicts of the clean run"
+expect_eq "$(sql "$db" "SELECT n_fallback FROM model_results WHERE precision='f32'")" 0 "no fallback on cpu"
+conf=$(sql "$db" "SELECT conf_sqnr_db IS NULL OR conf_sqnr_db > 100 FROM model_results WHERE precision='int8'")
+expect_eq "$conf" 1 "int8 on cpu matches the golden integer arithmetic"
+[ "$(sql "$db" "SELECT lat_p50 > 0 AND throughput > 0 FROM model_results WHERE precision='f32'")" == 1 ] || fail "timing stored"
+
+# a wrong Add in the faulty backend: the run fails and the divergence search names an Add
+CROSSCHECK_FAULTY="wrong=Add" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
+    >"$WORK/f.txt" 2>"$WORK/f.err"
+expect_eq "$?" 1 "run with a broken layer"
+div=$(sql "$db" "SELECT divergent FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")
+[[ "$div" == *"(Add): local error"*"crosscheck run --case 'Add("* ]] || fail "divergence names the Add node: $div"
+
+# an op the backend lacks falls back to cpu and is counted
+CROSSCHECK_FAULTY="unsupported=GlobalAveragePool" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
+    >"$WORK/fb.txt" 2>"$WORK/fb.err"
+expect_eq "$?" 0 "run with a fallback"
+expect_eq "$(sql "$db" "SELECT n_fallback||' '||fallback_ops||' '||verdict FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
+    "1 GlobalAveragePool passed" "fallback counted"
+
+"$CC" report --db "$db" --out "$WORK/r.md" 2>/dev/null || fail "report"
+grep -q "^## Models" "$WORK/r.md" || fail "report has a model section"
+
+# bad input
+before=$(sql "$db" "SELECT count(*) FROM model_results")
+expect_exit 2 "$CC" model run nosuchmodel --db "$db"; one_line_error "nosuchmodel"
+src=/usr/include/onnx/backend/test/data/node/test_conv_with_strides_padding/model.onnx
+if [ -f "$src" ]; then head -c $(( $(stat -c %s "$src") / 2 )) "$src" >"$WORK/cut.onnx"; else printf '\x0a\xff\xff' >"$WORK/cut.onnx"; fi
+expect_exit 2 "$CC" model run "$WORK/cut.onnx" --targets cpu --db "$db"; one_line_error "cut.onnx"
+expect_exit 2 "$CC" model run resnet50 --size 32 --precisions int8 --calib 0 --targets cpu --db "$db"; one_line_error "calibration"
+expect_exit 2 "$CC" model run resnet50 --precisions f64 --db "$db"; one_line_error "f64"
+expect_eq "$(sql "$db" "SELECT count(*) FROM model_results")" "$before" "nothing recorded by bad input"
+finish

@@ -1,0 +1,770 @@
+/* test_onnx_bad.c — the ONNX importer on models built by hand with the generated
+ * protobuf-c structs (onnx__model_proto__pack into temporary files): a small valid graph
+ * whose values are worked out by hand (written out of topological order, with a
+ * Constant node, raw_data and float_data initializers), the rewrites of older opsets,
+ * TensorProto files, and bad input: truncated, random and empty files, unknown ops,
+ * domains and attributes, unsupported opsets, inconsistent shapes, symbolic dims,
+ * external data. Every failure must be one line with the right status, naming the
+ * problem; none may crash. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness/cctest.h"
+#include "models/onnx_import.h"
+#include "onnx.pb-c.h"
+
+#define NODE_DIR "/usr/include/onnx/backend/test/data/node"
+
+/* ---- a hand-made model ------------------------------------------------------------------ */
+
+#define HM_MAX 8
+
+typedef struct hm {
+    Onnx__ModelProto model;
+    Onnx__GraphProto graph;
+    Onnx__OperatorSetIdProto opset, *opsets[1];
+    int n_nodes;
+    Onnx__NodeProto nodes[HM_MAX], *node_ptrs[HM_MAX];
+    char *node_in[HM_MAX][HM_MAX], *node_out[HM_MAX][HM_MAX];
+    Onnx__AttributeProto attrs[HM_MAX][HM_MAX], *attr_ptrs[HM_MAX][HM_MAX];
+    int n_vi;
+    Onnx__ValueInfoProto vis[HM_MAX], *in_ptrs[HM_MAX], *out_ptrs[HM_MAX];
+    Onnx__TypeProto types[HM_MAX];
+    Onnx__TypeProto__Tensor tts[HM_MAX];
+    Onnx__TensorShapeProto shapes[HM_MAX];
+    Onnx__TensorShapeProto__Dimension dims[HM_MAX][HM_MAX], *dim_ptrs[HM_MAX][HM_MAX];
+    int n_inits;
+    Onnx__TensorProto inits[HM_MAX], *init_ptrs[HM_MAX];
+    int64_t init_dims[HM_MAX][HM_MAX];
+    Onnx__StringStringEntryProto ext, *ext_ptrs[1];
+} hm;
+
+static void hm_init(hm *h, int opset)
+{
+    memset(h, 0, sizeof *h);
+    onnx__model_proto__init(&h->model);
+    onnx__graph_proto__init(&h->graph);
+    onnx__operator_set_id_proto__init(&h->opset);
+    h->model.has_ir_version = 1;
+    h->model.ir_version = 8;
+    h->opset.domain = "";
+    h->opset.has_version = 1;
+    h->opset.version = opset;
+    h->opsets[0] = &h->opset;
+    h->model.n_opset_import = 1;
+    h->model.opset_import = h->opsets;
+    h->model.graph = &h->graph;
+    h->graph.name = "handmade";
+    h->graph.node = h->node_ptrs;
+    h->graph.input = h->in_ptrs;
+    h->graph.output = h->out_ptrs;
+    h->graph.initializer = h->init_ptrs;
+}
+
+/* A tensor ValueInfo; a dim of -1 is symbolic ("N"), -2 unknown. */
+static Onnx__ValueInfoProto *hm_vi(hm *h, const char *name, int elem, int rank, const int64_t *d)
+{
+    int i = h->n_vi++;
+    Onnx__ValueInfoProto *v = &h->vis[i];
+    onnx__value_info_proto__init(v);
+    onnx__type_proto__init(&h->types[i]);
+    onnx__type_proto__tensor__init(&h->tts[i]);
+    onnx__tensor_shape_proto__init(&h->shapes[i]);
+    v->name = (char *)name;
+    v->type = &h->types[i];
+    h->types[i].value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    h->types[i].tensor_type = &h->tts[i];
+    h->tts[i].has_elem_type = 1;
+    h->tts[i].elem_type = elem;
+    h->tts[i].shape = &h->shapes[i];
+    h->shapes[i].n_dim = (size_t)rank;
+    h->shapes[i].dim = h->dim_ptrs[i];
+    for (int k = 0; k < rank; k++) {
+        Onnx__TensorShapeProto__Dimension *dm = &h->dims[i][k];
+        onnx__tensor_shape_proto__dimension__init(dm);
+        if (d[k] >= 0) {
+            dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+            dm->dim_value = d[k];
+        } else if (d[k] == -1) {
+            dm->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+            dm->dim_param = "N";
+        }
+        h->dim_ptrs[i][k] = dm;
+    }
+    return v;
+}
+
+static void hm_input(hm *h, const char *name, int elem, int rank, const int64_t *d)
+{
+    h->in_ptrs[h->graph.n_input++] = hm_vi(h, name, elem, rank, d);
+}
+
+static void hm_output(hm *h, const char *name, int elem, int rank, const int64_t *d)
+{
+    h->out_ptrs[h->graph.n_output++] = hm_vi(h, name, elem, rank, d);
+}
+
+/* An initializer; vals (n elements of the data type's C type) go to raw_data when raw,
+ * else to the typed field. The data must outlive hm_write. */
+static Onnx__TensorProto *hm_init_tensor(hm *h, const char *name, int type, int rank, const int64_t *d, void *vals,
+                                         size_t n, int raw)
+{
+    int i = h->n_inits++;
+    Onnx__TensorProto *t = &h->inits[i];
+    onnx__tensor_proto__init(t);
+    t->name = (char *)name;
+    t->has_data_type = 1;
+    t->data_type = type;
+    t->n_dims = (size_t)rank;
+    memcpy(h->init_dims[i], d, sizeof(int64_t) * (size_t)rank);
+    t->dims = h->init_dims[i];
+    size_t w = type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64 ? 8 : 4;
+    if (raw) {
+        t->has_raw_data = 1;
+        t->raw_data.len = n * w;
+        t->raw_data.data = vals;
+    } else if (type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT) {
+        t->n_float_data = n;
+        t->float_data = vals;
+    } else if (type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64) {
+        t->n_int64_data = n;
+        t->int64_data = vals;
+    } else {
+        t->n_int32_data = n;
+        t->int32_data = vals;
+    }
+    h->init_ptrs[h->graph.n_initializer++] = t;
+    return t;
+}
+
+static Onnx__NodeProto *hm_node(hm *h, const char *op, const char *domain, int n_in, const char *const *in, int n_out,
+                                const char *const *out)
+{
+    int k = h->n_nodes++;
+    Onnx__NodeProto *nd = &h->nodes[k];
+    onnx__node_proto__init(nd);
+    nd->op_type = (char *)op;
+    nd->domain = (char *)domain;
+    for (int i = 0; i < n_in; i++) h->node_in[k][i] = (char *)in[i];
+    for (int i = 0; i < n_out; i++) h->node_out[k][i] = (char *)out[i];
+    nd->n_input = (size_t)n_in;
+    nd->input = h->node_in[k];
+    nd->n_output = (size_t)n_out;
+    nd->output = h->node_out[k];
+    nd->attribute = h->attr_ptrs[k];
+    h->node_ptrs[h->graph.n_node++] = nd;
+    return nd;
+}
+
+static Onnx__AttributeProto *hm_attr(hm *h, Onnx__NodeProto *nd, const char *name, int type)
+{
+    int k = (int)(nd - h->nodes);
+    Onnx__AttributeProto *a = &h->attrs[k][nd->n_attribute];
+    onnx__attribute_proto__init(a);
+    a->name = (char *)name;
+    a->has_type = 1;
+    a->type = type;
+    h->attr_ptrs[k][nd->n_attribute++] = a;
+    return a;
+}
+
+static void hm_attr_i(hm *h, Onnx__NodeProto *nd, const char *name, int64_t v)
+{
+    Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT);
+    a->has_i = 1;
+    a->i = v;
+}
+
+static void hm_attr_f(hm *h, Onnx__NodeProto *nd, const char *name, float v)
+{
+    Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT);
+    a->has_f = 1;
+    a->f = v;
+}
+
+static void hm_attr_ints(hm *h, Onnx__NodeProto *nd, const char *name, int64_t *v, size_t n)
+{
+    Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+    a->n_ints = n;
+    a->ints = v;
+}
+
+static char tmpdir[64];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[8][128];
+    static int turn;
+    char *p = buf[turn++ % 8];
+    snprintf(p, 128, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static void write_bytes(const char *path, const void *p, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL);
+    if (!f) return;
+    CHECK(fwrite(p, 1, n, f) == n);
+    fclose(f);
+}
+
+/* Packs the model into a temporary file; returns its path. */
+static const char *hm_write(hm *h, const char *name)
+{
+    size_t n = onnx__model_proto__get_packed_size(&h->model);
+    uint8_t *buf = malloc(n + 1);
+    CHECK(buf != NULL);
+    onnx__model_proto__pack(&h->model, buf);
+    const char *path = tmp_path(name);
+    write_bytes(path, buf, n);
+    free(buf);
+    return path;
+}
+
+/* ---- checks ------------------------------------------------------------------------------- */
+
+/* Loading path must fail with status st and a one-line message starting with the path and
+ * containing needle. */
+static void expect_fail(const char *path, const cc_onnx_options *opt, cc_status st, const char *needle)
+{
+    cc_model *m = NULL;
+    cc_err err = { 0 };
+    cc_status got = cc_onnx_load(path, opt, &m, &err);
+    int ok = got == st && m == NULL && strstr(err.msg, needle) && !strchr(err.msg, '\n') &&
+             strncmp(err.msg, path, strlen(path)) == 0;
+    if (!ok)
+        fprintf(stderr, "load(%s): status %d '%s', expected status %d mentioning '%s'\n", path, (int)got, err.msg,
+                (int)st, needle);
+    CHECK(ok);
+    if (getenv("CC_ONNX_VERBOSE")) printf("%s\n", err.msg);
+    cc_model_free(m);
+}
+
+static cc_model *expect_load(const char *path, const cc_onnx_options *opt)
+{
+    cc_model *m = NULL;
+    cc_err err = { 0 };
+    if (cc_onnx_load(path, opt, &m, &err)) {
+        fprintf(stderr, "load(%s): %s\n", path, err.msg);
+        CHECK(0);
+        return NULL;
+    }
+    return m;
+}
+
+/* Evaluates a one-input model on x and checks output 0 against want[0..n-1] exactly. */
+static void expect_values(cc_model *m, const cc_tensor *x, const double *want, int64_t n)
+{
+    if (!m) return;
+    cc_model_eval ev;
+    cc_err err = { 0 };
+    if (cc_model_evaluate(&m->graph, x, 0, NULL, &ev, &err)) {
+        fprintf(stderr, "evaluate: %s\n", err.msg);
+        CHECK(0);
+        return;
+    }
+    const cc_tensor *y = &ev.vals[m->graph.outputs[0]];
+    CHECK(cc_tensor_numel(y) == n);
+    for (int64_t i = 0; i < n && i < cc_tensor_numel(y); i++) CHECK_NEAR(cc_load(y->data, y->dtype, (size_t)i), want[i], 0);
+    cc_model_eval_free(&ev);
+}
+
+static cc_tensor make_x(int rank, const int64_t *dims, double first)
+{
+    cc_tensor x = { 0 };
+    cc_shape s = cc_shape_make(rank, dims);
+    CHECK_OK(cc_tensor_alloc(&x, CC_F32, &s, NULL));
+    for (int64_t i = 0; i < cc_tensor_numel(&x); i++) cc_store(x.data, CC_F32, (size_t)i, first + (double)i);
+    return x;
+}
+
+enum { F32 = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT, I64 = ONNX__TENSOR_PROTO__DATA_TYPE__INT64 };
+
+/* ---- the valid model: Conv -> Relu -> Reshape, written out of order -------------------------- */
+
+static float w_vals[4] = { 1, 0, 0, 1 };
+static uint8_t b_raw[4];
+static int64_t shape_vals[2] = { 1, 4 };
+
+/* x (1x1x3x3) -> Conv(w = [[1,0],[0,1]], b = 0.5) -> Relu -> Reshape to 1x4 = y. */
+static void build_valid(hm *h, int opset)
+{
+    static const int64_t xd[4] = { 1, 1, 3, 3 }, wd[4] = { 1, 1, 2, 2 }, bd[1] = { 1 }, yd[2] = { 1, 4 };
+    float b = 0.5f;
+    uint32_t bits;
+    memcpy(&bits, &b, 4);
+    for (int i = 0; i < 4; i++) b_raw[i] = (uint8_t)(bits >> (8 * i)); /* little-endian raw_data */
+    hm_init(h, opset);
+    hm_input(h, "x", F32, 4, xd);
+    hm_output(h, "y", F32, 2, yd);
+    hm_init_tensor(h, "w", F32, 4, wd, w_vals, 4, 0);
+    hm_init_tensor(h, "b", F32, 1, bd, b_raw, 1, 1);
+    /* file order: Reshape, Relu, Constant, Conv (a valid topological order is
+     * Conv, Relu, Constant, Reshape) */
+    hm_node(h, "Reshape", "", 2, (const char *[]){ "r", "shape" }, 1, (const char *[]){ "y" });
+    hm_node(h, "Relu", "", 1, (const char *[]){ "c" }, 1, (const char *[]){ "r" });
+    Onnx__NodeProto *k = hm_node(h, "Constant", "", 0, NULL, 1, (const char *[]){ "shape" });
+    static Onnx__TensorProto shape_t;
+    static int64_t shape_dims[1] = { 2 };
+    onnx__tensor_proto__init(&shape_t);
+    shape_t.has_data_type = 1;
+    shape_t.data_type = I64;
+    shape_t.n_dims = 1;
+    shape_t.dims = shape_dims;
+    shape_t.n_int64_data = 2;
+    shape_t.int64_data = shape_vals;
+    hm_attr(h, k, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR)->t = &shape_t;
+    Onnx__NodeProto *conv = hm_node(h, "Conv", "", 3, (const char *[]){ "x", "w", "b" }, 1, (const char *[]){ "c" });
+    static int64_t ks[2] = { 2, 2 };
+    hm_attr_ints(h, conv, "kernel_shape", ks, 2);
+}
+
+static void test_valid(void)
+{
+    hm h;
+    build_valid(&h, 13);
+    const char *path = hm_write(&h, "valid.onnx");
+    cc_model *m = expect_load(path, NULL);
+    if (!m) return;
+    CHECK(m->graph.n_inputs == 1 && m->graph.n_outputs == 1 && m->graph.n_nodes == 3);
+    CHECK(strcmp(m->value_names[m->graph.outputs[0]], "y") == 0);
+    int w = cc_model_find_value(m, "w"), b = cc_model_find_value(m, "b");
+    CHECK(w >= 0 && m->graph.values[w].data && m->graph.values[w].shape.rank == 4);
+    CHECK(b >= 0 && m->graph.values[b].data && ((float *)m->graph.values[b].data)[0] == 0.5f);
+    const cc_tensor *y = &m->graph.values[m->graph.outputs[0]];
+    CHECK(y->shape.rank == 2 && y->shape.dims[0] == 1 && y->shape.dims[1] == 4);
+    CHECK(strcmp(m->graph.nodes[0].op->name, "Conv") == 0); /* sorted */
+    /* x = -4..4 as [[-4,-3,-2],[-1,0,1],[2,3,4]]: x[i][j] + x[i+1][j+1] + 0.5 = -3.5, -1.5, 2.5, 4.5 */
+    static const int64_t xd[4] = { 1, 1, 3, 3 };
+    cc_tensor x = make_x(4, xd, -4);
+    static const double want[4] = { 0, 0, 2.5, 4.5 };
+    expect_values(m, &x, want, 4);
+    cc_model_free(m);
+
+    char names[8][64];
+    int n = 0;
+    CHECK_OK(cc_onnx_op_types(path, names, 8, &n, NULL));
+    CHECK(n == 4 && strcmp(names[0], "Reshape") == 0 && strcmp(names[3], "Conv") == 0);
+
+    /* opset 9: Conv-1, Relu-6, Reshape-5 mean the same */
+    build_valid(&h, 9);
+    m = expect_load(hm_write(&h, "valid9.onnx"), NULL);
+    expect_values(m, &x, want, 4);
+    cc_model_free(m);
+
+    /* bad input derived from it */
+    size_t len = onnx__model_proto__get_packed_size(&h.model);
+    uint8_t *buf = malloc(len);
+    onnx__model_proto__pack(&h.model, buf);
+    const char *half = tmp_path("half.onnx");
+    write_bytes(half, buf, len / 2);
+    expect_fail(half, NULL, CC_ERR_ARG, "not a valid ONNX model (protobuf parse failed at byte");
+    free(buf);
+    cc_tensor_free(&x);
+}
+
+static void test_files(void)
+{
+    /* random bytes */
+    uint8_t rnd[4096];
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < sizeof rnd; i++) {
+        s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+        rnd[i] = (uint8_t)s;
+    }
+    const char *p = tmp_path("random.onnx");
+    write_bytes(p, rnd, sizeof rnd);
+    expect_fail(p, NULL, CC_ERR_ARG, "not a valid ONNX model");
+    p = tmp_path("empty.onnx");
+    write_bytes(p, "", 0);
+    expect_fail(p, NULL, CC_ERR_ARG, "empty file");
+    expect_fail(tmp_path("missing.onnx"), NULL, CC_ERR_IO, "No such file");
+    expect_fail(tmpdir, NULL, CC_ERR_IO, "not a regular file");
+    /* a truncated copy of an official model, when the test data is there */
+    FILE *f = fopen(NODE_DIR "/test_conv_with_strides_padding/model.onnx", "rb");
+    if (f) {
+        uint8_t buf[65536];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        p = tmp_path("real_half.onnx");
+        write_bytes(p, buf, n / 2);
+        expect_fail(p, NULL, CC_ERR_ARG, "not a valid ONNX model (protobuf parse failed at byte");
+    }
+}
+
+/* A one-node model: op over inputs a (2x3) and, where two_inputs, b (2x3). */
+static Onnx__NodeProto *one_node(hm *h, int opset, const char *op, const char *domain, int two_inputs)
+{
+    static const int64_t d[2] = { 2, 3 };
+    hm_init(h, opset);
+    hm_input(h, "a", F32, 2, d);
+    if (two_inputs) hm_input(h, "b", F32, 2, d);
+    hm_output(h, "y", F32, 2, d);
+    return hm_node(h, op, domain, two_inputs ? 2 : 1, (const char *[]){ "a", "b" }, 1, (const char *[]){ "y" });
+}
+
+static void test_ops_and_attrs(void)
+{
+    hm h;
+    one_node(&h, 13, "QLinearAdd", "com.microsoft", 1);
+    expect_fail(hm_write(&h, "ms.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (com.microsoft.QLinearAdd): unknown op com.microsoft.QLinearAdd");
+    one_node(&h, 13, "NoSuchOp", "", 1);
+    expect_fail(hm_write(&h, "nosuch.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (NoSuchOp): unknown op NoSuchOp");
+    Onnx__NodeProto *nd = one_node(&h, 13, "Relu", "", 0);
+    hm_attr_f(&h, nd, "alpha", 0.5f);
+    expect_fail(hm_write(&h, "attr.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Relu): attribute 'alpha' is not in");
+    nd = one_node(&h, 13, "LeakyRelu", "", 0);
+    hm_attr_i(&h, nd, "alpha", 1);
+    expect_fail(hm_write(&h, "attrtype.onnx"), NULL, CC_ERR_UNSUPPORTED, "attribute 'alpha' is INT");
+    /* a case-only knob of the catalog is not an ONNX attribute */
+    nd = one_node(&h, 13, "QuantizeLinear", "", 0);
+    hm_attr_i(&h, nd, "per_axis", 1);
+    expect_fail(hm_write(&h, "knob.onnx"), NULL, CC_ERR_UNSUPPORTED, "attribute 'per_axis' is not in");
+    /* a valid attribute is used: LeakyRelu alpha 0.5 on a = 0..5 - 3 */
+    nd = one_node(&h, 13, "LeakyRelu", "", 0);
+    hm_attr_f(&h, nd, "alpha", 0.5f);
+    cc_model *m = expect_load(hm_write(&h, "leaky.onnx"), NULL);
+    static const int64_t d[2] = { 2, 3 };
+    cc_tensor a = make_x(2, d, -3);
+    static const double lr[6] = { -1.5, -1, -0.5, 0, 1, 2 };
+    expect_values(m, &a, lr, 6);
+    cc_model_free(m);
+    cc_tensor_free(&a);
+}
+
+static void test_opsets(void)
+{
+    hm h;
+    one_node(&h, 21, "Add", "", 1);
+    expect_fail(hm_write(&h, "opset21.onnx"), NULL, CC_ERR_UNSUPPORTED, "opset 21 is newer than opset 20");
+    /* Split changed in opset 18: the node is named */
+    static const int64_t d[2] = { 2, 3 }, o[2] = { 1, 3 };
+    hm_init(&h, 18);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y0", F32, 2, o);
+    hm_output(&h, "y1", F32, 2, o);
+    hm_node(&h, "Split", "", 1, (const char *[]){ "a" }, 2, (const char *[]){ "y0", "y1" });
+    expect_fail(hm_write(&h, "split18.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Split): opset 18 semantics are not in the catalog");
+    /* Resize-10 (Upsample's semantics) */
+    one_node(&h, 10, "Resize", "", 1);
+    expect_fail(hm_write(&h, "resize10.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Resize): opset 10 semantics are not in the catalog");
+    /* Add before opset 7 had legacy broadcasting */
+    one_node(&h, 6, "Add", "", 1);
+    expect_fail(hm_write(&h, "add6.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Add): opset 6 semantics are not in the catalog");
+    /* an op used before it existed */
+    one_node(&h, 13, "HardSwish", "", 0);
+    expect_fail(hm_write(&h, "hswish13.onnx"), NULL, CC_ERR_ARG, "HardSwish does not exist in opset 13");
+    /* Softmax-11 on rank 3 with axis 1 flattens axes 1..2: refused; on rank 2 it is Softmax-13 */
+    static const int64_t d3[3] = { 2, 3, 4 };
+    hm_init(&h, 11);
+    hm_input(&h, "a", F32, 3, d3);
+    hm_output(&h, "y", F32, 3, d3);
+    hm_node(&h, "Softmax", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "softmax11.onnx"), NULL, CC_ERR_UNSUPPORTED, "Softmax-11 with axis 1 of a rank-3 input");
+    one_node(&h, 11, "Softmax", "", 0);
+    cc_model *m = expect_load(hm_write(&h, "softmax11_2d.onnx"), NULL);
+    if (m) CHECK(cc_attr_i(&m->graph.nodes[0], "axis") == 1);
+    cc_model_free(m);
+}
+
+static void test_legacy_rewrites(void)
+{
+    hm h;
+    static const int64_t d[2] = { 2, 3 };
+    cc_tensor a = make_x(2, d, -3); /* -3 .. 2 */
+    /* Clip-6: min and max attributes become constant inputs */
+    Onnx__NodeProto *nd = one_node(&h, 6, "Clip", "", 0);
+    hm_attr_f(&h, nd, "min", -1.5f);
+    hm_attr_f(&h, nd, "max", 1.0f);
+    cc_model *m = expect_load(hm_write(&h, "clip6.onnx"), NULL);
+    static const double clip[6] = { -1.5, -1.5, -1, 0, 1, 1 };
+    expect_values(m, &a, clip, 6);
+    cc_model_free(m);
+    /* Slice-1 (opset 9): starts/ends/axes attributes */
+    static const int64_t o[2] = { 2, 2 };
+    hm_init(&h, 9);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 2, o);
+    nd = hm_node(&h, "Slice", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    static int64_t st[1] = { 1 }, en[1] = { 3 }, ax[1] = { 1 };
+    hm_attr_ints(&h, nd, "starts", st, 1);
+    hm_attr_ints(&h, nd, "ends", en, 1);
+    hm_attr_ints(&h, nd, "axes", ax, 1);
+    m = expect_load(hm_write(&h, "slice9.onnx"), NULL);
+    static const double sl[4] = { -2, -1, 1, 2 };
+    expect_values(m, &a, sl, 4);
+    cc_model_free(m);
+    /* Split-11: split attribute [1, 2] along axis 1 */
+    static const int64_t o1[2] = { 2, 1 }, o2[2] = { 2, 2 };
+    hm_init(&h, 11);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y0", F32, 2, o1);
+    hm_output(&h, "y1", F32, 2, o2);
+    nd = hm_node(&h, "Split", "", 1, (const char *[]){ "a" }, 2, (const char *[]){ "y0", "y1" });
+    static int64_t sp[2] = { 1, 2 };
+    hm_attr_i(&h, nd, "axis", 1);
+    hm_attr_ints(&h, nd, "split", sp, 2);
+    m = expect_load(hm_write(&h, "split11.onnx"), NULL);
+    static const double s0[2] = { -3, 0 };
+    expect_values(m, &a, s0, 2);
+    if (m) CHECK(cc_tensor_numel(&m->graph.values[m->graph.outputs[1]]) == 4);
+    cc_model_free(m);
+    /* Split-13 takes split as an input: the attribute is unknown there */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y0", F32, 2, o1);
+    hm_output(&h, "y1", F32, 2, o2);
+    nd = hm_node(&h, "Split", "", 1, (const char *[]){ "a" }, 2, (const char *[]){ "y0", "y1" });
+    hm_attr_ints(&h, nd, "split", sp, 2);
+    expect_fail(hm_write(&h, "split13.onnx"), NULL, CC_ERR_UNSUPPORTED, "attribute 'split' is not in");
+    cc_tensor_free(&a);
+}
+
+static void test_graph_errors(void)
+{
+    hm h;
+    static const int64_t d23[2] = { 2, 3 }, d45[2] = { 4, 5 };
+    /* inconsistent shapes */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_input(&h, "b", F32, 2, d45);
+    hm_output(&h, "y", F32, 2, d23);
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "b" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "shapes.onnx"), NULL, CC_ERR_ARG, "node 0 (Add): ");
+    /* an output declared with another shape than the graph computes */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d45);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "declared.onnx"), NULL, CC_ERR_ARG, "graph output 'y' is declared 4x5, the graph computes 2x3");
+    /* an input nothing defines */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d23);
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "ghost" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "ghost.onnx"), NULL, CC_ERR_ARG, "input 'ghost' is not an initializer");
+    /* a cycle */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d23);
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "z" }, 1, (const char *[]){ "y" });
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "y" }, 1, (const char *[]){ "z" });
+    expect_fail(hm_write(&h, "cycle.onnx"), NULL, CC_ERR_ARG, "is on a cycle");
+    /* symbolic dims: the batch may be given, other dims not */
+    static const int64_t sym0[2] = { -1, 3 }, sym1[2] = { 2, -1 }, unk[2] = { -2, 3 };
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, sym0);
+    hm_output(&h, "y", F32, 2, sym0);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    const char *p = hm_write(&h, "sym0.onnx");
+    expect_fail(p, NULL, CC_ERR_ARG, "input 'a': dim 0 is symbolic ('N'); give a batch size");
+    cc_onnx_options opt = { .batch = 5 };
+    cc_model *m = expect_load(p, &opt);
+    if (m) CHECK(m->graph.values[m->graph.inputs[0]].shape.dims[0] == 5 && m->graph.values[m->graph.outputs[0]].shape.dims[0] == 5);
+    cc_model_free(m);
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, unk);
+    hm_output(&h, "y", F32, 2, unk);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "unk0.onnx"), NULL, CC_ERR_ARG, "input 'a': dim 0 is unknown");
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, sym1);
+    hm_output(&h, "y", F32, 2, sym1);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "sym1.onnx"), &opt, CC_ERR_UNSUPPORTED, "input 'a': dim 1 is symbolic ('N')");
+    /* unsupported data type */
+    hm_init(&h, 13);
+    hm_input(&h, "a", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 2, d23);
+    hm_output(&h, "y", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 2, d23);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "double.onnx"), NULL, CC_ERR_UNSUPPORTED, "input 'a' has data type DOUBLE");
+}
+
+static void test_initializers(void)
+{
+    hm h;
+    static const int64_t d23[2] = { 2, 3 };
+    static float six[6] = { 1, 2, 3, 4, 5, 6 };
+    /* external data */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d23);
+    Onnx__TensorProto *t = hm_init_tensor(&h, "w", F32, 2, d23, six, 6, 0);
+    t->n_float_data = 0;
+    t->has_data_location = 1;
+    t->data_location = ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL;
+    onnx__string_string_entry_proto__init(&h.ext);
+    h.ext.key = "location";
+    h.ext.value = "weights.bin";
+    h.ext_ptrs[0] = &h.ext;
+    t->n_external_data = 1;
+    t->external_data = h.ext_ptrs;
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "w" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "external.onnx"), NULL, CC_ERR_UNSUPPORTED, "initializer 'w' keeps its data in an external file");
+    /* raw_data of the wrong size */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d23);
+    hm_init_tensor(&h, "w", F32, 2, d23, six, 5, 1);
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "w" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "rawsize.onnx"), NULL, CC_ERR_ARG, "initializer 'w' has 20 bytes of raw_data");
+    /* a valid float_data initializer is added */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_output(&h, "y", F32, 2, d23);
+    hm_init_tensor(&h, "w", F32, 2, d23, six, 6, 0);
+    hm_node(&h, "Add", "", 2, (const char *[]){ "a", "w" }, 1, (const char *[]){ "y" });
+    cc_model *m = expect_load(hm_write(&h, "addw.onnx"), NULL);
+    cc_tensor a = make_x(2, d23, -3);
+    static const double sum[6] = { -2, 0, 2, 4, 6, 8 };
+    expect_values(m, &a, sum, 6);
+    cc_model_free(m);
+    /* Reshape's shape as a graph input: needs a value at import */
+    static const int64_t d1[1] = { 2 }, d32[2] = { 3, 2 };
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d23);
+    hm_input(&h, "shape", I64, 1, d1);
+    hm_output(&h, "y", F32, 2, d32);
+    hm_node(&h, "Reshape", "", 2, (const char *[]){ "a", "shape" }, 1, (const char *[]){ "y" });
+    const char *p = hm_write(&h, "reshape_in.onnx");
+    expect_fail(p, NULL, CC_ERR_UNSUPPORTED, "node 0 (Reshape): Reshape: shape must be a constant input");
+    cc_tensor shp = { 0 };
+    cc_shape ss = cc_shape_make(1, d1);
+    CHECK_OK(cc_tensor_alloc(&shp, CC_I64, &ss, NULL));
+    ((int64_t *)shp.data)[0] = 3;
+    ((int64_t *)shp.data)[1] = 2;
+    const char *names[1] = { "shape" };
+    cc_onnx_options opt = { .n_fixed = 1, .fixed_names = names, .fixed = &shp };
+    m = expect_load(p, &opt);
+    if (m) CHECK(m->graph.n_inputs == 1 && m->graph.values[m->graph.outputs[0]].shape.dims[0] == 3);
+    cc_model_free(m);
+    cc_tensor_free(&shp);
+    cc_tensor_free(&a);
+}
+
+static void test_tensor_files(void)
+{
+    /* f16 values in int32_data: 1.0 = 0x3c00, -2.0 = 0xc000, 65504 = 0x7bff */
+    Onnx__TensorProto t;
+    onnx__tensor_proto__init(&t);
+    int64_t d[1] = { 3 };
+    int32_t bits[3] = { 0x3c00, 0xc000, 0x7bff };
+    t.name = "input_0";
+    t.has_data_type = 1;
+    t.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16;
+    t.n_dims = 1;
+    t.dims = d;
+    t.n_int32_data = 3;
+    t.int32_data = bits;
+    uint8_t buf[256];
+    size_t n = onnx__tensor_proto__pack(&t, buf);
+    const char *p = tmp_path("f16.pb");
+    write_bytes(p, buf, n);
+    cc_tensor x = { 0 };
+    char name[32] = "";
+    cc_err err = { 0 };
+    CHECK(cc_onnx_read_tensor(p, &x, name, sizeof name, &err) == CC_OK);
+    CHECK(strcmp(name, "input_0") == 0);
+    CHECK(x.dtype == CC_F16 && x.shape.rank == 1 && x.shape.dims[0] == 3);
+    if (x.data) {
+        CHECK(cc_load(x.data, CC_F16, 0) == 1.0 && cc_load(x.data, CC_F16, 1) == -2.0 && cc_load(x.data, CC_F16, 2) == 65504.0);
+    }
+    cc_tensor_free(&x);
+    /* int64 raw_data, little-endian, a scalar */
+    uint8_t raw[8] = { 0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }; /* -2 */
+    onnx__tensor_proto__init(&t);
+    t.has_data_type = 1;
+    t.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    t.has_raw_data = 1;
+    t.raw_data.len = 8;
+    t.raw_data.data = raw;
+    n = onnx__tensor_proto__pack(&t, buf);
+    p = tmp_path("i64.pb");
+    write_bytes(p, buf, n);
+    CHECK(cc_onnx_read_tensor(p, &x, NULL, 0, &err) == CC_OK);
+    CHECK(x.dtype == CC_I64 && x.shape.rank == 0 && x.data && ((int64_t *)x.data)[0] == -2);
+    cc_tensor_free(&x);
+    /* truncated: the raw data runs past the end */
+    p = tmp_path("cut.pb");
+    write_bytes(p, buf, n - 3);
+    CHECK(cc_onnx_read_tensor(p, &x, NULL, 0, &err) == CC_ERR_ARG && strstr(err.msg, "not a valid ONNX tensor") &&
+          strstr(err.msg, "field raw_data runs past the end"));
+    /* an unsupported type */
+    onnx__tensor_proto__init(&t);
+    t.has_data_type = 1;
+    t.data_type = ONNX__TENSOR_PROTO__DATA_TYPE__STRING;
+    n = onnx__tensor_proto__pack(&t, buf);
+    p = tmp_path("str.pb");
+    write_bytes(p, buf, n);
+    CHECK(cc_onnx_read_tensor(p, &x, NULL, 0, &err) == CC_ERR_UNSUPPORTED && strstr(err.msg, "data type STRING"));
+}
+
+/* Every prefix and every single-bit flip of the valid model: whatever the importer says,
+ * it must not crash, and a failure must be one non-empty line. */
+static void test_mutations(void)
+{
+    hm h;
+    build_valid(&h, 13);
+    size_t len = onnx__model_proto__get_packed_size(&h.model);
+    uint8_t *good = malloc(len), *bad = malloc(len);
+    if (!good || !bad) {
+        CHECK(0);
+        free(good);
+        free(bad);
+        return;
+    }
+    onnx__model_proto__pack(&h.model, good);
+    const char *p = tmp_path("mutant.onnx");
+    int n_ok = 0, n_runs = 0;
+    for (size_t cut = 0; cut <= len + 8 * len; cut++) {
+        size_t n = len;
+        memcpy(bad, good, len);
+        if (cut < len) n = cut;
+        else if (cut > len) bad[(cut - len - 1) / 8] ^= (uint8_t)(1u << ((cut - len - 1) % 8));
+        write_bytes(p, bad, n);
+        cc_model *m = NULL;
+        cc_err err = { 0 };
+        cc_status st = cc_onnx_load(p, NULL, &m, &err);
+        n_runs++;
+        if (st == CC_OK) {
+            n_ok++;
+            cc_model_free(m);
+        } else {
+            if (!(m == NULL && err.msg[0] && !strchr(err.msg, '\n'))) fprintf(stderr, "mutant %zu: status %d, \"%s\"\n", cut, (int)st, err.msg);
+            CHECK(m == NULL && err.msg[0] && !strchr(err.msg, '\n'));
+        }
+    }
+    CHECK(n_ok >= 1 && n_ok < n_runs); /* the intact model loads, most mutants do not */
+    free(good);
+    free(bad);
+}
+
+int main(void)
+{
+    /* the mutation test rewrites a file a thousand times: memory-backed /dev/shm keeps
+     * that well under a second where /tmp is a disk mounted with discard */
+    const char *base = getenv("TMPDIR");
+    if (!base || strlen(base) >= 40) base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    snprintf(tmpdir, sizeof tmpdir, "%s/cc_onnx_XXXXXX", base);
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_valid();
+    test_files();
+    test_ops_and_attrs();
+    test_opsets();
+    test_legacy_rewrites();
+    test_graph_errors();
+    test_initializers();
+    test_tensor_files();
+    test_mutations();
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    return CC_TEST_RESULT();
+}

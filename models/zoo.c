@@ -1,0 +1,253 @@
+/* zoo.c — the registry of built-in reference models, the graph-building shorthands the
+ * builders share, their common build path (weights from a file, or synthetic and
+ * calibrated), and synthetic input images. */
+#include "zoo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zoo_internal.h"
+
+/* ---- registry ------------------------------------------------------------------------ */
+
+static const cc_zoo_entry entries[] = {
+    {
+        .name = "resnet50",
+        .description = "ResNet50 v1.5 image classifier (torchvision layout), 1000 classes",
+        .task = CC_TASK_CLASSIFY,
+        .n_classes = 1000,
+        .default_image_size = 224,
+        .min_image_size = 32,
+        .size_multiple = 1,
+        .published_params = 25557032,
+        .published_macs = 4.09e9,
+        /* cc_model_macs (FLOPs / 2 over every node) at 224: conv 4.0871e9 + fc 2.0e6 (the
+         * published figure), plus BatchNormalization 11.2e6 (1 per element), Relu 4.8e6,
+         * Add 2.8e6 (1/2 per element), MaxPool compares 0.9e6: 4.1089e9, +0.46% */
+        .macs_tolerance = 0.01,
+        .macs_note = "conv + fc 4.089e9, with BatchNormalization, Relu, Add and pooling 4.109e9 (+0.5%)",
+        .build = cc_model_resnet50,
+    },
+    {
+        .name = "yolov5s",
+        .description = "YOLOv5s v6.0 object detector (ultralytics layout), 80 classes, decode in the graph",
+        .task = CC_TASK_DETECT,
+        .n_classes = 80,
+        .default_image_size = 640,
+        .min_image_size = 64,
+        .size_multiple = 32,
+        .published_params = 7235389,
+        /* 16.5 GFLOPs as ultralytics reports it at 640: 2 x the MACs thop counts, convs
+         * 8.2168e9 and BatchNormalization 23.7e6 (16.48e9 / 2 = 8.24e9). cc_model_macs
+         * (FLOPs / 2 over every node) adds Detect bias adds 1.1e6, SiLU's Sigmoid 51.6e6
+         * (4 FLOPs per element) and Mul 12.0e6, MaxPool compares 3.8e6, Add 1.2e6 and the
+         * decode: 8.3101e9, +0.73% over 8.25e9; 2% tolerance. */
+        .published_macs = 8.25e9,
+        .macs_tolerance = 0.02,
+        .macs_note = "convs + BN 8.24e9, with SiLU, pooling, Add and decode 8.31e9 (+0.7%)",
+        .build = cc_model_yolov5s,
+    },
+};
+
+#define N_ENTRIES ((int)(sizeof entries / sizeof entries[0]))
+
+int cc_zoo_count(void) { return N_ENTRIES; }
+
+const cc_zoo_entry *cc_zoo_at(int i) { return i >= 0 && i < N_ENTRIES ? &entries[i] : NULL; }
+
+const cc_zoo_entry *cc_zoo_find(const char *name)
+{
+    for (int i = 0; i < N_ENTRIES; i++)
+        if (strcmp(entries[i].name, name) == 0) return &entries[i];
+    return NULL;
+}
+
+cc_status cc_zoo_build(const char *name, const cc_zoo_options *opt, cc_model **out, cc_err *err)
+{
+    const cc_zoo_entry *e = cc_zoo_find(name);
+    if (!e) {
+        char known[256] = "";
+        size_t len = 0;
+        for (int i = 0; i < N_ENTRIES && len < sizeof known; i++)
+            len += (size_t)snprintf(known + len, sizeof known - len, "%s%s", i ? ", " : "", entries[i].name);
+        return cc_err_set(err, CC_ERR_ARG, "unknown model '%s' (built-in models: %s)", name, known);
+    }
+    cc_zoo_options def = { 0 };
+    return e->build(opt ? opt : &def, out, err);
+}
+
+cc_status cc_zoo_resolve(const cc_zoo_entry *e, const cc_zoo_options *opt, int *batch, int *size, cc_err *err)
+{
+    int n = opt && opt->batch ? opt->batch : 1;
+    int s = opt && opt->image_size ? opt->image_size : e->default_image_size;
+    if (n < 1 || n > 4096) return cc_err_set(err, CC_ERR_ARG, "%s: batch must be in 1..4096, got %d", e->name, n);
+    if (s < e->min_image_size || s > 8192)
+        return cc_err_set(err, CC_ERR_ARG, "%s: image size must be in %d..8192, got %d", e->name, e->min_image_size, s);
+    if (s % e->size_multiple)
+        return cc_err_set(err, CC_ERR_ARG, "%s: image size must be a multiple of %d, got %d", e->name,
+                          e->size_multiple, s);
+    *batch = n;
+    *size = s;
+    return CC_OK;
+}
+
+double cc_zoo_params(const cc_model *m)
+{
+    double n = cc_model_params(m);
+    const cc_graph *g = &m->graph;
+    size_t plen = strlen(CC_ZOO_BUFFER_PREFIX);
+    for (int v = 0; v < g->n_values; v++) {
+        if (!g->values[v].data || g->values[v].dtype == CC_I64) continue;
+        if (strncmp(m->value_names[v], CC_ZOO_BUFFER_PREFIX, plen) != 0) continue;
+        /* counted by cc_model_params only when some node reads it as a data input */
+        int data_input = 0;
+        for (int k = 0; k < g->n_nodes && !data_input; k++) {
+            const cc_node *nd = &g->nodes[k];
+            for (int i = 0; i < nd->n_in; i++)
+                if (nd->in[i] == v && nd->op->inputs[i].role == CC_IN_DATA) data_input = 1;
+        }
+        if (data_input) n -= (double)cc_tensor_numel(&g->values[v]);
+    }
+    return n;
+}
+
+/* ---- synthetic images ---------------------------------------------------------------- */
+
+cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err)
+{
+    if (t->dtype != CC_F32 || !t->data)
+        return cc_err_set(err, CC_ERR_ARG, "synthetic images: need an f32 tensor with data");
+    float *d = t->data;
+    cc_rng rng;
+    cc_rng_seed(&rng, seed ^ 0x696d616765735eull);
+    int64_t n = cc_tensor_numel(t);
+    for (int64_t i = 0; i < n; i++) d[i] = (float)cc_rng_normal(&rng);
+    return CC_OK;
+}
+
+/* ---- graph-building shorthands ------------------------------------------------------- */
+
+int64_t cc_zoo_channels(const cc_model_builder *b, int v)
+{
+    const cc_tensor *t = cc_mb_value(b, v);
+    return t && t->shape.rank >= 2 ? t->shape.dims[1] : 0;
+}
+
+cc_status cc_zoo_weight(cc_model_builder *b, const char *name, int rank, const int64_t *dims, int *v, cc_err *err)
+{
+    cc_shape s = cc_shape_make(rank, dims);
+    cc_tensor t;
+    cc_status st = cc_tensor_alloc(&t, CC_F32, &s, err);
+    if (st) return st;
+    return cc_mb_const(b, name, &t, v, err);
+}
+
+cc_status cc_zoo_const_f32(cc_model_builder *b, const char *name, int rank, const int64_t *dims, const float *vals,
+                           int *v, cc_err *err)
+{
+    cc_shape s = cc_shape_make(rank, dims);
+    cc_tensor t;
+    cc_status st = cc_tensor_alloc(&t, CC_F32, &s, err);
+    if (st) return st;
+    memcpy(t.data, vals, cc_tensor_bytes(&t));
+    return cc_mb_const(b, name, &t, v, err);
+}
+
+cc_status cc_zoo_const_i64(cc_model_builder *b, const char *name, int n, const int64_t *vals, int *v, cc_err *err)
+{
+    int64_t dims[1] = { n };
+    cc_shape s = cc_shape_make(1, dims);
+    cc_tensor t;
+    cc_status st = cc_tensor_alloc(&t, CC_I64, &s, err);
+    if (st) return st;
+    memcpy(t.data, vals, sizeof *vals * (size_t)n);
+    return cc_mb_const(b, name, &t, v, err);
+}
+
+cc_status cc_zoo_conv(cc_model_builder *b, const char *name, int x, int64_t c_out, int k, int stride, int pad,
+                      int bias, int *y, cc_err *err)
+{
+    char wn[CC_VALUE_NAME_MAX], attrs[160];
+    int in[3] = { x, -1, -1 };
+    int64_t wd[4] = { c_out, cc_zoo_channels(b, x), k, k };
+    snprintf(wn, sizeof wn, "%s.weight", name);
+    cc_status st = cc_zoo_weight(b, wn, 4, wd, &in[1], err);
+    if (st) return st;
+    if (bias) {
+        snprintf(wn, sizeof wn, "%s.bias", name);
+        st = cc_zoo_weight(b, wn, 1, wd, &in[2], err);
+        if (st) return st;
+    }
+    snprintf(attrs, sizeof attrs, "kernel_shape=[%d,%d],pads=[%d,%d,%d,%d],strides=[%d,%d]", k, k, pad, pad, pad,
+             pad, stride, stride);
+    return cc_mb_node(b, "Conv", name, attrs, bias ? 3 : 2, in, 1, y, NULL, err);
+}
+
+cc_status cc_zoo_bn(cc_model_builder *b, const char *name, int x, double eps, int *y, cc_err *err)
+{
+    static const char *const parts[4] = { "weight", "bias", "running_mean", "running_var" };
+    int in[5] = { x };
+    int64_t c = cc_zoo_channels(b, x);
+    for (int i = 0; i < 4; i++) {
+        char wn[CC_VALUE_NAME_MAX];
+        snprintf(wn, sizeof wn, "%s.%s", name, parts[i]);
+        cc_status st = cc_zoo_weight(b, wn, 1, &c, &in[i + 1], err);
+        if (st) return st;
+    }
+    char attrs[64] = "";
+    if (eps > 0) snprintf(attrs, sizeof attrs, "epsilon=%.9g", eps);
+    return cc_mb_node(b, "BatchNormalization", name, attrs, 5, in, 1, y, NULL, err);
+}
+
+cc_status cc_zoo_op(cc_model_builder *b, const char *op, const char *name, const char *attrs, int a, int c, int *y,
+                    cc_err *err)
+{
+    int in[2] = { a, c };
+    return cc_mb_node(b, op, name, attrs, c >= 0 ? 2 : 1, in, 1, y, NULL, err);
+}
+
+/* ---- the common build path ----------------------------------------------------------- */
+
+cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_model **out, cc_err *err)
+{
+    const cc_zoo_options def = { 0 };
+    if (!opt) opt = &def;
+    int batch, size;
+    cc_status st = cc_zoo_resolve(r->entry, opt, &batch, &size, err);
+    if (st) return st;
+    cc_model *m = NULL, *cal = NULL;
+    cc_tensor images = { 0 };
+    cc_model_eval ev = { 0 };
+    st = r->graph(batch, size, &m, err);
+    if (st) return st;
+    if (opt->weights_path) {
+        st = cc_weights_load(m, opt->weights_path, err);
+        if (st) goto fail;
+        *out = m;
+        return CC_OK;
+    }
+    st = r->graph(r->calib_batch, r->calib_size, &cal, err);
+    if (!st) st = cc_weights_init(cal, opt->seed, err);
+    if (!st && r->prepare) st = r->prepare(cal, opt->seed, err);
+    if (st) goto fail;
+    const cc_tensor *in = &cal->graph.values[cal->graph.inputs[0]];
+    st = cc_tensor_alloc(&images, in->dtype, &in->shape, err);
+    if (!st) st = cc_zoo_images(&images, opt->seed, err);
+    if (!st) st = cc_weights_calibrate_bn(cal, &images, &ev, err);
+    if (!st && r->tune) st = r->tune(cal, &ev, err);
+    if (!st) st = cc_weights_copy(m, cal, err);
+    if (st) goto fail;
+    cc_model_eval_free(&ev);
+    cc_tensor_free(&images);
+    cc_model_free(cal);
+    *out = m;
+    return CC_OK;
+fail:
+    cc_model_eval_free(&ev);
+    cc_tensor_free(&images);
+    cc_model_free(cal);
+    cc_model_free(m);
+    return st;
+}

@@ -1,0 +1,83 @@
+/* zoo.h — the built-in reference models (ResNet50 v1.5, YOLOv5s v6.0): their registry
+ * for `crosscheck list models` and `crosscheck model run <name>`, their builders, and the
+ * synthetic input images the suite feeds them.
+ *
+ * A built model is a cc_model (model.h) whose weights are either synthetic (made from a
+ * seed and BatchNormalization-calibrated, see weights.h) or read from a weights file.
+ *
+ * Constants whose value name starts with CC_ZOO_BUFFER_PREFIX ("buffer.") are derived by
+ * the builder from the input size (YOLO's decode grid, anchors, strides and the scalars
+ * 2 and 0.5): they are not parameters (PyTorch keeps them as buffers) and they are not in
+ * weights files. */
+#ifndef CC_ZOO_H
+#define CC_ZOO_H
+
+#include "model.h"
+
+#define CC_ZOO_BUFFER_PREFIX "buffer."
+
+typedef struct cc_zoo_options {
+    int batch;                /* images per run; 0 means 1 */
+    int image_size;           /* square input side in pixels; 0 means the model's default */
+    uint64_t seed;            /* seed of the synthetic weights */
+    const char *weights_path; /* NULL: synthetic weights; else a weights file (weights.h) */
+} cc_zoo_options;
+
+/* Builds a model. On error *out is untouched and nothing is allocated. */
+typedef cc_status (*cc_zoo_build_fn)(const cc_zoo_options *opt, cc_model **out, cc_err *err);
+
+typedef struct cc_zoo_entry {
+    const char *name;          /* "resnet50", "yolov5s" */
+    const char *description;   /* one line for listings */
+    cc_model_task task;
+    int n_classes;
+    int default_image_size;
+    int min_image_size;        /* smallest accepted image_size */
+    int size_multiple;         /* image_size must be a multiple of this (1: any) */
+    double published_params;   /* the figure papers and model cards quote */
+    double published_macs;     /* multiply-accumulates at default_image_size, batch 1 */
+    double macs_tolerance;     /* relative: |cc_model_macs - published| / published allowed */
+    const char *macs_note;     /* what cc_model_macs counts beyond the published figure */
+    cc_zoo_build_fn build;
+} cc_zoo_entry;
+
+/* Number of built-in models and the i-th (NULL when out of range), in listing order. */
+int cc_zoo_count(void);
+const cc_zoo_entry *cc_zoo_at(int i);
+/* The entry named `name` (exact match), or NULL. */
+const cc_zoo_entry *cc_zoo_find(const char *name);
+/* Builds model `name` with options opt (NULL: all defaults). Unknown name: CC_ERR_ARG
+ * listing the known ones. */
+cc_status cc_zoo_build(const char *name, const cc_zoo_options *opt, cc_model **out, cc_err *err);
+
+/* Resolves and validates opt against entry e (batch >= 1, size within limits); writes the
+ * effective batch and size. One-line CC_ERR_ARG naming the model on a bad value. */
+cc_status cc_zoo_resolve(const cc_zoo_entry *e, const cc_zoo_options *opt, int *batch, int *size,
+                         cc_err *err);
+
+/* Parameters of m as frameworks count them: cc_model_params minus the elements of
+ * buffer constants (CC_ZOO_BUFFER_PREFIX). */
+double cc_zoo_params(const cc_model *m);
+
+/* Fills t (f32, any shape, data allocated by the caller) with synthetic images: i.i.d.
+ * standard normal values, deterministic in seed. White noise rather than smooth fields:
+ * deep features of a random network then vary little from one image to the next, so BN
+ * statistics calibrated on two images hold for others (measured: with smooth random
+ * fields, activations on new images drift to 3-15x the calibrated scale in YOLOv5s's
+ * head). CC_ERR_ARG when t is not f32 with data. */
+cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err);
+
+/* ---- the builders (also reachable through the registry) ---------------------------- */
+
+/* ResNet50 v1.5 (torchvision layout and value names: conv1.weight, layer1.0.bn1.weight,
+ * fc.bias, ...), input "input" [N, 3, S, S] f32 (default S = 224, any S >= 32), output
+ * "logits" [N, 1000]. BatchNormalization nodes are kept. */
+cc_status cc_model_resnet50(const cc_zoo_options *opt, cc_model **out, cc_err *err);
+
+/* YOLOv5s v6.0 (ultralytics layout and value names: model.0.conv.weight, ...; 80 classes),
+ * input "images" [N, 3, S, S] f32 (default S = 640, S a multiple of 32, >= 64), output
+ * "output0" [N, 3 * (S/8)^2 * 21 / 16, 85]: per anchor cx, cy, w, h in input pixels,
+ * objectness and 80 class scores after the sigmoid (25200 rows at 640, 6300 at 320). */
+cc_status cc_model_yolov5s(const cc_zoo_options *opt, cc_model **out, cc_err *err);
+
+#endif

@@ -1,0 +1,268 @@
+/* eltwise.c — cuda kernels of the elementwise family: the unary activations (Relu,
+ * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt) and Add/Sub/Mul/Div
+ * with multidirectional (numpy) broadcasting.
+ *
+ * Relu, Sigmoid, Tanh and Clip(min = 0, max = c >= 0) on f32 and f16 run through
+ * cudnnActivationForward (RELU, SIGMOID, TANH, CLIPPED_RELU: the same functions, NaN
+ * propagated); everything else, bf16 and the integer Relu/Clip, runs the project's
+ * kernels (kernels_eltwise.cu). Binary ops walk the output with per-operand strides
+ * (0 along broadcast dims), dims merged where contiguous in every operand. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+static int is_int(cc_dtype d) { return d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64; }
+
+/* ---- unary --------------------------------------------------------------------------- */
+
+typedef struct unary_state {
+    int op;                          /* CC_CUDA_* */
+    float a, b, lo, hi;
+    int64_t ilo, ihi;
+    cudnnActivationDescriptor_t act; /* non-NULL: cudnnActivationForward */
+    cudnnTensorDescriptor_t td;
+} unary_state;
+
+static const struct {
+    const char *name;
+    int op;
+} unary_ops[] = {
+    { "Relu", CC_CUDA_RELU },         { "LeakyRelu", CC_CUDA_LEAKY }, { "Sigmoid", CC_CUDA_SIGMOID },
+    { "Tanh", CC_CUDA_TANH },         { "HardSigmoid", CC_CUDA_HSIGMOID },
+    { "HardSwish", CC_CUDA_HSWISH },  { "Clip", CC_CUDA_CLIP },   { "Exp", CC_CUDA_EXP },
+    { "Sqrt", CC_CUDA_SQRT },
+};
+
+static int unary_op_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
+        if (strcmp(unary_ops[i].name, name) == 0) return unary_ops[i].op;
+    return -1;
+}
+
+/* Clip's bound input i (1: min, 2: max) when given: 1 with its host value (a constant),
+ * 0 when absent, -1 when given but not constant or not a single value. */
+static int clip_bound(const cc_node *node, const cc_tensor *const *in, int i, double *v)
+{
+    if (i >= node->n_in || !in[i]) return 0;
+    if (!in[i]->data || cc_tensor_numel(in[i]) != 1) return -1;
+    *v = cc_load(in[i]->data, in[i]->dtype, 0);
+    return 1;
+}
+
+static cc_support unary_supports(const cc_cuda_ctx *c, const cc_node *node,
+                                 const cc_tensor *const *in, char *reason, size_t n)
+{
+    (void)c;
+    const char *op = node->op->name;
+    cc_dtype d = in[0]->dtype;
+    int u = unary_op_of(op);
+    if (!cc_dtype_is_float(d) && !(is_int(d) && (u == CC_CUDA_RELU || u == CC_CUDA_CLIP))) {
+        snprintf(reason, n, "%s: cuda has no kernel for dtype %s", op, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    double v;
+    if (u == CC_CUDA_CLIP && (clip_bound(node, in, 1, &v) < 0 || clip_bound(node, in, 2, &v) < 0)) {
+        snprintf(reason, n, "Clip: cuda needs min and max as constant scalars");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static void unary_release(void *state)
+{
+    unary_state *s = state;
+    if (!s) return;
+    if (s->act) cudnnDestroyActivationDescriptor(s->act);
+    if (s->td) cudnnDestroyTensorDescriptor(s->td);
+    free(s);
+}
+
+/* The cuDNN activation mode for this node, or -1 when cuDNN does not compute exactly this
+ * function on this data. */
+static int dnn_mode(const unary_state *s, cc_dtype d, int64_t n)
+{
+    if ((d != CC_F32 && d != CC_F16) || n < 1 || n > INT_MAX) return -1;
+    switch (s->op) {
+    case CC_CUDA_RELU: return CUDNN_ACTIVATION_RELU;
+    case CC_CUDA_SIGMOID: return CUDNN_ACTIVATION_SIGMOID;
+    case CC_CUDA_TANH: return CUDNN_ACTIVATION_TANH;
+    case CC_CUDA_CLIP:
+        return s->lo == 0.0f && s->hi >= 0.0f && isfinite(s->hi) ? CUDNN_ACTIVATION_CLIPPED_RELU : -1;
+    default: return -1;
+    }
+}
+
+static cc_status unary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    (void)out;
+    const char *op = node->op->name;
+    unary_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    s->op = unary_op_of(op);
+    s->lo = -INFINITY;
+    s->hi = INFINITY;
+    s->ilo = INT64_MIN;
+    s->ihi = INT64_MAX;
+    if (s->op == CC_CUDA_LEAKY) s->a = (float)cc_attr_f(node, "alpha");
+    if (s->op == CC_CUDA_HSIGMOID) {
+        s->a = (float)cc_attr_f(node, "alpha");
+        s->b = (float)cc_attr_f(node, "beta");
+    }
+    if (s->op == CC_CUDA_CLIP) {
+        double v;
+        if (clip_bound(node, in, 1, &v) > 0) {
+            s->lo = (float)v;
+            s->ilo = (int64_t)v;
+        }
+        if (clip_bound(node, in, 2, &v) > 0) {
+            s->hi = (float)v;
+            s->ihi = (int64_t)v;
+        }
+    }
+    cc_status st = CC_OK;
+    cc_dtype d = in[0]->dtype;
+    int64_t n = cc_tensor_numel(in[0]);
+    int mode = dnn_mode(s, d, n);
+    if (mode >= 0) {
+        if ((st = cc_cuda_dnn_check(cudnnCreateActivationDescriptor(&s->act),
+                                    "cudnnCreateActivationDescriptor", err))) {
+            s->act = NULL;
+            goto fail;
+        }
+        if ((st = cc_cuda_dnn_check(cudnnCreateTensorDescriptor(&s->td), "cudnnCreateTensorDescriptor",
+                                    err))) {
+            s->td = NULL;
+            goto fail;
+        }
+        double coef = s->op == CC_CUDA_CLIP ? (double)s->hi : 0.0;
+        if ((st = cc_cuda_dnn_check(cudnnSetActivationDescriptor(s->act, (cudnnActivationMode_t)mode,
+                                                                 CUDNN_PROPAGATE_NAN, coef),
+                                    "cudnnSetActivationDescriptor", err)))
+            goto fail;
+        if ((st = cc_cuda_dnn_check(cudnnSetTensor4dDescriptor(s->td, CUDNN_TENSOR_NCHW,
+                                                               (cudnnDataType_t)cc_cuda_dnn_type(d),
+                                                               1, 1, 1, (int)n),
+                                    "cudnnSetTensor4dDescriptor", err)))
+            goto fail;
+        cc_cuda_note("cudnnActivationForward");
+    } else {
+        cc_cuda_note("cuda kernel");
+    }
+    *state = s;
+    return CC_OK;
+fail:
+    unary_release(s);
+    return st;
+}
+
+static cc_status unary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                           int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    unary_state *s = state;
+    if (s->act) {
+        const float one = 1.0f, zero = 0.0f;
+        return cc_cuda_dnn_check(cudnnActivationForward(c->dnn, s->act, &one, s->td, in[0]->data,
+                                                        &zero, s->td, out[0].data),
+                                 node->op->name, err);
+    }
+    return cc_cuda_check(cc_cuda_unary(c->stream, s->op, in[0]->dtype, in[0]->data, out[0].data,
+                                       cc_tensor_numel(in[0]), s->a, s->b, s->lo, s->hi, s->ilo,
+                                       s->ihi),
+                         node->op->name, err);
+}
+
+/* ---- binary ---------------------------------------------------------------------------- */
+
+typedef struct binary_state {
+    int op;
+    cc_cuda_walk w;
+} binary_state;
+
+/* Strides of s aligned to the output shape o (leading dims of size 1), 0 along dims where s
+ * has size 1. -1 when s does not broadcast to o. */
+static int align_strides(const cc_shape *s, const cc_shape *o, int64_t *st)
+{
+    int r = o->rank, off = r - s->rank;
+    if (off < 0) return -1;
+    int64_t run = 1;
+    for (int i = r - 1; i >= 0; i--) {
+        int64_t d = i >= off ? s->dims[i - off] : 1;
+        if (d != 1 && d != o->dims[i]) return -1;
+        st[i] = d == 1 ? 0 : run;
+        run *= d;
+    }
+    return 0;
+}
+
+static cc_support binary_supports(const cc_cuda_ctx *c, const cc_node *node,
+                                  const cc_tensor *const *in, char *reason, size_t n)
+{
+    (void)c;
+    cc_dtype d = in[0]->dtype;
+    if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status binary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    const char *op = node->op->name;
+    binary_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    s->op = strcmp(op, "Add") == 0 ? CC_CUDA_ADD : strcmp(op, "Sub") == 0 ? CC_CUDA_SUB
+          : strcmp(op, "Mul") == 0 ? CC_CUDA_MUL : CC_CUDA_DIV;
+    const cc_shape *o = &out[0].shape;
+    s->w.rank = o->rank;
+    for (int i = 0; i < o->rank; i++) s->w.dims[i] = o->dims[i];
+    if (align_strides(&in[0]->shape, o, s->w.st[0]) || align_strides(&in[1]->shape, o, s->w.st[1])) {
+        free(s);
+        return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", op);
+    }
+    cc_cuda_strides(o, s->w.st[2]);
+    cc_cuda_walk_simplify(&s->w, 3);
+    if (s->w.rank == 1 && s->w.st[0][0] == 1 && s->w.st[1][0] == 1) cc_cuda_note("same shape");
+    else cc_cuda_note("broadcast, %d merged dims", s->w.rank);
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status binary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                            int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    binary_state *s = state;
+    return cc_cuda_check(cc_cuda_binary(c->stream, s->op, in[0]->dtype, in[0]->data, in[1]->data,
+                                        out[0].data, &s->w),
+                         node->op->name, err);
+}
+
+#define UNARY(name)                                                                          \
+    { .op = name, .supports = unary_supports, .prepare = unary_prepare,                      \
+      .release = unary_release, .run = unary_run }
+#define BINARY(name)                                                                         \
+    { .op = name, .supports = binary_supports, .prepare = binary_prepare, .release = free,   \
+      .run = binary_run }
+
+static const cc_cuda_kernel kernels[] = {
+    UNARY("Relu"),        UNARY("LeakyRelu"), UNARY("Sigmoid"), UNARY("Tanh"),
+    UNARY("HardSigmoid"), UNARY("HardSwish"), UNARY("Clip"),    UNARY("Exp"),
+    UNARY("Sqrt"),        BINARY("Add"),      BINARY("Sub"),    BINARY("Mul"),
+    BINARY("Div"),
+};
+
+const cc_cuda_family cc_cuda_family_eltwise = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

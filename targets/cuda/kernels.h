@@ -1,0 +1,184 @@
+/* kernels.h — the cuda backend's own CUDA kernels as its C files see them: plain C
+ * launchers (defined in kernels_*.cu) that enqueue work on a stream and return the
+ * launch status (cudaGetLastError), never waiting for the device.
+ *
+ * Conventions shared by every launcher:
+ *  - dtypes are cc_dtype values passed as int; element counts and offsets are in
+ *    elements, 64-bit;
+ *  - floating data (f32, f16, bf16) is computed in f32 and rounded once to the output
+ *    dtype (round to nearest even); integer data in 64-bit integers;
+ *  - a launch with nothing to do (zero elements) enqueues nothing and returns
+ *    cudaSuccess;
+ *  - a dtype a launcher does not handle returns cudaErrorInvalidValue (callers check
+ *    dtypes in supports(), so this is a bug, not an input error). */
+#ifndef CC_CUDA_KERNELS_H
+#define CC_CUDA_KERNELS_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CC_CUDA_MAX_RANK 8
+
+/* An index space of `rank` dims walked in row-major order, with the element strides of up
+ * to three operands along each dim (0 along a broadcast dim, negative for a reversed
+ * slice). rank 0 is a single element. */
+typedef struct cc_cuda_walk {
+    int rank;
+    int64_t dims[CC_CUDA_MAX_RANK];
+    int64_t st[3][CC_CUDA_MAX_RANK];
+} cc_cuda_walk;
+
+/* A quantization parameter in device memory: n values of an integer or floating dtype
+ * (n == 1: one value for every index). p == NULL reads as 0 (an absent zero point). */
+typedef struct cc_cuda_qparam {
+    const void *p;
+    int dtype;
+    int64_t n;
+} cc_cuda_qparam;
+
+/* ---- elementwise (kernels_eltwise.cu) ------------------------------------------------- */
+
+enum { CC_CUDA_RELU, CC_CUDA_LEAKY, CC_CUDA_SIGMOID, CC_CUDA_TANH, CC_CUDA_HSIGMOID,
+       CC_CUDA_HSWISH, CC_CUDA_CLIP, CC_CUDA_EXP, CC_CUDA_SQRT };
+
+/* y[i] = op(x[i]) for n elements. a, b: LeakyRelu alpha, HardSigmoid alpha and beta;
+ * lo, hi: Clip bounds of floating data, ilo, ihi of integer data (Relu and Clip are the
+ * only ops on integers). */
+cudaError_t cc_cuda_unary(cudaStream_t s, int op, int dtype, const void *x, void *y, int64_t n,
+                          float a, float b, float lo, float hi, int64_t ilo, int64_t ihi);
+
+enum { CC_CUDA_ADD, CC_CUDA_SUB, CC_CUDA_MUL, CC_CUDA_DIV };
+
+/* y = a op b over walk w (the output's dims; st[0] a's strides, st[1] b's, st[2] y's).
+ * Integers wrap around; integer Div truncates toward zero and gives 0 for a zero divisor. */
+cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a, const void *b,
+                           void *y, const cc_cuda_walk *w);
+
+/* dst[dst_off + sum idx*st[1]] = src[src_off + sum idx*st[0]] over walk w, elements of
+ * elem bytes (1, 2, 4 or 8). */
+cudaError_t cc_cuda_copy(cudaStream_t s, size_t elem, const void *src, int64_t src_off,
+                         void *dst, int64_t dst_off, const cc_cuda_walk *w);
+
+/* y[(o * channels + c) * inner + i] += bias[c] (bias of y's dtype). */
+cudaError_t cc_cuda_bias_add(cudaStream_t s, int dtype, void *y, const void *bias, int64_t outer,
+                             int64_t channels, int64_t inner);
+
+/* Per channel c: fold[c] = scale / sqrt(var + eps), fold[C + c] = b, fold[2C + c] = mean,
+ * computed in double and stored as f32 (scale and b of dtype sdtype, mean and var of
+ * mdtype). */
+cudaError_t cc_cuda_bn_fold(cudaStream_t s, int sdtype, const void *scale, const void *b,
+                            int mdtype, const void *mean, const void *var, double eps,
+                            float *fold, int64_t channels);
+
+/* y = (x - fold[2C + c]) * fold[c] + fold[C + c] per channel c = (i / inner) % channels. */
+cudaError_t cc_cuda_bn_apply(cudaStream_t s, int dtype, const void *x, void *y, const float *fold,
+                             int64_t outer, int64_t channels, int64_t inner);
+
+/* Softmax along the middle axis of x viewed as outer x k x inner. */
+cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer,
+                            int64_t k, int64_t inner);
+
+enum { CC_CUDA_REDUCE_MEAN, CC_CUDA_REDUCE_MAX };
+
+/* One output per index of `kept` (row-major: the output's own order); st[0] of kept and
+ * red are x's strides along the kept and the reduced dims. MAX propagates NaN. */
+cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const void *x, void *y,
+                           const cc_cuda_walk *kept, const cc_cuda_walk *red);
+
+/* QuantizeLinear: y = saturate(rint(x / scale[c]) + zp[c]) with the quotient in double,
+ * c = (i / inner) % dim (per tensor: dim = 1). x: f32, f16, bf16 or i32; y: u8 or i8. */
+cudaError_t cc_cuda_quantize(cudaStream_t s, int xdtype, const void *x, cc_cuda_qparam scale,
+                             cc_cuda_qparam zp, int ydtype, void *y, int64_t n, int64_t dim,
+                             int64_t inner);
+
+/* DequantizeLinear: y = (f32)((x - zp[c]) * scale[c]) in double. x: u8, i8 or i32. */
+cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void *x, cc_cuda_qparam scale,
+                               cc_cuda_qparam zp, float *y, int64_t n, int64_t dim,
+                               int64_t inner);
+
+/* ---- windows, resize (kernels_data.cu) ------------------------------------------------ */
+
+/* A sliding window over N*C planes, always as 3 spatial axes (a 1-D or 2-D window has
+ * leading axes of size 1, kernel 1, stride 1, dilation 1, no pads). */
+typedef struct cc_cuda_window {
+    int64_t planes;
+    int64_t in[3], out[3], k[3], stride[3], dil[3], pad0[3], pad1[3];
+} cc_cuda_window;
+
+/* MaxPool (max != 0) or AveragePool, ONNX semantics (see ops/pool.c): taps outside the
+ * input are skipped; the average divides by the taps inside the input, or with
+ * include_pad by the taps inside the padded input [-pad0, in + pad1). MaxPool also
+ * handles i8 and u8. */
+cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype, const void *x,
+                         void *y, const cc_cuda_window *g);
+
+/* Resize by per-axis tap tables: output coordinate o of axis a reads taps
+ * idx[off[a] + o * nt[a] + t] with weights w[...] (t < nt[a]); the value is the sum over
+ * every combination of taps of the product of their weights times x. Where
+ * outside[off_out[a] + o] is set on any axis the value is `extrapolation`. Integer
+ * outputs (i8, u8) are rounded half to even and saturated. */
+typedef struct cc_cuda_resize {
+    int rank;
+    int64_t in[CC_CUDA_MAX_RANK], out[CC_CUDA_MAX_RANK];
+    int nt[CC_CUDA_MAX_RANK];
+    int64_t off[CC_CUDA_MAX_RANK];      /* start of axis a in idx and w */
+    int64_t off_out[CC_CUDA_MAX_RANK];  /* start of axis a in outside */
+    int has_outside;
+    float extrapolation;
+} cc_cuda_resize;
+
+cudaError_t cc_cuda_resize_run(cudaStream_t s, int dtype, const void *x, void *y,
+                               const cc_cuda_resize *g, const int64_t *idx, const float *w,
+                               const unsigned char *outside);
+
+/* ---- integer convolution and matmul (kernels_int.cu) ---------------------------------- */
+
+typedef struct cc_cuda_conv {
+    int64_t n, c, m, group;     /* images, input channels, output channels, groups */
+    cc_cuda_window win;         /* planes unused */
+} cc_cuda_conv;
+
+/* acc[n][m][spatial] = sum over the group's channels and taps of (x - xzp) * (w - wzp[m]),
+ * exactly in int32; taps in the padding contribute nothing. x, w: u8 or i8. */
+cudaError_t cc_cuda_conv_int(cudaStream_t s, int xdtype, const void *x, cc_cuda_qparam xzp,
+                             int wdtype, const void *w, cc_cuda_qparam wzp, int32_t *acc,
+                             const cc_cuda_conv *g);
+
+/* y[(o * m + c) * inner + i] = saturate(rint((acc + bias[c]) * (xs * ws[c] / ys)) + yzp),
+ * multiplier in double; bias (i32) may be NULL. y: u8 or i8. */
+cudaError_t cc_cuda_requant_conv(cudaStream_t s, const int32_t *acc, const int32_t *bias,
+                                 cc_cuda_qparam xs, cc_cuda_qparam ws, cc_cuda_qparam ys,
+                                 cc_cuda_qparam yzp, int ydtype, void *y, int64_t outer,
+                                 int64_t m, int64_t inner);
+
+/* Integer matmul geometry. mats (device memory, 2 * n_mat values) holds, for output
+ * matrix t, the matrix index of a and of b that feed it. A zero point or scale of a is
+ * indexed by layout: 0 one value, 1 the row, 2 a's matrix * m + row (b: column, b's
+ * matrix * n + column). */
+typedef struct cc_cuda_mm {
+    int64_t m, n, k, n_mat;
+    int a_layout, b_layout;
+    const int64_t *mats;
+} cc_cuda_mm;
+
+/* acc[t][i][j] = sum_k (a - azp) * (b - bzp) exactly in int32. a, b: u8 or i8. */
+cudaError_t cc_cuda_matmul_int(cudaStream_t s, int adtype, const void *a, cc_cuda_qparam azp,
+                               int bdtype, const void *b, cc_cuda_qparam bzp, int32_t *acc,
+                               const cc_cuda_mm *g);
+
+/* y = saturate(rint(acc * (as * bs / ys)) + yzp) in double, as/bs indexed like the zero
+ * points. y: u8 or i8. */
+cudaError_t cc_cuda_requant_mm(cudaStream_t s, const int32_t *acc, cc_cuda_qparam as,
+                               cc_cuda_qparam bs, cc_cuda_qparam ys, cc_cuda_qparam yzp,
+                               int ydtype, void *y, const cc_cuda_mm *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,154 @@
+/* kernels_data.cu — the cuda backend's window and resampling kernels (launchers declared
+ * in kernels.h): the direct pooling kernel used where cuDNN's pooling does not have ONNX's
+ * semantics (dilations, ceil_mode windows that overhang the padding, asymmetric pads,
+ * bf16 and 8-bit data), and Resize by per-axis tap tables. */
+#include "device.cuh"
+
+/* ---- pooling --------------------------------------------------------------------------- */
+
+/* One thread per output element; the loop over taps mirrors the ONNX definition. */
+template <typename T>
+__global__ void pool_k(int max, int include_pad, const T *x, T *y, cc_cuda_window g, int64_t n)
+{
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2];
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2];
+    GRID_LOOP(o, n) {
+        int64_t r = o;
+        int64_t ow = r % OW;
+        r /= OW;
+        int64_t oh = r % OH;
+        r /= OH;
+        int64_t od = r % OD;
+        int64_t p = r / OD;
+        const int64_t base = p * D * H * W;
+        float best = -INFINITY, sum = 0.0f;
+        int64_t real = 0, padded = 0;
+        for (int64_t kd = 0; kd < g.k[0]; kd++) {
+            int64_t id = od * g.stride[0] - g.pad0[0] + kd * g.dil[0];
+            int pd = id >= -g.pad0[0] && id < D + g.pad1[0], vd = id >= 0 && id < D;
+            for (int64_t kh = 0; kh < g.k[1]; kh++) {
+                int64_t ih = oh * g.stride[1] - g.pad0[1] + kh * g.dil[1];
+                int ph = ih >= -g.pad0[1] && ih < H + g.pad1[1], vh = ih >= 0 && ih < H;
+                for (int64_t kw = 0; kw < g.k[2]; kw++) {
+                    int64_t iw = ow * g.stride[2] - g.pad0[2] + kw * g.dil[2];
+                    int pw = iw >= -g.pad0[2] && iw < W + g.pad1[2], vw = iw >= 0 && iw < W;
+                    padded += pd && ph && pw;
+                    if (!(vd && vh && vw)) continue;
+                    float v = ldf(x, base + (id * H + ih) * W + iw);
+                    real++;
+                    if (v > best) best = v;
+                    sum += v;
+                }
+            }
+        }
+        if (max) {
+            stf(y, o, best);
+        } else {
+            int64_t cnt = include_pad ? padded : real;
+            stf(y, o, cnt > 0 ? sum / (float)cnt : 0.0f);
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype,
+                                    const void *x, void *y, const cc_cuda_window *g)
+{
+    int64_t n = g->planes * g->out[0] * g->out[1] * g->out[2];
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        pool_k<<<b, CC_CUDA_THREADS, 0, s>>>(max, include_pad, (const float *)x, (float *)y, *g, n);
+        break;
+    case CC_F16:
+        pool_k<<<b, CC_CUDA_THREADS, 0, s>>>(max, include_pad, (const __half *)x, (__half *)y, *g,
+                                             n);
+        break;
+    case CC_BF16:
+        pool_k<<<b, CC_CUDA_THREADS, 0, s>>>(max, include_pad, (const __nv_bfloat16 *)x,
+                                             (__nv_bfloat16 *)y, *g, n);
+        break;
+    case CC_I8:
+        if (!max) return cudaErrorInvalidValue;
+        pool_k<<<b, CC_CUDA_THREADS, 0, s>>>(1, 0, (const int8_t *)x, (int8_t *)y, *g, n);
+        break;
+    case CC_U8:
+        if (!max) return cudaErrorInvalidValue;
+        pool_k<<<b, CC_CUDA_THREADS, 0, s>>>(1, 0, (const uint8_t *)x, (uint8_t *)y, *g, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- resize ------------------------------------------------------------------------------ */
+
+template <typename T>
+__global__ void resize_k(const T *x, T *y, cc_cuda_resize g, const int64_t *idx, const float *w,
+                         const unsigned char *outside, int64_t n)
+{
+    GRID_LOOP(o, n) {
+        int64_t oc[CC_CUDA_MAX_RANK];
+        int64_t r = o;
+        int ext = 0;
+        for (int a = g.rank - 1; a >= 0; a--) {
+            oc[a] = r % g.out[a];
+            r /= g.out[a];
+            if (g.has_outside && outside[g.off_out[a] + oc[a]]) ext = 1;
+        }
+        if (ext) {
+            stf(y, o, g.extrapolation);
+            continue;
+        }
+        int64_t combos = 1;
+        for (int a = 0; a < g.rank; a++) combos *= g.nt[a];
+        float acc = 0.0f;
+        for (int64_t t = 0; t < combos; t++) {
+            int64_t rest = t, off = 0, stride = 1;
+            float wt = 1.0f;
+            for (int a = g.rank - 1; a >= 0; a--) {
+                int64_t k = rest % g.nt[a];
+                rest /= g.nt[a];
+                int64_t e = g.off[a] + oc[a] * g.nt[a] + k;
+                off += idx[e] * stride;
+                wt *= w[e];
+                stride *= g.in[a];
+            }
+            acc += wt * ldf(x, off);
+        }
+        stf(y, o, acc);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_resize_run(cudaStream_t s, int dtype, const void *x, void *y,
+                                          const cc_cuda_resize *g, const int64_t *idx,
+                                          const float *w, const unsigned char *outside)
+{
+    int64_t n = 1;
+    for (int a = 0; a < g->rank; a++) n *= g->out[a];
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, *g, idx, w, outside, n);
+        break;
+    case CC_F16:
+        resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, *g, idx, w, outside,
+                                               n);
+        break;
+    case CC_BF16:
+        resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, *g,
+                                               idx, w, outside, n);
+        break;
+    case CC_I8:
+        resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int8_t *)x, (int8_t *)y, *g, idx, w, outside,
+                                               n);
+        break;
+    case CC_U8:
+        resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, (uint8_t *)y, *g, idx, w,
+                                               outside, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

@@ -1,0 +1,471 @@
+/* kernels_eltwise.cu — the cuda backend's elementwise, normalisation, softmax, reduction
+ * and quantization kernels (launchers declared in kernels.h).
+ *
+ * Floating data is computed in f32 with the accurate CUDA math functions (expf, tanhf,
+ * IEEE division and square root: the build never uses fast-math), one rounding to the
+ * output dtype. Integer data is computed in int64 and stored with wrap-around. */
+#include "device.cuh"
+
+/* ---- unary ------------------------------------------------------------------------------ */
+
+struct unary_args {
+    int op;
+    float a, b, lo, hi;
+    int64_t ilo, ihi;
+};
+
+__device__ __forceinline__ float unary_f(const unary_args &u, float x)
+{
+    switch (u.op) {
+    case CC_CUDA_RELU: return x < 0.0f ? 0.0f : x;
+    case CC_CUDA_LEAKY: return x < 0.0f ? u.a * x : x;
+    case CC_CUDA_SIGMOID: {
+        /* e = exp(-|x|) never overflows: 1/(1+e) for x >= 0, e/(1+e) below */
+        float e = expf(x < 0.0f ? x : -x), s = 1.0f / (1.0f + e);
+        return x >= 0.0f ? s : e * s;
+    }
+    case CC_CUDA_TANH: return tanhf(x);
+    case CC_CUDA_HSIGMOID: {
+        float v = u.a * x + u.b;
+        v = v < 0.0f ? 0.0f : v;
+        return v > 1.0f ? 1.0f : v;
+    }
+    case CC_CUDA_HSWISH: {
+        float v = x / 6.0f + 0.5f;
+        v = v < 0.0f ? 0.0f : v;
+        v = v > 1.0f ? 1.0f : v;
+        return x * v;
+    }
+    case CC_CUDA_CLIP: {
+        /* NaN passes through; with lo > hi every element becomes hi */
+        float v = x < u.lo ? u.lo : x;
+        return v > u.hi ? u.hi : v;
+    }
+    case CC_CUDA_EXP: return expf(x);
+    case CC_CUDA_SQRT: return sqrtf(x);
+    default: return x;
+    }
+}
+
+template <typename T>
+__global__ void unary_float_k(unary_args u, const T *x, T *y, int64_t n)
+{
+    GRID_LOOP(i, n) stf(y, i, unary_f(u, ldf(x, i)));
+}
+
+template <typename T>
+__global__ void unary_int_k(unary_args u, const T *x, T *y, int64_t n)
+{
+    GRID_LOOP(i, n) {
+        int64_t v = (int64_t)x[i];
+        if (u.op == CC_CUDA_RELU) {
+            v = v < 0 ? 0 : v;
+        } else {
+            v = v < u.ilo ? u.ilo : v;
+            v = v > u.ihi ? u.ihi : v;
+        }
+        y[i] = (T)v;
+    }
+}
+
+extern "C" cudaError_t cc_cuda_unary(cudaStream_t s, int op, int dtype, const void *x, void *y,
+                                     int64_t n, float a, float b, float lo, float hi,
+                                     int64_t ilo, int64_t ihi)
+{
+    if (n <= 0) return cudaSuccess;
+    unary_args u = {op, a, b, lo, hi, ilo, ihi};
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    int is_int = dtype == CC_I8 || dtype == CC_U8 || dtype == CC_I32 || dtype == CC_I64;
+    if (is_int && op != CC_CUDA_RELU && op != CC_CUDA_CLIP) return cudaErrorInvalidValue;
+    switch (dtype) {
+    case CC_F32:
+        unary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const float *)x, (float *)y, n);
+        break;
+    case CC_F16:
+        unary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const __half *)x, (__half *)y, n);
+        break;
+    case CC_BF16:
+        unary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const __nv_bfloat16 *)x,
+                                                    (__nv_bfloat16 *)y, n);
+        break;
+    case CC_I8:
+        unary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const int8_t *)x, (int8_t *)y, n);
+        break;
+    case CC_U8:
+        unary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const uint8_t *)x, (uint8_t *)y, n);
+        break;
+    case CC_I32:
+        unary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const int32_t *)x, (int32_t *)y, n);
+        break;
+    case CC_I64:
+        unary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(u, (const int64_t *)x, (int64_t *)y, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- binary with broadcasting ------------------------------------------------------------ */
+
+__device__ __forceinline__ float binary_f(int op, float a, float b)
+{
+    switch (op) {
+    case CC_CUDA_ADD: return a + b;
+    case CC_CUDA_SUB: return a - b;
+    case CC_CUDA_MUL: return a * b;
+    default: return a / b;
+    }
+}
+
+__device__ __forceinline__ int64_t binary_i(int op, int64_t a, int64_t b)
+{
+    uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+    switch (op) {
+    case CC_CUDA_ADD: return (int64_t)(ua + ub);
+    case CC_CUDA_SUB: return (int64_t)(ua - ub);
+    case CC_CUDA_MUL: return (int64_t)(ua * ub);
+    default:
+        if (b == 0) return 0;                  /* undefined in ONNX; never trap */
+        if (b == -1) return (int64_t)(0 - ua); /* INT64_MIN / -1 wraps */
+        return a / b;                          /* truncates toward zero */
+    }
+}
+
+template <typename T>
+__global__ void binary_float_k(int op, const T *a, const T *b, T *y, cc_cuda_walk w, int64_t n)
+{
+    if (w.rank == 1 && w.st[0][0] == 1 && w.st[1][0] == 1 && w.st[2][0] == 1) {
+        GRID_LOOP(i, n) stf(y, i, binary_f(op, ldf(a, i), ldf(b, i)));
+        return;
+    }
+    GRID_LOOP(i, n) {
+        float va = ldf(a, walk_off(w, 0, i)), vb = ldf(b, walk_off(w, 1, i));
+        stf(y, walk_off(w, 2, i), binary_f(op, va, vb));
+    }
+}
+
+template <typename T>
+__global__ void binary_int_k(int op, const T *a, const T *b, T *y, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) {
+        int64_t va = (int64_t)a[walk_off(w, 0, i)], vb = (int64_t)b[walk_off(w, 1, i)];
+        y[walk_off(w, 2, i)] = (T)(uint64_t)binary_i(op, va, vb);
+    }
+}
+
+static int64_t walk_numel(const cc_cuda_walk *w)
+{
+    int64_t n = 1;
+    for (int d = 0; d < w->rank; d++) n *= w->dims[d];
+    return n;
+}
+
+extern "C" cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a,
+                                      const void *b, void *y, const cc_cuda_walk *w)
+{
+    int64_t n = walk_numel(w);
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        binary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const float *)a, (const float *)b,
+                                                     (float *)y, *w, n);
+        break;
+    case CC_F16:
+        binary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __half *)a, (const __half *)b,
+                                                     (__half *)y, *w, n);
+        break;
+    case CC_BF16:
+        binary_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __nv_bfloat16 *)a,
+                                                     (const __nv_bfloat16 *)b,
+                                                     (__nv_bfloat16 *)y, *w, n);
+        break;
+    case CC_I8:
+        binary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int8_t *)a, (const int8_t *)b,
+                                                   (int8_t *)y, *w, n);
+        break;
+    case CC_U8:
+        binary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const uint8_t *)a, (const uint8_t *)b,
+                                                   (uint8_t *)y, *w, n);
+        break;
+    case CC_I32:
+        binary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int32_t *)a, (const int32_t *)b,
+                                                   (int32_t *)y, *w, n);
+        break;
+    case CC_I64:
+        binary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int64_t *)a, (const int64_t *)b,
+                                                   (int64_t *)y, *w, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- strided copy ------------------------------------------------------------------------- */
+
+template <typename T>
+__global__ void copy_k(const T *src, int64_t src_off, T *dst, int64_t dst_off, cc_cuda_walk w,
+                       int64_t n)
+{
+    GRID_LOOP(i, n) dst[dst_off + walk_off(w, 1, i)] = src[src_off + walk_off(w, 0, i)];
+}
+
+extern "C" cudaError_t cc_cuda_copy(cudaStream_t s, size_t elem, const void *src, int64_t src_off,
+                                    void *dst, int64_t dst_off, const cc_cuda_walk *w)
+{
+    int64_t n = walk_numel(w);
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (elem) {
+    case 1:
+        copy_k<<<g, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)src, src_off, (uint8_t *)dst,
+                                             dst_off, *w, n);
+        break;
+    case 2:
+        copy_k<<<g, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)src, src_off, (uint16_t *)dst,
+                                             dst_off, *w, n);
+        break;
+    case 4:
+        copy_k<<<g, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)src, src_off, (uint32_t *)dst,
+                                             dst_off, *w, n);
+        break;
+    case 8:
+        copy_k<<<g, CC_CUDA_THREADS, 0, s>>>((const uint64_t *)src, src_off, (uint64_t *)dst,
+                                             dst_off, *w, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- bias, batch normalization ------------------------------------------------------------ */
+
+template <typename T>
+__global__ void bias_add_k(T *y, const T *bias, int64_t n, int64_t channels, int64_t inner)
+{
+    GRID_LOOP(i, n) stf(y, i, ldf(y, i) + ldf(bias, (i / inner) % channels));
+}
+
+extern "C" cudaError_t cc_cuda_bias_add(cudaStream_t s, int dtype, void *y, const void *bias,
+                                        int64_t outer, int64_t channels, int64_t inner)
+{
+    int64_t n = outer * channels * inner;
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        bias_add_k<<<g, CC_CUDA_THREADS, 0, s>>>((float *)y, (const float *)bias, n, channels,
+                                                 inner);
+        break;
+    case CC_F16:
+        bias_add_k<<<g, CC_CUDA_THREADS, 0, s>>>((__half *)y, (const __half *)bias, n, channels,
+                                                 inner);
+        break;
+    case CC_BF16:
+        bias_add_k<<<g, CC_CUDA_THREADS, 0, s>>>((__nv_bfloat16 *)y,
+                                                 (const __nv_bfloat16 *)bias, n, channels, inner);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+__global__ void bn_fold_k(int sdtype, const void *scale, const void *b, int mdtype,
+                          const void *mean, const void *var, double eps, float *fold,
+                          int64_t channels)
+{
+    GRID_LOOP(c, channels) {
+        double a = ld_any(scale, sdtype, c) / sqrt(ld_any(var, mdtype, c) + eps);
+        fold[c] = (float)a;
+        fold[channels + c] = (float)ld_any(b, sdtype, c);
+        fold[2 * channels + c] = (float)ld_any(mean, mdtype, c);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_bn_fold(cudaStream_t s, int sdtype, const void *scale,
+                                       const void *b, int mdtype, const void *mean,
+                                       const void *var, double eps, float *fold,
+                                       int64_t channels)
+{
+    if (channels <= 0) return cudaSuccess;
+    bn_fold_k<<<cc_cuda_blocks(channels, 128), 128, 0, s>>>(sdtype, scale, b, mdtype, mean, var,
+                                                            eps, fold, channels);
+    return cudaGetLastError();
+}
+
+template <typename T>
+__global__ void bn_apply_k(const T *x, T *y, const float *fold, int64_t n, int64_t channels,
+                           int64_t inner)
+{
+    GRID_LOOP(i, n) {
+        int64_t c = (i / inner) % channels;
+        stf(y, i, (ldf(x, i) - fold[2 * channels + c]) * fold[c] + fold[channels + c]);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_bn_apply(cudaStream_t s, int dtype, const void *x, void *y,
+                                        const float *fold, int64_t outer, int64_t channels,
+                                        int64_t inner)
+{
+    int64_t n = outer * channels * inner;
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        bn_apply_k<<<g, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, fold, n, channels,
+                                                 inner);
+        break;
+    case CC_F16:
+        bn_apply_k<<<g, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, fold, n,
+                                                 channels, inner);
+        break;
+    case CC_BF16:
+        bn_apply_k<<<g, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y,
+                                                 fold, n, channels, inner);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- softmax ------------------------------------------------------------------------------ */
+
+/* One block per row (outer x inner rows of k elements, inner apart). */
+template <typename T>
+__global__ void softmax_k(const T *x, T *y, int64_t outer, int64_t k, int64_t inner)
+{
+    __shared__ float sh[32];
+    for (int64_t row = blockIdx.x; row < outer * inner; row += gridDim.x) {
+        int64_t o = row / inner, base = o * k * inner + (row - o * inner);
+        float m = -INFINITY;
+        for (int64_t j = threadIdx.x; j < k; j += blockDim.x) m = fmaxf(m, ldf(x, base + j * inner));
+        m = block_reduce(m, 1, sh);
+        float sum = 0.0f;
+        for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
+            sum += expf(ldf(x, base + j * inner) - m);
+        sum = block_reduce(sum, 0, sh);
+        for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
+            stf(y, base + j * inner, expf(ldf(x, base + j * inner) - m) / sum);
+    }
+}
+
+/* Threads per block for rows of k elements: a power of two from 32 to 256. */
+static int row_threads(int64_t k)
+{
+    int t = 32;
+    while (t < 256 && t < k) t *= 2;
+    return t;
+}
+
+static unsigned row_blocks(int64_t rows)
+{
+    return (unsigned)(rows < (1 << 20) ? rows : (1 << 20));
+}
+
+extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x, void *y,
+                                       int64_t outer, int64_t k, int64_t inner)
+{
+    int64_t rows = outer * inner;
+    if (rows <= 0 || k <= 0) return cudaSuccess;
+    int t = row_threads(k);
+    unsigned g = row_blocks(rows);
+    switch (dtype) {
+    case CC_F32: softmax_k<<<g, t, 0, s>>>((const float *)x, (float *)y, outer, k, inner); break;
+    case CC_F16: softmax_k<<<g, t, 0, s>>>((const __half *)x, (__half *)y, outer, k, inner); break;
+    case CC_BF16:
+        softmax_k<<<g, t, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, outer, k, inner);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- reductions ---------------------------------------------------------------------------- */
+
+/* One block per output element. */
+template <typename T>
+__global__ void reduce_k(int op, const T *x, T *y, cc_cuda_walk kept, cc_cuda_walk red,
+                         int64_t n_out, int64_t n_red)
+{
+    __shared__ float sh[32];
+    int is_max = op == CC_CUDA_REDUCE_MAX;
+    for (int64_t o = blockIdx.x; o < n_out; o += gridDim.x) {
+        int64_t base = walk_off(kept, 0, o);
+        float acc = is_max ? -INFINITY : 0.0f;
+        for (int64_t r = threadIdx.x; r < n_red; r += blockDim.x) {
+            float v = ldf(x, base + walk_off(red, 0, r));
+            acc = is_max ? max_nan(acc, v) : acc + v;
+        }
+        acc = block_reduce(acc, is_max, sh);
+        if (threadIdx.x == 0) stf(y, o, is_max ? acc : acc / (float)n_red);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const void *x, void *y,
+                                      const cc_cuda_walk *kept, const cc_cuda_walk *red)
+{
+    int64_t n_out = walk_numel(kept), n_red = walk_numel(red);
+    if (n_out <= 0) return cudaSuccess;
+    if (n_red <= 0) return cudaErrorInvalidValue; /* an empty reduction has no value here */
+    int t = row_threads(n_red);
+    unsigned g = row_blocks(n_out);
+    switch (dtype) {
+    case CC_F32:
+        reduce_k<<<g, t, 0, s>>>(op, (const float *)x, (float *)y, *kept, *red, n_out, n_red);
+        break;
+    case CC_F16:
+        reduce_k<<<g, t, 0, s>>>(op, (const __half *)x, (__half *)y, *kept, *red, n_out, n_red);
+        break;
+    case CC_BF16:
+        reduce_k<<<g, t, 0, s>>>(op, (const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, *kept, *red,
+                                 n_out, n_red);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- quantization -------------------------------------------------------------------------- */
+
+__global__ void quantize_k(int xdtype, const void *x, cc_cuda_qparam scale, cc_cuda_qparam zp,
+                           int y_u8, void *y, int64_t n, int64_t dim, int64_t inner)
+{
+    GRID_LOOP(i, n) {
+        int64_t c = (i / inner) % dim;
+        double v = ld_any(x, xdtype, i) / qp_at(scale, c);
+        v = v < -1e9 ? -1e9 : v > 1e9 ? 1e9 : v; /* saturates below anyway */
+        v = v != v ? 0.0 : rint(v) + qp_at(zp, c);
+        st_q8(y, y_u8, i, v);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_quantize(cudaStream_t s, int xdtype, const void *x,
+                                        cc_cuda_qparam scale, cc_cuda_qparam zp, int ydtype,
+                                        void *y, int64_t n, int64_t dim, int64_t inner)
+{
+    if (n <= 0) return cudaSuccess;
+    if (ydtype != CC_U8 && ydtype != CC_I8) return cudaErrorInvalidValue;
+    quantize_k<<<cc_cuda_blocks(n, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(
+        xdtype, x, scale, zp, ydtype == CC_U8, y, n, dim, inner);
+    return cudaGetLastError();
+}
+
+__global__ void dequantize_k(int xdtype, const void *x, cc_cuda_qparam scale, cc_cuda_qparam zp,
+                             float *y, int64_t n, int64_t dim, int64_t inner)
+{
+    GRID_LOOP(i, n) {
+        int64_t c = (i / inner) % dim;
+        int64_t d = (int64_t)ld_any(x, xdtype, i) - (int64_t)qp_at(zp, c);
+        y[i] = (float)((double)d * qp_at(scale, c));
+    }
+}
+
+extern "C" cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void *x,
+                                          cc_cuda_qparam scale, cc_cuda_qparam zp, float *y,
+                                          int64_t n, int64_t dim, int64_t inner)
+{
+    if (n <= 0) return cudaSuccess;
+    dequantize_k<<<cc_cuda_blocks(n, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(
+        xdtype, x, scale, zp, y, n, dim, inner);
+    return cudaGetLastError();
+}

@@ -1,0 +1,236 @@
+/* normquant.c — cuda kernels of BatchNormalization (inference: per channel
+ * y = (x - mean) * a + b with a = scale / sqrt(var + epsilon), folded once in prepare when
+ * the four parameters are constants, else per run on the device) and of QuantizeLinear /
+ * DequantizeLinear (per tensor or per axis; scales and zero points read from device
+ * memory by the kernel, so they need not be constants). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+/* ---- BatchNormalization ------------------------------------------------------------------ */
+
+enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
+
+typedef struct bn_state {
+    float *fold;     /* device: a[C], b[C], mean[C] */
+    int folded;      /* fold computed in prepare */
+    double eps;
+    int64_t outer, channels, inner;
+} bn_state;
+
+static cc_support bn_supports(const cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                              char *reason, size_t n)
+{
+    (void)c;
+    if (cc_attr_i(node, "training_mode") != 0) {
+        snprintf(reason, n, "BatchNormalization: cuda has no kernel for training_mode=1 yet");
+        return CC_SUPPORT_NO;
+    }
+    for (int i = BN_X; i <= BN_VAR; i++)
+        if (!in[i] || !cc_dtype_is_float(in[i]->dtype)) {
+            snprintf(reason, n, "BatchNormalization: cuda needs five float inputs");
+            return CC_SUPPORT_NO;
+        }
+    return CC_SUPPORT_YES;
+}
+
+static void bn_release(void *state)
+{
+    bn_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->fold);
+    free(s);
+}
+
+static cc_status bn_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                            int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out;
+    (void)out;
+    const cc_shape *x = &in[BN_X]->shape;
+    if (x->rank < 2) return cc_err_set(err, CC_ERR_ARG, "BatchNormalization: x must have rank >= 2");
+    bn_state *s = calloc(1, sizeof *s);
+    float *host = NULL;
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+    s->eps = (double)(float)cc_attr_f(node, "epsilon");
+    s->outer = x->dims[0];
+    s->channels = x->dims[1];
+    s->inner = 1;
+    for (int d = 2; d < x->rank; d++) s->inner *= x->dims[d];
+    int64_t C = s->channels;
+    void *buf = NULL;
+    cc_status st = cc_cuda_alloc((size_t)(3 * C) * sizeof(float), &buf, "BatchNormalization fold",
+                                 err);
+    if (st) goto fail;
+    s->fold = buf;
+    s->folded = in[BN_SCALE]->data && in[BN_B]->data && in[BN_MEAN]->data && in[BN_VAR]->data;
+    if (s->folded) {
+        host = malloc((size_t)(3 * C + 1) * sizeof *host);
+        if (!host) {
+            st = cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+            goto fail;
+        }
+        for (int64_t ch = 0; ch < C; ch++) {
+            double var = cc_load(in[BN_VAR]->data, in[BN_VAR]->dtype, (size_t)ch);
+            double scale = cc_load(in[BN_SCALE]->data, in[BN_SCALE]->dtype, (size_t)ch);
+            host[ch] = (float)(scale / sqrt(var + s->eps));
+            host[C + ch] = (float)cc_load(in[BN_B]->data, in[BN_B]->dtype, (size_t)ch);
+            host[2 * C + ch] = (float)cc_load(in[BN_MEAN]->data, in[BN_MEAN]->dtype, (size_t)ch);
+        }
+        st = cc_cuda_put(c, s->fold, host, (size_t)(3 * C) * sizeof(float), "BatchNormalization fold",
+                         err);
+        free(host);
+        host = NULL;
+        if (st) goto fail;
+    }
+    cc_cuda_note("%s, (x - mean) * a + b", s->folded ? "folded in prepare" : "folded per run");
+    *state = s;
+    return CC_OK;
+fail:
+    free(host);
+    bn_release(s);
+    return st;
+}
+
+static cc_status bn_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in, int n_out,
+                        const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    bn_state *s = state;
+    cc_status st;
+    if (!s->folded &&
+        (st = cc_cuda_check(cc_cuda_bn_fold(c->stream, in[BN_SCALE]->dtype, in[BN_SCALE]->data,
+                                            in[BN_B]->data, in[BN_MEAN]->dtype, in[BN_MEAN]->data,
+                                            in[BN_VAR]->data, s->eps, s->fold, s->channels),
+                            node->op->name, err)))
+        return st;
+    return cc_cuda_check(cc_cuda_bn_apply(c->stream, in[BN_X]->dtype, in[BN_X]->data, out[0].data,
+                                          s->fold, s->outer, s->channels, s->inner),
+                         node->op->name, err);
+}
+
+/* ---- QuantizeLinear, DequantizeLinear ----------------------------------------------------- */
+
+typedef struct quant_state {
+    int64_t n, dim, inner;
+} quant_state;
+
+static int is_q8(cc_dtype d) { return d == CC_U8 || d == CC_I8; }
+
+static cc_support quantize_supports(const cc_cuda_ctx *c, const cc_node *node,
+                                    const cc_tensor *const *in, char *reason, size_t n)
+{
+    (void)c;
+    (void)node;
+    cc_dtype d = in[0]->dtype;
+    if (!cc_dtype_is_float(d) && d != CC_I32) {
+        snprintf(reason, n, "QuantizeLinear: cuda has no kernel for x of dtype %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (!in[1] || !cc_dtype_is_float(in[1]->dtype)) {
+        snprintf(reason, n, "QuantizeLinear: cuda needs a float y_scale");
+        return CC_SUPPORT_NO;
+    }
+    if (node->n_in > 2 && in[2] && !is_q8(in[2]->dtype)) {
+        snprintf(reason, n, "QuantizeLinear: cuda writes u8 and i8, not %s", cc_dtype_name(in[2]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_support dequantize_supports(const cc_cuda_ctx *c, const cc_node *node,
+                                      const cc_tensor *const *in, char *reason, size_t n)
+{
+    (void)c;
+    (void)node;
+    cc_dtype d = in[0]->dtype;
+    if (!is_q8(d) && d != CC_I32) {
+        snprintf(reason, n, "DequantizeLinear: cuda has no kernel for x of dtype %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (!in[1] || in[1]->dtype != CC_F32) {
+        snprintf(reason, n, "DequantizeLinear: cuda writes f32 (an f32 x_scale)");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* x viewed as [outer, dim, inner] around the parameter axis (dim 1 for per tensor). */
+static cc_status quant_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    const char *op = node->op->name;
+    const cc_shape *x = &in[0]->shape;
+    quant_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    s->n = cc_shape_numel(x);
+    s->dim = 1;
+    s->inner = s->n;
+    int64_t np = cc_tensor_numel(in[1]);
+    if (np != 1) {
+        int64_t axis = cc_attr_i(node, "axis");
+        if (axis < 0) axis += x->rank;
+        if (axis < 0 || axis >= x->rank || x->dims[axis] != np) {
+            free(s);
+            return cc_err_set(err, CC_ERR_ARG, "%s: %lld scales do not match axis %lld", op,
+                              (long long)np, (long long)cc_attr_i(node, "axis"));
+        }
+        s->dim = np;
+        s->inner = 1;
+        for (int i = (int)axis + 1; i < x->rank; i++) s->inner *= x->dims[i];
+    }
+    if (strcmp(op, "QuantizeLinear") == 0 && !is_q8(out[0].dtype)) {
+        free(s);
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "QuantizeLinear: cuda writes u8 and i8, not %s",
+                          cc_dtype_name(out[0].dtype));
+    }
+    cc_cuda_note("%s", s->dim == 1 ? "per tensor" : "per axis");
+    *state = s;
+    return CC_OK;
+}
+
+static const cc_tensor *opt_in(const cc_node *node, const cc_tensor *const *in, int i)
+{
+    return i < node->n_in ? in[i] : NULL;
+}
+
+static cc_status quantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                              int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    quant_state *s = state;
+    return cc_cuda_check(cc_cuda_quantize(c->stream, in[0]->dtype, in[0]->data, cc_cuda_qp(in[1]),
+                                          cc_cuda_qp(opt_in(node, in, 2)), out[0].dtype,
+                                          out[0].data, s->n, s->dim, s->inner),
+                         node->op->name, err);
+}
+
+static cc_status dequantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    quant_state *s = state;
+    return cc_cuda_check(cc_cuda_dequantize(c->stream, in[0]->dtype, in[0]->data, cc_cuda_qp(in[1]),
+                                            cc_cuda_qp(opt_in(node, in, 2)), out[0].data, s->n,
+                                            s->dim, s->inner),
+                         node->op->name, err);
+}
+
+static const cc_cuda_kernel kernels[] = {
+    { .op = "BatchNormalization", .supports = bn_supports, .prepare = bn_prepare,
+      .release = bn_release, .run = bn_run },
+    { .op = "QuantizeLinear", .supports = quantize_supports, .prepare = quant_prepare,
+      .release = free, .run = quantize_run },
+    { .op = "DequantizeLinear", .supports = dequantize_supports, .prepare = quant_prepare,
+      .release = free, .run = dequantize_run },
+};
+
+const cc_cuda_family cc_cuda_family_normquant = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};

@@ -1,0 +1,259 @@
+/* shape.c — cuda kernels of the data-movement ops: Flatten and Reshape (one device copy),
+ * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
+ * per input or output, their index walks merged where contiguous). Any dtype: elements
+ * are moved as 1, 2, 4 or 8 bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+
+/* One strided copy per piece: Concat has one per input, Split one per output. */
+typedef struct copy_state {
+    int n;
+    cc_cuda_walk w[CC_MAX_IO];
+    int64_t src_off[CC_MAX_IO], dst_off[CC_MAX_IO];
+    int src[CC_MAX_IO];  /* Concat: the node input each piece copies (absent ones skipped) */
+} copy_state;
+
+static cc_status new_state(const char *op, copy_state **s, cc_err *err)
+{
+    *s = calloc(1, sizeof **s);
+    return *s ? CC_OK : cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+}
+
+static cc_status copy_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                          int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    copy_state *s = state;
+    size_t es = cc_dtype_size(in[0]->dtype);
+    int concat = strcmp(node->op->name, "Concat") == 0, split = strcmp(node->op->name, "Split") == 0;
+    for (int k = 0; k < s->n; k++) {
+        if (split && k >= n_out) break;
+        const void *src = concat ? in[s->src[k]]->data : in[0]->data;
+        void *dst = split ? out[k].data : out[0].data;
+        cc_status st = cc_cuda_check(cc_cuda_copy(c->stream, es, src, s->src_off[k], dst, s->dst_off[k],
+                                                  &s->w[k]),
+                                     node->op->name, err);
+        if (st) return st;
+    }
+    return CC_OK;
+}
+
+/* ---- Flatten, Reshape ------------------------------------------------------------------- */
+
+static cc_status same_data_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, const cc_tensor *out, void *state, cc_err *err)
+{
+    (void)n_out;
+    (void)state;
+    size_t bytes = cc_tensor_bytes(in[0]);
+    if (bytes != cc_tensor_bytes(&out[0]))
+        return cc_err_set(err, CC_ERR_ARG, "%s: output size differs from the input's", node->op->name);
+    if (!bytes || in[0]->data == out[0].data) return CC_OK;
+    return cc_cuda_check(cudaMemcpyAsync(out[0].data, in[0]->data, bytes, cudaMemcpyDeviceToDevice,
+                                         c->stream),
+                         node->op->name, err);
+}
+
+static cc_status same_data_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                   int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)node;
+    (void)in;
+    (void)n_out;
+    (void)out;
+    (void)err;
+    *state = NULL;
+    cc_cuda_note("cudaMemcpyAsync");
+    return CC_OK;
+}
+
+/* ---- Transpose ---------------------------------------------------------------------------- */
+
+static cc_status transpose_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                   int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    const cc_shape *x = &in[0]->shape;
+    int r = x->rank, perm[CC_MAX_RANK], seen[CC_MAX_RANK] = { 0 };
+    const cc_attr_value *pv = cc_attr_get(node, "perm");
+    for (int i = 0; i < r; i++) {
+        int64_t p = pv->set && pv->n ? pv->ints[i] : r - 1 - i;
+        if (pv->set && pv->n && pv->n != r)
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: perm has %d values for rank %d", pv->n, r);
+        if (p < 0) p += r;
+        if (p < 0 || p >= r || seen[p])
+            return cc_err_set(err, CC_ERR_ARG, "Transpose: perm is not a permutation");
+        seen[p] = 1;
+        perm[i] = (int)p;
+    }
+    copy_state *s;
+    cc_status st = new_state("Transpose", &s, err);
+    if (st) return st;
+    int64_t xst[CC_MAX_RANK];
+    cc_cuda_strides(x, xst);
+    s->n = 1;
+    s->w[0].rank = r;
+    for (int i = 0; i < r; i++) {
+        s->w[0].dims[i] = out[0].shape.dims[i];
+        s->w[0].st[0][i] = xst[perm[i]];
+    }
+    cc_cuda_strides(&out[0].shape, s->w[0].st[1]);
+    cc_cuda_walk_simplify(&s->w[0], 2);
+    cc_cuda_note("strided copy, %d merged dims", s->w[0].rank);
+    *state = s;
+    return CC_OK;
+}
+
+/* ---- Concat, Split ------------------------------------------------------------------------- */
+
+static cc_status axis_of(const cc_node *node, int rank, int *axis, cc_err *err)
+{
+    int64_t a = cc_attr_i(node, "axis");
+    if (a < -rank || a >= rank)
+        return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range for rank %d", node->op->name,
+                          (long long)a, rank);
+    *axis = (int)(a < 0 ? a + rank : a);
+    return CC_OK;
+}
+
+static cc_status concat_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    const cc_shape *y = &out[0].shape;
+    int axis;
+    cc_status st = axis_of(node, y->rank, &axis, err);
+    if (st) return st;
+    copy_state *s;
+    if ((st = new_state("Concat", &s, err))) return st;
+    int64_t yst[CC_MAX_RANK], off = 0;
+    cc_cuda_strides(y, yst);
+    for (int k = 0; k < node->n_in; k++) {
+        if (!in[k]) continue; /* an absent optional input contributes nothing */
+        cc_cuda_walk *w = &s->w[s->n];
+        const cc_shape *x = &in[k]->shape;
+        w->rank = x->rank;
+        for (int i = 0; i < x->rank; i++) w->dims[i] = x->dims[i];
+        cc_cuda_strides(x, w->st[0]);
+        for (int i = 0; i < x->rank; i++) w->st[1][i] = yst[i];
+        s->dst_off[s->n] = off * yst[axis];
+        s->src[s->n++] = k;
+        off += x->dims[axis];
+        cc_cuda_walk_simplify(w, 2);
+    }
+    if (off != y->dims[axis]) {
+        free(s);
+        return cc_err_set(err, CC_ERR_ARG, "Concat: inputs cover %lld of %lld along the axis",
+                          (long long)off, (long long)y->dims[axis]);
+    }
+    cc_cuda_note("%d strided copies", s->n);
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status split_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    const cc_shape *x = &in[0]->shape;
+    int axis;
+    cc_status st = axis_of(node, x->rank, &axis, err);
+    if (st) return st;
+    copy_state *s;
+    if ((st = new_state("Split", &s, err))) return st;
+    int64_t xst[CC_MAX_RANK], off = 0;
+    cc_cuda_strides(x, xst);
+    for (int j = 0; j < n_out; j++) {
+        cc_cuda_walk *w = &s->w[j];
+        const cc_shape *y = &out[j].shape;
+        w->rank = y->rank;
+        for (int i = 0; i < y->rank; i++) w->dims[i] = y->dims[i];
+        for (int i = 0; i < y->rank; i++) w->st[0][i] = xst[i];
+        cc_cuda_strides(y, w->st[1]);
+        s->src_off[j] = off * xst[axis];
+        off += y->dims[axis];
+        cc_cuda_walk_simplify(w, 2);
+    }
+    if (off != x->dims[axis]) {
+        free(s);
+        return cc_err_set(err, CC_ERR_ARG, "Split: outputs cover %lld of %lld along the axis",
+                          (long long)off, (long long)x->dims[axis]);
+    }
+    s->n = n_out;
+    cc_cuda_note("%d strided copies", s->n);
+    *state = s;
+    return CC_OK;
+}
+
+/* ---- Slice ----------------------------------------------------------------------------------- */
+
+static cc_status slice_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)c;
+    (void)n_out;
+    const cc_shape *x = &in[0]->shape;
+    int r = x->rank;
+    int64_t starts[CC_MAX_INTS], ends[CC_MAX_INTS], axes[CC_MAX_INTS], steps[CC_MAX_INTS];
+    int ns, ne, na, nt, ps, pe, pa, pt;
+    cc_status st = cc_cuda_const_ints(node, in, 1, "starts", starts, &ns, &ps, err);
+    if (!st) st = cc_cuda_const_ints(node, in, 2, "ends", ends, &ne, &pe, err);
+    if (!st) st = cc_cuda_const_ints(node, in, 3, "axes", axes, &na, &pa, err);
+    if (!st) st = cc_cuda_const_ints(node, in, 4, "steps", steps, &nt, &pt, err);
+    if (st) return st;
+    if (!ps || !pe || ne != ns || (pa && na != ns) || (pt && nt != ns) || ns > r)
+        return cc_err_set(err, CC_ERR_ARG, "Slice: starts, ends, axes and steps do not match");
+    int64_t start[CC_MAX_RANK], step[CC_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        start[d] = 0;
+        step[d] = 1;
+    }
+    for (int i = 0; i < ns; i++) {
+        int64_t a = pa ? axes[i] : i;
+        if (a < 0) a += r;
+        if (a < 0 || a >= r) return cc_err_set(err, CC_ERR_ARG, "Slice: axis out of range");
+        int64_t sp = pt ? steps[i] : 1, dim = x->dims[a], s0 = starts[i];
+        if (sp == 0) return cc_err_set(err, CC_ERR_ARG, "Slice: step 0");
+        if (s0 < 0) s0 += dim;
+        /* ONNX clamping: [0, dim] for positive steps, [0, dim - 1] for negative ones */
+        if (sp > 0) s0 = s0 < 0 ? 0 : s0 > dim ? dim : s0;
+        else s0 = s0 < 0 ? 0 : s0 > dim - 1 ? dim - 1 : s0;
+        start[a] = s0;
+        step[a] = sp;
+    }
+    copy_state *s;
+    if ((st = new_state("Slice", &s, err))) return st;
+    int64_t xst[CC_MAX_RANK];
+    cc_cuda_strides(x, xst);
+    s->n = 1;
+    s->w[0].rank = r;
+    for (int d = 0; d < r; d++) {
+        s->w[0].dims[d] = out[0].shape.dims[d];
+        s->w[0].st[0][d] = xst[d] * step[d];
+        s->src_off[0] += start[d] * xst[d];
+    }
+    cc_cuda_strides(&out[0].shape, s->w[0].st[1]);
+    cc_cuda_walk_simplify(&s->w[0], 2);
+    cc_cuda_note("strided copy, %d merged dims", s->w[0].rank);
+    *state = s;
+    return CC_OK;
+}
+
+static const cc_cuda_kernel kernels[] = {
+    { .op = "Flatten", .prepare = same_data_prepare, .run = same_data_run },
+    { .op = "Reshape", .prepare = same_data_prepare, .run = same_data_run },
+    { .op = "Transpose", .prepare = transpose_prepare, .release = free, .run = copy_run },
+    { .op = "Concat", .prepare = concat_prepare, .release = free, .run = copy_run },
+    { .op = "Split", .prepare = split_prepare, .release = free, .run = copy_run },
+    { .op = "Slice", .prepare = slice_prepare, .release = free, .run = copy_run },
+};
+
+const cc_cuda_family cc_cuda_family_shape = {
+    .n = (int)(sizeof kernels / sizeof kernels[0]),
+    .kernels = kernels,
+};
