@@ -227,7 +227,7 @@ cc_status cc_detect_eval_result(const cc_detect_eval *e, cc_detect_metrics *out,
 cc_status cc_detect_compare(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand,
                             int n_classes, double iou_thr, cc_detect_metrics *out, cc_err *err)
 {
-    cc_detect_eval *e;
+    cc_detect_eval *e = NULL;
     cc_status st = cc_detect_eval_create(n_classes, iou_thr, &e, err);
     if (st) return st;
     st = cc_detect_eval_add(e, gold, n_gold, cand, n_cand, err);

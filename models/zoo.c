@@ -214,7 +214,7 @@ cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_mode
 {
     const cc_zoo_options def = { 0 };
     if (!opt) opt = &def;
-    int batch, size;
+    int batch = 1, size = 0;
     cc_status st = cc_zoo_resolve(r->entry, opt, &batch, &size, err);
     if (st) return st;
     cc_model *m = NULL, *cal = NULL;

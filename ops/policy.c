@@ -19,8 +19,10 @@ static const cc_tol table[] = {
     { "MatMulInteger",      -1,  0.0, 0.0, 0.0, 0,   1,  "int32 accumulation is exact" },
     /* requantization: acc * (sx*sw/sy) computed in float32 by a target may land on the
      * other side of a .5 tie than the exact product does */
-    { "QLinearConv",        -1,  0.0, 0.0, 1.0, 0,   1,  "requantizing multiplier in float32 can flip a rounding tie" },
-    { "QLinearMatMul",      -1,  0.0, 0.0, 1.0, 0,   1,  "requantizing multiplier in float32 can flip a rounding tie" },
+    /* not bit-exact even in the exact regime: with full-range 8-bit inputs and thousands of
+     * terms the int32 accumulator passes 2^24, where a float32 rescale (oneDNN's) rounds */
+    { "QLinearConv",        -1,  0.0, 0.0, 1.0, 0,   0,  "requantizing in float32 can flip a rounding tie; accumulators pass 2^24" },
+    { "QLinearMatMul",      -1,  0.0, 0.0, 1.0, 0,   0,  "requantizing in float32 can flip a rounding tie; accumulators pass 2^24" },
     { "QuantizeLinear",     -1,  0.0, 0.0, 1.0, 0,   1,  "x / scale in float32 can flip a rounding tie; exact-regime scales are powers of two" },
     { "DequantizeLinear",   -1,  2.0, 1.0, 0.0, 0,   1,  "(x - zp) * scale: one subtraction, one product" },
 

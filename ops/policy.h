@@ -18,7 +18,7 @@
 
 #include "op.h"
 
-#define CC_POLICY_VERSION 1
+#define CC_POLICY_VERSION 2
 
 typedef struct cc_tol {
     const char *op;      /* ONNX op name, or "*" for the default row */

@@ -126,7 +126,7 @@ static cc_status concat_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     (void)c;
     (void)n_out;
     const cc_shape *y = &out[0].shape;
-    int axis;
+    int axis = 0;
     cc_status st = axis_of(node, y->rank, &axis, err);
     if (st) return st;
     copy_state *s;
@@ -161,7 +161,7 @@ static cc_status split_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
 {
     (void)c;
     const cc_shape *x = &in[0]->shape;
-    int axis;
+    int axis = 0;
     cc_status st = axis_of(node, x->rank, &axis, err);
     if (st) return st;
     copy_state *s;

@@ -1,0 +1,392 @@
+/* build.c — the helpers every onednn builder uses (see onednn.h): data types, memory
+ * descriptors, primitive descriptors with oneDNN's status turned into an honest
+ * "unsupported" reason, node-plan steps, memories bound to graph values, and the layout
+ * reorders around a primitive that chose its own (blocked) formats. */
+#include "onednn.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <oneapi/dnnl/dnnl_debug.h>
+
+/* ---- data types and descriptors -------------------------------------------------------- */
+
+/* oneDNN's data type per cc_dtype; undef where oneDNN 2.x has none */
+static const dnnl_data_type_t dt_map[CC_DTYPE_COUNT] = {
+    [CC_F32] = dnnl_f32, [CC_F16] = dnnl_f16, [CC_BF16] = dnnl_bf16, [CC_I8] = dnnl_s8,
+    [CC_U8] = dnnl_u8,   [CC_I32] = dnnl_s32, [CC_I64] = dnnl_data_type_undef,
+    [CC_BOOL] = dnnl_data_type_undef,
+};
+
+cc_status cc_onednn_dt(const char *op, cc_dtype d, dnnl_data_type_t *out, cc_err *err)
+{
+    if ((unsigned)d < CC_DTYPE_COUNT && dt_map[d] != dnnl_data_type_undef) {
+        *out = dt_map[d];
+        return CC_OK;
+    }
+    return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN %d.%d has no %s data type (%s)", DNNL_VERSION_MAJOR,
+                      DNNL_VERSION_MINOR, cc_dtype_name(d), op);
+}
+
+const char *cc_onednn_dt_name(dnnl_data_type_t dt)
+{
+    return dnnl_dt2str(dt);
+}
+
+static cc_status md_status(dnnl_status_t s, cc_err *err)
+{
+    if (s == dnnl_success) return CC_OK;
+    return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: memory descriptor rejected (dnnl_%s)",
+                      dnnl_status2str(s));
+}
+
+cc_status cc_onednn_md(dnnl_memory_desc_t *md, int ndims, const int64_t *dims, dnnl_data_type_t dt, int any,
+                       cc_err *err)
+{
+    dnnl_dims_t d;
+    if (ndims < 1 || ndims > DNNL_MAX_NDIMS)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: %d dimensions (1 to %d supported)", ndims,
+                          DNNL_MAX_NDIMS);
+    for (int i = 0; i < ndims; i++) d[i] = dims[i];
+    if (any) return md_status(dnnl_memory_desc_init_by_tag(md, ndims, d, dt, dnnl_format_tag_any), err);
+    dnnl_dims_t st;
+    int64_t s = 1;
+    for (int i = ndims - 1; i >= 0; i--) {
+        st[i] = s;
+        s *= dims[i] > 0 ? dims[i] : 1;
+    }
+    return md_status(dnnl_memory_desc_init_by_strides(md, ndims, d, dt, st), err);
+}
+
+cc_status cc_onednn_md_shape(dnnl_memory_desc_t *md, const cc_shape *s, dnnl_data_type_t dt, cc_err *err)
+{
+    static const int64_t one[1] = { 1 };
+    if (s->rank == 0) return cc_onednn_md(md, 1, one, dt, 0, err);
+    return cc_onednn_md(md, s->rank, s->dims, dt, 0, err);
+}
+
+cc_status cc_onednn_md_strides(dnnl_memory_desc_t *md, int ndims, const int64_t *dims, const int64_t *strides,
+                               dnnl_data_type_t dt, cc_err *err)
+{
+    dnnl_dims_t d, st;
+    if (ndims < 1 || ndims > DNNL_MAX_NDIMS)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: %d dimensions (1 to %d supported)", ndims,
+                          DNNL_MAX_NDIMS);
+    for (int i = 0; i < ndims; i++) {
+        d[i] = dims[i];
+        st[i] = strides[i];
+    }
+    return md_status(dnnl_memory_desc_init_by_strides(md, ndims, d, dt, st), err);
+}
+
+/* ---- primitive descriptors --------------------------------------------------------------- */
+
+cc_status cc_onednn_status(dnnl_status_t s, const char *what, cc_err *err)
+{
+    if (s == dnnl_success) return CC_OK;
+    if (s == dnnl_unimplemented)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: %s is unimplemented (dnnl_unimplemented)", what);
+    if (s == dnnl_out_of_memory) return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: out of memory (%s)", what);
+    return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: %s rejected (dnnl_%s)", what, dnnl_status2str(s));
+}
+
+cc_status cc_onednn_pd(cc_onednn_build *b, const void *op_desc, const_dnnl_primitive_attr_t attr,
+                       const char *what, dnnl_primitive_desc_t *pd, cc_err *err)
+{
+    dnnl_primitive_desc_t p = NULL;
+    dnnl_status_t s = dnnl_primitive_desc_create(&p, op_desc, attr, b->ctx->engine, NULL);
+    if (s != dnnl_success) return cc_onednn_status(s, what, err);
+    *pd = p;
+    return CC_OK;
+}
+
+cc_status cc_onednn_reorder_pd(cc_onednn_build *b, const dnnl_memory_desc_t *src,
+                               const dnnl_memory_desc_t *dst, const_dnnl_primitive_attr_t attr,
+                               const char *what, dnnl_primitive_desc_t *pd, cc_err *err)
+{
+    dnnl_primitive_desc_t p = NULL;
+    dnnl_status_t s = dnnl_reorder_primitive_desc_create(&p, src, b->ctx->engine, dst, b->ctx->engine, attr);
+    if (s != dnnl_success) return cc_onednn_status(s, what, err);
+    *pd = p;
+    return CC_OK;
+}
+
+dnnl_memory_desc_t cc_onednn_pd_md(const_dnnl_primitive_desc_t pd, dnnl_query_t what, int index)
+{
+    dnnl_memory_desc_t md;
+    const dnnl_memory_desc_t *q = dnnl_primitive_desc_query_md(pd, what, index);
+    if (q)
+        md = *q;
+    else
+        memset(&md, 0, sizeof md);
+    return md;
+}
+
+static const char *impl_of(const_dnnl_primitive_desc_t pd)
+{
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl)
+        return "?";
+    return impl;
+}
+
+cc_status cc_onednn_step_add(cc_onednn_build *b, dnnl_primitive_desc_t pd, const dnnl_exec_arg_t *args,
+                             int n_args, int main, cc_err *err)
+{
+    cc_onednn_node_plan *p = b->plan;
+    if (!p) {
+        dnnl_primitive_desc_destroy(pd);
+        return CC_OK;
+    }
+    if (p->n_steps >= CC_ONEDNN_MAX_STEPS || n_args > CC_ONEDNN_MAX_ARGS) {
+        dnnl_primitive_desc_destroy(pd);
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: too many steps or arguments for %s",
+                          b->node->op->name);
+    }
+    if (main) snprintf(p->impl, sizeof p->impl, "%s", impl_of(pd));
+    cc_onednn_step *s = &p->steps[p->n_steps];
+    dnnl_status_t st = dnnl_primitive_create(&s->prim, pd);
+    dnnl_primitive_desc_destroy(pd);
+    if (st != dnnl_success)
+        return cc_err_set(err, st == dnnl_out_of_memory ? CC_ERR_NOMEM : CC_ERR_DEVICE,
+                          "oneDNN: primitive creation for %s failed (dnnl_%s)", b->node->op->name,
+                          dnnl_status2str(st));
+    s->n_args = n_args;
+    for (int i = 0; i < n_args; i++) s->args[i] = args[i];
+    p->n_steps++;
+    return CC_OK;
+}
+
+void cc_onednn_note(cc_onednn_build *b, const char *fmt, ...)
+{
+    if (!b->plan) return;
+    size_t len = strlen(b->plan->impl);
+    if (len + 1 >= sizeof b->plan->impl) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->plan->impl + len, sizeof b->plan->impl - len, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- memories --------------------------------------------------------------------------- */
+
+static cc_status mem_track(cc_onednn_build *b, dnnl_memory_t mem, cc_err *err)
+{
+    cc_onednn_node_plan *p = b->plan;
+    if (p->n_mems >= CC_ONEDNN_MAX_MEMS) {
+        dnnl_memory_destroy(mem);
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: too many memories for %s", b->node->op->name);
+    }
+    p->mems[p->n_mems++] = mem;
+    return CC_OK;
+}
+
+static cc_status mem_create(cc_onednn_build *b, const dnnl_memory_desc_t *md, void *handle,
+                            dnnl_memory_t *mem, cc_err *err)
+{
+    dnnl_memory_t m = NULL;
+    dnnl_status_t s = dnnl_memory_create(&m, md, b->ctx->engine, handle);
+    if (s != dnnl_success)
+        return cc_err_set(err, s == dnnl_out_of_memory ? CC_ERR_NOMEM : CC_ERR_DEVICE,
+                          "oneDNN: memory creation for %s failed (dnnl_%s)", b->node->op->name,
+                          dnnl_status2str(s));
+    cc_status st = mem_track(b, m, err);
+    if (st) return st;
+    *mem = m;
+    return CC_OK;
+}
+
+cc_status cc_onednn_mem_value(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                              cc_err *err)
+{
+    *mem = NULL;
+    if (!b->plan) return CC_OK;
+    cc_onednn_node_plan *p = b->plan;
+    if (p->n_binds >= CC_ONEDNN_MAX_BINDS)
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: too many bound values for %s", b->node->op->name);
+    cc_status st = mem_create(b, md, DNNL_MEMORY_NONE, mem, err);
+    if (st) return st;
+    p->binds[p->n_binds].mem = *mem;
+    p->binds[p->n_binds].value = value;
+    p->n_binds++;
+    return CC_OK;
+}
+
+cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                              cc_err *err)
+{
+    *mem = NULL;
+    if (!b->plan) return CC_OK;
+    if (!b->in[i] || !b->in[i]->data)
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s input %d is not a constant", b->node->op->name,
+                          i);
+    return mem_create(b, md, b->in[i]->data, mem, err);
+}
+
+cc_status cc_onednn_input(cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
+                          const dnnl_memory_desc_t *want, dnnl_memory_t *mem, cc_err *err)
+{
+    dnnl_memory_t src = NULL;
+    int constant = b->in[i] && b->in[i]->data;
+    cc_status st = constant ? cc_onednn_mem_const(b, i, plain, &src, err)
+                            : cc_onednn_mem_value(b, cc_onednn_in_value(b, i), plain, &src, err);
+    if (st) return st;
+    return cc_onednn_to_layout(b, src, plain, want, constant, mem, err);
+}
+
+cc_status cc_onednn_mem_new(cc_onednn_build *b, const dnnl_memory_desc_t *md, const void *data,
+                            dnnl_memory_t *mem, cc_err *err)
+{
+    *mem = NULL;
+    if (!b->plan) return CC_OK;
+    cc_status st = mem_create(b, md, DNNL_MEMORY_ALLOCATE, mem, err);
+    if (st || !data) return st;
+    void *h = NULL;
+    if (dnnl_memory_get_data_handle(*mem, &h) != dnnl_success || !h)
+        return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a new memory (%s)",
+                          b->node->op->name);
+    memcpy(h, data, dnnl_memory_desc_get_size(md));
+    return CC_OK;
+}
+
+cc_status cc_onednn_mem_f32(cc_onednn_build *b, int64_t n, const float *values, dnnl_memory_t *mem,
+                            cc_err *err)
+{
+    dnnl_memory_desc_t md;
+    int64_t dims[1] = { n > 0 ? n : 1 };
+    cc_status st = cc_onednn_md(&md, 1, dims, dnnl_f32, 0, err);
+    if (st) return st;
+    return cc_onednn_mem_new(b, &md, values, mem, err);
+}
+
+/* Runs a reorder src -> dst once, now (prepare-time packing of constants). */
+static cc_status reorder_now(cc_onednn_build *b, dnnl_primitive_desc_t pd, dnnl_memory_t src,
+                             dnnl_memory_t dst, cc_err *err)
+{
+    dnnl_primitive_t prim = NULL;
+    dnnl_status_t s = dnnl_primitive_create(&prim, pd);
+    dnnl_primitive_desc_destroy(pd);
+    if (s == dnnl_success) {
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+        s = dnnl_primitive_execute(prim, b->ctx->stream, 2, args);
+        if (s == dnnl_success) s = dnnl_stream_wait(b->ctx->stream);
+        dnnl_primitive_destroy(prim);
+    }
+    if (s != dnnl_success)
+        return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: packing a constant of %s failed (dnnl_%s)",
+                          b->node->op->name, dnnl_status2str(s));
+    return CC_OK;
+}
+
+cc_status cc_onednn_to_layout(cc_onednn_build *b, dnnl_memory_t src, const dnnl_memory_desc_t *src_md,
+                              const dnnl_memory_desc_t *want, int now, dnnl_memory_t *out, cc_err *err)
+{
+    if (dnnl_memory_desc_equal(src_md, want)) {
+        *out = src;
+        return CC_OK;
+    }
+    dnnl_primitive_desc_t pd = NULL;
+    cc_status st =
+        cc_onednn_reorder_pd(b, src_md, want, NULL, "reorder into the primitive's layout", &pd, err);
+    if (st) return st;
+    if (!b->plan) {
+        dnnl_primitive_desc_destroy(pd);
+        *out = NULL;
+        return CC_OK;
+    }
+    dnnl_memory_t m = NULL;
+    st = cc_onednn_mem_new(b, want, NULL, &m, err);
+    if (st) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    if (now) {
+        st = reorder_now(b, pd, src, m, err);
+    } else {
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, m } };
+        st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+        if (!st) b->plan->n_reorders++;
+    }
+    if (st) return st;
+    *out = m;
+    return CC_OK;
+}
+
+cc_status cc_onednn_from_layout(cc_onednn_build *b, dnnl_memory_t dst, const dnnl_memory_desc_t *dst_md,
+                                const dnnl_memory_desc_t *have, dnnl_memory_t *prim_dst, cc_err *err)
+{
+    if (dnnl_memory_desc_equal(dst_md, have)) {
+        *prim_dst = dst;
+        return CC_OK;
+    }
+    return cc_onednn_mem_new(b, have, NULL, prim_dst, err);
+}
+
+cc_status cc_onednn_from_layout_finish(cc_onednn_build *b, dnnl_memory_t dst,
+                                       const dnnl_memory_desc_t *dst_md, dnnl_memory_t prim_dst,
+                                       const dnnl_memory_desc_t *have, cc_err *err)
+{
+    if (dnnl_memory_desc_equal(dst_md, have)) return CC_OK;
+    dnnl_primitive_desc_t pd = NULL;
+    cc_status st =
+        cc_onednn_reorder_pd(b, have, dst_md, NULL, "reorder out of the primitive's layout", &pd, err);
+    if (st) return st;
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, prim_dst }, { DNNL_ARG_TO, dst } };
+    st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+    if (!st && b->plan) b->plan->n_reorders++;
+    return st;
+}
+
+cc_status cc_onednn_zero_point_step(cc_onednn_build *b, dnnl_memory_t src, const dnnl_memory_desc_t *smd,
+                                    dnnl_memory_t dst, const dnnl_memory_desc_t *dmd, int32_t zp, cc_err *err)
+{
+    dnnl_primitive_attr_t attr = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+    dnnl_primitive_desc_t pd = NULL;
+    cc_status st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &zp),
+                                    "destination zero point", err);
+    if (!st)
+        st = cc_onednn_reorder_pd(b, smd, dmd, attr, "reorder s32 -> 8-bit with a destination zero point",
+                                  &pd, err);
+    dnnl_primitive_attr_destroy(attr);
+    if (st) return st;
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+    st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+    if (!st && b->plan) b->plan->n_reorders++;
+    return st;
+}
+
+/* ---- small helpers ----------------------------------------------------------------------- */
+
+int cc_onednn_in_value(const cc_onednn_build *b, int i)
+{
+    return i < b->node->n_in ? b->node->in[i] : -1;
+}
+
+int cc_onednn_out_value(const cc_onednn_build *b, int j)
+{
+    return b->node->out[j];
+}
+
+double cc_onednn_const_at(const cc_tensor *t, int64_t j)
+{
+    return cc_load(t->data, t->dtype, (size_t)j);
+}
+
+int cc_onednn_const_uniform(const cc_tensor *t)
+{
+    int64_t n = cc_tensor_numel(t);
+    for (int64_t j = 1; j < n; j++)
+        if (cc_onednn_const_at(t, j) != cc_onednn_const_at(t, 0)) return 0;
+    return 1;
+}
+
+cc_status cc_onednn_need_const(cc_onednn_build *b, int i, const char *why, cc_err *err)
+{
+    const cc_tensor *t = b->in[i];
+    if (!t || t->data) return CC_OK;
+    return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: input %s must be a constant for oneDNN (%s)",
+                      b->node->op->name, b->node->op->inputs[i].name, why);
+}

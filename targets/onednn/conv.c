@@ -1,0 +1,337 @@
+/* conv.c — onednn builders of the convolution family: Conv (f32, bf16, f16 where oneDNN
+ * has kernels), ConvInteger and QLinearConv (u8/s8 activations, s8 weights), all on
+ * oneDNN's forward-inference convolution with direct algorithm.
+ *
+ * Mapping: groups become a leading G dimension of the weights ({G, M/G, C/G, k...}, the
+ * same bytes as ONNX's {M, C/G, k...}); oneDNN's dilation counts the gaps between taps
+ * (ONNX dilation - 1); pads are padding_l / padding_r as the op's own window resolution
+ * (auto_pad included, ops/window.h) gives them. Weights formats are left to oneDNN
+ * ("any") and reordered into its layout once in prepare. Activations are "any" too and
+ * reordered in and out of dense NCHW around the primitive at run time, except for f32
+ * 1x1 stride-1 convolutions, which run on NCHW directly (see conv_build).
+ *
+ * Quantized convolutions: x_zero_point and an even y_zero_point are oneDNN source and
+ * destination zero points. oneDNN adds a destination zero point before rounding, ONNX
+ * after; the two agree for an even zero point but not at .5 ties for an odd one, so an
+ * odd y_zero_point is added by a reorder from an s32 result (cc_onednn_zero_point_step).
+ * The requantizing multiplier x_scale * w_scale[m] / y_scale is oneDNN's output scale
+ * (per output channel when w_scale is); the i32 bias is oneDNN's s32 bias, added to the
+ * accumulator before the scale as ONNX does. A non-zero w_zero_point is passed as oneDNN
+ * weights zero points, which oneDNN 2.x convolutions do not implement: such cases are
+ * reported unsupported with its status. */
+#include "onednn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../ops/window.h"
+
+/* The convolution's shapes: window, groups and the oneDNN dims of every tensor. */
+typedef struct conv_geom {
+    int nsp;
+    cc_window win;
+    int64_t group;
+    int wnd; /* weights ndims (x rank, +1 with groups) */
+    int64_t wdims[CC_MAX_RANK + 1];
+    int64_t m; /* output channels */
+} conv_geom;
+
+static cc_status conv_geometry(cc_onednn_build *b, const cc_tensor *x, const cc_tensor *w, conv_geom *g,
+                               cc_err *err)
+{
+    const char *op = b->node->op->name;
+    memset(g, 0, sizeof *g);
+    int r = x->shape.rank;
+    if (r < 3 || r > 5 || w->shape.rank != r)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN convolutions take 1 to 3 spatial axes", op);
+    g->nsp = r - 2;
+    cc_status st = cc_window_resolve(b->node, g->nsp, x->shape.dims + 2, w->shape.dims + 2, &g->win, err);
+    if (st) return st;
+    g->group = cc_attr_i(b->node, "group");
+    g->m = w->shape.dims[0];
+    if (g->group > 1) {
+        g->wnd = r + 1;
+        g->wdims[0] = g->group;
+        g->wdims[1] = g->m / g->group;
+        for (int i = 1; i < r; i++) g->wdims[i + 1] = w->shape.dims[i];
+    } else {
+        g->wnd = r;
+        for (int i = 0; i < r; i++) g->wdims[i] = w->shape.dims[i];
+    }
+    return CC_OK;
+}
+
+/* Everything a convolution builder varies. */
+typedef struct conv_spec {
+    int xi, wi; /* input indices of x and w */
+    dnnl_data_type_t sdt, wdt, ddt;
+    int bi;               /* input index of the bias, -1 for none */
+    dnnl_data_type_t bdt; /* bias data type in oneDNN */
+    const_dnnl_primitive_attr_t attr;
+    int post;         /* 1: the primitive writes s32, then post_zp is added */
+    int32_t post_zp;  /* (cc_onednn_zero_point_step) */
+    const char *what; /* for messages */
+} conv_spec;
+
+/* The bias memory: a constant is converted to bdt once (f32 from f16/bf16 exactly, s32
+ * copied); a run-time bias is bound as it is. */
+static cc_status conv_bias(cc_onednn_build *b, const conv_spec *cs, int64_t m, dnnl_memory_desc_t *md,
+                           dnnl_memory_t *mem, cc_err *err)
+{
+    const cc_tensor *t = b->in[cs->bi];
+    int64_t dims[1] = { m };
+    cc_status st;
+    if (!t->data) {
+        dnnl_data_type_t dt;
+        if ((st = cc_onednn_dt(b->node->op->name, t->dtype, &dt, err))) return st;
+        if ((st = cc_onednn_md(md, 1, dims, dt, 0, err))) return st;
+        return cc_onednn_mem_value(b, cc_onednn_in_value(b, cs->bi), md, mem, err);
+    }
+    if ((st = cc_onednn_md(md, 1, dims, cs->bdt, 0, err))) return st;
+    if (cs->bdt == dnnl_s32) return cc_onednn_mem_const(b, cs->bi, md, mem, err);
+    if (!b->plan) return CC_OK;
+    float *v = malloc((size_t)m * sizeof *v);
+    if (!v) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", b->node->op->name);
+    for (int64_t i = 0; i < m; i++) v[i] = (float)cc_onednn_const_at(t, i);
+    st = cc_onednn_mem_new(b, md, v, mem, err);
+    free(v);
+    return st;
+}
+
+/* Builds the convolution of cs: descriptors, primitive, layouts, bias, step. */
+static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err)
+{
+    const cc_tensor *x = b->in[cs->xi], *w = b->in[cs->wi];
+    conv_geom g;
+    cc_status st = conv_geometry(b, x, w, &g, err);
+    if (st) return st;
+
+    dnnl_memory_desc_t wei_any, bias_md;
+    int has_bias = cs->bi >= 0 && b->in[cs->bi];
+    dnnl_data_type_t pdt = cs->post ? dnnl_s32 : cs->ddt; /* the primitive's destination type */
+    if ((st = cc_onednn_md(&wei_any, g.wnd, g.wdims, cs->wdt, 1, err))) return st;
+    dnnl_memory_t bias = NULL;
+    if (has_bias && (st = conv_bias(b, cs, g.m, &bias_md, &bias, err))) return st;
+
+    dnnl_dims_t strides, dil, pl, pr;
+    int pointwise = g.group == 1 && cs->sdt == dnnl_f32;
+    for (int d = 0; d < g.nsp; d++) {
+        strides[d] = g.win.stride[d];
+        dil[d] = g.win.dilation[d] - 1;
+        pl[d] = g.win.pad_begin[d];
+        pr[d] = g.win.pad_end[d];
+        pointwise &= g.win.kernel[d] == 1 && strides[d] == 1 && pl[d] == 0 && pr[d] == 0;
+    }
+    /* Activation layouts: "any" lets oneDNN pick its blocked layout, at the price of a
+     * reorder in and out per run. An f32 1x1 stride-1 convolution is a plain GEMM on NCHW
+     * data; measured here (one thread, ResNet50 1x1 layers) oneDNN's GEMM on NCHW matched
+     * or beat the blocked kernel plus its two reorders, so those keep NCHW (first try). */
+    dnnl_primitive_desc_t pd = NULL;
+    for (int attempt = pointwise ? 0 : 1; attempt < 2; attempt++) {
+        dnnl_memory_desc_t src_io, dst_io;
+        if ((st = cc_onednn_md(&src_io, x->shape.rank, x->shape.dims, cs->sdt, attempt, err)) ||
+            (st = cc_onednn_md(&dst_io, b->out[0].shape.rank, b->out[0].shape.dims, pdt, attempt, err)))
+            return st;
+        dnnl_convolution_desc_t cd;
+        st = cc_onednn_status(dnnl_dilated_convolution_forward_desc_init(
+                                  &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_io, &wei_any,
+                                  has_bias ? &bias_md : NULL, &dst_io, strides, dil, pl, pr),
+                              cs->what, err);
+        if (!st) st = cc_onednn_pd(b, &cd, cs->attr, cs->what, &pd, err);
+        if (st != CC_ERR_UNSUPPORTED) break;
+    }
+    if (st) return st;
+    dnnl_memory_desc_t src_md = cc_onednn_pd_md(pd, dnnl_query_src_md, 0);
+    dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
+    dnnl_memory_desc_t dst_md = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
+
+    /* the dense result: the graph output, or with a post zero point an s32 intermediate */
+    dnnl_memory_desc_t x_plain, w_plain, y_plain, r_plain;
+    dnnl_memory_t src = NULL, wei = NULL, dst = NULL, res = NULL, prim_dst = NULL;
+    if ((st = cc_onednn_md(&x_plain, x->shape.rank, x->shape.dims, cs->sdt, 0, err)) ||
+        (st = cc_onednn_md(&w_plain, g.wnd, g.wdims, cs->wdt, 0, err)) ||
+        (st = cc_onednn_md_shape(&y_plain, &b->out[0].shape, cs->ddt, err)) ||
+        (st = cc_onednn_md_shape(&r_plain, &b->out[0].shape, pdt, err)) ||
+        (st = cc_onednn_input(b, cs->xi, &x_plain, &src_md, &src, err)) ||
+        (st = cc_onednn_input(b, cs->wi, &w_plain, &wei_md, &wei, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &y_plain, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    res = dst;
+    if ((cs->post && (st = cc_onednn_mem_new(b, &r_plain, NULL, &res, err))) ||
+        (st = cc_onednn_from_layout(b, res, &r_plain, &dst_md, &prim_dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[4] = {
+        { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, prim_dst }, { DNNL_ARG_BIAS, bias }
+    };
+    if ((st = cc_onednn_step_add(b, pd, args, has_bias ? 4 : 3, 1, err)) ||
+        (st = cc_onednn_from_layout_finish(b, res, &r_plain, prim_dst, &dst_md, err)))
+        return st;
+    return cs->post ? cc_onednn_zero_point_step(b, res, &r_plain, dst, &y_plain, cs->post_zp, err) : CC_OK;
+}
+
+/* ---- Conv ------------------------------------------------------------------------------ */
+
+static cc_status conv_float(cc_onednn_build *b, cc_err *err)
+{
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt("Conv", b->in[0]->dtype, &dt, err);
+    if (st) return st;
+    char what[96];
+    snprintf(what, sizeof what, "convolution for %s src/weights/dst", cc_onednn_dt_name(dt));
+    conv_spec cs = { .xi = 0,
+                     .wi = 1,
+                     .sdt = dt,
+                     .wdt = dt,
+                     .ddt = dt,
+                     .bi = 2,
+                     .bdt = dnnl_f32,
+                     .attr = NULL,
+                     .what = what };
+    return conv_build(b, &cs, err);
+}
+
+/* ---- quantized convolutions ------------------------------------------------------------- */
+
+/* Sets a zero point attribute from constant input t (absent or all zero: nothing). A
+ * uniform value is common (mask 0), otherwise one per output channel (mask per_mask). */
+static cc_status set_zero_point(cc_onednn_build *b, dnnl_primitive_attr_t attr, int arg, const cc_tensor *t,
+                                int per_mask, const char *name, char *note, size_t nn, cc_err *err)
+{
+    if (!t) return CC_OK;
+    int64_t n = cc_tensor_numel(t);
+    int any = 0;
+    for (int64_t i = 0; i < n; i++) any |= cc_onednn_const_at(t, i) != 0;
+    if (!any) return CC_OK;
+    int32_t *zp = malloc((size_t)n * sizeof *zp);
+    if (!zp) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", b->node->op->name);
+    int uniform = cc_onednn_const_uniform(t);
+    for (int64_t i = 0; i < n; i++) zp[i] = (int32_t)cc_onednn_const_at(t, i);
+    dnnl_status_t s =
+        dnnl_primitive_attr_set_zero_points(attr, arg, uniform ? 1 : n, uniform ? 0 : per_mask, zp);
+    free(zp);
+    size_t len = strlen(note);
+    snprintf(note + len, nn - len, ", %s%s", uniform ? "" : "per-channel ", name);
+    char what[96];
+    snprintf(what, sizeof what, "%s%s attribute", uniform ? "" : "per-channel ", name);
+    return cc_onednn_status(s, what, err);
+}
+
+static cc_status quant_dtypes(cc_onednn_build *b, int xi, int wi, dnnl_data_type_t *s, dnnl_data_type_t *w,
+                              cc_err *err)
+{
+    cc_status st = cc_onednn_dt(b->node->op->name, b->in[xi]->dtype, s, err);
+    if (!st) st = cc_onednn_dt(b->node->op->name, b->in[wi]->dtype, w, err);
+    return st;
+}
+
+enum { CI_X, CI_W, CI_XZ, CI_WZ };
+
+static cc_status conv_integer(cc_onednn_build *b, cc_err *err)
+{
+    dnnl_data_type_t sdt, wdt;
+    cc_status st = quant_dtypes(b, CI_X, CI_W, &sdt, &wdt, err);
+    if (st) return st;
+    if ((st = cc_onednn_need_const(b, CI_XZ, "zero points are primitive attributes", err)) ||
+        (st = cc_onednn_need_const(b, CI_WZ, "zero points are primitive attributes", err)))
+        return st;
+    dnnl_primitive_attr_t attr = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+    char what[160];
+    snprintf(what, sizeof what, "convolution for %s src, %s weights, s32 dst", cc_onednn_dt_name(sdt),
+             cc_onednn_dt_name(wdt));
+    int per_oc = cc_attr_i(b->node, "group") > 1 ? 3 : 1; /* weights dims (g, oc, ...) or (oc, ...) */
+    st = set_zero_point(b, attr, DNNL_ARG_SRC, b->in[CI_XZ], 0, "src zero point", what, sizeof what, err);
+    if (!st)
+        st = set_zero_point(b, attr, DNNL_ARG_WEIGHTS, b->in[CI_WZ], per_oc, "weights zero point", what,
+                            sizeof what, err);
+    if (!st) {
+        conv_spec cs = { .xi = CI_X,
+                         .wi = CI_W,
+                         .sdt = sdt,
+                         .wdt = wdt,
+                         .ddt = dnnl_s32,
+                         .bi = -1,
+                         .attr = attr,
+                         .what = what };
+        st = conv_build(b, &cs, err);
+    }
+    dnnl_primitive_attr_destroy(attr);
+    return st;
+}
+
+enum { QC_X, QC_XS, QC_XZ, QC_W, QC_WS, QC_WZ, QC_YS, QC_YZ, QC_B };
+
+static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
+{
+    dnnl_data_type_t sdt, wdt, ddt;
+    cc_status st = quant_dtypes(b, QC_X, QC_W, &sdt, &wdt, err);
+    if (!st) st = cc_onednn_dt("QLinearConv", b->in[QC_YZ]->dtype, &ddt, err);
+    if (st) return st;
+    for (int i = QC_XS; i <= QC_B; i++)
+        if (i != QC_W &&
+            (st = cc_onednn_need_const(b, i, "scales, zero points and bias are prepared once", err)))
+            return st;
+    int64_t m = b->in[QC_W]->shape.dims[0];
+    const cc_tensor *ws = b->in[QC_WS];
+    int per_channel = !cc_onednn_const_uniform(ws);
+    double xs = cc_onednn_const_at(b->in[QC_XS], 0), ys = cc_onednn_const_at(b->in[QC_YS], 0);
+    float *scales = malloc((size_t)(per_channel ? m : 1) * sizeof *scales);
+    if (!scales) return cc_err_set(err, CC_ERR_NOMEM, "QLinearConv: out of memory");
+    for (int64_t i = 0; i < (per_channel ? m : 1); i++)
+        scales[i] = (float)(xs * cc_onednn_const_at(ws, per_channel ? i : 0) / ys);
+
+    dnnl_primitive_attr_t attr = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success) {
+        free(scales);
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+    }
+    char what[192];
+    snprintf(what, sizeof what, "convolution for %s src, %s weights, %s dst, %s output scales",
+             cc_onednn_dt_name(sdt), cc_onednn_dt_name(wdt), cc_onednn_dt_name(ddt),
+             per_channel ? "per-channel" : "common");
+    int per_oc = cc_attr_i(b->node, "group") > 1 ? 3 : 1;
+    st = cc_onednn_status(
+        dnnl_primitive_attr_set_output_scales(attr, per_channel ? m : 1, per_channel ? 2 : 0, scales),
+        "output scales", err);
+    free(scales);
+    if (!st)
+        st = set_zero_point(b, attr, DNNL_ARG_SRC, b->in[QC_XZ], 0, "src zero point", what, sizeof what, err);
+    if (!st)
+        st = set_zero_point(b, attr, DNNL_ARG_WEIGHTS, b->in[QC_WZ], per_oc, "weights zero point", what,
+                            sizeof what, err);
+    /* an odd y_zero_point is added after rounding, in a step of its own */
+    int32_t yzp = (int32_t)cc_onednn_const_at(b->in[QC_YZ], 0);
+    int post = yzp % 2 != 0;
+    if (!st && !post)
+        st = set_zero_point(b, attr, DNNL_ARG_DST, b->in[QC_YZ], 0, "dst zero point", what, sizeof what, err);
+    if (!st) {
+        conv_spec cs = { .xi = QC_X,
+                         .wi = QC_W,
+                         .sdt = sdt,
+                         .wdt = wdt,
+                         .ddt = ddt,
+                         .bi = QC_B,
+                         .bdt = dnnl_s32,
+                         .attr = attr,
+                         .post = post,
+                         .post_zp = yzp,
+                         .what = what };
+        st = conv_build(b, &cs, err);
+    }
+    dnnl_primitive_attr_destroy(attr);
+    return st;
+}
+
+static const cc_onednn_op conv_ops[] = {
+    { "Conv", conv_float },
+    { "ConvInteger", conv_integer },
+    { "QLinearConv", qlinear_conv },
+};
+
+const cc_onednn_family cc_onednn_family_conv = { (int)(sizeof conv_ops / sizeof conv_ops[0]), conv_ops };

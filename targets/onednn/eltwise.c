@@ -1,0 +1,194 @@
+/* eltwise.c — onednn builders of the elementwise ops: the unary activations on oneDNN's
+ * eltwise primitive and Add/Sub/Mul/Div on its binary primitive, on dense tensors.
+ *
+ * Unary mapping (oneDNN 2.6 algorithms): Relu = relu (alpha 0), LeakyRelu = relu with
+ * alpha, Sigmoid = logistic, Tanh = tanh, Exp = exp, Sqrt = sqrt, HardSwish = hardswish,
+ * Clip = clip_v2 with the constant bounds (an absent bound is infinite). oneDNN 2.6 has no
+ * hard-sigmoid algorithm: HardSigmoid is linear (alpha x + beta) followed by clip_v2 to
+ * [0, 1] in place, two eltwise primitives.
+ *
+ * Binary: operands are given oneDNN with the output's rank (leading 1s); oneDNN
+ * broadcasts a dimension of 1 of the second source. When only the first operand needs
+ * broadcasting, Add and Mul swap their operands; Sub and Div keep them and oneDNN says
+ * whether it broadcasts the first source. oneDNN's binary computes in f32 and rounds
+ * integer results to nearest, which is neither exact for int32 operands beyond 2^24 nor
+ * ONNX's truncating integer Div, so integer dtypes are not claimed. */
+#include "onednn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <oneapi/dnnl/dnnl_debug.h>
+
+/* ---- unary ------------------------------------------------------------------------------ */
+
+typedef struct eltwise_step {
+    dnnl_alg_kind_t alg;
+    float alpha, beta;
+} eltwise_step;
+
+/* The ops that are one eltwise primitive; alpha and beta come from the named float
+ * attributes (NULL: 0). */
+static const struct {
+    const char *op;
+    dnnl_alg_kind_t alg;
+    const char *alpha, *beta;
+} single_algs[] = {
+    { "Relu", dnnl_eltwise_relu, NULL, NULL },
+    { "LeakyRelu", dnnl_eltwise_relu, "alpha", NULL },
+    { "Sigmoid", dnnl_eltwise_logistic, NULL, NULL },
+    { "Tanh", dnnl_eltwise_tanh, NULL, NULL },
+    { "Exp", dnnl_eltwise_exp, NULL, NULL },
+    { "Sqrt", dnnl_eltwise_sqrt, NULL, NULL },
+    { "HardSwish", dnnl_eltwise_hardswish, NULL, NULL },
+    /* HardSigmoid's first step; the clip to [0, 1] follows (unary_steps) */
+    { "HardSigmoid", dnnl_eltwise_linear, "alpha", "beta" },
+};
+
+/* The eltwise steps of node (1 or 2); CC_ERR_UNSUPPORTED for parameters oneDNN cannot take. */
+static cc_status unary_steps(cc_onednn_build *b, eltwise_step *s, int *n, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    *n = 1;
+    s[0].alpha = s[0].beta = 0;
+    if (strcmp(op, "Clip") == 0) {
+        cc_status st;
+        if ((st = cc_onednn_need_const(b, 1, "bounds are eltwise parameters", err)) ||
+            (st = cc_onednn_need_const(b, 2, "bounds are eltwise parameters", err)))
+            return st;
+        double lo = b->in[1] ? cc_onednn_const_at(b->in[1], 0) : -INFINITY;
+        double hi = b->in[2] ? cc_onednn_const_at(b->in[2], 0) : INFINITY;
+        if (lo > hi)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "Clip: min > max (ONNX gives max everywhere; oneDNN's clip_v2 assumes "
+                              "min <= max)");
+        s[0].alg = dnnl_eltwise_clip_v2;
+        s[0].alpha = (float)lo;
+        s[0].beta = (float)hi;
+        return CC_OK;
+    }
+    for (size_t i = 0; i < sizeof single_algs / sizeof single_algs[0]; i++) {
+        if (strcmp(single_algs[i].op, op) != 0) continue;
+        s[0].alg = single_algs[i].alg;
+        if (single_algs[i].alpha) s[0].alpha = (float)cc_attr_f(b->node, single_algs[i].alpha);
+        if (single_algs[i].beta) s[0].beta = (float)cc_attr_f(b->node, single_algs[i].beta);
+        if (strcmp(op, "HardSigmoid") == 0) {
+            s[1].alg = dnnl_eltwise_clip_v2;
+            s[1].alpha = 0;
+            s[1].beta = 1;
+            *n = 2;
+        }
+        return CC_OK;
+    }
+    return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s is not a unary eltwise op", op);
+}
+
+static cc_status unary(cc_onednn_build *b, cc_err *err)
+{
+    eltwise_step s[2];
+    int n;
+    dnnl_data_type_t dt;
+    if (b->in[0]->dtype == CC_I32)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: oneDNN's eltwise computes in f32: not exact for i32 values beyond 2^24",
+                          b->node->op->name);
+    cc_status st = cc_onednn_dt(b->node->op->name, b->in[0]->dtype, &dt, err);
+    if (!st) st = unary_steps(b, s, &n, err);
+    if (st) return st;
+    dnnl_memory_desc_t md;
+    if ((st = cc_onednn_md_shape(&md, &b->in[0]->shape, dt, err))) return st;
+    dnnl_memory_t src = NULL, dst = NULL;
+    for (int i = 0; i < n; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s for %s", dnnl_alg_kind2str(s[i].alg), cc_onednn_dt_name(dt));
+        dnnl_eltwise_desc_t ed;
+        st = cc_onednn_status(
+            dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, s[i].alg, &md, s[i].alpha, s[i].beta),
+            what, err);
+        if (st) return st;
+        dnnl_primitive_desc_t pd = NULL;
+        if ((st = cc_onednn_pd(b, &ed, NULL, what, &pd, err))) return st;
+        if (i == 0 && ((st = cc_onednn_input(b, 0, &md, &md, &src, err)) ||
+                       (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err)))) {
+            dnnl_primitive_desc_destroy(pd);
+            return st;
+        }
+        /* later steps work in place on the output */
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_SRC, i == 0 ? src : dst }, { DNNL_ARG_DST, dst } };
+        if ((st = cc_onednn_step_add(b, pd, args, 2, i == 0, err))) return st;
+        if (i > 0) cc_onednn_note(b, " then %s in place", dnnl_alg_kind2str(s[i].alg));
+    }
+    return CC_OK;
+}
+
+/* ---- binary ----------------------------------------------------------------------------- */
+
+/* dims of shape s right-aligned to rank r (leading 1s). */
+static void align_dims(const cc_shape *s, int r, int64_t *d)
+{
+    for (int i = 0; i < r; i++) {
+        int j = i - (r - s->rank);
+        d[i] = j >= 0 ? s->dims[j] : 1;
+    }
+}
+
+static cc_status binary(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    cc_dtype ct = b->in[0]->dtype;
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, ct, &dt, err);
+    if (st) return st;
+    if (ct == CC_I32 || ct == CC_I8 || ct == CC_U8)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: oneDNN's binary computes in f32 and rounds to nearest: not exact for %s "
+                          "(values beyond 2^24, truncating integer Div)",
+                          op, cc_dtype_name(ct));
+    dnnl_alg_kind_t alg = strcmp(op, "Add") == 0   ? dnnl_binary_add
+                          : strcmp(op, "Sub") == 0 ? dnnl_binary_sub
+                          : strcmp(op, "Mul") == 0 ? dnnl_binary_mul
+                                                   : dnnl_binary_div;
+    const cc_shape *os = &b->out[0].shape;
+    int r = os->rank > 0 ? os->rank : 1;
+    int64_t da[CC_MAX_RANK], db[CC_MAX_RANK], dd[CC_MAX_RANK];
+    align_dims(&b->in[0]->shape, r, da);
+    align_dims(&b->in[1]->shape, r, db);
+    align_dims(os, r, dd);
+    /* which node input is oneDNN's first source */
+    int first = 0;
+    if (memcmp(da, dd, sizeof(int64_t) * (size_t)r) != 0 &&
+        memcmp(db, dd, sizeof(int64_t) * (size_t)r) == 0 &&
+        (alg == dnnl_binary_add || alg == dnnl_binary_mul))
+        first = 1;
+    dnnl_memory_desc_t m0, m1, md;
+    if ((st = cc_onednn_md(&m0, r, first ? db : da, dt, 0, err)) ||
+        (st = cc_onednn_md(&m1, r, first ? da : db, dt, 0, err)) ||
+        (st = cc_onednn_md(&md, r, dd, dt, 0, err)))
+        return st;
+    char what[96];
+    snprintf(what, sizeof what, "%s for %s", dnnl_alg_kind2str(alg), cc_onednn_dt_name(dt));
+    dnnl_binary_desc_t bd;
+    if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &m0, &m1, &md), what, err))) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_pd(b, &bd, NULL, what, &pd, err))) return st;
+    dnnl_memory_t s0 = NULL, s1 = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, first, &m0, &m0, &s0, err)) ||
+        (st = cc_onednn_input(b, 1 - first, &m1, &m1, &s1, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC_0, s0 }, { DNNL_ARG_SRC_1, s1 }, { DNNL_ARG_DST, dst } };
+    return cc_onednn_step_add(b, pd, args, 3, 1, err);
+}
+
+static const cc_onednn_op eltwise_ops[] = {
+    { "Relu", unary },        { "LeakyRelu", unary }, { "Sigmoid", unary }, { "Tanh", unary },
+    { "HardSigmoid", unary }, { "HardSwish", unary }, { "Clip", unary },    { "Exp", unary },
+    { "Sqrt", unary },        { "Add", binary },      { "Sub", binary },    { "Mul", binary },
+    { "Div", binary },
+};
+
+const cc_onednn_family cc_onednn_family_eltwise = { (int)(sizeof eltwise_ops / sizeof eltwise_ops[0]),
+                                                    eltwise_ops };

@@ -1,0 +1,123 @@
+/* quant.c — onednn builders of QuantizeLinear and DequantizeLinear, both one reorder with
+ * attributes, per tensor or per axis.
+ *
+ * QuantizeLinear (f32 -> u8/s8): output scale 1 / y_scale (f32; a multiplication where
+ * ONNX divides, so a quotient within one rounding of a .5 tie may land on the other
+ * neighbour, the policy's atol of 1); oneDNN rounds to nearest even and saturates. An
+ * even y_zero_point is the destination zero point; oneDNN adds it before rounding and
+ * ONNX after, which differs at ties for an odd one, so an odd y_zero_point is added by a
+ * second reorder from an s32 result (cc_onednn_zero_point_step).
+ * DequantizeLinear (u8/s8/s32 -> f32): output scale x_scale, source zero point
+ * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis. */
+#include "onednn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The attribute mask of a per-tensor (0) or per-axis (the axis' bit) parameter t of x. */
+static int param_mask(const cc_onednn_build *b, const cc_tensor *t, const cc_tensor *x)
+{
+    if (cc_tensor_numel(t) == 1 || cc_onednn_const_uniform(t)) return 0;
+    int64_t a = cc_attr_i(b->node, "axis");
+    int r = x->shape.rank;
+    return 1 << (int)(a < 0 ? a + r : a);
+}
+
+/* Builds the reorder x (input 0) -> output 0 with the scales of input 1 (inverted when
+ * quantizing) as output scales and the zero points of input 2 on argument zp_arg. */
+static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    const cc_tensor *x = b->in[0], *s = b->in[1], *zp = b->in[2];
+    cc_status st = cc_onednn_need_const(b, 1, "scales and zero points are reorder attributes", err);
+    if (!st) st = cc_onednn_need_const(b, 2, "scales and zero points are reorder attributes", err);
+    if (st) return st;
+    dnnl_data_type_t sdt, ddt;
+    if ((st = cc_onednn_dt(op, x->dtype, &sdt, err)) || (st = cc_onednn_dt(op, b->out[0].dtype, &ddt, err)))
+        return st;
+    dnnl_memory_desc_t smd, dmd;
+    if ((st = cc_onednn_md_shape(&smd, &x->shape, sdt, err)) ||
+        (st = cc_onednn_md_shape(&dmd, &x->shape, ddt, err)))
+        return st;
+
+    dnnl_primitive_attr_t attr = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+    int smask = param_mask(b, s, x);
+    int64_t ns = smask ? cc_tensor_numel(s) : 1;
+    float *sv = malloc((size_t)ns * sizeof *sv);
+    int32_t *zv = zp ? malloc((size_t)cc_tensor_numel(zp) * sizeof *zv) : NULL;
+    if (!sv || (zp && !zv)) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    char full[160];
+    snprintf(full, sizeof full, "reorder %s -> %s with %s output scales", cc_onednn_dt_name(sdt),
+             cc_onednn_dt_name(ddt), smask ? "per-axis" : "common");
+    if (!st) {
+        for (int64_t i = 0; i < ns; i++) {
+            double v = cc_onednn_const_at(s, i);
+            sv[i] = (float)(invert ? 1.0 / v : v);
+        }
+        st = cc_onednn_status(dnnl_primitive_attr_set_output_scales(attr, ns, smask, sv), "output scales",
+                              err);
+    }
+    /* QuantizeLinear with an odd zero point: the reorder writes s32, the zero point follows */
+    int32_t post_zp = 0;
+    int post = 0;
+    if (!st && zp) {
+        int zmask = param_mask(b, zp, x);
+        int64_t nz = zmask ? cc_tensor_numel(zp) : 1;
+        int any = 0;
+        for (int64_t i = 0; i < nz; i++) {
+            zv[i] = (int32_t)cc_onednn_const_at(zp, i);
+            any |= zv[i] != 0;
+        }
+        post = zp_arg == DNNL_ARG_DST && !zmask && zv[0] % 2 != 0;
+        if (post) {
+            post_zp = zv[0];
+        } else if (any) {
+            char zwhat[64];
+            snprintf(zwhat, sizeof zwhat, "%s%s zero point attribute", zmask ? "per-axis " : "",
+                     zp_arg == DNNL_ARG_SRC ? "source" : "destination");
+            st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, zp_arg, nz, zmask, zv), zwhat,
+                                  err);
+            snprintf(full + strlen(full), sizeof full - strlen(full), ", %s%s zero point",
+                     zmask ? "per-axis " : "", zp_arg == DNNL_ARG_SRC ? "source" : "destination");
+        }
+    }
+    dnnl_memory_desc_t rmd = dmd; /* what the reorder writes: s32 when the zero point follows */
+    if (!st && post) st = cc_onednn_md_shape(&rmd, &x->shape, dnnl_s32, err);
+    dnnl_primitive_desc_t pd = NULL;
+    if (!st) st = cc_onednn_reorder_pd(b, &smd, &rmd, attr, full, &pd, err);
+    free(sv);
+    free(zv);
+    dnnl_primitive_attr_destroy(attr);
+    if (st) return st;
+    dnnl_memory_t src = NULL, dst = NULL, res = NULL;
+    if ((st = cc_onednn_input(b, 0, &smd, &smd, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &dst, err)) ||
+        (post && (st = cc_onednn_mem_new(b, &rmd, NULL, &res, err)))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    if (!post) res = dst;
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, res } };
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    return post ? cc_onednn_zero_point_step(b, res, &rmd, dst, &dmd, post_zp, err) : CC_OK;
+}
+
+static cc_status quantize(cc_onednn_build *b, cc_err *err)
+{
+    return quant_reorder(b, 1, DNNL_ARG_DST, err);
+}
+
+static cc_status dequantize(cc_onednn_build *b, cc_err *err)
+{
+    return quant_reorder(b, 0, DNNL_ARG_SRC, err);
+}
+
+static const cc_onednn_op quant_ops[] = {
+    { "QuantizeLinear", quantize },
+    { "DequantizeLinear", dequantize },
+};
+
+const cc_onednn_family cc_onednn_family_quant = { (int)(sizeof quant_ops / sizeof quant_ops[0]), quant_ops };

@@ -1,0 +1,164 @@
+/* reduce.c — onednn builders of the reductions and the normalization: Softmax on
+ * softmax_v2 (accurate: exp(x - max) / sum), ReduceMean and ReduceMax on the reduction
+ * primitive, BatchNormalization (inference) on batch_normalization with global
+ * statistics, on dense tensors.
+ *
+ * Reductions: oneDNN's destination keeps the source's rank with reduced dimensions of 1;
+ * keepdims = 0 only drops those 1s, which leaves the bytes where they are, so the graph's
+ * output buffer is bound with the keep-dims descriptor. A reduction over axes of length 1
+ * only is the identity, which oneDNN's reduction rejects: that is a reorder copy.
+ * BatchNormalization: scale, B,
+ * mean and var are constants converted once to the f32 memories oneDNN takes
+ * (use_global_stats | use_scale | use_shift). */
+#include "onednn.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cc_status softmax(cc_onednn_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt("Softmax", x->dtype, &dt, err);
+    if (st) return st;
+    int r = x->shape.rank;
+    int64_t a = cc_attr_i(b->node, "axis");
+    int axis = (int)(a < 0 ? a + r : a);
+    if (r == 0) axis = 0;
+    dnnl_memory_desc_t md;
+    if ((st = cc_onednn_md_shape(&md, &x->shape, dt, err))) return st;
+    char what[64];
+    snprintf(what, sizeof what, "softmax_v2 (accurate) for %s", cc_onednn_dt_name(dt));
+    dnnl_softmax_v2_desc_t sd;
+    st = cc_onednn_status(
+        dnnl_softmax_v2_forward_desc_init(&sd, dnnl_forward_inference, dnnl_softmax_accurate, &md, &md, axis),
+        what, err);
+    if (st) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_pd(b, &sd, NULL, what, &pd, err))) return st;
+    dnnl_memory_t src = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, 0, &md, &md, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst } };
+    return cc_onednn_step_add(b, pd, args, 2, 1, err);
+}
+
+static cc_status reduce(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    const cc_tensor *x = b->in[0];
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
+    if (st) return st;
+    int r = x->shape.rank;
+    int mask[CC_MAX_RANK] = { 0 };
+    const cc_attr_value *axes = cc_attr_get(b->node, "axes");
+    if (!axes->set || axes->n == 0) {
+        for (int i = 0; i < r; i++) mask[i] = 1;
+    } else {
+        for (int i = 0; i < axes->n; i++) mask[axes->ints[i] < 0 ? axes->ints[i] + r : axes->ints[i]] = 1;
+    }
+    int64_t sd[CC_MAX_RANK], dd[CC_MAX_RANK];
+    int nd = r > 0 ? r : 1;
+    for (int i = 0; i < nd; i++) {
+        sd[i] = r > 0 ? x->shape.dims[i] : 1;
+        dd[i] = r > 0 && mask[i] ? 1 : sd[i];
+    }
+    dnnl_memory_desc_t src_md, dst_md;
+    if ((st = cc_onednn_md(&src_md, nd, sd, dt, 0, err)) || (st = cc_onednn_md(&dst_md, nd, dd, dt, 0, err)))
+        return st;
+    int is_mean = strcmp(op, "ReduceMean") == 0;
+    char what[64];
+    dnnl_primitive_desc_t pd = NULL;
+    int identity = memcmp(sd, dd, sizeof(int64_t) * (size_t)nd) == 0;
+    if (identity) {
+        /* every reduced axis has length 1 (or the input is a scalar): the mean and the
+         * maximum of one element are the element, and oneDNN's reduction rejects a
+         * reduction that reduces nothing, so this is a reorder copy */
+        snprintf(what, sizeof what, "reorder (copy) for %s", cc_onednn_dt_name(dt));
+        if ((st = cc_onednn_reorder_pd(b, &src_md, &dst_md, NULL, what, &pd, err))) return st;
+    } else {
+        snprintf(what, sizeof what, "reduction %s for %s", is_mean ? "mean" : "max", cc_onednn_dt_name(dt));
+        dnnl_reduction_desc_t rd;
+        dnnl_alg_kind_t alg = is_mean ? dnnl_reduction_mean : dnnl_reduction_max;
+        st = cc_onednn_status(dnnl_reduction_desc_init(&rd, alg, &src_md, &dst_md, 0.f, 0.f), what, err);
+        if (st || (st = cc_onednn_pd(b, &rd, NULL, what, &pd, err))) return st;
+    }
+    dnnl_memory_t src = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, 0, &src_md, &src_md, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dst_md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { identity ? DNNL_ARG_FROM : DNNL_ARG_SRC, src },
+                                { identity ? DNNL_ARG_TO : DNNL_ARG_DST, dst } };
+    st = cc_onednn_step_add(b, pd, args, 2, 1, err);
+    if (!st && identity) cc_onednn_note(b, " (reduces only axes of length 1: a copy)");
+    return st;
+}
+
+enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
+
+static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[BN_X];
+    if (cc_attr_i(b->node, "training_mode") != 0 || b->n_out > 1)
+        return cc_err_set(
+            err, CC_ERR_UNSUPPORTED,
+            "BatchNormalization: training mode is not mapped (inference with global statistics only)");
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt("BatchNormalization", x->dtype, &dt, err);
+    for (int i = BN_SCALE; i <= BN_VAR && !st; i++)
+        st = cc_onednn_need_const(b, i, "scale, B, mean and var are converted to f32 once", err);
+    if (st) return st;
+    if (x->shape.rank < 2)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "BatchNormalization: oneDNN needs N x C x ... (rank >= 2)");
+    dnnl_memory_desc_t md;
+    if ((st = cc_onednn_md_shape(&md, &x->shape, dt, err))) return st;
+    char what[96];
+    snprintf(what, sizeof what, "batch normalization (inference, global stats, scale, shift) for %s",
+             cc_onednn_dt_name(dt));
+    float eps = (float)cc_attr_f(b->node, "epsilon");
+    dnnl_batch_normalization_desc_t bd;
+    st = cc_onednn_status(
+        dnnl_batch_normalization_forward_desc_init(&bd, dnnl_forward_inference, &md, eps,
+                                                   dnnl_use_global_stats | dnnl_use_scale | dnnl_use_shift),
+        what, err);
+    if (st) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_pd(b, &bd, NULL, what, &pd, err))) return st;
+    int64_t c = x->shape.dims[1];
+    dnnl_memory_t src = NULL, dst = NULL, par[4] = { NULL, NULL, NULL, NULL };
+    float *v = malloc((size_t)(c > 0 ? c : 1) * sizeof *v);
+    if (!v) st = cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+    for (int k = 0; k < 4 && !st; k++) {
+        for (int64_t i = 0; i < c; i++) v[i] = (float)cc_onednn_const_at(b->in[BN_SCALE + k], i);
+        st = cc_onednn_mem_f32(b, c, v, &par[k], err);
+    }
+    free(v);
+    if (st || (st = cc_onednn_input(b, BN_X, &md, &md, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[6] = {
+        { DNNL_ARG_SRC, src },      { DNNL_ARG_DST, dst },     { DNNL_ARG_SCALE, par[0] },
+        { DNNL_ARG_SHIFT, par[1] }, { DNNL_ARG_MEAN, par[2] }, { DNNL_ARG_VARIANCE, par[3] },
+    };
+    return cc_onednn_step_add(b, pd, args, 6, 1, err);
+}
+
+static const cc_onednn_op reduce_ops[] = {
+    { "Softmax", softmax },
+    { "ReduceMean", reduce },
+    { "ReduceMax", reduce },
+    { "BatchNormalization", batch_norm },
+};
+
+const cc_onednn_family cc_onednn_family_reduce = { (int)(sizeof reduce_ops / sizeof reduce_ops[0]),
+                                                   reduce_ops };
