@@ -239,7 +239,8 @@ int cc_model_find_value(const cc_model *m, const char *name)
 
 /* A constant counts as a parameter when some node reads it as an ordinary data input,
  * except BatchNormalization's running mean and variance (statistics, not trained
- * parameters, as frameworks count them) and int64 shape-like tensors. */
+ * parameters, as frameworks count them), int64 shape-like tensors, and constants named
+ * "buffer.*" (fixed tensors such as a detector's grids and anchors). */
 double cc_model_params(const cc_model *m)
 {
     const cc_graph *g = &m->graph;
@@ -253,6 +254,7 @@ double cc_model_params(const cc_model *m)
             if (v < 0 || !g->values[v].data || counted[v]) continue;
             if (nd->op->inputs[i].role != CC_IN_DATA) continue;
             if (g->values[v].dtype == CC_I64) continue;
+            if (strncmp(m->value_names[v], "buffer.", 7) == 0) continue; /* decode grids, anchors */
             if (strcmp(nd->op->name, "BatchNormalization") == 0 && i >= 3) continue;
             counted[v] = 1;
             n += (double)cc_tensor_numel(&g->values[v]);

@@ -64,8 +64,9 @@ cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, c
 void cc_model_free(cc_model *m);
 /* Index of the value named `name`, or -1. */
 int cc_model_find_value(const cc_model *m, const char *name);
-/* Number of parameters (elements of floating or integer constants, shape tensors such as
- * Reshape's target excluded: constants that are not inputs 0..1 of ... see model.c). */
+/* Number of parameters as frameworks count them: elements of the constants nodes read as
+ * data, without BatchNormalization's running statistics, int64 shape tensors and
+ * constants named "buffer.*" (see model.c). */
 double cc_model_params(const cc_model *m);
 /* Multiply-accumulates of one execution (sum of the nodes' FLOPs / 2). */
 double cc_model_macs(const cc_model *m);
