@@ -95,22 +95,8 @@ cc_status cc_zoo_resolve(const cc_zoo_entry *e, const cc_zoo_options *opt, int *
 
 double cc_zoo_params(const cc_model *m)
 {
-    double n = cc_model_params(m);
-    const cc_graph *g = &m->graph;
-    size_t plen = strlen(CC_ZOO_BUFFER_PREFIX);
-    for (int v = 0; v < g->n_values; v++) {
-        if (!g->values[v].data || g->values[v].dtype == CC_I64) continue;
-        if (strncmp(m->value_names[v], CC_ZOO_BUFFER_PREFIX, plen) != 0) continue;
-        /* counted by cc_model_params only when some node reads it as a data input */
-        int data_input = 0;
-        for (int k = 0; k < g->n_nodes && !data_input; k++) {
-            const cc_node *nd = &g->nodes[k];
-            for (int i = 0; i < nd->n_in; i++)
-                if (nd->in[i] == v && nd->op->inputs[i].role == CC_IN_DATA) data_input = 1;
-        }
-        if (data_input) n -= (double)cc_tensor_numel(&g->values[v]);
-    }
-    return n;
+    /* cc_model_params already leaves out constants named CC_ZOO_BUFFER_PREFIX */
+    return cc_model_params(m);
 }
 
 /* ---- synthetic images ---------------------------------------------------------------- */

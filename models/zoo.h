@@ -55,8 +55,8 @@ cc_status cc_zoo_build(const char *name, const cc_zoo_options *opt, cc_model **o
 cc_status cc_zoo_resolve(const cc_zoo_entry *e, const cc_zoo_options *opt, int *batch, int *size,
                          cc_err *err);
 
-/* Parameters of m as frameworks count them: cc_model_params minus the elements of
- * buffer constants (CC_ZOO_BUFFER_PREFIX). */
+/* Parameters of m as frameworks count them: cc_model_params, which leaves out buffer
+ * constants (CC_ZOO_BUFFER_PREFIX). */
 double cc_zoo_params(const cc_model *m);
 
 /* Fills t (f32, any shape, data allocated by the caller) with synthetic images: i.i.d.

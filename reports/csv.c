@@ -1,0 +1,224 @@
+/* csv.c — CSV exports of results, comparisons and histories through libcsv: text fields
+ * go through csv_fwrite (quoted, quotes doubled), numbers are printed round-trip exact. */
+#include "csv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "../results/store_query.h"
+
+/* A row being written: fields are separated by commas; the first write error sticks. */
+typedef struct row {
+    FILE *f;
+    int n;
+    int failed;
+} row;
+
+static void sep(row *r)
+{
+    if (r->n++ && fputc(',', r->f) == EOF) r->failed = 1;
+}
+
+static void text(row *r, const char *s)
+{
+    sep(r);
+    if (csv_fwrite(r->f, s ? s : "", s ? strlen(s) : 0) != 0) r->failed = 1;
+}
+
+static void num(row *r, double v)
+{
+    sep(r);
+    if (!isnan(v) && fprintf(r->f, "%.17g", v) < 0) r->failed = 1;
+}
+
+static void integer(row *r, long long v)
+{
+    sep(r);
+    if (fprintf(r->f, "%lld", v) < 0) r->failed = 1;
+}
+
+static void end_row(row *r)
+{
+    if (fputs("\r\n", r->f) == EOF) r->failed = 1;
+    r->n = 0;
+}
+
+static void header(row *r, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) text(r, names[i]);
+    end_row(r);
+}
+
+static cc_status io_status(row *r, cc_err *err)
+{
+    if (r->failed || ferror(r->f)) return cc_err_set(err, CC_ERR_IO, "CSV export: writing failed");
+    return CC_OK;
+}
+
+/* ---- results ---------------------------------------------------------------------------- */
+
+static const char *const result_cols[] = {
+    "run_uid", "run_id", "started_at", "tag", "git_commit", "hostname", "case_id", "op", "dtype",
+    "target", "regime", "seed", "verdict", "reason", "n", "n_bad", "max_abs", "max_rel", "max_ulp",
+    "nmse", "cosine", "bound_ratio", "worst_index", "worst_got", "worst_want", "n_samples",
+    "device_timer", "median_s", "mean_s", "stddev_s", "mad_s", "min_s", "max_s", "p90_s", "p99_s",
+    "cv", "ci_lo_s", "ci_hi_s", "gflops", "gbps", "flops", "bytes", "plan", "tol_c", "tol_r",
+    "tol_atol", "policy_version",
+};
+
+static void result_row(row *w, const cc_run_info *run, const cc_result *r)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    text(w, run->uid);
+    integer(w, run->id);
+    text(w, run->started_at);
+    text(w, run->tag);
+    text(w, run->git_commit);
+    text(w, run->hostname);
+    text(w, r->case_id);
+    text(w, r->op);
+    text(w, r->dtype);
+    text(w, r->target);
+    text(w, cc_regime_name(r->regime));
+    text(w, seed);
+    text(w, cc_verdict_name(r->verdict));
+    text(w, r->reason);
+    integer(w, r->metrics.n);
+    integer(w, r->metrics.n_bad);
+    const double m[] = { r->metrics.max_abs, r->metrics.max_rel, r->metrics.max_ulp,
+                         r->metrics.nmse, r->metrics.cosine, r->metrics.bound_ratio };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) num(w, m[i]);
+    integer(w, r->metrics.worst_index);
+    num(w, r->metrics.worst_got);
+    num(w, r->metrics.worst_want);
+    integer(w, r->timing.n_samples);
+    integer(w, r->timing.device_timer);
+    const cc_timing *t = &r->timing;
+    const double tv[] = { t->median, t->mean, t->stddev, t->mad, t->min, t->max, t->p90, t->p99,
+                          t->cv, t->ci_lo, t->ci_hi, t->gflops, t->gbps, r->flops, r->bytes };
+    for (size_t i = 0; i < sizeof tv / sizeof tv[0]; i++) num(w, t->n_samples > 0 || i >= 13 ? tv[i] : NAN);
+    text(w, r->plan);
+    num(w, r->tol_c);
+    num(w, r->tol_r);
+    num(w, r->tol_atol);
+    integer(w, r->policy_version);
+    end_row(w);
+}
+
+cc_status cc_csv_export_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err)
+{
+    if (!store || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
+    cc_run_info *runs = NULL;
+    int n_runs = 0;
+    cc_status st;
+    if (run_id > 0) {
+        runs = malloc(sizeof *runs);
+        if (!runs) return cc_err_set(err, CC_ERR_NOMEM, "CSV export: out of memory");
+        st = cc_store_get_run(store, run_id, runs, err);
+        n_runs = 1;
+    } else {
+        st = cc_store_list_runs(store, &runs, &n_runs, err);
+    }
+    if (st != CC_OK) {
+        free(runs);
+        return st;
+    }
+    row w = { f, 0, 0 };
+    header(&w, result_cols, (int)(sizeof result_cols / sizeof result_cols[0]));
+    for (int i = 0; i < n_runs && st == CC_OK && !w.failed; i++) {
+        cc_result *res = NULL;
+        int n = 0;
+        st = cc_store_load_results(store, runs[i].id, &res, &n, err);
+        for (int k = 0; st == CC_OK && k < n; k++) result_row(&w, &runs[i], &res[k]);
+        free(res);
+    }
+    free(runs);
+    return st != CC_OK ? st : io_status(&w, err);
+}
+
+/* ---- comparisons -------------------------------------------------------------------------- */
+
+static const char *const compare_cols[] = {
+    "case_id", "op", "dtype", "target", "regime", "judgement", "verdict_change",
+    "accuracy_change", "timing_change", "base_verdict", "cand_verdict", "base_bound_ratio",
+    "cand_bound_ratio", "base_n", "cand_n", "base_median_s", "cand_median_s", "change",
+    "p_value", "threshold", "noise_runs",
+};
+
+cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
+{
+    if (!c || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
+    row w = { f, 0, 0 };
+    header(&w, compare_cols, (int)(sizeof compare_cols / sizeof compare_cols[0]));
+    for (int i = 0; i < c->n_rows && !w.failed; i++) {
+        const cc_compare_row *r = &c->rows[i];
+        text(&w, r->case_id);
+        text(&w, r->op);
+        text(&w, r->dtype);
+        text(&w, r->target);
+        text(&w, cc_regime_name(r->regime));
+        text(&w, r->change_kind ? cc_change_name(r->change_kind) : "unchanged");
+        text(&w, cc_change_name(r->verdict_change));
+        text(&w, cc_change_name(r->accuracy_change));
+        text(&w, cc_change_name(r->timing_change));
+        text(&w, cc_verdict_name(r->base_verdict));
+        text(&w, cc_verdict_name(r->cand_verdict));
+        num(&w, r->base_bound_ratio);
+        num(&w, r->cand_bound_ratio);
+        integer(&w, r->base_n);
+        integer(&w, r->cand_n);
+        num(&w, r->base_median);
+        num(&w, r->cand_median);
+        num(&w, r->change);
+        num(&w, r->p);
+        num(&w, r->threshold);
+        integer(&w, r->noise_runs);
+        end_row(&w);
+    }
+    return io_status(&w, err);
+}
+
+/* ---- histories ----------------------------------------------------------------------------- */
+
+static const char *const history_cols[] = {
+    "case_id", "machine", "target", "run_uid", "run_id", "started_at", "tag", "git_commit",
+    "verdict", "n_samples", "median_s", "ci_lo_s", "ci_hi_s", "gflops", "bound_ratio", "level_s",
+    "change_point",
+};
+
+cc_status cc_csv_export_history(const cc_history *h, FILE *f, cc_err *err)
+{
+    if (!h || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
+    row w = { f, 0, 0 };
+    header(&w, history_cols, (int)(sizeof history_cols / sizeof history_cols[0]));
+    for (int s = 0; s < h->n_series && !w.failed; s++) {
+        const cc_history_series *se = &h->series[s];
+        for (int i = 0; i < se->n; i++) {
+            const cc_history_point *p = &se->pts[i];
+            const cc_run_info *run = &h->runs[p->run];
+            text(&w, h->name);
+            text(&w, h->machines[se->machine]);
+            text(&w, se->target);
+            text(&w, run->uid);
+            integer(&w, run->id);
+            text(&w, run->started_at);
+            text(&w, run->tag);
+            text(&w, run->git_commit);
+            text(&w, cc_verdict_name(p->p.verdict));
+            integer(&w, p->p.n_samples);
+            num(&w, p->p.median);
+            num(&w, p->p.ci_lo);
+            num(&w, p->p.ci_hi);
+            num(&w, p->p.gflops);
+            num(&w, p->p.bound_ratio);
+            num(&w, p->segment >= 0 ? se->segs[p->segment].level : NAN);
+            integer(&w, p->change);
+            end_row(&w);
+        }
+    }
+    return io_status(&w, err);
+}

@@ -1,0 +1,191 @@
+/* junit.c — JUnit XML of a run: targets as test suites, (case, target) pairs as test
+ * cases, verdicts as failures, errors and skips with their figures. */
+#include "junit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "xml.h"
+
+/* A (case, target) pair: its results res[first .. first + n - 1], the worst of them. */
+typedef struct outcome {
+    int first, n, worst;
+    double time;
+} outcome;
+
+static void attr_num(cc_text *t, const char *name, double v)
+{
+    cc_text_printf(t, " %s=\"%.6g\"", name, isnan(v) ? 0.0 : v);
+}
+
+static void figures(cc_text *t, const cc_result *r)
+{
+    char buf[512];
+    const cc_metrics *m = &r->metrics;
+    snprintf(buf, sizeof buf,
+             "regime %s: %lld of %lld elements out of bound; max abs error %.6g, max rel error %.6g, "
+             "max ULP error %.6g, bound ratio %.6g, NMSE %.6g, cosine %.6g; worst element [%lld]: got "
+             "%.9g, want %.9g\n",
+             cc_regime_name(r->regime), (long long)m->n_bad, (long long)m->n, m->max_abs, m->max_rel,
+             m->max_ulp, m->bound_ratio, m->nmse, m->cosine, (long long)m->worst_index, m->worst_got,
+             m->worst_want);
+    cc_xml_text(t, buf);
+}
+
+static void testcase(cc_text *t, const cc_run_info *run, const cc_result *res, const outcome *o)
+{
+    const cc_result *w = &res[o->worst];
+    cc_text_put(t, "    <testcase classname=\"crosscheck.");
+    cc_xml_text(t, w->target);
+    cc_text_put(t, ".");
+    cc_xml_text(t, w->op);
+    cc_text_put(t, "\" name=\"");
+    cc_xml_text(t, w->case_id);
+    cc_text_put(t, "\"");
+    attr_num(t, "time", o->time);
+    char repro[CC_CASE_ID_MAX + 200];
+    snprintf(repro, sizeof repro, "repro: crosscheck run --case '%s' --targets %s --seed %llu\n",
+             w->case_id, w->target, (unsigned long long)run->seed);
+    switch (w->verdict) {
+    case CC_PASSED:
+        cc_text_put(t, "/>\n");
+        return;
+    case CC_MISTRUSTED:
+        cc_text_put(t, ">\n      <system-out>mistrusted: ");
+        cc_xml_text(t, w->reason);
+        cc_text_put(t, "</system-out>\n    </testcase>\n");
+        return;
+    case CC_UNSUPPORTED:
+        cc_text_put(t, ">\n      <skipped message=\"");
+        cc_xml_text(t, w->reason);
+        cc_text_put(t, "\"/>\n    </testcase>\n");
+        return;
+    case CC_FAILED:
+        cc_text_put(t, ">\n      <failure type=\"failed\" message=\"");
+        cc_xml_text(t, w->reason);
+        cc_text_put(t, "\">");
+        for (int i = 0; i < o->n; i++)
+            if (res[o->first + i].verdict == CC_FAILED) figures(t, &res[o->first + i]);
+        cc_xml_text(t, repro);
+        cc_text_put(t, "</failure>\n    </testcase>\n");
+        return;
+    default:
+        cc_text_put(t, ">\n      <error type=\"");
+        cc_xml_text(t, cc_verdict_name(w->verdict));
+        cc_text_put(t, "\" message=\"");
+        cc_xml_text(t, w->reason);
+        cc_text_put(t, "\">");
+        cc_xml_text(t, cc_verdict_name(w->verdict));
+        cc_text_put(t, ": ");
+        cc_xml_text(t, w->reason);
+        cc_text_put(t, "\n");
+        cc_xml_text(t, repro);
+        cc_text_put(t, "</error>\n    </testcase>\n");
+        return;
+    }
+}
+
+cc_status cc_report_junit(cc_db *store, int64_t run_id, char **out, cc_err *err)
+{
+    if (!store || !out) return cc_err_set(err, CC_ERR_ARG, "cc_report_junit: NULL argument");
+    cc_status st = CC_OK;
+    if (run_id <= 0) {
+        st = cc_store_latest_run(store, &run_id, err);
+        if (st != CC_OK) return st;
+        if (run_id == 0) return cc_err_set(err, CC_ERR_ARG, "JUnit report: the database holds no run");
+    }
+    cc_run_info *run = malloc(sizeof *run);
+    cc_result *res = NULL;
+    outcome *oc = NULL;
+    const char **targets = NULL;
+    int n_res = 0, n_oc = 0, n_targets = 0;
+    cc_text t = { 0 };
+    if (!run) return cc_err_set(err, CC_ERR_NOMEM, "JUnit report: out of memory");
+    st = cc_store_get_run(store, run_id, run, err);
+    if (st == CC_OK) st = cc_store_load_results(store, run_id, &res, &n_res, err);
+    if (st != CC_OK) goto done;
+    oc = malloc(sizeof *oc * (size_t)(n_res ? n_res : 1));
+    targets = malloc(sizeof *targets * (size_t)(n_res ? n_res : 1));
+    if (!oc || !targets) goto nomem;
+    for (int i = 0; i < n_res;) {
+        int j = i;
+        while (j + 1 < n_res && strcmp(res[j + 1].case_id, res[i].case_id) == 0 &&
+               strcmp(res[j + 1].target, res[i].target) == 0)
+            j++;
+        outcome *o = &oc[n_oc++];
+        *o = (outcome){ i, j - i + 1, i, NAN };
+        for (int k = i; k <= j; k++) {
+            if (cc_report_verdict_rank(res[k].verdict) > cc_report_verdict_rank(res[o->worst].verdict))
+                o->worst = k;
+            if (res[k].timing.n_samples > 0) o->time = res[k].timing.median;
+        }
+        int known = 0;
+        for (int k = 0; k < n_targets; k++) known |= strcmp(targets[k], res[i].target) == 0;
+        if (!known) targets[n_targets++] = res[i].target;
+        i = j + 1;
+    }
+    /* sort targets by name (insertion sort: few targets) */
+    for (int i = 1; i < n_targets; i++)
+        for (int j = i; j > 0 && strcmp(targets[j - 1], targets[j]) > 0; j--) {
+            const char *x = targets[j];
+            targets[j] = targets[j - 1];
+            targets[j - 1] = x;
+        }
+
+    int total[4] = { 0 }; /* tests, failures, errors, skipped */
+    for (int i = 0; i < n_oc; i++) {
+        cc_verdict v = res[oc[i].worst].verdict;
+        total[0]++;
+        total[1] += v == CC_FAILED;
+        total[2] += v == CC_ERROR || v == CC_CRASHED || v == CC_TIMEOUT;
+        total[3] += v == CC_UNSUPPORTED;
+    }
+    cc_text_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"crosscheck run ");
+    cc_xml_text(&t, run->uid);
+    cc_text_printf(&t, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", total[0],
+                   total[1], total[2], total[3]);
+    for (int k = 0; k < n_targets; k++) {
+        int c[4] = { 0 };
+        double time = 0;
+        for (int i = 0; i < n_oc; i++) {
+            const cc_result *w = &res[oc[i].worst];
+            if (strcmp(w->target, targets[k]) != 0) continue;
+            c[0]++;
+            c[1] += w->verdict == CC_FAILED;
+            c[2] += w->verdict == CC_ERROR || w->verdict == CC_CRASHED || w->verdict == CC_TIMEOUT;
+            c[3] += w->verdict == CC_UNSUPPORTED;
+            if (!isnan(oc[i].time)) time += oc[i].time;
+        }
+        cc_text_put(&t, "  <testsuite name=\"crosscheck.");
+        cc_xml_text(&t, targets[k]);
+        cc_text_printf(&t, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\"", c[0], c[1],
+                       c[2], c[3]);
+        attr_num(&t, "time", time);
+        cc_text_put(&t, " timestamp=\"");
+        cc_xml_text(&t, run->started_at);
+        cc_text_put(&t, "\" hostname=\"");
+        cc_xml_text(&t, run->hostname);
+        cc_text_put(&t, "\">\n");
+        for (int i = 0; i < n_oc; i++)
+            if (strcmp(res[oc[i].worst].target, targets[k]) == 0) testcase(&t, run, res, &oc[i]);
+        cc_text_put(&t, "  </testsuite>\n");
+    }
+    cc_text_put(&t, "</testsuites>\n");
+    if (t.failed) goto nomem;
+    *out = t.s;
+    t.s = NULL;
+    goto done;
+
+nomem:
+    st = cc_err_set(err, CC_ERR_NOMEM, "JUnit report: out of memory");
+done:
+    cc_text_free(&t);
+    free(run);
+    free(res);
+    free(oc);
+    free(targets);
+    return st;
+}

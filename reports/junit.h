@@ -1,0 +1,19 @@
+/* junit.h — a run as JUnit XML for CI systems: one <testsuite> per target, one
+ * <testcase> per (case, target) with classname "crosscheck.<target>.<op>" and the case id
+ * as its name. The verdict is the worst over the case's regimes (the report's order):
+ * failed -> <failure type="failed"> with the error figures (max abs/rel/ULP error, bound
+ * ratio, worst element) and the repro line; error, crashed, timeout -> <error type=...>
+ * with the reason; unsupported -> <skipped message=reason>; passed and mistrusted pass
+ * (mistrusted with a note in <system-out>). time is the median time in seconds when the
+ * case was timed. Every text is XML-escaped. */
+#ifndef CC_JUNIT_H
+#define CC_JUNIT_H
+
+#include "../results/store.h"
+
+/* Renders run run_id (<= 0: the latest). On success *out is a malloc'd XML document
+ * (caller frees with free()). CC_ERR_ARG for a run that does not exist, CC_ERR_DB,
+ * CC_ERR_NOMEM. */
+cc_status cc_report_junit(cc_db *store, int64_t run_id, char **out, cc_err *err);
+
+#endif

@@ -1,0 +1,516 @@
+/* test_compare.c — the regression gate: the Mann-Whitney U test against brute-force
+ * enumeration and hand-worked values; then synthetic runs with planted truths: A/A runs
+ * of one build (no regression), a 30% slower op family (regression, exit 1, exactly those
+ * rows), a numerics regression with unchanged timing, improvements only (exit 4), nothing
+ * in common and a different machine (not enough data, exit 3), thresholds from A/A
+ * history, model results, run references, and an older database read through an
+ * upgraded copy without touching it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "harness/cctest.h"
+#include "results/compare.h"
+#include "results/model_result.h"
+#include "results/store_query.h"
+#include "synth.h"
+
+/* ---- the U test -------------------------------------------------------------------------- */
+
+/* p-value by enumerating every way to choose which na of the pooled values form the first
+ * sample (no ties): the share of splits with U at least as extreme, doubled. */
+static double brute_p(const double *a, int na, const double *b, int nb)
+{
+    double pool[24];
+    int n = na + nb;
+    memcpy(pool, a, sizeof *a * (size_t)na);
+    memcpy(pool + na, b, sizeof *b * (size_t)nb);
+    double u_obs = 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) u_obs += a[i] > b[j];
+    double le = 0, ge = 0, total = 0;
+    for (unsigned mask = 0; mask < (1u << n); mask++) {
+        if (__builtin_popcount(mask) != na) continue;
+        double u = 0;
+        for (int i = 0; i < n; i++)
+            if (mask & (1u << i))
+                for (int j = 0; j < n; j++)
+                    if (!(mask & (1u << j))) u += pool[i] > pool[j];
+        total++;
+        le += u <= u_obs;
+        ge += u >= u_obs;
+    }
+    double p = 2 * fmin(le, ge) / total;
+    return p > 1 ? 1 : p;
+}
+
+static void test_mwu(void)
+{
+    cc_mwu r;
+    cc_err err = { 0 };
+    /* complete separation, 5 vs 5: U = 0, P(U <= 0) = 1 / C(10,5) = 1/252, two-sided 2/252 */
+    double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+    CHECK_OK(cc_mann_whitney(a, 5, b, 5, &r, &err));
+    CHECK(r.exact);
+    CHECK_NEAR(r.u, 0, 0);
+    CHECK_NEAR(r.p, 2.0 / 252.0, 1e-15);
+    CHECK_OK(cc_mann_whitney(b, 5, a, 5, &r, &err));
+    CHECK_NEAR(r.u, 25, 0);
+    CHECK_NEAR(r.p, 2.0 / 252.0, 1e-15);
+
+    /* exact p against enumeration, random tie-free samples of several sizes */
+    cc_rng rng;
+    cc_rng_seed(&rng, 42);
+    const int sizes[][2] = { { 3, 4 }, { 5, 5 }, { 6, 8 }, { 7, 9 }, { 2, 12 }, { 9, 9 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        for (int rep = 0; rep < 4; rep++) {
+            double x[16], y[16];
+            int na = sizes[k][0], nb = sizes[k][1];
+            for (int i = 0; i < na; i++) x[i] = cc_rng_normal(&rng) + 0.4 * rep;
+            for (int i = 0; i < nb; i++) y[i] = cc_rng_normal(&rng);
+            CHECK_OK(cc_mann_whitney(x, na, y, nb, &r, &err));
+            CHECK(r.exact);
+            CHECK_NEAR(r.p, brute_p(x, na, y, nb), 1e-12);
+        }
+    }
+
+    /* ties: normal approximation. a = {1,2,2,3}, b = {2,3,3,4}; pooled ranks: 1 -> 1,
+     * the 2s share (2+3+4)/3 = 3, the 3s share (5+6+7)/3 = 6, 4 -> 8; rank sum of a =
+     * 1 + 3 + 3 + 6 = 13, U = 13 - 4*5/2 = 3 (pair count: a=2 ties b=2 twice: 1; a=3 beats
+     * b=2 and ties two 3s: 2). Mean 8. */
+    double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 3, 4 };
+    CHECK_OK(cc_mann_whitney(ta, 4, tb, 4, &r, &err));
+    CHECK(!r.exact);
+    CHECK_NEAR(r.u, 3.0, 1e-12);
+    /* variance with ties: n1 n2 / 12 * ((N + 1) - sum(t^3 - t) / (N (N - 1))), two groups
+     * of 3: sum = 24 + 24 = 48, N = 8 -> 16/12 * (9 - 48/56); continuity 1/2 toward 8 */
+    double var = 16.0 / 12.0 * (9.0 - 48.0 / 56.0);
+    double z = (3.0 - 8.0 + 0.5) / sqrt(var);
+    CHECK_NEAR(r.z, z, 1e-12);
+    CHECK_NEAR(r.p, erfc(fabs(z) / sqrt(2.0)), 1e-12);
+
+    /* identical samples: no evidence at all */
+    double same[60];
+    for (int i = 0; i < 60; i++) same[i] = 1.0;
+    CHECK_OK(cc_mann_whitney(same, 30, same + 30, 30, &r, &err));
+    CHECK_NEAR(r.p, 1.0, 0);
+
+    /* large samples, 5% shift, normal approximation: clearly significant */
+    double big_a[500], big_b[500];
+    for (int i = 0; i < 500; i++) {
+        big_a[i] = exp(0.02 * cc_rng_normal(&rng));
+        big_b[i] = 1.05 * exp(0.02 * cc_rng_normal(&rng));
+    }
+    CHECK_OK(cc_mann_whitney(big_a, 500, big_b, 500, &r, &err));
+    CHECK(!r.exact);
+    CHECK(r.p < 1e-20);
+
+    CHECK(cc_mann_whitney(a, 0, b, 5, &r, &err) == CC_ERR_ARG);
+    double nan_a[] = { 1, NAN };
+    CHECK(cc_mann_whitney(nan_a, 2, b, 5, &r, &err) == CC_ERR_ARG);
+}
+
+/* ---- synthetic runs ------------------------------------------------------------------------ */
+
+#define N_CASES 24
+
+static const char *const ops[] = { "Conv", "MatMul", "Relu", "Add" };
+
+/* The baseline's rows: 6 cases per op, medians 10 us .. 1 ms, 3% log-normal spread. */
+static void base_rows(synth_row *rows, char ids[][64])
+{
+    for (int i = 0; i < N_CASES; i++) {
+        const char *op = ops[i / 6];
+        snprintf(ids[i], 64, "%s(x=%dx%d:f32)", op, 1 + i % 6, 8 + i);
+        rows[i] = (synth_row){ ids[i], op, "f32", "cpu", CC_PASSED, 0.05, 1e-5 * (1 + 3 * i), 0.03, 200 };
+    }
+}
+
+static cc_comparison *compare(cc_db *db, int64_t a, int64_t b, const cc_compare_options *o)
+{
+    cc_comparison *c = NULL;
+    cc_err err = { 0 };
+    cc_status st = cc_compare_runs(db, a, db, b, o, &c, &err);
+    if (st != CC_OK) fprintf(stderr, "compare: %s\n", err.msg);
+    CHECK(st == CC_OK);
+    return c;
+}
+
+static const cc_compare_row *row_of(const cc_comparison *c, const char *case_id, cc_regime regime)
+{
+    for (int i = 0; i < c->n_rows; i++)
+        if (strcmp(c->rows[i].case_id, case_id) == 0 && c->rows[i].regime == regime) return &c->rows[i];
+    return NULL;
+}
+
+static void test_runs(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "cmp.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 7);
+    cc_run_info info;
+    synth_row rows[N_CASES], mod[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+
+    /* A/A: two runs of one build from one distribution */
+    synth_run_info(&info, "aa", "abc123");
+    int64_t a1 = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    int64_t a2 = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    cc_comparison *c = compare(db, a1, a2, NULL);
+    CHECK(c->outcome == CC_OUTCOME_NO_CHANGE);
+    CHECK(cc_compare_exit_code(c->outcome) == 0);
+    CHECK(c->n_rows == 2 * N_CASES);      /* exact and random regimes */
+    CHECK(c->n_timed == N_CASES);
+    CHECK(c->n_stable_diffs == 0);
+    cc_comparison_free(c);
+
+    /* a 30% slower Conv family: exactly the 6 Conv rows regress */
+    memcpy(mod, rows, sizeof mod);
+    for (int i = 0; i < 6; i++) mod[i].median *= 1.3;
+    synth_run_info(&info, "slow", "def456");
+    int64_t slow = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    c = compare(db, a1, slow, NULL);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    CHECK(cc_compare_exit_code(c->outcome) == 1);
+    CHECK(c->n_regressions == 6);
+    for (int i = 0; i < c->n_rows; i++) {
+        const cc_compare_row *r = &c->rows[i];
+        int conv = strcmp(r->op, "Conv") == 0 && r->regime == CC_REGIME_RANDOM;
+        CHECK((r->change_kind == CC_CHANGE_REGRESSION) == conv);
+        if (conv) {
+            CHECK(r->timing_change == CC_CHANGE_REGRESSION);
+            CHECK(r->verdict_change == CC_CHANGE_NONE);
+            CHECK(r->p < 1e-10);
+            CHECK(r->change > 0.2 && r->change < 0.4);
+        }
+    }
+    cc_comparison_free(c);
+
+    /* numerics regressions with unchanged timing: a verdict and an accuracy change */
+    memcpy(mod, rows, sizeof mod);
+    mod[7].verdict = CC_FAILED;          /* MatMul #1: passed -> failed */
+    mod[13].bound_ratio = 0.6;           /* Relu #1: 0.05 -> 0.6: 12x and above 0.25 */
+    mod[14].bound_ratio = 0.09;          /* Relu #2: 0.05 -> 0.09: under the floor, unchanged */
+    synth_run_info(&info, "numerics", "def456");
+    int64_t num = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    c = compare(db, a1, num, NULL);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    const cc_compare_row *r = row_of(c, ids[7], CC_REGIME_EXACT);
+    CHECK(r && r->verdict_change == CC_CHANGE_REGRESSION && r->change_kind == CC_CHANGE_REGRESSION);
+    r = row_of(c, ids[7], CC_REGIME_RANDOM);
+    CHECK(r && r->verdict_change == CC_CHANGE_REGRESSION && isnan(r->p)); /* timing not judged */
+    r = row_of(c, ids[13], CC_REGIME_RANDOM);
+    CHECK(r && r->accuracy_change == CC_CHANGE_REGRESSION && r->timing_change == CC_CHANGE_NONE);
+    r = row_of(c, ids[14], CC_REGIME_RANDOM);
+    CHECK(r && r->change_kind == CC_CHANGE_NONE);
+    CHECK(c->n_regressions == 4);        /* MatMul #1 in both regimes, Relu #1 in both */
+    cc_comparison_free(c);
+
+    /* the reverse direction of the verdict change is an improvement, exit 4 */
+    c = compare(db, num, a2, NULL);
+    CHECK(c->outcome == CC_OUTCOME_IMPROVEMENT);
+    CHECK(cc_compare_exit_code(c->outcome) == 4);
+    CHECK(c->n_regressions == 0 && c->n_improvements == 4);
+    cc_comparison_free(c);
+
+    /* a 30% faster op family alone: improvement */
+    memcpy(mod, rows, sizeof mod);
+    for (int i = 18; i < 24; i++) mod[i].median /= 1.3;
+    int64_t fast = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    c = compare(db, a1, fast, NULL);
+    CHECK(c->outcome == CC_OUTCOME_IMPROVEMENT);
+    CHECK(c->n_improvements == 6);
+    cc_comparison_free(c);
+
+    /* failed -> crashed stays "changed", not judged */
+    memcpy(mod, rows, sizeof mod);
+    mod[7].verdict = CC_CRASHED;
+    int64_t crash = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    c = compare(db, num, crash, NULL);
+    r = row_of(c, ids[7], CC_REGIME_EXACT);
+    CHECK(r && r->verdict_change == CC_CHANGE_NEUTRAL && r->change_kind == CC_CHANGE_NEUTRAL);
+    cc_comparison_free(c);
+
+    /* no case in common: not enough data, exit 3 */
+    synth_row other[2] = { { "Gemm(a=2x2:f32,b=2x2)", "Gemm", "f32", "cpu", CC_PASSED, 0, 1e-5, 0.03, 50 },
+                           { "Gemm(a=4x4:f32,b=4x4)", "Gemm", "f32", "cpu", CC_PASSED, 0, 1e-5, 0.03, 50 } };
+    int64_t disjoint = synth_store_run(db, &info, "Synthetic CPU", other, 2, &rng);
+    c = compare(db, a1, disjoint, NULL);
+    CHECK(c->outcome == CC_OUTCOME_NO_DATA);
+    CHECK(cc_compare_exit_code(c->outcome) == 3);
+    CHECK(strstr(c->reason, "in common") != NULL);
+    cc_comparison_free(c);
+
+    /* another machine: refused unless --cross-env; its hostname is volatile */
+    synth_run_info(&info, "other-machine", "abc123");
+    snprintf(info.cpu_model, sizeof info.cpu_model, "Other CPU 1");
+    snprintf(info.hostname, sizeof info.hostname, "host-b");
+    int64_t elsewhere = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    c = compare(db, a1, elsewhere, NULL);
+    CHECK(c->outcome == CC_OUTCOME_NO_DATA);
+    CHECK(c->n_stable_diffs == 1);
+    CHECK(strstr(c->reason, "cpu model") != NULL);
+    int volatile_host = 0;
+    for (int i = 0; i < c->n_diffs; i++) volatile_host |= !c->diffs[i].stable && strcmp(c->diffs[i].what, "hostname") == 0;
+    CHECK(volatile_host);
+    cc_comparison_free(c);
+    cc_compare_options o;
+    cc_compare_options_default(&o);
+    o.cross_env = 1;
+    c = compare(db, a1, elsewhere, &o);
+    CHECK(c->outcome == CC_OUTCOME_NO_CHANGE);
+    cc_comparison_free(c);
+
+    /* a different device on the same target is a stable difference too */
+    synth_run_info(&info, "other-device", "abc123");
+    int64_t dev = synth_store_run(db, &info, "Another device", rows, N_CASES, &rng);
+    c = compare(db, a1, dev, NULL);
+    CHECK(c->outcome == CC_OUTCOME_NO_DATA);
+    CHECK(strstr(c->reason, "device of target cpu") != NULL);
+    cc_comparison_free(c);
+
+    /* timing off: the 30% slowdown is not judged */
+    o.cross_env = 0;
+    o.timing = 0;
+    c = compare(db, a1, slow, &o);
+    CHECK(c->outcome == CC_OUTCOME_NO_CHANGE);
+    cc_comparison_free(c);
+
+    cc_store_close(db);
+}
+
+/* Thresholds from the machine's A/A history: a noisy case gets a wide threshold. */
+static void test_noise(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "noise.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 99);
+    synth_row rows[N_CASES], mod[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    synth_run_info(&info, "aa", "build1");
+    /* four A/A runs in which case 0's median wanders by up to 25% between runs */
+    const double wander[4] = { 1.0, 1.25, 0.95, 1.1 };
+    int64_t ids_aa[4];
+    for (int k = 0; k < 4; k++) {
+        memcpy(mod, rows, sizeof mod);
+        mod[0].median *= wander[k];
+        ids_aa[k] = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    }
+    /* candidate: case 0 and case 1 both 15% slower than the baseline (run 0) */
+    memcpy(mod, rows, sizeof mod);
+    mod[0].median *= 1.15;
+    mod[1].median *= 1.15;
+    synth_run_info(&info, "cand", "build2");
+    int64_t cand = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+
+    cc_compare_options o;
+    cc_compare_options_default(&o);
+    cc_comparison *c = compare(db, ids_aa[0], cand, &o);   /* fixed 10% */
+    CHECK(c->n_regressions == 2);
+    cc_comparison_free(c);
+
+    o.noise_auto = 1;
+    c = compare(db, ids_aa[0], cand, &o);
+    CHECK(c->noise_history == 4);
+    const cc_compare_row *r0 = row_of(c, ids[0], CC_REGIME_RANDOM), *r1 = row_of(c, ids[1], CC_REGIME_RANDOM);
+    CHECK(r0 && r1);
+    if (r0 && r1) {
+        /* case 0: spread 1.25/0.95 - 1 = 31.6%, threshold 2 x that = 63%: not flagged */
+        CHECK_NEAR(r0->threshold, 2 * (1.25 / 0.95 - 1), 1e-9);
+        CHECK(r0->noise_runs == 4);
+        CHECK(r0->change_kind == CC_CHANGE_NONE);
+        /* case 1: identical medians in the history -> the 3% floor: flagged */
+        CHECK_NEAR(r1->threshold, 0.03, 1e-12);
+        CHECK(r1->change_kind == CC_CHANGE_REGRESSION);
+    }
+    CHECK(c->n_regressions == 1);
+    cc_comparison_free(c);
+    cc_store_close(db);
+}
+
+static void test_models(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "models.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 5);
+    synth_row rows[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    synth_run_info(&info, "m", "b1");
+    int64_t runs[2];
+    for (int k = 0; k < 2; k++) {
+        runs[k] = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+        const char *prec[3] = { "f32", "f16", "int8" };
+        for (int p = 0; p < 3; p++) {
+            cc_model_result m;
+            memset(&m, 0, sizeof m);
+            snprintf(m.model, sizeof m.model, "resnet50");
+            snprintf(m.target, sizeof m.target, "cpu");
+            snprintf(m.precision, sizeof m.precision, "%s", prec[p]);
+            m.verdict = CC_PASSED;
+            m.top1 = 1.0;
+            m.top5 = m.cosine = 1.0;
+            m.det_precision = m.det_recall = m.det_map50 = NAN;
+            m.conf_cosine = m.conf_sqnr_db = m.conf_top1 = m.sqnr_db = NAN;
+            m.lat_samples = 20;
+            m.lat_p50 = m.lat_p90 = m.lat_p99 = 0.01;
+            m.throughput = 100;
+            if (k == 1 && p == 1) m.lat_p50 = 0.013;                 /* f16 30% slower */
+            if (k == 1 && p == 2) m.top1 = 0.95;                     /* int8 loses 5 points */
+            CHECK_OK(cc_store_put_model_result(db, runs[k], &m, &err));
+        }
+    }
+    cc_comparison *c = compare(db, runs[0], runs[1], NULL);
+    CHECK(c->n_mrows == 3);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    CHECK(c->n_regressions == 2);
+    for (int i = 0; i < c->n_mrows; i++) {
+        const cc_compare_model_row *m = &c->mrows[i];
+        if (strcmp(m->precision, "f16") == 0) CHECK(m->timing_change == CC_CHANGE_REGRESSION);
+        else if (strcmp(m->precision, "int8") == 0)
+            CHECK(m->accuracy_change == CC_CHANGE_REGRESSION && strcmp(m->metric, "top1") == 0);
+        else CHECK(m->change_kind == CC_CHANGE_NONE);
+    }
+    cc_comparison_free(c);
+    cc_store_close(db);
+}
+
+static void test_refs(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "refs.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 3);
+    synth_row rows[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    int64_t id[3];
+    const char *tags[3] = { "nightly", "v1.2", "nightly" };
+    const char *commits[3] = { "1111aaaa", "2222bbbb", "3333cccc" };
+    for (int k = 0; k < 3; k++) {
+        synth_run_info(&info, tags[k], commits[k]);
+        id[k] = synth_store_run(db, &info, "Synthetic CPU", rows, 2, &rng);
+    }
+    cc_run_info got;
+    CHECK_OK(cc_store_get_run(db, id[1], &got, &err));
+    int64_t r = -1;
+    CHECK_OK(cc_store_resolve_run(db, "latest", &r, &err));
+    CHECK(r == id[2]);
+    CHECK_OK(cc_store_resolve_run(db, "latest~1", &r, &err));
+    CHECK(r == id[1]);
+    CHECK_OK(cc_store_resolve_run(db, "latest~2", &r, &err));
+    CHECK(r == id[0]);
+    CHECK_OK(cc_store_resolve_run(db, "latest~3", &r, &err));
+    CHECK(r == 0);
+    char idtext[32];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)id[0]);
+    CHECK_OK(cc_store_resolve_run(db, idtext, &r, &err));
+    CHECK(r == id[0]);
+    CHECK_OK(cc_store_resolve_run(db, "nightly", &r, &err));
+    CHECK(r == id[2]);                   /* the latest run with the tag */
+    CHECK_OK(cc_store_resolve_run(db, "v1.2", &r, &err));
+    CHECK(r == id[1]);
+    char prefix[9];
+    snprintf(prefix, sizeof prefix, "%.8s", got.uid);
+    CHECK_OK(cc_store_resolve_run(db, prefix, &r, &err));
+    CHECK(r == id[1]);
+    CHECK_OK(cc_store_resolve_run(db, "2222", &r, &err));   /* a git commit prefix */
+    CHECK(r == id[1]);
+    CHECK_OK(cc_store_resolve_run(db, "nosuchrun", &r, &err));
+    CHECK(r == 0);
+    CHECK(cc_store_resolve_run(db, "latest~x", &r, &err) == CC_ERR_ARG);
+    CHECK(cc_store_resolve_run(db, "", &r, &err) == CC_ERR_ARG);
+    cc_store_close(db);
+}
+
+/* An older database is read through an upgraded copy; the file stays byte-identical. */
+static void test_older_schema(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "old.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 1);
+    synth_row rows[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    synth_run_info(&info, "old", "c0");
+    synth_store_run(db, &info, "Synthetic CPU", rows, 4, &rng);
+    cc_store_close(db);
+    sqlite3 *raw = NULL;
+    CHECK(sqlite3_open(path, &raw) == SQLITE_OK);
+    CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE; DROP TABLE model_results; PRAGMA user_version = 1;",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(raw);
+    FILE *f = fopen(path, "rb");
+    static unsigned char before[1 << 20], after[1 << 20];
+    size_t nb = fread(before, 1, sizeof before, f);
+    fclose(f);
+
+    CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB);   /* the plain read-only open refuses */
+    char snap[512];
+    CHECK_OK(cc_store_open_readonly(path, &db, snap, sizeof snap, &err));
+    CHECK(snap[0] != '\0');
+    int64_t id = 0;
+    CHECK_OK(cc_store_resolve_run(db, "latest", &id, &err));
+    cc_result *res = NULL;
+    int n = 0;
+    CHECK_OK(cc_store_load_results(db, id, &res, &n, &err));
+    CHECK(n == 8);
+    free(res);
+    cc_model_result *mr = NULL;
+    CHECK_OK(cc_store_load_model_results(db, id, &mr, &n, &err));  /* the table exists in the copy */
+    CHECK(n == 0);
+    cc_store_close(db);
+    cc_store_remove_snapshot(snap);
+    CHECK(access(snap, F_OK) != 0);
+    f = fopen(path, "rb");
+    size_t na = fread(after, 1, sizeof after, f);
+    fclose(f);
+    CHECK(na == nb && memcmp(before, after, nb) == 0);
+
+    /* a current database is opened directly, no copy */
+    synth_path(path, sizeof path, "cmp.db");
+    CHECK_OK(cc_store_open_readonly(path, &db, snap, sizeof snap, &err));
+    CHECK(snap[0] == '\0');
+    cc_store_close(db);
+}
+
+int main(void)
+{
+    synth_init();
+    test_mwu();
+    test_runs();
+    test_noise();
+    test_models();
+    test_refs();
+    test_older_schema();
+    return CC_TEST_RESULT();
+}
