@@ -2,12 +2,19 @@
  * and the target registry, numbers are checked, and every problem is one line. */
 #include "cli.h"
 
+#include "lib/cases_csv.h"
+#include "lib/shard.h"
+
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#include "../targets/loader.h"
 
 static int usage_error(const cc_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int usage_error(const cc_cli *cli, const char *fmt, ...)
@@ -201,6 +208,11 @@ int cc_cli_parse_selection(const cc_cli *cli, int argc, char **argv, cc_selectio
     return -1;
 }
 
+static void bad_csv_row(void *user, int line, const char *message)
+{
+    fprintf(stderr, "crosscheck run: %s:%d: %s\n", (const char *)user, line, message);
+}
+
 int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -258,6 +270,20 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             if (cc_cli_u64(v, &n) || n < 1 || n > 100000)
                 return usage_error(cli, "--max-samples takes 1..100000, got '%s'", v);
             o->params.max_samples = (int)n;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--shard", &v)) != 0) {
+            cc_err err = { 0 };
+            if (k < 0) return 2;
+            if (cc_shard_parse(v, &o->sel.shard_i, &o->sel.shard_n, &err)) return usage_error(cli, "%s", err.msg);
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--cases-file", &v)) != 0) {
+            cc_err err = { 0 };
+            cc_case *cases = NULL;
+            int n = 0;
+            if (k < 0) return 2;
+            if (cc_cases_from_csv(v, &cases, &n, bad_csv_row, (void *)v, &err)) return usage_error(cli, "%s", err.msg);
+            if (n == 0) return usage_error(cli, "%s: no valid case id", v);
+            o->sel.cases = cases;
+            o->sel.n_cases = n;
+            o->sel.cases_file = v;
         } else if (strcmp(argv[i], "--resume") == 0) {
             o->resume = 1;
         } else if (strcmp(argv[i], "--no-timing") == 0) {
@@ -272,4 +298,82 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
     if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;
     if (o->params.max_samples < o->params.min_samples) o->params.max_samples = o->params.min_samples;
     return -1;
+}
+
+/* ---- plugins ---------------------------------------------------------------------- */
+
+static void report_plugin(void *user, const cc_plugin_event *ev)
+{
+    const char *cmd = user;
+    if (ev->loaded) return;
+    if (ev->folder)
+        fprintf(stderr, "crosscheck %s: plugin folder %s cannot be read: %s\n", cmd, ev->path, ev->reason);
+    else if (ev->target[0])
+        fprintf(stderr, "crosscheck %s: plugin %s (target '%s') skipped: %s\n", cmd, ev->path, ev->target,
+                ev->reason);
+    else
+        fprintf(stderr, "crosscheck %s: plugin %s skipped: %s\n", cmd, ev->path, ev->reason);
+}
+
+/* The install's plugin folder: CC_PLUGIN_RELDIR (set by the build) relative to the folder
+ * of the running executable, so that an installed tree can be moved. "" when unknown. */
+static void install_plugin_dir(char *buf, size_t n)
+{
+    buf[0] = '\0';
+#ifdef CC_PLUGIN_RELDIR
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return;
+    *slash = '\0';
+    char dir[4200], real[4096];
+    snprintf(dir, sizeof dir, "%s/%s", exe, CC_PLUGIN_RELDIR);
+    snprintf(buf, n, "%s", realpath(dir, real) ? real : dir);
+#else
+    (void)n;
+#endif
+}
+
+int cc_cli_load_plugins(const char *cmd, int *argc, char **argv)
+{
+    cc_cli cli;
+    cc_cli_init(&cli, cmd, "");
+    cc_plugin_path path;
+    cc_plugin_path_init(&path);
+    cc_err err = { 0 };
+    int code = -1, kept = 0;
+    for (int i = 0; i < *argc; i++) {
+        const char *v;
+        int k = cc_cli_value(&cli, *argc, argv, &i, "--target-path", &v);
+        if (k < 0) {
+            code = 2;
+            goto done;
+        }
+        if (k == 0) {
+            argv[kept++] = argv[i];
+            continue;
+        }
+        if (cc_plugin_path_add(&path, v, 1, &err)) {
+            code = usage_error(&cli, "--target-path: %s", err.msg);
+            goto done;
+        }
+    }
+    for (int i = kept; i < *argc; i++) argv[i] = NULL;
+    *argc = kept;
+    char dir[4200];
+    install_plugin_dir(dir, sizeof dir);
+    if (cc_plugin_path_add(&path, getenv("CROSSCHECK_TARGET_PATH"), 0, &err) ||
+        cc_plugin_path_add(&path, dir, 0, &err)) {
+        code = usage_error(&cli, "CROSSCHECK_TARGET_PATH: %s", err.msg);
+        goto done;
+    }
+    if (cc_plugin_load_path(&path, CC_PLUGIN_PROBE_TIMEOUT_S, report_plugin, (void *)cmd, &err)) {
+        fprintf(stderr, "crosscheck %s: %s\n", cmd, err.msg);
+        code = 3;
+    }
+done:
+    cc_plugin_path_free(&path);
+    return code;
 }

@@ -26,6 +26,13 @@ int cc_cli_parse_selection(const cc_cli *cli, int argc, char **argv, cc_selectio
                            const char **positional);
 /* Every option of `run`; fills o with defaults first. */
 int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o);
+/* Takes every --target-path DIRS (or --target-path=DIRS) out of argv[0..*argc) and loads
+ * the backend plugins of those folders, then of $CROSSCHECK_TARGET_PATH, then of the
+ * install's plugin folder (targets/loader.h), so that plugin targets are registered
+ * before any option naming a target is parsed. Prints one line to stderr per plugin that
+ * was rejected. Returns -1 to go on, or the exit code to return (2: bad usage, 3: fork
+ * or memory failure). */
+int cc_cli_load_plugins(const char *cmd, int *argc, char **argv);
 /* `crosscheck bench ...` */
 int cc_bench_main(int argc, char **argv);
 

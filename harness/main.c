@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "../reports/report.h"
+#include "../reports/junit.h"
 #include "cli.h"
 #include "commands.h"
 #include "lib/exec.h"
@@ -219,6 +220,7 @@ static int cmd_run(int argc, char **argv, const char *command_line)
     cc_cli cli;
     cc_cli_init(&cli, "run", "crosscheck run [options]\n"
                 "  --targets LIST    targets to run (default: every non-test target)\n"
+                "  --target-path DIRS  also load backend plugins (*.so) from these folders\n"
                 "  --ops LIST        ops to run (default: the whole catalog)\n"
                 "  --dtypes LIST     case dtypes (f32,f16,bf16,i8,u8,i32,i64,bool)\n"
                 "  --case ID         run exactly this case id\n"
@@ -232,7 +234,10 @@ static int cmd_run(int argc, char **argv, const char *command_line)
                 "  --min-time S      minimum sampled time per timed case (default 0.1; quick 0.02)\n"
                 "  --min-samples N   minimum timing samples (default 5)\n"
                 "  --max-samples N   maximum timing samples (default 1000)\n"
-                "  --no-timing       correctness only\n");
+                "  --no-timing       correctness only\n"
+                "  --shard I/N       run only shard I of N (1 <= I <= N): cases split by a hash of their id\n"
+                "  --cases-file F    run the case ids listed in CSV file F (first column, or a column named\n"
+                "                    case; bad rows are named by line on stderr and skipped)\n");
     static cc_run_options o;
     memset(&o, 0, sizeof o);
     int r = cc_cli_parse_run(&cli, argc, argv, &o);
@@ -285,7 +290,7 @@ static int write_text(const char *path, const char *text)
 static int cmd_report(int argc, char **argv)
 {
     cc_cli cli;
-    cc_cli_init(&cli, "report", "crosscheck report [--db PATH] [--run ID|latest] [--format md|html] [--out PATH]\n"
+    cc_cli_init(&cli, "report", "crosscheck report [--db PATH] [--run ID|latest] [--format md|html|junit] [--out PATH]\n"
                 "  renders a run (default: the latest) as GitHub Markdown or one self-contained\n"
                 "  HTML file; --out - (default) writes to standard output\n");
     const char *db = DEFAULT_DB, *run = "latest", *format = "md", *out = "-";
@@ -300,8 +305,8 @@ static int cmd_report(int argc, char **argv)
         else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return cc_cli_help(&cli);
         else return fail(EXIT_USAGE, "report: unknown option '%s'", argv[i]);
     }
-    if (strcmp(format, "md") && strcmp(format, "html"))
-        return fail(EXIT_USAGE, "report: unknown format '%s' (md or html)", format);
+    if (strcmp(format, "md") && strcmp(format, "html") && strcmp(format, "junit"))
+        return fail(EXIT_USAGE, "report: unknown format '%s' (md, html or junit)", format);
     cc_db *store;
     cc_err err = { 0 };
     struct stat sb;
@@ -324,6 +329,16 @@ static int cmd_report(int argc, char **argv)
             cc_store_close(store);
             return fail(EXIT_USAGE, "report: --run takes a run id or 'latest', got '%s'", run);
         }
+    }
+    if (strcmp(format, "junit") == 0) {
+        char *xml = NULL;
+        cc_status js = cc_report_junit(store, run_id, &xml, &err);
+        cc_store_close(store);
+        if (js) return fail(exit_for_status(js), "%s", err.msg);
+        int w = write_text(out, xml);
+        free(xml);
+        if (w) return fail(EXIT_INFRA, "cannot write %s: %s", out, strerror(errno));
+        return EXIT_PASS;
     }
     cc_report_options ro;
     cc_report_options_default(&ro);
@@ -473,12 +488,24 @@ static const char *usage =
     "  dump                     write one case's inputs and outputs as .npy files\n"
     "  model list|run           reference models and ONNX files on targets, in every precision\n"
     "  bench overhead           the harness's timing overhead against a bare loop\n"
+    "  compare                  judge a run against a baseline (the regression gate: exit 1 on regression)\n"
+    "  history                  a case or model over the runs of a database, with change points\n"
+    "  merge                    merge the databases of shards or machines into one\n"
+    "  export                   results as CSV\n"
+    "\n"
+    "backend plugins (*.so) load from --target-path DIR[:DIR] (list, run, model, dump, bench),\n"
+    "then $CROSSCHECK_TARGET_PATH, then the install's lib/crosscheck/targets\n"
     "\n"
     "exit codes: 0 all passed, 1 some case failed, 2 bad usage or input,\n"
     "            3 infrastructure error, 130 interrupted\n";
 
 int main(int argc, char **argv)
 {
+    /* OpenMP threads that spin while they wait (libgomp's default) collapse on a shared
+     * machine: with any other load, a 1 ms convolution on two cores took 16 ms. libgomp
+     * reads its wait policy when it loads, so the policy is set here and the program
+     * re-executed once; a user's own OMP_WAIT_POLICY is kept. */
+    if (!getenv("OMP_WAIT_POLICY") && setenv("OMP_WAIT_POLICY", "passive", 1) == 0) execv("/proc/self/exe", argv);
     if (argc < 2) {
         fputs(usage, stderr);
         return EXIT_USAGE;
@@ -497,11 +524,21 @@ int main(int argc, char **argv)
     command_line[0] = '\0';
     for (int i = 0; i < argc && len < sizeof command_line; i++)
         len += (size_t)snprintf(command_line + len, sizeof command_line - len, "%s%s", i ? " " : "", argv[i]);
+    if (!strcmp(cmd, "list") || !strcmp(cmd, "run") || !strcmp(cmd, "dump") || !strcmp(cmd, "bench") ||
+        !strcmp(cmd, "model")) {
+        int sub_argc = argc - 2, r = cc_cli_load_plugins(cmd, &sub_argc, argv + 2);
+        if (r >= 0) return r;
+        argc = sub_argc + 2;
+    }
     if (strcmp(cmd, "list") == 0) return cmd_list(argc - 2, argv + 2);
     if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2, command_line);
     if (strcmp(cmd, "report") == 0) return cmd_report(argc - 2, argv + 2);
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return cc_bench_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "compare") == 0) return cc_cmd_compare(argc - 2, argv + 2);
+    if (strcmp(cmd, "history") == 0) return cc_cmd_history(argc - 2, argv + 2);
+    if (strcmp(cmd, "merge") == 0) return cc_cmd_merge(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cc_cmd_export(argc - 2, argv + 2);
     if (strcmp(cmd, "model") == 0) {
         char libs[1024];
         library_versions(libs, sizeof libs);

@@ -21,6 +21,9 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
     const cc_tol *tol = cc_policy_lookup(c->op->name, case_dt);
     double u = cc_dtype_unit_roundoff(case_dt);
     if (!cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(CC_F32);
+    /* each operation may also underflow: an absolute error of half the smallest subnormal
+     * of the compute type (the model fl(x op y) = (x op y)(1 + d) + e, |e| <= eta) */
+    double eta = cc_dtype_min_subnormal(cc_dtype_is_float(case_dt) ? case_dt : CC_F32) / 2;
 
     double sum_err2 = 0, sum_want2 = 0, sum_got2 = 0, sum_gw = 0;
     int64_t base = 0, n_zero = 0, n_sat = 0, n_int = 0;
@@ -64,7 +67,7 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
                 e = isnan(y) ? INFINITY : fabs(y - want);
                 if (!is_float) bound = exact_here ? 0 : tol->atol;
                 else if (exact_here) bound = 0;
-                else bound = tol->atol + tol->c * gamma * u * g->mag[i] + tol->r * u_out * fabs(want) + sub_out;
+                else bound = tol->atol + tol->c * gamma * (u * g->mag[i] + eta) + tol->r * u_out * fabs(want) + sub_out;
             }
             m->n++;
             double ratio = e == 0 ? 0 : (bound > 0 ? e / bound : INFINITY);

@@ -2,8 +2,9 @@
  *
  * Element by element a result y passes against the golden value yhat (exact, in double)
  * when
- *     |y - yhat| <= atol + c * gamma(K) * u * S + r * u_out * |yhat| + sub_out
+ *     |y - yhat| <= atol + c * gamma(K) * (u * S + eta) + r * u_out * |yhat| + sub_out
  * with u the unit roundoff of the case dtype (the precision a target may compute in),
+ * eta half its smallest subnormal (what one operation may lose to underflow),
  * u_out that of the output dtype (the final rounding), S and K the magnitude term and
  * reduction length the golden model reports beside each output, gamma(K) = K (or sqrt(K)
  * where the policy says the statistical bound applies), and sub_out half the smallest
@@ -18,7 +19,7 @@
 
 #include "op.h"
 
-#define CC_POLICY_VERSION 2
+#define CC_POLICY_VERSION 3
 
 typedef struct cc_tol {
     const char *op;      /* ONNX op name, or "*" for the default row */

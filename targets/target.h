@@ -93,4 +93,45 @@ cc_status cc_host_upload(void *ctx, void *buf, const void *src, size_t bytes, cc
 cc_status cc_host_download(void *ctx, const void *buf, void *dst, size_t bytes, cc_err *err);
 cc_status cc_host_sync(void *ctx, cc_err *err);
 
+/* ---- plugins: backends loaded from shared libraries (targets/loader.h) -------------- *
+ * A plugin is a shared library that exports one function, named CC_PLUGIN_ENTRY_NAME
+ * (the "v1" versions the entry point's own signature; the interface it returns carries
+ * abi_version and struct_size as usual). crosscheck calls it twice before any target is
+ * opened: once in a throw-away probe process (a crash there only rejects the plugin) and
+ * once in its own process. It must therefore be cheap and free of side effects: no
+ * device initialisation (that is open()'s job), no threads, no output.
+ *
+ * host_abi is the CC_TARGET_ABI_VERSION of the loading crosscheck. The entry point writes
+ * its interface to *target (static storage: valid while the library stays loaded) and
+ * returns a score: 0 means "cannot run on this machine" (a one-line reason in reason,
+ * e.g. "needs AVX-512"); > 0 means it can, higher meaning better suited. When two plugins
+ * offer the same target name the higher score wins (the earlier in the search order on a
+ * tie); a plugin never replaces a built-in target.
+ *
+ * Everything a plugin calls from crosscheck (cc_err_set, cc_load, cc_attr_i, ...) is
+ * resolved from the crosscheck executable when the plugin is loaded: a plugin links only
+ * its own libraries, and builds against the installed headers (pkg-config
+ * crosscheck-target, or find_package(crosscheck)). */
+#define CC_PLUGIN_ENTRY_NAME "crosscheck_target_v1"
+
+typedef int (*cc_plugin_entry_fn)(uint32_t host_abi, const cc_target_iface **target, char *reason,
+                                  size_t reason_size);
+
+#if defined(__GNUC__)
+#define CC_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define CC_PLUGIN_EXPORT
+#endif
+
+/* The entry point a plugin defines (declared here so that its definition is checked
+ * against cc_plugin_entry_fn). crosscheck itself never defines it. */
+CC_PLUGIN_EXPORT int crosscheck_target_v1(uint32_t host_abi, const cc_target_iface **target, char *reason,
+                                          size_t reason_size);
+
+/* 1 when t's interface, of t->struct_size bytes, contains `member` and it is set: the way
+ * to read a member added after a plugin was built without reading past its struct (the
+ * loader also registers a zero-padded copy of a shorter struct, so NULL is the default). */
+#define CC_TARGET_HAS(t, member)                                                                  \
+    ((t)->struct_size >= offsetof(cc_target_iface, member) + sizeof((t)->member) && (t)->member != NULL)
+
 #endif

@@ -6,10 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shard.h"
 #include "stats.h"
 
-cc_status cc_select_cases(const cc_selection *sel, cc_case **out, int *n, cc_err *err)
+static cc_status select_unsharded(const cc_selection *sel, cc_case **out, int *n, cc_err *err)
 {
+    if (sel->cases) {
+        cc_case *c = malloc(sizeof *c * (size_t)(sel->n_cases ? sel->n_cases : 1));
+        if (!c) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        if (sel->n_cases) memcpy(c, sel->cases, sizeof *c * (size_t)sel->n_cases);
+        *out = c;
+        *n = sel->n_cases;
+        return CC_OK;
+    }
     if (sel->case_id) {
         cc_case *c = malloc(sizeof *c);
         if (!c) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
@@ -55,6 +64,13 @@ cc_status cc_select_cases(const cc_selection *sel, cc_case **out, int *n, cc_err
     return CC_OK;
 }
 
+cc_status cc_select_cases(const cc_selection *sel, cc_case **out, int *n, cc_err *err)
+{
+    cc_status st = select_unsharded(sel, out, n, err);
+    if (st == CC_OK && sel->shard_n > 0) cc_shard_filter(*out, n, sel->shard_i, sel->shard_n);
+    return st;
+}
+
 void cc_run_config_text(const cc_run_options *o, char *buf, size_t n)
 {
     size_t len = 0;
@@ -71,8 +87,13 @@ void cc_run_config_text(const cc_run_options *o, char *buf, size_t n)
         if (o->sel.dtypes & CC_DTYPE_BIT(d))
             len += (size_t)snprintf(buf + len, n - len, "%s,", cc_dtype_name((cc_dtype)d));
     if (len < n)
-        snprintf(buf + len, n - len, ";case=%s;quick=%d;seed=%llu", o->sel.case_id ? o->sel.case_id : "",
-                 o->sel.quick, (unsigned long long)o->seed);
+        len += (size_t)snprintf(buf + len, n - len, ";case=%s;quick=%d;seed=%llu",
+                                o->sel.case_id ? o->sel.case_id : "", o->sel.quick,
+                                (unsigned long long)o->seed);
+    if (len < n && o->sel.cases_file)
+        len += (size_t)snprintf(buf + len, n - len, ";cases-file=%s", o->sel.cases_file);
+    if (len < n && o->sel.shard_n > 0)
+        snprintf(buf + len, n - len, ";shard=%d/%d", o->sel.shard_i, o->sel.shard_n);
 }
 
 static int is_bad(cc_verdict v)

@@ -16,6 +16,10 @@ typedef struct cc_selection {
     unsigned dtypes;                  /* mask of case dtypes; 0: all */
     const char *case_id;              /* non-NULL: exactly this case */
     int quick;
+    const cc_case *cases;             /* non-NULL: exactly these n_cases (--cases-file) */
+    int n_cases;
+    const char *cases_file;           /* where cases came from (part of the config text) */
+    int shard_i, shard_n;             /* shard_n > 0: only shard shard_i of shard_n (lib/shard.h) */
 } cc_selection;
 
 typedef struct cc_run_options {
