@@ -399,7 +399,7 @@ cc_status cc_plugin_load_path(const cc_plugin_path *p, double timeout_s, cc_plug
             if (o->st || strcmp(o->name, c->name) != 0) continue;
             candidate *lose = c->score > o->score ? o : c, *win = lose == c ? o : c;
             lose->st = CC_ERR_ARG;
-            snprintf(lose->reason, sizeof lose->reason, "target '%s' is also offered by %.150s with score %d (this one: %d)",
+            snprintf(lose->reason, sizeof lose->reason, "target '%.40s' is also offered by %.120s with score %d (this one: %d)",
                      lose->name, win->path, win->score, lose->score);
             if (lose == c) break;
         }
