@@ -1,0 +1,255 @@
+/* eltwise.c — the opencl backend's element-wise ops: the unary activations and Clip,
+ * Add/Sub/Mul/Div with multidirectional broadcasting (rank <= 8, as strides; adjacent
+ * dimensions are merged first, so most cases run as rank 1 or 2), and inference-mode
+ * BatchNormalization folded on the host into a per-channel scale and shift. Kernels in
+ * kernels/eltwise_float.cl (f32, f16, bf16) and kernels/eltwise_int.cl (i8, u8, i32, i64). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl.h"
+
+#define ELT_WG 256
+
+static int is_float(cc_dtype d)
+{
+    return d == CC_F32 || d == CC_F16 || d == CC_BF16;
+}
+
+/* ---- unary ---------------------------------------------------------------------------------- */
+
+typedef struct unary_kernel {
+    const char *op, *kernel;
+} unary_kernel;
+
+static const unary_kernel unary_kernels[] = {
+    { "Relu", "elt_relu" },       { "LeakyRelu", "elt_leaky_relu" }, { "Sigmoid", "elt_sigmoid" },
+    { "Tanh", "elt_tanh" },       { "HardSigmoid", "elt_hard_sigmoid" }, { "HardSwish", "elt_hard_swish" },
+    { "Clip", "elt_clip" },       { "Exp", "elt_exp" },          { "Sqrt", "elt_sqrt" },
+};
+
+static const char *unary_kernel_of(const char *op)
+{
+    for (size_t i = 0; i < sizeof unary_kernels / sizeof unary_kernels[0]; i++)
+        if (strcmp(unary_kernels[i].op, op) == 0) return unary_kernels[i].kernel;
+    return NULL;
+}
+
+static cc_support unary_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    if (!is_float(in[0]->dtype)) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    if (strcmp(node->op->name, "Clip") == 0)
+        for (int i = 1; i < node->n_in && i < 3; i++)
+            if (in[i] && (!in[i]->data || cc_tensor_numel(in[i]) != 1)) {
+                snprintf(reason, n, "opencl: Clip needs constant scalar min and max");
+                return CC_SUPPORT_NO;
+            }
+    return CC_SUPPORT_YES;
+}
+
+/* A 1-D launch of kernel base_<suffix> (program eltwise_<suffix>) over n elements; sets
+ * the note. */
+static cc_status launch_1d(ocl_build *b, const char *base, cc_dtype dt, int64_t n, ocl_launch **out,
+                           cc_err *err)
+{
+    char name[48], prog[32];
+    snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(dt));
+    snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(dt));
+    cc_status st = cc_ocl_kernel(b, prog, name, 0, out, err);
+    if (st) return st;
+    size_t wg = cc_ocl_wg_limit(b, *out, ELT_WG);
+    cc_ocl_range1(*out, (size_t)n, wg);
+    cc_ocl_note(b, "%s wg %zu%s", name, wg, cc_ocl_storage_note(dt));
+    return CC_OK;
+}
+
+static cc_status unary_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_node *node = b->node;
+    const char *op = node->op->name;
+    double p0 = 0, p1 = 0;
+    if (strcmp(op, "LeakyRelu") == 0) {
+        p0 = cc_attr_f(node, "alpha");
+    } else if (strcmp(op, "HardSigmoid") == 0) {
+        p0 = cc_attr_f(node, "alpha");
+        p1 = cc_attr_f(node, "beta");
+    } else if (strcmp(op, "Clip") == 0) {
+        p0 = -INFINITY;
+        p1 = INFINITY;
+        if (node->n_in > 1 && b->in[1]) p0 = cc_ocl_const_float(b->in[1], 0);
+        if (node->n_in > 2 && b->in[2]) p1 = cc_ocl_const_float(b->in[2], 0);
+    }
+    int64_t n = cc_tensor_numel(b->out[0]);
+    ocl_launch *l;
+    cc_status st = launch_1d(b, unary_kernel_of(op), b->in[0]->dtype, n, &l, err);
+    if (st) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_float(l, p0);
+    cc_ocl_arg_float(l, p1);
+    return CC_OK;
+}
+
+/* ---- binary ----------------------------------------------------------------------------------- */
+
+static cc_support binary_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (!cc_ocl_suffix(d) || in[1]->dtype != d) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* Strides of x seen through the output shape (0 along broadcast dims). */
+static void broadcast_strides(const cc_shape *x, const cc_shape *out, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = out->rank - 1; i >= 0; i--) {
+        int ix = x->rank - out->rank + i;
+        int64_t d = ix >= 0 ? x->dims[ix] : 1;
+        strides[i] = d == 1 ? 0 : s;
+        s *= d;
+    }
+}
+
+static cc_status binary_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *os = &b->out[0]->shape;
+    int64_t dims[CC_MAX_RANK], strides[2][CC_MAX_RANK];
+    int rank = os->rank;
+    for (int d = 0; d < rank; d++) dims[d] = os->dims[d];
+    broadcast_strides(&b->in[0]->shape, os, strides[0]);
+    broadcast_strides(&b->in[1]->shape, os, strides[1]);
+    cc_ocl_collapse(&rank, dims, 2, strides);
+    int geom[3 * CC_MAX_RANK];
+    for (int d = 0; d < rank; d++) {
+        geom[d] = (int)dims[d];
+        geom[rank + d] = (int)strides[0][d];
+        geom[2 * rank + d] = (int)strides[1][d];
+    }
+    int gslot;
+    cc_status st = cc_ocl_const(b, geom, sizeof(int) * 3 * (size_t)rank, &gslot, err);
+    if (st) return st;
+    char base[16];
+    snprintf(base, sizeof base, "%s", b->node->op->name);
+    for (char *p = base; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    int64_t n = cc_tensor_numel(b->out[0]);
+    ocl_launch *l;
+    if ((st = launch_1d(b, base, b->in[0]->dtype, n, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, rank);
+    cc_ocl_arg_int(l, strides[0][0]);
+    cc_ocl_arg_int(l, strides[1][0]);
+    cc_ocl_arg_mem(l, gslot);
+    cc_ocl_note_append(b, ", broadcast rank %d", rank);
+    return CC_OK;
+}
+
+/* ---- BatchNormalization ------------------------------------------------------------------------ */
+
+enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
+
+static cc_support bn_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                              const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    if (cc_attr_i(node, "training_mode") != 0 || node->n_out != 1) {
+        snprintf(reason, n, "opencl: BatchNormalization runs in inference mode only");
+        return CC_SUPPORT_NO;
+    }
+    if (!is_float(in[BN_X]->dtype)) {
+        snprintf(reason, n, "opencl: no BatchNormalization kernel for %s", cc_dtype_name(in[BN_X]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    for (int i = BN_SCALE; i <= BN_VAR; i++)
+        if (!in[i] || !in[i]->data) {
+            snprintf(reason, n, "opencl: BatchNormalization needs constant scale, b, mean and var (folded at prepare)");
+            return CC_SUPPORT_NO;
+        }
+    return CC_SUPPORT_YES;
+}
+
+/* y = x * a + (b - mean * a) with a = scale / sqrt(var + epsilon), folded in double. */
+static cc_status bn_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[BN_X];
+    int64_t ch = x->shape.dims[1], inner = 1;
+    for (int d = 2; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    double eps = (double)(float)cc_attr_f(b->node, "epsilon");
+    float *fold = malloc(sizeof(float) * 2 * (size_t)(ch ? ch : 1));
+    if (!fold) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
+    for (int64_t c = 0; c < ch; c++) {
+        double var = cc_ocl_const_float(b->in[BN_VAR], c) + eps;
+        if (!(var > 0)) {
+            free(fold);
+            return cc_err_set(err, CC_ERR_ARG, "BatchNormalization: input_var + epsilon must be > 0 (channel %lld)",
+                              (long long)c);
+        }
+        double a = cc_ocl_const_float(b->in[BN_SCALE], c) / sqrt(var);
+        fold[c] = (float)a;
+        fold[ch + c] = (float)(cc_ocl_const_float(b->in[BN_B], c) - cc_ocl_const_float(b->in[BN_MEAN], c) * a);
+    }
+    int s_scale, s_shift;
+    cc_status st = cc_ocl_const(b, fold, sizeof(float) * (size_t)ch, &s_scale, err);
+    if (!st) st = cc_ocl_const(b, fold + ch, sizeof(float) * (size_t)ch, &s_shift, err);
+    free(fold);
+    if (st) return st;
+    char name[48], prog[32];
+    snprintf(name, sizeof name, "affine_channel_%s", cc_ocl_suffix(x->dtype));
+    snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(x->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    int64_t planes = inner ? cc_tensor_numel(x) / inner : 0;
+    cc_ocl_arg_mem(l, b->in_slot[BN_X]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, planes);
+    cc_ocl_arg_int(l, ch);
+    cc_ocl_arg_mem(l, s_scale);
+    cc_ocl_arg_mem(l, s_shift);
+    size_t wg = cc_ocl_wg_limit(b, l, ELT_WG), lx = 1;
+    while (lx < (size_t)inner && lx * 2 <= wg) lx *= 2;
+    size_t gws[2] = { (size_t)inner, (size_t)planes }, lws[2] = { lx, wg / lx };
+    cc_ocl_range(l, 2, gws, lws);
+    cc_ocl_note(b, "%s (folded scale and shift) wg %zux%zu%s", name, lws[0], lws[1], cc_ocl_storage_note(x->dtype));
+    return CC_OK;
+}
+
+static const ocl_op eltwise_ops[] = {
+    { "Relu", unary_supports, unary_prepare },
+    { "LeakyRelu", unary_supports, unary_prepare },
+    { "Sigmoid", unary_supports, unary_prepare },
+    { "Tanh", unary_supports, unary_prepare },
+    { "HardSigmoid", unary_supports, unary_prepare },
+    { "HardSwish", unary_supports, unary_prepare },
+    { "Clip", unary_supports, unary_prepare },
+    { "Exp", unary_supports, unary_prepare },
+    { "Sqrt", unary_supports, unary_prepare },
+    { "Add", binary_supports, binary_prepare },
+    { "Sub", binary_supports, binary_prepare },
+    { "Mul", binary_supports, binary_prepare },
+    { "Div", binary_supports, binary_prepare },
+    { "BatchNormalization", bn_supports, bn_prepare },
+};
+
+const ocl_family cc_ocl_family_eltwise = {
+    .n = (int)(sizeof eltwise_ops / sizeof eltwise_ops[0]),
+    .ops = eltwise_ops,
+};

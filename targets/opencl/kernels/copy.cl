@@ -1,0 +1,23 @@
+/* copy.cl - template (S = u8, u16, u32, u64: the element size): a strided copy over an
+ * iteration space of rank dims (Transpose, Slice, Concat and Split are all such copies).
+ * g holds the dims, then the source strides, then the destination strides (negative
+ * strides walk backwards: Slice with negative steps). Work-item (x, y) copies element x
+ * of row y, a row being the last dimension (length inner, strides sx and dx): the outer
+ * coordinates are decoded once per row, not per element. */
+
+kernel void KN(copy_strided)(global const TY *restrict src, int sbase, global TY *restrict dst, int dbase,
+                             int inner, int outer, int sx, int dx, int rank, global const int *restrict g)
+{
+    int x = get_global_id(0), y = get_global_id(1);
+    if (y >= outer) return;
+    int so = sbase, dof = dbase;
+    for (int d = rank - 2; d >= 0; d--) {
+        int c = y % g[d];
+        y /= g[d];
+        so += c * g[rank + d];
+        dof += c * g[2 * rank + d];
+    }
+    global const TY *s = src + so;
+    global TY *t = dst + dof;
+    if (x < inner) t[x * dx] = s[x * sx];
+}

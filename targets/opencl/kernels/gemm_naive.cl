@@ -1,0 +1,26 @@
+/* gemm_naive.cl - template (S = f32, f16, bf16): C = alpha * A @ B + beta * bias for small
+ * or thin products, one work-item per element of C, accumulating in f32 with fma.
+ *
+ * Operand element (m, k) of A is A[ao + m*sam + k*sak], (k, n) of B is B[bo + k*sbk + n*sbn]
+ * (strides give transposes for free), C's (m, n) is C[co + m*scm + n], and bias (m, n) is
+ * bias[qo + m*sbm + n*sbn2] when has_bias. Work-item dimension 2 is the batch z; boff holds
+ * four element offsets per batch: ao, bo, co, qo (matmul broadcasting, conv groups). */
+
+kernel void KN(gemm_naive)(int M, int N, int K,
+                           global const TY *A, int sam, int sak,
+                           global const TY *B, int sbk, int sbn,
+                           global TY *C, int scm,
+                           global const TY *bias, int sbm, int sbn2, int has_bias,
+                           float alpha, float beta, global const int *boff)
+{
+    int n = get_global_id(0), m = get_global_id(1), z = get_global_id(2);
+    if (n >= N || m >= M) return;
+    global const int *o = boff + 4 * z;
+    global const TY *a = A + o[0] + m * sam;
+    global const TY *b = B + o[1] + n * sbn;
+    float acc = 0.0f;
+    for (int k = 0; k < K; k++) acc = fma(LD(a, k * sak), LD(b, k * sbk), acc);
+    float v = alpha * acc;
+    if (has_bias) v += beta * LD(bias, o[3] + m * sbm + n * sbn2);
+    ST(C, o[2] + m * scm + n, v);
+}

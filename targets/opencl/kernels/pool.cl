@@ -1,0 +1,69 @@
+/* pool.cl - template (S = f32, f16, bf16, i8, u8): MaxPool and AveragePool over 1 to 3
+ * spatial axes (as D x H x W), one work-item per output element: work-item (ow, r) with
+ * r = (plane * OD + od) * OH + oh, planes being N*C. Taps outside the input are skipped.
+ * AveragePool divides by the taps on the input, or with count_include_pad by the taps
+ * inside the padded input [-pad_begin, in + pad_end) (a ceil_mode window reaching past
+ * the end padding does not count its overhang). Values compare and sum as f32 (8-bit and
+ * 16-bit values convert exactly).
+ * g: D, H, W, OD, OH, OW, KD, KH, KW, stride D/H/W, dilation D/H/W, pad-begin D/H/W,
+ *    pad-end D/H/W. */
+
+#define POOL_GEOMETRY                                                                     \
+    const int D = g[0], H = g[1], W = g[2], OD = g[3], OH = g[4], OW = g[5];              \
+    const int KD = g[6], KH = g[7], KW = g[8], SD = g[9], SH = g[10], SW = g[11];         \
+    const int DD = g[12], DH = g[13], DW = g[14], PD = g[15], PH = g[16], PW = g[17];     \
+    const int ED = g[18], EH = g[19], EW = g[20];                                         \
+    const int ow = get_global_id(0), r = get_global_id(1);                                \
+    if (r >= rows || ow >= OW) return;                                                    \
+    const int oh = r % OH, t = r / OH, od = t % OD, plane = t / OD;                       \
+    global const TY *xp = x + plane * D * H * W;                                          \
+    const int id0 = od * SD - PD, ih0 = oh * SH - PH, iw0 = ow * SW - PW;
+
+kernel void KN(maxpool)(global const TY *restrict x, global TY *restrict y, int rows,
+                        global const int *restrict g)
+{
+    POOL_GEOMETRY
+    float best = -INFINITY;
+    for (int kd = 0; kd < KD; kd++) {
+        int id = id0 + kd * DD;
+        if (id < 0 || id >= D) continue;
+        for (int kh = 0; kh < KH; kh++) {
+            int ih = ih0 + kh * DH;
+            if (ih < 0 || ih >= H) continue;
+            global const TY *row = xp + (id * H + ih) * W;
+            for (int kw = 0; kw < KW; kw++) {
+                int iw = iw0 + kw * DW;
+                if (iw < 0 || iw >= W) continue;
+                float v = LD(row, iw);
+                best = v > best ? v : best;
+            }
+        }
+    }
+    ST(y, r * OW + ow, best);
+}
+
+kernel void KN(avgpool)(global const TY *restrict x, global TY *restrict y, int rows, int include_pad,
+                        global const int *restrict g)
+{
+    POOL_GEOMETRY
+    float sum = 0.0f;
+    int real = 0, padded = 0;
+    for (int kd = 0; kd < KD; kd++) {
+        int id = id0 + kd * DD;
+        int pd = id >= -PD && id < D + ED;
+        for (int kh = 0; kh < KH; kh++) {
+            int ih = ih0 + kh * DH;
+            int ph = ih >= -PH && ih < H + EH;
+            for (int kw = 0; kw < KW; kw++) {
+                int iw = iw0 + kw * DW;
+                int pw = iw >= -PW && iw < W + EW;
+                padded += pd && ph && pw;
+                if (id < 0 || id >= D || ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                sum += LD(xp, (id * H + ih) * W + iw);
+                real++;
+            }
+        }
+    }
+    int count = include_pad ? padded : real;
+    ST(y, r * OW + ow, sum / (float)count);
+}

@@ -1,0 +1,86 @@
+/* pool.c — the opencl backend's MaxPool (f32, f16, bf16, i8, u8) and AveragePool (f32,
+ * f16, bf16): 1 to 3 spatial axes, strides, dilations (MaxPool), explicit pads and
+ * auto_pad, ceil_mode (through the inferred output size) and count_include_pad; one
+ * work-item per output (kernels/pool.cl). MaxPool's optional Indices output is not
+ * offered. GlobalAveragePool is a mean over the spatial axes (reduce.c). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ocl.h"
+
+#define POOL_WG 128
+
+static cc_support pool_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    cc_dtype d = in[0]->dtype;
+    int is_max = strcmp(node->op->name, "MaxPool") == 0;
+    int ok = d == CC_F32 || d == CC_F16 || d == CC_BF16 || (is_max && (d == CC_I8 || d == CC_U8));
+    if (!ok) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (node->n_out != 1) {
+        snprintf(reason, n, "opencl: MaxPool's Indices output is not implemented");
+        return CC_SUPPORT_NO;
+    }
+    int nsp = in[0]->shape.rank - 2;
+    if (nsp < 1 || nsp > 3 || out[0].shape.rank != in[0]->shape.rank) {
+        snprintf(reason, n, "opencl: %s with %d spatial axes (1 to 3 supported)", node->op->name, nsp);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status pool_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    int is_max = strcmp(b->node->op->name, "MaxPool") == 0;
+    const cc_attr_value *ks = cc_attr_get(b->node, "kernel_shape");
+    int nsp = x->shape.rank - 2;
+    if (!ks->set || ks->n != nsp)
+        return cc_err_set(err, CC_ERR_ARG, "%s: kernel_shape must have %d values", b->node->op->name, nsp);
+    ocl_window w;
+    cc_status st = cc_ocl_window(b->node, &x->shape, ks->ints, &b->out[0]->shape, &w, err);
+    if (st) return st;
+    int v[21];
+    for (int d = 0; d < 3; d++) {
+        v[d] = (int)w.in[d];
+        v[3 + d] = (int)w.out[d];
+        v[6 + d] = (int)w.k[d];
+        v[9 + d] = (int)w.stride[d];
+        v[12 + d] = (int)w.dil[d];
+        v[15 + d] = (int)w.pad0[d];
+        v[18 + d] = (int)w.pad1[d];
+    }
+    int gslot;
+    if ((st = cc_ocl_const(b, v, sizeof v, &gslot, err))) return st;
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "%s_%s", is_max ? "maxpool" : "avgpool", cc_ocl_suffix(x->dtype));
+    snprintf(prog, sizeof prog, "pool_%s", cc_ocl_suffix(x->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    int64_t n = cc_tensor_numel(b->out[0]), rows = w.out[2] ? n / w.out[2] : 0;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, rows);
+    if (!is_max) cc_ocl_arg_int(l, cc_attr_i(b->node, "count_include_pad") != 0);
+    cc_ocl_arg_mem(l, gslot);
+    size_t wg = cc_ocl_wg_limit(b, l, POOL_WG), lx = 1;
+    while (lx < (size_t)w.out[2] && lx * 2 <= wg) lx *= 2;
+    size_t gws[2] = { (size_t)w.out[2], (size_t)rows }, lws[2] = { lx, wg / lx };
+    cc_ocl_range(l, 2, gws, lws);
+    cc_ocl_note(b, "%s wg %zux%zu%s", name, lws[0], lws[1], cc_ocl_storage_note(x->dtype));
+    return CC_OK;
+}
+
+static const ocl_op pool_ops[] = {
+    { "MaxPool", pool_supports, pool_prepare },
+    { "AveragePool", pool_supports, pool_prepare },
+};
+
+const ocl_family cc_ocl_family_pool = {
+    .n = (int)(sizeof pool_ops / sizeof pool_ops[0]),
+    .ops = pool_ops,
+};

@@ -1,0 +1,94 @@
+/* quant.c — the opencl backend's QuantizeLinear (f32 to u8/i8) and DequantizeLinear
+ * (u8, i8, i32 to f32), per tensor or per axis (kernels/quant.cl). Scales and zero points
+ * must be constants: they are read at prepare into f32 and int32 arrays. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ocl.h"
+
+#define QUANT_WG 256
+
+static cc_support quant_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    int q = strcmp(node->op->name, "QuantizeLinear") == 0;
+    cc_dtype xd = in[0]->dtype, yd = out[0].dtype;
+    int ok = q ? (xd == CC_F32 && (yd == CC_U8 || yd == CC_I8))
+               : ((xd == CC_U8 || xd == CC_I8 || xd == CC_I32) && yd == CC_F32);
+    if (!ok) {
+        snprintf(reason, n, "opencl: no %s kernel from %s to %s", node->op->name, cc_dtype_name(xd),
+                 cc_dtype_name(yd));
+        return CC_SUPPORT_NO;
+    }
+    for (int i = 1; i < node->n_in && i < 3; i++)
+        if (in[i] && !in[i]->data) {
+            snprintf(reason, n, "opencl: %s needs a constant scale and zero point", node->op->name);
+            return CC_SUPPORT_NO;
+        }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status quant_prepare(ocl_build *b, cc_err *err)
+{
+    int q = strcmp(b->node->op->name, "QuantizeLinear") == 0;
+    const cc_tensor *x = b->in[0], *s = b->in[1], *zp = b->node->n_in > 2 ? b->in[2] : NULL;
+    int64_t ns = cc_tensor_numel(s), channels = 1, inner = 1;
+    if (ns > 1) {
+        int r = x->shape.rank;
+        int64_t axis = cc_attr_i(b->node, "axis");
+        if (axis < 0) axis += r;
+        if (axis < 0 || axis >= r || x->shape.dims[axis] != ns)
+            return cc_err_set(err, CC_ERR_ARG, "%s: scale does not match x along axis %lld", b->node->op->name,
+                              (long long)axis);
+        channels = ns;
+        for (int d = (int)axis + 1; d < r; d++) inner *= x->shape.dims[d];
+    }
+    float *scale = malloc(sizeof(float) * (size_t)ns);
+    int *zero = malloc(sizeof(int) * (size_t)ns);
+    cc_status st = CC_OK;
+    if (!scale || !zero) st = cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
+    for (int64_t i = 0; !st && i < ns; i++) {
+        scale[i] = (float)cc_ocl_const_float(s, i);
+        zero[i] = zp ? (int)cc_ocl_const_int(zp, cc_tensor_numel(zp) > 1 ? i : 0) : 0;
+    }
+    int s_scale = -1, s_zero = -1;
+    if (!st) st = cc_ocl_const(b, scale, sizeof(float) * (size_t)ns, &s_scale, err);
+    if (!st) st = cc_ocl_const(b, zero, sizeof(int) * (size_t)ns, &s_zero, err);
+    free(scale);
+    free(zero);
+    if (st) return st;
+    char name[32], prog[32];
+    const char *sfx = cc_ocl_suffix(q ? b->out[0]->dtype : x->dtype);
+    snprintf(name, sizeof name, "%s_%s", q ? "quantize" : "dequantize", sfx);
+    snprintf(prog, sizeof prog, "quant_%s", sfx);
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    int64_t n = cc_tensor_numel(x);
+    if (channels == 1) inner = n; /* per tensor: one row */
+    int64_t rows = inner ? n / inner : 0;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, rows);
+    cc_ocl_arg_int(l, channels);
+    cc_ocl_arg_mem(l, s_scale);
+    cc_ocl_arg_mem(l, s_zero);
+    size_t wg = cc_ocl_wg_limit(b, l, QUANT_WG), lx = 1;
+    while (lx < (size_t)inner && lx * 2 <= wg) lx *= 2;
+    size_t gws[2] = { (size_t)inner, (size_t)rows }, lws[2] = { lx, wg / lx };
+    cc_ocl_range(l, 2, gws, lws);
+    cc_ocl_note(b, "%s%s wg %zux%zu", name, channels > 1 ? " per axis" : "", lws[0], lws[1]);
+    return CC_OK;
+}
+
+static const ocl_op quant_ops[] = {
+    { "QuantizeLinear", quant_supports, quant_prepare },
+    { "DequantizeLinear", quant_supports, quant_prepare },
+};
+
+const ocl_family cc_ocl_family_quant = {
+    .n = (int)(sizeof quant_ops / sizeof quant_ops[0]),
+    .ops = quant_ops,
+};

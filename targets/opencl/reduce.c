@@ -1,0 +1,169 @@
+/* reduce.c — the opencl backend's reductions (f32, f16, bf16; f32 accumulation):
+ * ReduceMean and ReduceMax over any set of axes (keepdims either way), GlobalAveragePool
+ * as a mean over the spatial axes, and Softmax along one axis (kernels/reduce.cl). One
+ * work-item per output element (per row for Softmax); adjacent kept and reduced
+ * dimensions are merged first, so a reduction over contiguous trailing axes is one
+ * strided loop. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ocl.h"
+
+#define REDUCE_WG 64
+
+static cc_support reduce_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (strcmp(node->op->name, "GlobalAveragePool") == 0 && in[0]->shape.rank < 3) {
+        snprintf(reason, n, "opencl: GlobalAveragePool needs N x C x spatial input");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* Merges runs of adjacent dims that are all kept or all reduced; returns the new rank. */
+static int merge_dims(int r, int64_t *dims, int *red)
+{
+    int o = 0;
+    for (int d = 0; d < r; d++) {
+        if (dims[d] == 1 && r > 1) continue;
+        if (o > 0 && red[o - 1] == red[d]) {
+            dims[o - 1] *= dims[d];
+        } else {
+            dims[o] = dims[d];
+            red[o] = red[d];
+            o++;
+        }
+    }
+    if (o == 0) {
+        dims[0] = 1;
+        red[0] = 1;
+        o = 1;
+    }
+    return o;
+}
+
+static cc_status reduce_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    const char *op = b->node->op->name;
+    int r = x->shape.rank, red[CC_MAX_RANK] = { 0 };
+    int64_t dims[CC_MAX_RANK];
+    for (int d = 0; d < r; d++) dims[d] = x->shape.dims[d];
+    int is_max = strcmp(op, "ReduceMax") == 0;
+    if (strcmp(op, "GlobalAveragePool") == 0) {
+        for (int d = 2; d < r; d++) red[d] = 1;
+    } else {
+        const cc_attr_value *axes = cc_attr_get(b->node, "axes");
+        if (!axes->set || axes->n == 0) {
+            for (int d = 0; d < r; d++) red[d] = 1;
+        } else {
+            for (int i = 0; i < axes->n; i++) {
+                int64_t a = axes->ints[i] < 0 ? axes->ints[i] + r : axes->ints[i];
+                if (a < 0 || a >= r) return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld is out of range", op,
+                                                       (long long)axes->ints[i]);
+                red[a] = 1;
+            }
+        }
+    }
+    if (r == 0) {
+        dims[0] = 1;
+        red[0] = 1;
+        r = 1;
+    }
+    r = merge_dims(r, dims, red);
+    /* geometry: kept dims and their input strides, then reduced dims and strides */
+    int64_t st_in[CC_MAX_RANK], s = 1, count = 1;
+    for (int d = r - 1; d >= 0; d--) {
+        st_in[d] = s;
+        s *= dims[d];
+    }
+    int g[4 * CC_MAX_RANK], nk = 0, nr = 0;
+    int kd[CC_MAX_RANK], ks[CC_MAX_RANK], rd[CC_MAX_RANK], rs[CC_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        if (red[d]) {
+            rd[nr] = (int)dims[d];
+            rs[nr++] = (int)st_in[d];
+            count *= dims[d];
+        } else {
+            kd[nk] = (int)dims[d];
+            ks[nk++] = (int)st_in[d];
+        }
+    }
+    int p = 0;
+    for (int i = 0; i < nk; i++) g[p++] = kd[i];
+    for (int i = 0; i < nk; i++) g[p++] = ks[i];
+    for (int i = 0; i < nr; i++) g[p++] = rd[i];
+    for (int i = 0; i < nr; i++) g[p++] = rs[i];
+    if (p == 0) g[p++] = 0;
+    int gslot;
+    cc_status st = cc_ocl_const(b, g, sizeof(int) * (size_t)p, &gslot, err);
+    if (st) return st;
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "%s_%s", is_max ? "reduce_max" : "reduce_mean", cc_ocl_suffix(x->dtype));
+    snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    int64_t n = cc_tensor_numel(b->out[0]);
+    if (count == 0) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s over an empty axis", op);
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, nk);
+    cc_ocl_arg_int(l, nr);
+    cc_ocl_arg_int(l, count);
+    cc_ocl_arg_mem(l, gslot);
+    size_t wg = cc_ocl_wg_limit(b, l, REDUCE_WG);
+    cc_ocl_range1(l, (size_t)n, wg);
+    cc_ocl_note(b, "%s over %lld elements (%d strided dims) wg %zu%s", name, (long long)count, nr, wg,
+                cc_ocl_storage_note(x->dtype));
+    return CC_OK;
+}
+
+static cc_status softmax_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    int r = x->shape.rank;
+    int64_t axis = cc_attr_i(b->node, "axis");
+    if (axis < 0) axis += r;
+    if (r == 0 || axis < 0 || axis >= r) return cc_err_set(err, CC_ERR_ARG, "Softmax: axis is out of range");
+    int64_t len = x->shape.dims[axis], inner = 1, outer = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = (int)axis + 1; d < r; d++) inner *= x->shape.dims[d];
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "softmax_%s", cc_ocl_suffix(x->dtype));
+    snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, 0, &l, err);
+    if (st) return st;
+    int64_t rows = outer * inner;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, len ? rows : 0);
+    cc_ocl_arg_int(l, len);
+    cc_ocl_arg_int(l, inner ? inner : 1);
+    size_t wg = cc_ocl_wg_limit(b, l, REDUCE_WG);
+    cc_ocl_range1(l, len ? (size_t)rows : 0, wg);
+    cc_ocl_note(b, "%s, %lld rows of %lld wg %zu%s", name, (long long)rows, (long long)len, wg,
+                cc_ocl_storage_note(x->dtype));
+    return CC_OK;
+}
+
+static const ocl_op reduce_ops[] = {
+    { "Softmax", reduce_supports, softmax_prepare },
+    { "ReduceMean", reduce_supports, reduce_prepare },
+    { "ReduceMax", reduce_supports, reduce_prepare },
+    { "GlobalAveragePool", reduce_supports, reduce_prepare },
+};
+
+const ocl_family cc_ocl_family_reduce = {
+    .n = (int)(sizeof reduce_ops / sizeof reduce_ops[0]),
+    .ops = reduce_ops,
+};

@@ -1,0 +1,223 @@
+/* shape.c — the opencl backend's data-movement ops, for every dtype (elements are moved
+ * as 1, 2, 4 or 8-byte words): Flatten and Reshape are one buffer copy
+ * (clEnqueueCopyBuffer); Transpose, Slice, Concat and Split are strided copies
+ * (kernels/copy.cl) over an iteration space whose adjacent dimensions are merged where
+ * both sides allow it. Concat launches one copy per input, Split one per output. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ocl.h"
+
+#define COPY_WG 256
+
+static const char *word_suffix(size_t bytes)
+{
+    switch (bytes) {
+    case 1: return "u8";
+    case 2: return "u16";
+    case 4: return "u32";
+    case 8: return "u64";
+    default: return NULL;
+    }
+}
+
+static cc_support shape_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    if (!word_suffix(cc_dtype_size(in[0]->dtype))) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status whole_copy_prepare(ocl_build *b, cc_err *err)
+{
+    cc_ocl_note(b, "buffer copy");
+    return cc_ocl_copy(b, b->in_slot[0], 0, b->out_slot[0], 0, cc_tensor_bytes(b->out[0]), err);
+}
+
+/* One strided copy: dims[rank] elements, source element sbase + sum c*sst, destination
+ * dbase + sum c*dst, after merging dimensions; a 2-D launch over (last dim, the rest).
+ * Sets the note "copy_strided_<w> rank r wg AxB". */
+static cc_status strided_copy(ocl_build *b, cc_dtype dt, int src, int64_t sbase, int dst, int64_t dbase,
+                              int rank, const int64_t *dims_in, const int64_t *sst, const int64_t *dstr,
+                              cc_err *err)
+{
+    int64_t dims[CC_MAX_RANK], strides[2][CC_MAX_RANK], n = 1;
+    for (int d = 0; d < rank; d++) {
+        dims[d] = dims_in[d];
+        strides[0][d] = sst[d];
+        strides[1][d] = dstr[d];
+        n *= dims[d];
+    }
+    if (n == 0) return CC_OK;
+    if (rank == 0) {
+        dims[0] = 1;
+        strides[0][0] = strides[1][0] = 0;
+        rank = 1;
+    }
+    cc_ocl_collapse(&rank, dims, 2, strides);
+    int geom[3 * CC_MAX_RANK];
+    for (int d = 0; d < rank; d++) {
+        geom[d] = (int)dims[d];
+        geom[rank + d] = (int)strides[0][d];
+        geom[2 * rank + d] = (int)strides[1][d];
+    }
+    int gslot;
+    cc_status st = cc_ocl_const(b, geom, sizeof(int) * 3 * (size_t)rank, &gslot, err);
+    if (st) return st;
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "copy_strided_%s", word_suffix(cc_dtype_size(dt)));
+    snprintf(prog, sizeof prog, "copy_%s", word_suffix(cc_dtype_size(dt)));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    int64_t inner = dims[rank - 1], outer = n / inner;
+    cc_ocl_arg_mem(l, src);
+    cc_ocl_arg_int(l, sbase);
+    cc_ocl_arg_mem(l, dst);
+    cc_ocl_arg_int(l, dbase);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, outer);
+    cc_ocl_arg_int(l, strides[0][rank - 1]);
+    cc_ocl_arg_int(l, strides[1][rank - 1]);
+    cc_ocl_arg_int(l, rank);
+    cc_ocl_arg_mem(l, gslot);
+    size_t wg = cc_ocl_wg_limit(b, l, COPY_WG), lx = 1;
+    while (lx < (size_t)inner && lx * 2 <= wg) lx *= 2;
+    size_t gws[2] = { (size_t)inner, (size_t)outer }, lws[2] = { lx, wg / lx };
+    cc_ocl_range(l, 2, gws, lws);
+    cc_ocl_note(b, "%s rank %d wg %zux%zu", name, rank, lws[0], lws[1]);
+    return CC_OK;
+}
+
+/* ---- Transpose ----------------------------------------------------------------------------- */
+
+static cc_status transpose_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0]->shape;
+    int r = xs->rank;
+    int64_t perm[CC_MAX_RANK], xst[CC_MAX_RANK], yst[CC_MAX_RANK], sst[CC_MAX_RANK];
+    const cc_attr_value *pa = cc_attr_get(b->node, "perm");
+    for (int d = 0; d < r; d++) perm[d] = pa->set ? pa->ints[d] : r - 1 - d;
+    cc_ocl_strides(xs, xst);
+    cc_ocl_strides(ys, yst);
+    for (int d = 0; d < r; d++) {
+        int64_t p = perm[d] < 0 ? perm[d] + r : perm[d];
+        if (p < 0 || p >= r) return cc_err_set(err, CC_ERR_ARG, "Transpose: perm[%d] = %lld is out of range", d, (long long)perm[d]);
+        sst[d] = xst[p];
+    }
+    return strided_copy(b, b->in[0]->dtype, b->in_slot[0], 0, b->out_slot[0], 0, r, ys->dims, sst, yst, err);
+}
+
+/* ---- Concat and Split ----------------------------------------------------------------------- */
+
+static int64_t norm_axis(int64_t axis, int rank)
+{
+    return axis < 0 ? axis + rank : axis;
+}
+
+static cc_status concat_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *ys = &b->out[0]->shape;
+    int r = ys->rank;
+    int64_t axis = norm_axis(cc_attr_i(b->node, "axis"), r), yst[CC_MAX_RANK], xst[CC_MAX_RANK], off = 0;
+    if (axis < 0 || axis >= r) return cc_err_set(err, CC_ERR_ARG, "Concat: axis is out of range");
+    cc_ocl_strides(ys, yst);
+    int launches = 0;
+    for (int i = 0; i < b->node->n_in; i++) {
+        const cc_tensor *x = b->in[i];
+        if (!x) continue;
+        cc_ocl_strides(&x->shape, xst);
+        cc_status st = strided_copy(b, x->dtype, b->in_slot[i], 0, b->out_slot[0], off * yst[axis], r,
+                                    x->shape.dims, xst, yst, err);
+        if (st) return st;
+        off += x->shape.dims[axis];
+        launches++;
+    }
+    cc_ocl_note_append(b, " x%d", launches);
+    return CC_OK;
+}
+
+static cc_status split_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int r = xs->rank;
+    int64_t axis = norm_axis(cc_attr_i(b->node, "axis"), r), xst[CC_MAX_RANK], yst[CC_MAX_RANK], off = 0;
+    if (axis < 0 || axis >= r) return cc_err_set(err, CC_ERR_ARG, "Split: axis is out of range");
+    cc_ocl_strides(xs, xst);
+    for (int j = 0; j < b->node->n_out; j++) {
+        const cc_tensor *y = b->out[j];
+        cc_ocl_strides(&y->shape, yst);
+        cc_status st = strided_copy(b, y->dtype, b->in_slot[0], off * xst[axis], b->out_slot[j], 0, r,
+                                    y->shape.dims, xst, yst, err);
+        if (st) return st;
+        off += y->shape.dims[axis];
+    }
+    cc_ocl_note_append(b, " x%d", b->node->n_out);
+    return CC_OK;
+}
+
+/* ---- Slice ---------------------------------------------------------------------------------- */
+
+static cc_support slice_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
+{
+    for (int i = 1; i < node->n_in && i < 5; i++)
+        if (in[i] && !in[i]->data) {
+            snprintf(reason, n, "opencl: Slice needs constant starts, ends, axes and steps");
+            return CC_SUPPORT_NO;
+        }
+    return shape_supports(c, node, in, out, reason, n);
+}
+
+/* Per axis: first index and step (ONNX Slice-13 clamping). The output length comes from
+ * the inferred output shape. */
+static cc_status slice_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0]->shape;
+    int r = xs->rank;
+    int64_t start[CC_MAX_RANK], step[CC_MAX_RANK], xst[CC_MAX_RANK], yst[CC_MAX_RANK], sst[CC_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        start[d] = 0;
+        step[d] = 1;
+    }
+    const cc_tensor *ts = b->in[1], *ta = b->node->n_in > 3 ? b->in[3] : NULL,
+                    *tp = b->node->n_in > 4 ? b->in[4] : NULL;
+    int64_t k = cc_tensor_numel(ts);
+    for (int64_t i = 0; i < k; i++) {
+        int64_t a = ta ? norm_axis(cc_ocl_const_int(ta, i), r) : i;
+        if (a < 0 || a >= r) return cc_err_set(err, CC_ERR_ARG, "Slice: axis out of range");
+        int64_t dim = xs->dims[a], s = cc_ocl_const_int(ts, i), p = tp ? cc_ocl_const_int(tp, i) : 1;
+        if (p == 0) return cc_err_set(err, CC_ERR_ARG, "Slice: steps must not be 0");
+        if (s < 0) s += dim;
+        if (p > 0) s = s < 0 ? 0 : s > dim ? dim : s;
+        else s = s < 0 ? 0 : s > dim - 1 ? dim - 1 : s;
+        start[a] = s;
+        step[a] = p;
+    }
+    cc_ocl_strides(xs, xst);
+    cc_ocl_strides(ys, yst);
+    int64_t base = 0;
+    for (int d = 0; d < r; d++) {
+        sst[d] = xst[d] * step[d];
+        if (ys->dims[d] > 0) base += start[d] * xst[d];
+    }
+    return strided_copy(b, b->in[0]->dtype, b->in_slot[0], base, b->out_slot[0], 0, r, ys->dims, sst, yst, err);
+}
+
+static const ocl_op shape_ops[] = {
+    { "Flatten", shape_supports, whole_copy_prepare },
+    { "Reshape", shape_supports, whole_copy_prepare },
+    { "Transpose", shape_supports, transpose_prepare },
+    { "Concat", shape_supports, concat_prepare },
+    { "Split", shape_supports, split_prepare },
+    { "Slice", slice_supports, slice_prepare },
+};
+
+const ocl_family cc_ocl_family_shape = {
+    .n = (int)(sizeof shape_ops / sizeof shape_ops[0]),
+    .ops = shape_ops,
+};
