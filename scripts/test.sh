@@ -9,7 +9,8 @@ jobs="$(nproc)"
 echo "test: unit tests under -fsanitize=address,undefined"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCC_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs" >/dev/null
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     ctest --test-dir build-asan -L unit -j "$jobs" --output-on-failure >build-asan/ctest.log 2>&1 || {
     cat build-asan/ctest.log
     exit 1
