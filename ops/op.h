@@ -164,6 +164,13 @@ typedef struct cc_op_family {
     const cc_op_def *const *ops;
 } cc_op_family;
 
+/* Validates g's structure for a backend's prepare(): every index names a value, nodes are
+ * well formed and in topological order (a node reads only constants, graph inputs or
+ * values an earlier node produced), every value is assigned once. produced (n_values
+ * bytes, zeroed by the caller) gets 1 for each value a node produces. One-line
+ * CC_ERR_ARG starting with `who` (the backend's name) otherwise. */
+cc_status cc_graph_check(const cc_graph *g, const char *who, unsigned char *produced, cc_err *err);
+
 /* ---- catalog ---------------------------------------------------------------------- */
 
 int cc_catalog_count(void);

@@ -331,41 +331,6 @@ static cc_status enqueue(ocl_plan *p, ocl_launch *l, cl_event *ev, cc_err *err)
     return CC_OK;
 }
 
-/* Validates value indices and single assignment; marks produced values. */
-static cc_status check_graph(const cc_graph *g, unsigned char *produced, cc_err *err)
-{
-    if (g->n_values < 0 || (g->n_values > 0 && !g->values) || g->n_nodes < 0 || (g->n_nodes > 0 && !g->nodes) ||
-        g->n_inputs > CC_MAX_IO || g->n_outputs > CC_MAX_IO)
-        return cc_err_set(err, CC_ERR_ARG, "opencl: malformed graph");
-    for (int i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i] < 0 || g->inputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "opencl: graph input %d names no value", i);
-    for (int i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] < 0 || g->outputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "opencl: graph output %d names no value", i);
-    for (int n = 0; n < g->n_nodes; n++) {
-        const cc_node *node = &g->nodes[n];
-        if (!node->op || node->n_in < 0 || node->n_in > CC_MAX_IO || node->n_out < 1 || node->n_out > CC_MAX_IO)
-            return cc_err_set(err, CC_ERR_ARG, "opencl: node %d is malformed", n);
-        for (int i = 0; i < node->n_in; i++) {
-            int v = node->in[i];
-            if (v < -1 || v >= g->n_values)
-                return cc_err_set(err, CC_ERR_ARG, "opencl: node %d (%s) input %d names no value", n,
-                                  node->op->name, i);
-            if (v >= 0 && !produced[v] && !g->values[v].data && !in_list(g->inputs, g->n_inputs, v))
-                return cc_err_set(err, CC_ERR_ARG, "opencl: node %d (%s) reads value %d before it is produced",
-                                  n, node->op->name, v);
-        }
-        for (int j = 0; j < node->n_out; j++) {
-            int v = node->out[j];
-            if (v < 0 || v >= g->n_values || produced[v] || g->values[v].data || in_list(g->inputs, g->n_inputs, v))
-                return cc_err_set(err, CC_ERR_ARG, "opencl: node %d (%s) output %d is not a fresh value", n,
-                                  node->op->name, j);
-            produced[v] = 1;
-        }
-    }
-    return CC_OK;
-}
 
 /* Slots for the graph's values: constants uploaded, inputs and outputs bound at run. */
 static cc_status bind_values(ocl_plan *p, const unsigned char *produced, cc_err *err)
@@ -509,7 +474,7 @@ cc_status cc_ocl_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)
         st = cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
         goto fail;
     }
-    if ((st = check_graph(g, produced, err)) || (st = bind_values(p, produced, err))) goto fail;
+    if ((st = cc_graph_check(g, "opencl", produced, err)) || (st = bind_values(p, produced, err))) goto fail;
     for (int n = 0; n < g->n_nodes; n++)
         if ((st = prepare_node(p, n, err))) goto fail;
     /* Arguments fixed for the plan's lifetime are set once; weight packing runs now. */
