@@ -301,48 +301,14 @@ static int in_list(const int *list, int n, int v)
     return 0;
 }
 
-/* Checks value indices and single assignment and classifies every value. */
+/* Checks the graph (cc_graph_check) and classifies every value. */
 static cc_status check_graph(const cc_graph *g, unsigned char *kind, cc_err *err)
 {
-    if (g->n_values < 0 || (g->n_values > 0 && !g->values) || g->n_nodes < 0 ||
-        (g->n_nodes > 0 && !g->nodes))
-        return cc_err_set(err, CC_ERR_ARG, "cuda: malformed graph");
-    for (int i = 0; i < g->n_inputs; i++) {
-        if (g->inputs[i] < 0 || g->inputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "cuda: graph input %d names no value", i);
-        kind[g->inputs[i]] = VAL_INPUT;
-    }
-    for (int i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] < 0 || g->outputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "cuda: graph output %d names no value", i);
+    cc_status st = cc_graph_check(g, "cuda", kind, err); /* kind[v] = 1 where a node produces v */
+    if (st) return st;
     for (int v = 0; v < g->n_values; v++)
-        if (g->values[v].data && kind[v] != VAL_INPUT) kind[v] = VAL_CONST;
-    for (int n = 0; n < g->n_nodes; n++) {
-        const cc_node *node = &g->nodes[n];
-        if (!node->op || node->n_in < 0 || node->n_in > CC_MAX_IO || node->n_out < 1 ||
-            node->n_out > CC_MAX_IO)
-            return cc_err_set(err, CC_ERR_ARG, "cuda: node %d is malformed", n);
-        for (int i = 0; i < node->n_in; i++) {
-            int v = node->in[i];
-            if (v < -1 || v >= g->n_values)
-                return cc_err_set(err, CC_ERR_ARG, "cuda: node %d (%s) input %d names no value", n,
-                                  node->op->name, i);
-            if (v >= 0 && kind[v] == VAL_UNUSED)
-                return cc_err_set(err, CC_ERR_ARG,
-                                  "cuda: node %d (%s) reads value %d before anything produces it", n,
-                                  node->op->name, v);
-        }
-        for (int j = 0; j < node->n_out; j++) {
-            int v = node->out[j];
-            if (v < 0 || v >= g->n_values)
-                return cc_err_set(err, CC_ERR_ARG, "cuda: node %d (%s) output %d names no value", n,
-                                  node->op->name, j);
-            if (kind[v] != VAL_UNUSED)
-                return cc_err_set(err, CC_ERR_ARG, "cuda: value %d is assigned twice (node %d, %s)",
-                                  v, n, node->op->name);
-            kind[v] = VAL_PRODUCED;
-        }
-    }
+        kind[v] = kind[v] ? VAL_PRODUCED : g->values[v].data ? VAL_CONST : VAL_UNUSED;
+    for (int i = 0; i < g->n_inputs; i++) kind[g->inputs[i]] = VAL_INPUT;
     return CC_OK;
 }
 
