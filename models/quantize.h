@@ -70,7 +70,8 @@ const char *cc_calib_method_name(cc_calib_method m);
 int cc_calib_method_parse(const char *name, cc_calib_method *out);
 
 /* Synthetic inputs for m, deterministic in seed: rank-4 floating inputs are images
- * (cc_zoo_images: smooth random fields with zero mean and unit variance per channel,
+ * (cc_zoo_images: the suite's synthetic photographs of its scene classes; white noise,
+ * cc_zoo_noise, for detectors),
  * made in f32 and rounded to the input's type), other floating inputs standard normal,
  * integer inputs 0. in[0..n_inputs-1] are allocated (free each with cc_tensor_free). On
  * error nothing is allocated. */

@@ -333,6 +333,7 @@ cc_status cc_model_yolov5s(const cc_zoo_options *opt, cc_model **out, cc_err *er
         .graph = yolov5s_graph,
         .prepare = yolov5s_prepare,
         .tune = NULL,
+        .noise = 1,
         .calib_size = CALIB_SIZE,
         .calib_batch = CALIB_BATCH,
     };

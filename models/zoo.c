@@ -101,7 +101,87 @@ double cc_zoo_params(const cc_model *m)
 
 /* ---- synthetic images ---------------------------------------------------------------- */
 
+#define IMG_JITTER 0.05 /* relative jitter of an image around its class scene */
+#define IMG_NOISE 0.1 /* pixel noise */
+
+
+/* A scene class: IMG_WAVES plane waves (wavelength 8..64 pixels, any orientation), each
+ * with its own colour, on a colour cast, at a contrast. Classes come from a fixed stream
+ * (the suite's synthetic data set is the same for every seed and every model). */
+#define IMG_WAVES 6
+#define IMG_COLOURS 4 /* colour weights per wave: channel c uses colour c % IMG_COLOURS */
+typedef struct scene {
+    double kx[IMG_WAVES], ky[IMG_WAVES], phase[IMG_WAVES], colour[IMG_WAVES][IMG_COLOURS];
+    double cast[IMG_COLOURS], contrast;
+} scene;
+
+static void scene_of_class(int k, scene *sc)
+{
+    const double pi = 3.14159265358979323846;
+    cc_rng rng;
+    cc_rng_seed(&rng, 0x7363656e65ull + (uint64_t)k * 0x9e3779b97f4a7c15ull);
+    for (int w = 0; w < IMG_WAVES; w++) {
+        double wl = 4 * pow(2, 2 * cc_rng_uniform(&rng)), th = 2 * pi * cc_rng_uniform(&rng);
+        sc->kx[w] = 2 * pi / wl * cos(th);
+        sc->ky[w] = 2 * pi / wl * sin(th);
+        sc->phase[w] = 2 * pi * cc_rng_uniform(&rng);
+        for (int c = 0; c < IMG_COLOURS; c++) sc->colour[w][c] = cc_rng_normal(&rng);
+    }
+    for (int c = 0; c < IMG_COLOURS; c++) sc->cast[c] = 0.4 * cc_rng_normal(&rng);
+    sc->contrast = 1;
+}
+
+/* Renders scene class k as one image (d: [nc, h, w]) with jittered contrast, cast and
+ * wave amplitudes plus pixel noise. */
+static void render(float *d, int64_t nc, int64_t h, int64_t w, int k, cc_rng *rng)
+{
+    scene sc;
+    scene_of_class(k, &sc);
+    double contrast = sc.contrast * exp(IMG_JITTER * cc_rng_normal(rng)), amp[IMG_WAVES], cast[IMG_COLOURS];
+    for (int v = 0; v < IMG_WAVES; v++) amp[v] = sqrt(2.0 / IMG_WAVES) * 0.9 * (1 + IMG_JITTER * cc_rng_normal(rng));
+    for (int c = 0; c < IMG_COLOURS; c++) cast[c] = sc.cast[c] + IMG_JITTER * cc_rng_normal(rng);
+    for (int64_t c = 0; c < nc; c++) {
+        float *p = d + c * h * w;
+        for (int64_t y = 0; y < h; y++)
+            for (int64_t x = 0; x < w; x++) {
+                double f = 0;
+                for (int v = 0; v < IMG_WAVES; v++)
+                    f += amp[v] * sc.colour[v][c % IMG_COLOURS] *
+                         cos(sc.kx[v] * (double)x + sc.ky[v] * (double)y + sc.phase[v]);
+                p[y * w + x] = (float)(cast[c % IMG_COLOURS] + contrast * (f + IMG_NOISE * cc_rng_normal(rng)));
+            }
+    }
+}
+
+cc_status cc_zoo_images_of(cc_tensor *t, uint64_t seed, const int *classes, int *drawn, cc_err *err)
+{
+    if (t->dtype != CC_F32 || !t->data)
+        return cc_err_set(err, CC_ERR_ARG, "synthetic images: need an f32 tensor with data");
+    if (t->shape.rank != 4)
+        return cc_err_set(err, CC_ERR_ARG, "synthetic images: need a rank-4 [N, C, H, W] tensor, got rank %d",
+                          t->shape.rank);
+    int64_t nb = t->shape.dims[0], nc = t->shape.dims[1], h = t->shape.dims[2], w = t->shape.dims[3];
+    for (int64_t b = 0; classes && b < nb; b++)
+        if (classes[b] < 0 || classes[b] >= CC_ZOO_IMAGE_CLASSES)
+            return cc_err_set(err, CC_ERR_ARG, "synthetic images: class %d outside 0..%d", classes[b],
+                              CC_ZOO_IMAGE_CLASSES - 1);
+    cc_rng rng;
+    cc_rng_seed(&rng, seed ^ 0x696d616765735eull);
+    for (int64_t b = 0; b < nb; b++) {
+        int k = (int)cc_rng_int(&rng, 0, CC_ZOO_IMAGE_CLASSES - 1);
+        if (classes) k = classes[b];
+        if (drawn) drawn[b] = k;
+        render((float *)t->data + b * nc * h * w, nc, h, w, k, &rng);
+    }
+    return CC_OK;
+}
+
 cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err)
+{
+    return cc_zoo_images_of(t, seed, NULL, NULL, err);
+}
+
+cc_status cc_zoo_noise(cc_tensor *t, uint64_t seed, cc_err *err)
 {
     if (t->dtype != CC_F32 || !t->data)
         return cc_err_set(err, CC_ERR_ARG, "synthetic images: need an f32 tensor with data");
@@ -220,7 +300,11 @@ cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_mode
     if (st) goto fail;
     const cc_tensor *in = &cal->graph.values[cal->graph.inputs[0]];
     st = cc_tensor_alloc(&images, in->dtype, &in->shape, err);
-    if (!st) st = cc_zoo_images(&images, opt->seed, err);
+    int *classes = st ? NULL : malloc(sizeof *classes * (size_t)r->calib_batch);
+    if (!st && !classes) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    for (int i = 0; !st && i < r->calib_batch; i++) classes[i] = i % CC_ZOO_IMAGE_CLASSES;
+    if (!st) st = r->noise ? cc_zoo_noise(&images, opt->seed, err) : cc_zoo_images_of(&images, opt->seed, classes, NULL, err);
+    free(classes);
     if (!st) st = cc_weights_calibrate_bn(cal, &images, &ev, err);
     if (!st && r->tune) st = r->tune(cal, &ev, err);
     if (!st) st = cc_weights_copy(m, cal, err);

@@ -59,13 +59,32 @@ cc_status cc_zoo_resolve(const cc_zoo_entry *e, const cc_zoo_options *opt, int *
  * constants (CC_ZOO_BUFFER_PREFIX). */
 double cc_zoo_params(const cc_model *m);
 
-/* Fills t (f32, any shape, data allocated by the caller) with synthetic images: i.i.d.
- * standard normal values, deterministic in seed. White noise rather than smooth fields:
- * deep features of a random network then vary little from one image to the next, so BN
- * statistics calibrated on two images hold for others (measured: with smooth random
- * fields, activations on new images drift to 3-15x the calibrated scale in YOLOv5s's
- * head). CC_ERR_ARG when t is not f32 with data. */
+/* The suite's synthetic photographs come from CC_ZOO_IMAGE_CLASSES scene classes, as a
+ * real data set comes from object classes: a class is a fixed pattern of plane waves
+ * (wavelengths 8 to 64 pixels, defined in pixels so that statistics do not depend on the
+ * image size) with its own colours, colour cast and contrast; an image is its class's
+ * scene shifted by a random offset, with contrast, cast and wave amplitudes jittered by
+ * 15 %, plus pixel noise. Values are of order one, like normalised camera images.
+ *
+ * Why classes: a trained network's outputs have margins (its top-1 logit stands well
+ * above the rest, a detector's objects well above its threshold) because its inputs come
+ * from classes it has learnt. Random weights on white noise give features that barely
+ * depend on the input, and any reduced-precision noise then reorders the logits.
+ *
+ * cc_zoo_images_of fills t (f32 [N, C, H, W], data allocated by the caller) from seed;
+ * image b is of class classes[b] when classes is not NULL, else of a class drawn from
+ * the seed; the classes used are written to drawn[0..N-1] when drawn is not NULL.
+ * Deterministic in (seed, classes). CC_ERR_ARG when t is not such a tensor or a class is
+ * outside 0..CC_ZOO_IMAGE_CLASSES-1. cc_zoo_images(t, seed) draws the classes. */
+#define CC_ZOO_IMAGE_CLASSES 8
+cc_status cc_zoo_images_of(cc_tensor *t, uint64_t seed, const int *classes, int *drawn, cc_err *err);
 cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err);
+
+/* White noise: t (f32, any shape) filled with i.i.d. standard normal values,
+ * deterministic in seed; the inputs of models that have not learnt the scene classes
+ * (the detector: its head has no tuned notion of objects yet, and on white noise its
+ * random head gives a spread of scores above the threshold). */
+cc_status cc_zoo_noise(cc_tensor *t, uint64_t seed, cc_err *err);
 
 /* ---- the builders (also reachable through the registry) ---------------------------- */
 

@@ -44,12 +44,15 @@ typedef struct cc_zoo_recipe {
     cc_zoo_prepare_fn prepare;  /* optional */
     cc_zoo_tune_fn tune;        /* optional */
     int calib_size;             /* calibration image side, whatever the model's size */
-    int calib_batch;            /* calibration images */
+    int calib_batch;            /* calibration images: image i is of scene class
+                                 * i % CC_ZOO_IMAGE_CLASSES (cc_zoo_images_of), so that
+                                 * tune knows which image shows which class */
+    int noise;                  /* calibrate on white noise (cc_zoo_noise) instead */
 } cc_zoo_recipe;
 
 /* The common build: resolves opt (NULL: defaults), builds the graph, then loads
  * opt->weights_path or makes synthetic weights: init, prepare, BatchNormalization
- * calibration on cc_zoo_images(seed) and tune, on a copy of the model at the calibration
+ * calibration on cc_zoo_images_of(seed, classes 0, 1, ...) and tune, on a copy of the model at the calibration
  * size and batch, then copied by name, so the weights depend on the seed only. */
 cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_model **out, cc_err *err);
 

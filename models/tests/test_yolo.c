@@ -159,7 +159,7 @@ int main(void)
     cc_tensor x;
     const cc_tensor *in = &m->graph.values[m->graph.inputs[0]];
     CHECK(cc_tensor_alloc(&x, CC_F32, &in->shape, &e) == CC_OK);
-    CHECK(cc_zoo_images(&x, 2002, &e) == CC_OK);
+    CHECK(cc_zoo_noise(&x, 2002, &e) == CC_OK);
     cc_model_eval ev;
     t0 = now();
     CHECK(cc_model_evaluate(&m->graph, &x, 0, NULL, &ev, &e) == CC_OK);
@@ -192,7 +192,7 @@ int main(void)
     if (cal) {
         in = &cal->graph.values[cal->graph.inputs[0]];
         CHECK(cc_tensor_alloc(&cx, CC_F32, &in->shape, &e) == CC_OK);
-        CHECK(cc_zoo_images(&cx, 1, &e) == CC_OK);
+        CHECK(cc_zoo_noise(&cx, 1, &e) == CC_OK);
         CHECK(cc_model_evaluate(&cal->graph, &cx, 0, NULL, &cev, &e) == CC_OK);
         for (int k = 0; k < cal->graph.n_nodes && cev.vals; k++) {
             const cc_node *nd = &cal->graph.nodes[k];

@@ -40,8 +40,9 @@ int main(void)
     o.batch = -2;
     CHECK(cc_zoo_resolve(r, &o, &batch, &size, &e) == CC_ERR_ARG);
 
-    /* synthetic images: standard normal, deterministic in the seed */
-    int64_t d[4] = { 2, 3, 64, 64 };
+    /* synthetic images: deterministic in the seed; classes drawn or given; values of
+     * order one; two images of one scene class far more alike than images of two */
+    int64_t d[4] = { 4, 3, 64, 64 };
     cc_shape s = cc_shape_make(4, d);
     cc_tensor a, b;
     CHECK(cc_tensor_alloc(&a, CC_F32, &s, &e) == CC_OK);
@@ -51,12 +52,32 @@ int main(void)
     CHECK(memcmp(a.data, b.data, cc_tensor_bytes(&a)) == 0);
     CHECK(cc_zoo_images(&b, 10, &e) == CC_OK);
     CHECK(memcmp(a.data, b.data, cc_tensor_bytes(&a)) != 0);
+    int drawn[4], want[4] = { 3, 3, 5, CC_ZOO_IMAGE_CLASSES - 1 };
+    CHECK(cc_zoo_images_of(&a, 9, NULL, drawn, &e) == CC_OK);
+    CHECK(memcmp(a.data, b.data, cc_tensor_bytes(&a)) != 0);
+    for (int i = 0; i < 4; i++) CHECK(drawn[i] >= 0 && drawn[i] < CC_ZOO_IMAGE_CLASSES);
+    CHECK(cc_zoo_images_of(&a, 9, want, drawn, &e) == CC_OK);
+    CHECK(memcmp(drawn, want, sizeof want) == 0);
     const float *p = a.data;
-    double sum = 0, sum2 = 0;
-    int64_t n = cc_tensor_numel(&a);
-    for (int64_t i = 0; i < n; i++) sum += p[i], sum2 += (double)p[i] * p[i];
-    CHECK(fabs(sum / (double)n) < 0.02);                /* 24576 samples: SE 0.0064 */
-    CHECK(fabs(sqrt(sum2 / (double)n) - 1) < 0.03);
+    int64_t per = 3 * 64 * 64;
+    double mean[4] = { 0 }, sd[4] = { 0 };
+    for (int i = 0; i < 4; i++) {
+        for (int64_t k = 0; k < per; k++) mean[i] += p[i * per + k] / (double)per;
+        for (int64_t k = 0; k < per; k++) sd[i] += (p[i * per + k] - mean[i]) * (p[i * per + k] - mean[i]) / (double)per;
+        sd[i] = sqrt(sd[i]);
+        CHECK(fabs(mean[i]) < 1.5 && sd[i] > 0.5 && sd[i] < 2);
+    }
+    double corr[3];
+    for (int j = 1; j < 4; j++) {
+        double c = 0;
+        for (int64_t k = 0; k < per; k++) c += (p[k] - mean[0]) * (p[j * per + k] - mean[j]) / (double)per;
+        corr[j - 1] = c / (sd[0] * sd[j]);
+    }
+    CHECK(corr[0] > 0.9);                                   /* same class: noise and 5 % jitter */
+    CHECK(fabs(corr[1]) < 0.3 && fabs(corr[2]) < 0.3);      /* other classes */
+    int bad_class[4] = { 0, 1, 2, CC_ZOO_IMAGE_CLASSES };
+    CHECK(cc_zoo_images_of(&a, 9, bad_class, NULL, &e) == CC_ERR_ARG);
+    CHECK(strstr(e.msg, "class 8") != NULL);
     cc_tensor c = { .dtype = CC_I32, .shape = s };
     CHECK(cc_zoo_images(&c, 1, &e) == CC_ERR_ARG);
     cc_tensor_free(&a);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Models end to end at a small input size: the listing, a clean run on cpu (FP32 within
-# budget; INT8 conforming bit for bit to the golden integer arithmetic), a broken layer
+# Models end to end at a small input size: the listing, a clean run on cpu (FP32, FP16,
+# BF16 and INT8 within their default accuracy budgets against FP32; INT8 conforming bit
+# for bit to the golden integer arithmetic), a broken layer
 # in the faulty backend named by the divergence search, fallbacks to cpu counted, and
 # bad input refused with one line.
 . "$(dirname "$0")/common.sh"
@@ -11,11 +12,14 @@ small=(--size 32 --images 2 --batch 2 --min-time 0.05 --db "$db")
 grep -q "^resnet50 .* 25557032 *25557032" "$WORK/list.txt" || fail "resnet50 parameters: $(cat "$WORK/list.txt")"
 grep -q "^yolov5s .* 7235389 *7235389" "$WORK/list.txt" || fail "yolov5s parameters"
 
-"$CC" model run resnet50 "${small[@]}" --targets cpu --precisions f32,int8 --budget "top1=off,top5=off,cosine=off,sqnr=off" \
+"$CC" model run resnet50 "${small[@]}" --images 6 --targets cpu --precisions f32,f16,bf16,int8 \
     >"$WORK/run.txt" 2>"$WORK/run.err"
 expect_eq "$?" 0 "clean model run (stderr: $(tail -5 "$WORK/run.err"))"
 expect_eq "$(sql "$db" "SELECT group_concat(precision||':'||verdict, ' ') FROM (SELECT * FROM model_results ORDER BY precision)")" \
-    "f32:passed int8:passed" "verdicts of the clean run"
+    "bf16:passed f16:passed f32:passed int8:passed" "verdicts of the clean run (stdout: $(cat "$WORK/run.txt"))"
+# the budgets were applied: every figure recorded and inside the defaults
+expect_eq "$(sql "$db" "SELECT count(*) FROM model_results WHERE top1 >= 0.99 AND cosine >= 0.98 AND sqnr_db >= 14 AND n_images = 6")" 4 \
+    "accuracy figures within the default budgets"
 expect_eq "$(sql "$db" "SELECT n_fallback FROM model_results WHERE precision='f32'")" 0 "no fallback on cpu"
 conf=$(sql "$db" "SELECT conf_sqnr_db IS NULL OR conf_sqnr_db > 100 FROM model_results WHERE precision='int8'")
 expect_eq "$conf" 1 "int8 on cpu matches the golden integer arithmetic"
