@@ -104,7 +104,7 @@ static cc_status alloc_slot_buffer(ocl_plan *p, int s, size_t bytes, cc_err *err
 
 cc_status cc_ocl_scratch(ocl_build *b, size_t bytes, int *slot, cc_err *err)
 {
-    int s;
+    int s = -1;
     cc_status st = new_slot(b->plan, &s, err);
     if (!st) st = alloc_slot_buffer(b->plan, s, bytes, err);
     if (!st) *slot = s;
@@ -338,7 +338,7 @@ static cc_status bind_values(ocl_plan *p, const unsigned char *produced, cc_err 
     const cc_graph *g = p->g;
     cc_status st;
     for (int v = 0; v < g->n_values; v++) {
-        int s;
+        int s = -1;
         if ((st = new_slot(p, &s, err))) return st;
         p->vals[v] = g->values[v];
         const cc_tensor *t = &g->values[v];
