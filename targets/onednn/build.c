@@ -1,7 +1,8 @@
 /* build.c — the helpers every onednn builder uses (see onednn.h): data types, memory
  * descriptors, primitive descriptors with oneDNN's status turned into an honest
- * "unsupported" reason, node-plan steps, memories bound to graph values, and the layout
- * reorders around a primitive that chose its own (blocked) formats. */
+ * "unsupported" reason, node-plan steps, memories bound to graph values, the layout
+ * reorders around a primitive that chose its own (blocked) formats, and the layouts a
+ * graph plan keeps between primitives. */
 #include "onednn.h"
 
 #include <stdarg.h>
@@ -169,6 +170,21 @@ void cc_onednn_note(cc_onednn_build *b, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The plan layout of run-time value v when it is not dense, else NULL. */
+static const dnnl_memory_desc_t *stored_md(const cc_onednn_build *b, int v)
+{
+    if (!b->vals || v < 0 || !b->vals[v].has_md) return NULL;
+    return &b->vals[v].md;
+}
+
+static int same_dims(const dnnl_memory_desc_t *a, const dnnl_memory_desc_t *b)
+{
+    if (a->ndims != b->ndims) return 0;
+    for (int d = 0; d < a->ndims; d++)
+        if (a->dims[d] != b->dims[d]) return 0;
+    return 1;
+}
+
 /* ---- memories --------------------------------------------------------------------------- */
 
 static cc_status mem_track(cc_onednn_build *b, dnnl_memory_t mem, cc_err *err)
@@ -197,8 +213,17 @@ static cc_status mem_create(cc_onednn_build *b, const dnnl_memory_desc_t *md, vo
     return CC_OK;
 }
 
-cc_status cc_onednn_mem_value(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
-                              cc_err *err)
+/* 1 when v is an input of b's node (or of its fusion group's main node). */
+static int reads_value(const cc_onednn_build *b, int v)
+{
+    for (int i = 0; i < b->node->n_in; i++)
+        if (b->node->in[i] == v) return 1;
+    return 0;
+}
+
+/* A memory with descriptor md bound to graph value `value`. */
+static cc_status bind_value(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                            cc_err *err)
 {
     *mem = NULL;
     if (!b->plan) return CC_OK;
@@ -213,6 +238,23 @@ cc_status cc_onednn_mem_value(cc_onednn_build *b, int value, const dnnl_memory_d
     return CC_OK;
 }
 
+cc_status cc_onednn_mem_value(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                              cc_err *err)
+{
+    const dnnl_memory_desc_t *stored = stored_md(b, value);
+    if (b->plan && stored && reads_value(b, value) && !cc_onednn_md_same_bytes(stored, md))
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s reads value %d in a layout it is not stored in",
+                          b->node->op->name, value);
+    return bind_value(b, value, md, mem, err);
+}
+
+cc_status cc_onednn_input_view(cc_onednn_build *b, int i, const dnnl_memory_desc_t *view, dnnl_memory_t *mem,
+                               cc_err *err)
+{
+    if (b->in[i] && b->in[i]->data) return cc_onednn_mem_const(b, i, view, mem, err);
+    return bind_value(b, cc_onednn_in_value(b, i), view, mem, err);
+}
+
 cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
                               cc_err *err)
 {
@@ -224,15 +266,46 @@ cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_
     return mem_create(b, md, b->in[i]->data, mem, err);
 }
 
+/* A memory over the data of memory `of` (which owns its buffer), seen through md. */
+static cc_status mem_view(cc_onednn_build *b, dnnl_memory_t of, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                          cc_err *err)
+{
+    *mem = NULL;
+    if (!b->plan) return CC_OK;
+    void *h = NULL;
+    if (dnnl_memory_get_data_handle(of, &h) != dnnl_success || !h)
+        return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a view (%s)", b->node->op->name);
+    return mem_create(b, md, h, mem, err);
+}
+
 cc_status cc_onednn_input(cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
                           const dnnl_memory_desc_t *want, dnnl_memory_t *mem, cc_err *err)
 {
     dnnl_memory_t src = NULL;
     int constant = b->in[i] && b->in[i]->data;
-    cc_status st = constant ? cc_onednn_mem_const(b, i, plain, &src, err)
-                            : cc_onednn_mem_value(b, cc_onednn_in_value(b, i), plain, &src, err);
-    if (st) return st;
-    return cc_onednn_to_layout(b, src, plain, want, constant, mem, err);
+    int v = cc_onednn_in_value(b, i);
+    const dnnl_memory_desc_t *stored = constant ? NULL : stored_md(b, v);
+    cc_status st;
+    if (!stored || cc_onednn_md_same_bytes(stored, plain)) {
+        st = constant ? cc_onednn_mem_const(b, i, plain, &src, err) : cc_onednn_mem_value(b, v, plain, &src, err);
+        if (st) return st;
+        return cc_onednn_to_layout(b, src, plain, want, constant, mem, err);
+    }
+    /* stored in a layout of the plan's choosing */
+    if ((st = cc_onednn_mem_value(b, v, stored, &src, err))) return st;
+    if (cc_onednn_md_same_bytes(stored, want)) {
+        *mem = src;
+        return CC_OK;
+    }
+    if (same_dims(stored, want)) return cc_onednn_to_layout(b, src, stored, want, 0, mem, err);
+    /* the builder views the dense bytes with other dims: a dense copy first */
+    dnnl_memory_desc_t dense;
+    dnnl_memory_t dm = NULL, view = NULL;
+    if ((st = cc_onednn_md_shape(&dense, &b->in[i]->shape, stored->data_type, err)) ||
+        (st = cc_onednn_to_layout(b, src, stored, &dense, 0, &dm, err)) ||
+        (b->plan && (st = mem_view(b, dm, plain, &view, err))))
+        return st;
+    return cc_onednn_to_layout(b, view, plain, want, 0, mem, err);
 }
 
 cc_status cc_onednn_mem_new(cc_onednn_build *b, const dnnl_memory_desc_t *md, const void *data,
@@ -358,6 +431,149 @@ cc_status cc_onednn_zero_point_step(cc_onednn_build *b, dnnl_memory_t src, const
     return st;
 }
 
+/* ---- layouts between primitives ------------------------------------------------------------ */
+
+int cc_onednn_md_is_dense(const dnnl_memory_desc_t *md)
+{
+    if (md->format_kind != dnnl_blocked || md->offset0 != 0) return 0;
+    const dnnl_blocking_desc_t *bd = &md->format_desc.blocking;
+    if (bd->inner_nblks != 0) return 0;
+    int64_t s = 1;
+    for (int d = md->ndims - 1; d >= 0; d--) {
+        if (md->padded_dims[d] != md->dims[d]) return 0;
+        if (md->dims[d] != 1 && bd->strides[d] != s) return 0;
+        s *= md->dims[d];
+    }
+    return 1;
+}
+
+static int64_t md_numel(const dnnl_memory_desc_t *md)
+{
+    int64_t n = 1;
+    for (int d = 0; d < md->ndims; d++) n *= md->dims[d];
+    return n;
+}
+
+int cc_onednn_md_same_bytes(const dnnl_memory_desc_t *a, const dnnl_memory_desc_t *b)
+{
+    if (dnnl_memory_desc_equal(a, b)) return 1;
+    return cc_onednn_md_is_dense(a) && cc_onednn_md_is_dense(b) && md_numel(a) == md_numel(b) &&
+           a->data_type == b->data_type;
+}
+
+void cc_onednn_in_md(const cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain, dnnl_memory_desc_t *md)
+{
+    const dnnl_memory_desc_t *stored =
+        b->in[i] && !b->in[i]->data ? stored_md(b, cc_onednn_in_value(b, i)) : NULL;
+    *md = stored && same_dims(stored, plain) ? *stored : *plain;
+}
+
+cc_status cc_onednn_value_md(const cc_onednn_build *b, int v, dnnl_data_type_t dt, dnnl_memory_desc_t *md,
+                             cc_err *err)
+{
+    const dnnl_memory_desc_t *stored = stored_md(b, v);
+    if (stored) {
+        *md = *stored;
+        return CC_OK;
+    }
+    const cc_tensor *t = b->vals ? &b->vals[v].desc : NULL;
+    for (int i = 0; !t && i < b->node->n_in; i++)
+        if (b->node->in[i] == v) t = b->in[i];
+    for (int j = 0; !t && j < b->n_out; j++)
+        if (cc_onednn_out_value(b, j) == v) t = &b->out[j];
+    if (!t) return cc_err_set(err, CC_ERR_INTERNAL, "onednn: value %d unknown to %s", v, b->node->op->name);
+    return cc_onednn_md_shape(md, &t->shape, dt, err);
+}
+
+/* The dense descriptor of output j in data type dt. */
+static cc_status out_dense(const cc_onednn_build *b, int j, dnnl_data_type_t dt, dnnl_memory_desc_t *md,
+                           cc_err *err)
+{
+    int v = cc_onednn_out_value(b, j);
+    const cc_shape *s = b->vals ? &b->vals[v].desc.shape : &b->out[j].shape;
+    return cc_onednn_md_shape(md, s, dt, err);
+}
+
+cc_status cc_onednn_output(cc_onednn_build *b, int j, const dnnl_memory_desc_t *have, dnnl_memory_t *mem,
+                           cc_err *err)
+{
+    *mem = NULL;
+    if (j >= CC_ONEDNN_MAX_PEND)
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s output %d", b->node->op->name, j);
+    b->pend[j] = 0;
+    int v = cc_onednn_out_value(b, j);
+    dnnl_memory_desc_t dense;
+    cc_status st = out_dense(b, j, have->data_type, &dense, err);
+    if (st) return st;
+    if (cc_onednn_md_same_bytes(have, &dense)) return cc_onednn_mem_value(b, v, have, mem, err);
+    if (b->vals && b->vals[v].free_layout) {
+        b->vals[v].md = *have;
+        b->vals[v].has_md = 1;
+        return cc_onednn_mem_value(b, v, have, mem, err);
+    }
+    b->pend[j] = 1;
+    b->pend_md[j] = *have;
+    b->pend_mem[j] = NULL;
+    if ((st = cc_onednn_mem_new(b, have, NULL, &b->pend_mem[j], err))) return st;
+    *mem = b->pend_mem[j];
+    return CC_OK;
+}
+
+cc_status cc_onednn_output_view(cc_onednn_build *b, int j, const dnnl_memory_desc_t *view, dnnl_memory_t *mem,
+                                cc_err *err)
+{
+    *mem = NULL;
+    if (j < CC_ONEDNN_MAX_PEND && b->pend[j]) return b->plan ? mem_view(b, b->pend_mem[j], view, mem, err) : CC_OK;
+    return bind_value(b, cc_onednn_out_value(b, j), view, mem, err);
+}
+
+cc_status cc_onednn_output_finish(cc_onednn_build *b, int j, cc_err *err)
+{
+    if (j >= CC_ONEDNN_MAX_PEND || !b->pend[j]) return CC_OK;
+    b->pend[j] = 0;
+    dnnl_memory_desc_t dense;
+    dnnl_memory_t dst = NULL;
+    cc_status st = out_dense(b, j, b->pend_md[j].data_type, &dense, err);
+    if (!st) st = cc_onednn_mem_value(b, cc_onednn_out_value(b, j), &dense, &dst, err);
+    if (st) return st;
+    return cc_onednn_from_layout_finish(b, dst, &dense, b->pend_mem[j], &b->pend_md[j], err);
+}
+
+cc_status cc_onednn_output_over(cc_onednn_build *b, int j, int over, const dnnl_memory_desc_t *md,
+                                dnnl_memory_t *mem, cc_err *err)
+{
+    *mem = NULL;
+    int v = cc_onednn_out_value(b, j);
+    if (!b->vals || !b->vals[v].free_layout)
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s output %d cannot be written in place",
+                          b->node->op->name, j);
+    if (!cc_onednn_md_is_dense(md)) {
+        b->vals[v].md = *md;
+        b->vals[v].has_md = 1;
+    }
+    b->vals[v].alias = over;
+    return cc_onednn_mem_value(b, v, md, mem, err);
+}
+
+cc_status cc_onednn_copy_in(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t mem,
+                            cc_err *err)
+{
+    dnnl_memory_desc_t smd;
+    cc_status st = cc_onednn_value_md(b, value, md->data_type, &smd, err);
+    if (st) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_reorder_pd(b, &smd, md, NULL, "reorder of a sum post-op's operand", &pd, err))) return st;
+    dnnl_memory_t src = NULL;
+    if ((st = cc_onednn_mem_value(b, value, &smd, &src, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, mem } };
+    st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+    if (!st && b->plan) b->plan->n_reorders++;
+    return st;
+}
+
 /* ---- small helpers ----------------------------------------------------------------------- */
 
 int cc_onednn_in_value(const cc_onednn_build *b, int i)
@@ -367,7 +583,7 @@ int cc_onednn_in_value(const cc_onednn_build *b, int i)
 
 int cc_onednn_out_value(const cc_onednn_build *b, int j)
 {
-    return b->node->out[j];
+    return j == 0 && b->fuse ? b->fuse->out_value : b->node->out[j];
 }
 
 double cc_onednn_const_at(const cc_tensor *t, int64_t j)
@@ -383,7 +599,7 @@ int cc_onednn_const_uniform(const cc_tensor *t)
     return 1;
 }
 
-cc_status cc_onednn_need_const(cc_onednn_build *b, int i, const char *why, cc_err *err)
+cc_status cc_onednn_need_const(const cc_onednn_build *b, int i, const char *why, cc_err *err)
 {
     const cc_tensor *t = b->in[i];
     if (!t || t->data) return CC_OK;

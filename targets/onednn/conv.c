@@ -6,15 +6,19 @@
  * same bytes as ONNX's {M, C/G, k...}); oneDNN's dilation counts the gaps between taps
  * (ONNX dilation - 1); pads are padding_l / padding_r as the op's own window resolution
  * (auto_pad included, ops/window.h) gives them. Weights formats are left to oneDNN
- * ("any") and reordered into its layout once in prepare. Activations are "any" too and
- * reordered in and out of dense NCHW around the primitive at run time, except for f32
- * 1x1 stride-1 convolutions, which run on NCHW directly (see conv_build).
+ * ("any") and reordered into its layout once in prepare. Activations are "any" too: in a
+ * graph plan they stay in that layout between primitives (cc_onednn_input/_output); a
+ * dense input or output is reordered around the primitive at run time, except for f32
+ * 1x1 stride-1 convolutions on dense data, which run on NCHW directly (see conv_build).
+ * A fusion group (fuse.c) adds its post-ops, its folded BatchNormalization weights and
+ * bias, and a sum post-op's operand (overwritten in place or copied into the output).
  *
- * Quantized convolutions: x_zero_point and an even y_zero_point are oneDNN source and
- * destination zero points. oneDNN adds a destination zero point before rounding, ONNX
- * after; the two agree for an even zero point but not at .5 ties for an odd one, so an
- * odd y_zero_point is added by a reorder from an s32 result (cc_onednn_zero_point_step).
- * The requantizing multiplier x_scale * w_scale[m] / y_scale is oneDNN's output scale
+ * Quantized convolutions: x_zero_point is oneDNN's source zero point, or, for a
+ * QLinearConv without padding, part of its s32 bias (fold_src_zero_point). y_zero_point is
+ * added by two post-ops, round then linear(1, y_zero_point): ONNX rounds first and adds
+ * the zero point after (oneDNN's destination zero point is added before rounding, which
+ * differs at .5 ties for an odd zero point); the conversion to 8 bits then saturates an
+ * integer. The requantizing multiplier x_scale * w_scale[m] / y_scale is oneDNN's output scale
  * (per output channel when w_scale is); the i32 bias is oneDNN's s32 bias, added to the
  * accumulator before the scale as ONNX does. A non-zero w_zero_point is passed as oneDNN
  * weights zero points, which oneDNN 2.x convolutions do not implement: such cases are
@@ -68,27 +72,31 @@ typedef struct conv_spec {
     dnnl_data_type_t sdt, wdt, ddt;
     int bi;               /* input index of the bias, -1 for none */
     dnnl_data_type_t bdt; /* bias data type in oneDNN */
-    const_dnnl_primitive_attr_t attr;
-    int post;         /* 1: the primitive writes s32, then post_zp is added */
-    int32_t post_zp;  /* (cc_onednn_zero_point_step) */
-    const char *what; /* for messages */
+    dnnl_primitive_attr_t attr; /* the caller's; a fusion group's post-ops are set on it */
+    const int32_t *bias_s32;    /* non-NULL: the s32 bias to use instead of input bi */
+    const char *what;     /* for messages */
 } conv_spec;
 
 /* The bias memory: a constant is converted to bdt once (f32 from f16/bf16 exactly, s32
- * copied); a run-time bias is bound as it is. */
-static cc_status conv_bias(cc_onednn_build *b, const conv_spec *cs, int64_t m, dnnl_memory_desc_t *md,
-                           dnnl_memory_t *mem, cc_err *err)
+ * copied), or folded values are used (fold non-NULL); a run-time bias is bound as it is. */
+static cc_status conv_bias(cc_onednn_build *b, const conv_spec *cs, int64_t m, const float *fold,
+                           dnnl_memory_desc_t *md, dnnl_memory_t *mem, cc_err *err)
 {
-    const cc_tensor *t = b->in[cs->bi];
+    const cc_tensor *t = fold || cs->bias_s32 ? NULL : b->in[cs->bi];
     int64_t dims[1] = { m };
     cc_status st;
-    if (!t->data) {
+    if (cs->bias_s32) {
+        if ((st = cc_onednn_md(md, 1, dims, dnnl_s32, 0, err))) return st;
+        return cc_onednn_mem_new(b, md, cs->bias_s32, mem, err);
+    }
+    if (t && !t->data) {
         dnnl_data_type_t dt;
         if ((st = cc_onednn_dt(b->node->op->name, t->dtype, &dt, err))) return st;
         if ((st = cc_onednn_md(md, 1, dims, dt, 0, err))) return st;
         return cc_onednn_mem_value(b, cc_onednn_in_value(b, cs->bi), md, mem, err);
     }
-    if ((st = cc_onednn_md(md, 1, dims, cs->bdt, 0, err))) return st;
+    if ((st = cc_onednn_md(md, 1, dims, fold ? dnnl_f32 : cs->bdt, 0, err))) return st;
+    if (fold) return cc_onednn_mem_new(b, md, fold, mem, err);
     if (cs->bdt == dnnl_s32) return cc_onednn_mem_const(b, cs->bi, md, mem, err);
     if (!b->plan) return CC_OK;
     float *v = malloc((size_t)m * sizeof *v);
@@ -99,20 +107,50 @@ static cc_status conv_bias(cc_onednn_build *b, const conv_spec *cs, int64_t m, d
     return st;
 }
 
-/* Builds the convolution of cs: descriptors, primitive, layouts, bias, step. */
+/* The primitive's destination for output 0 (layout dst_md), with a fusion group's sum
+ * operand in it: the operand's own buffer when the plan lets the group overwrite it and
+ * it is stored in dst_md, else a copy made before the primitive runs. */
+static cc_status conv_dst(cc_onednn_build *b, const dnnl_memory_desc_t *dst_md, dnnl_memory_t *mem,
+                          const char **note, cc_err *err)
+{
+    *note = "";
+    const cc_onednn_post *sum = NULL;
+    for (int i = 0; b->fuse && i < b->fuse->n_post; i++)
+        if (b->fuse->post[i].kind == CC_ONEDNN_POST_SUM) sum = &b->fuse->post[i];
+    if (!sum) return cc_onednn_output(b, 0, dst_md, mem, err);
+    dnnl_memory_desc_t rmd;
+    cc_status st = cc_onednn_value_md(b, sum->value, dst_md->data_type, &rmd, err);
+    if (st) return st;
+    if (cc_onednn_plan_overwritable(b, sum->value) && cc_onednn_md_same_bytes(&rmd, dst_md)) {
+        *note = ", sum in place";
+        return cc_onednn_output_over(b, 0, sum->value, dst_md, mem, err);
+    }
+    if ((st = cc_onednn_output(b, 0, dst_md, mem, err))) return st;
+    *note = ", sum operand copied";
+    return cc_onednn_copy_in(b, sum->value, dst_md, *mem, err);
+}
+
+/* Builds the convolution of cs: descriptors, primitive, layouts, bias, post-ops, step. */
 static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err)
 {
     const cc_tensor *x = b->in[cs->xi], *w = b->in[cs->wi];
+    const cc_onednn_fusion *f = b->fuse;
     conv_geom g;
     cc_status st = conv_geometry(b, x, w, &g, err);
     if (st) return st;
+    void *wfold = NULL;
+    float *bfold = NULL;
+    if (f && f->bn >= 0 && (st = cc_onednn_fold_bn(b, f, cs->wi, cs->bi, &wfold, &bfold, err))) return st;
+    dnnl_data_type_t ddt = cs->ddt;
+    if (f && (st = cc_onednn_dt(b->node->op->name, b->vals[f->out_value].desc.dtype, &ddt, err))) goto done;
+    if (f && (st = cc_onednn_post_ops(f, b->vals, cs->attr, err))) goto done;
 
     dnnl_memory_desc_t wei_any, bias_md;
-    int has_bias = cs->bi >= 0 && b->in[cs->bi];
-    dnnl_data_type_t pdt = cs->post ? dnnl_s32 : cs->ddt; /* the primitive's destination type */
-    if ((st = cc_onednn_md(&wei_any, g.wnd, g.wdims, cs->wdt, 1, err))) return st;
+    int has_bias = bfold || cs->bias_s32 || (cs->bi >= 0 && cs->bi < b->node->n_in && b->in[cs->bi]);
     dnnl_memory_t bias = NULL;
-    if (has_bias && (st = conv_bias(b, cs, g.m, &bias_md, &bias, err))) return st;
+    if ((st = cc_onednn_md(&wei_any, g.wnd, g.wdims, cs->wdt, 1, err)) ||
+        (has_bias && (st = conv_bias(b, cs, g.m, bfold, &bias_md, &bias, err))))
+        goto done;
 
     dnnl_dims_t strides, dil, pl, pr;
     int pointwise = g.group == 1 && cs->sdt == dnnl_f32;
@@ -123,16 +161,19 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
         pr[d] = g.win.pad_end[d];
         pointwise &= g.win.kernel[d] == 1 && strides[d] == 1 && pl[d] == 0 && pr[d] == 0;
     }
-    /* Activation layouts: "any" lets oneDNN pick its blocked layout, at the price of a
-     * reorder in and out per run. An f32 1x1 stride-1 convolution is a plain GEMM on NCHW
-     * data; measured here (one thread, ResNet50 1x1 layers) oneDNN's GEMM on NCHW matched
-     * or beat the blocked kernel plus its two reorders, so those keep NCHW (first try). */
+    /* Activation layouts: "any" lets oneDNN pick its blocked layout. On dense data that
+     * costs a reorder in and out per run; an f32 1x1 stride-1 convolution is a plain GEMM
+     * on NCHW data, and measured here (one thread, ResNet50 1x1 layers) oneDNN's GEMM on
+     * NCHW matched or beat the blocked kernel plus its two reorders, so those keep NCHW
+     * (first try) unless a graph plan keeps the layout between primitives anyway. */
+    int xv = cc_onednn_in_value(b, cs->xi);
+    if (b->vals && (b->vals[xv].has_md || b->vals[cc_onednn_out_value(b, 0)].free_layout)) pointwise = 0;
     dnnl_primitive_desc_t pd = NULL;
     for (int attempt = pointwise ? 0 : 1; attempt < 2; attempt++) {
         dnnl_memory_desc_t src_io, dst_io;
         if ((st = cc_onednn_md(&src_io, x->shape.rank, x->shape.dims, cs->sdt, attempt, err)) ||
-            (st = cc_onednn_md(&dst_io, b->out[0].shape.rank, b->out[0].shape.dims, pdt, attempt, err)))
-            return st;
+            (st = cc_onednn_md(&dst_io, b->out[0].shape.rank, b->out[0].shape.dims, ddt, attempt, err)))
+            goto done;
         dnnl_convolution_desc_t cd;
         st = cc_onednn_status(dnnl_dilated_convolution_forward_desc_init(
                                   &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_io, &wei_any,
@@ -141,37 +182,35 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
         if (!st) st = cc_onednn_pd(b, &cd, cs->attr, cs->what, &pd, err);
         if (st != CC_ERR_UNSUPPORTED) break;
     }
-    if (st) return st;
+    if (st) goto done;
     dnnl_memory_desc_t src_md = cc_onednn_pd_md(pd, dnnl_query_src_md, 0);
     dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
     dnnl_memory_desc_t dst_md = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
 
-    /* the dense result: the graph output, or with a post zero point an s32 intermediate */
-    dnnl_memory_desc_t x_plain, w_plain, y_plain, r_plain;
-    dnnl_memory_t src = NULL, wei = NULL, dst = NULL, res = NULL, prim_dst = NULL;
+    dnnl_memory_desc_t x_plain, w_plain;
+    dnnl_memory_t src = NULL, wei = NULL, dst = NULL, wmem = NULL;
+    const char *note = "";
     if ((st = cc_onednn_md(&x_plain, x->shape.rank, x->shape.dims, cs->sdt, 0, err)) ||
         (st = cc_onednn_md(&w_plain, g.wnd, g.wdims, cs->wdt, 0, err)) ||
-        (st = cc_onednn_md_shape(&y_plain, &b->out[0].shape, cs->ddt, err)) ||
-        (st = cc_onednn_md_shape(&r_plain, &b->out[0].shape, pdt, err)) ||
         (st = cc_onednn_input(b, cs->xi, &x_plain, &src_md, &src, err)) ||
-        (st = cc_onednn_input(b, cs->wi, &w_plain, &wei_md, &wei, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &y_plain, &dst, err))) {
+        (st = wfold ? cc_onednn_mem_new(b, &w_plain, wfold, &wmem, err) : CC_OK) ||
+        (st = wfold ? cc_onednn_to_layout(b, wmem, &w_plain, &wei_md, 1, &wei, err)
+                    : cc_onednn_input(b, cs->wi, &w_plain, &wei_md, &wei, err)) ||
+        (st = conv_dst(b, &dst_md, &dst, &note, err))) {
         dnnl_primitive_desc_destroy(pd);
-        return st;
-    }
-    res = dst;
-    if ((cs->post && (st = cc_onednn_mem_new(b, &r_plain, NULL, &res, err))) ||
-        (st = cc_onednn_from_layout(b, res, &r_plain, &dst_md, &prim_dst, err))) {
-        dnnl_primitive_desc_destroy(pd);
-        return st;
+        goto done;
     }
     dnnl_exec_arg_t args[4] = {
-        { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, prim_dst }, { DNNL_ARG_BIAS, bias }
+        { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, dst }, { DNNL_ARG_BIAS, bias }
     };
-    if ((st = cc_onednn_step_add(b, pd, args, has_bias ? 4 : 3, 1, err)) ||
-        (st = cc_onednn_from_layout_finish(b, res, &r_plain, prim_dst, &dst_md, err)))
-        return st;
-    return cs->post ? cc_onednn_zero_point_step(b, res, &r_plain, dst, &y_plain, cs->post_zp, err) : CC_OK;
+    if (!(st = cc_onednn_step_add(b, pd, args, has_bias ? 4 : 3, 1, err))) {
+        cc_onednn_note(b, "%s", note);
+        st = cc_onednn_output_finish(b, 0, err);
+    }
+done:
+    free(wfold);
+    free(bfold);
+    return st;
 }
 
 /* ---- Conv ------------------------------------------------------------------------------ */
@@ -182,7 +221,11 @@ static cc_status conv_float(cc_onednn_build *b, cc_err *err)
     cc_status st = cc_onednn_dt("Conv", b->in[0]->dtype, &dt, err);
     if (st) return st;
     char what[96];
-    snprintf(what, sizeof what, "convolution for %s src/weights/dst", cc_onednn_dt_name(dt));
+    snprintf(what, sizeof what, "convolution for %s src/weights/dst%s", cc_onednn_dt_name(dt),
+             b->fuse ? " with post-ops" : "");
+    dnnl_primitive_attr_t attr = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
     conv_spec cs = { .xi = 0,
                      .wi = 1,
                      .sdt = dt,
@@ -190,9 +233,11 @@ static cc_status conv_float(cc_onednn_build *b, cc_err *err)
                      .ddt = dt,
                      .bi = 2,
                      .bdt = dnnl_f32,
-                     .attr = NULL,
+                     .attr = attr,
                      .what = what };
-    return conv_build(b, &cs, err);
+    st = conv_build(b, &cs, err);
+    dnnl_primitive_attr_destroy(attr);
+    return st;
 }
 
 /* ---- quantized convolutions ------------------------------------------------------------- */
@@ -267,6 +312,41 @@ static cc_status conv_integer(cc_onednn_build *b, cc_err *err)
 
 enum { QC_X, QC_XS, QC_XZ, QC_W, QC_WS, QC_WZ, QC_YS, QC_YZ, QC_B };
 
+/* Without padding every output reads x at in-bounds taps only, so sum((x - xz) w) =
+ * sum(x w) - xz sum(w): a uniform x_zero_point becomes the s32 bias b[m] - xz sum(w[m])
+ * (exact in integers), and the primitive needs no source zero point (which oneDNN 2.6's
+ * brgconv kernels lack). With padding the taps outside differ per position: no. *bias
+ * (m values, malloc'd) is NULL when the fold does not apply or would leave int32. */
+static cc_status fold_src_zero_point(cc_onednn_build *b, int32_t **bias, cc_err *err)
+{
+    *bias = NULL;
+    const cc_tensor *xz = b->in[QC_XZ], *wz = b->in[QC_WZ], *w = b->in[QC_W], *bt = b->in[QC_B];
+    if (!xz || !cc_onednn_const_uniform(xz) || cc_onednn_const_at(xz, 0) == 0 || !w->data) return CC_OK;
+    for (int64_t i = 0; wz && i < cc_tensor_numel(wz); i++)
+        if (cc_onednn_const_at(wz, i) != 0) return CC_OK;
+    conv_geom g;
+    cc_status st = conv_geometry(b, b->in[QC_X], w, &g, err);
+    if (st) return st;
+    for (int d = 0; d < g.nsp; d++)
+        if (g.win.pad_begin[d] != 0 || g.win.pad_end[d] != 0) return CC_OK;
+    int64_t m = g.m, per = m > 0 ? cc_tensor_numel(w) / m : 0;
+    int64_t z = (int64_t)cc_onednn_const_at(xz, 0);
+    int32_t *v = malloc((size_t)(m > 0 ? m : 1) * sizeof *v);
+    if (!v) return cc_err_set(err, CC_ERR_NOMEM, "QLinearConv: out of memory");
+    for (int64_t c = 0; c < m; c++) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < per; i++) sum += (int64_t)cc_onednn_const_at(w, c * per + i);
+        int64_t nb = (bt ? (int64_t)cc_onednn_const_at(bt, c) : 0) - z * sum;
+        if (nb < INT32_MIN || nb > INT32_MAX) {
+            free(v);
+            return CC_OK;
+        }
+        v[c] = (int32_t)nb;
+    }
+    *bias = v;
+    return CC_OK;
+}
+
 static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
 {
     dnnl_data_type_t sdt, wdt, ddt;
@@ -283,8 +363,10 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
     double xs = cc_onednn_const_at(b->in[QC_XS], 0), ys = cc_onednn_const_at(b->in[QC_YS], 0);
     float *scales = malloc((size_t)(per_channel ? m : 1) * sizeof *scales);
     if (!scales) return cc_err_set(err, CC_ERR_NOMEM, "QLinearConv: out of memory");
+    /* a fusion group's output scales also dequantize (fuse.c) */
+    double extra = b->fuse ? b->fuse->oscale : 1.0;
     for (int64_t i = 0; i < (per_channel ? m : 1); i++)
-        scales[i] = (float)(xs * cc_onednn_const_at(ws, per_channel ? i : 0) / ys);
+        scales[i] = (float)(xs * cc_onednn_const_at(ws, per_channel ? i : 0) / ys * extra);
 
     dnnl_primitive_attr_t attr = NULL;
     if (dnnl_primitive_attr_create(&attr) != dnnl_success) {
@@ -297,19 +379,41 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
              per_channel ? "per-channel" : "common");
     int per_oc = cc_attr_i(b->node, "group") > 1 ? 3 : 1;
     st = cc_onednn_status(
-        dnnl_primitive_attr_set_output_scales(attr, per_channel ? m : 1, per_channel ? 2 : 0, scales),
+        cc_onednn_set_output_scales(attr, per_channel ? m : 1, per_channel ? 2 : 0, scales),
         "output scales", err);
     free(scales);
-    if (!st)
+    int32_t *bias = NULL;
+    if (!st) st = fold_src_zero_point(b, &bias, err);
+    if (!st && bias) {
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, ", src zero point in the bias");
+    } else if (!st) {
         st = set_zero_point(b, attr, DNNL_ARG_SRC, b->in[QC_XZ], 0, "src zero point", what, sizeof what, err);
+    }
     if (!st)
         st = set_zero_point(b, attr, DNNL_ARG_WEIGHTS, b->in[QC_WZ], per_oc, "weights zero point", what,
                             sizeof what, err);
-    /* an odd y_zero_point is added after rounding, in a step of its own */
-    int32_t yzp = (int32_t)cc_onednn_const_at(b->in[QC_YZ], 0);
-    int post = yzp % 2 != 0;
-    if (!st && !post)
-        st = set_zero_point(b, attr, DNNL_ARG_DST, b->in[QC_YZ], 0, "dst zero point", what, sizeof what, err);
+    /* y_zero_point after rounding (see the top of this file); a fusion group's post-ops
+     * requantize on their own */
+    float yzp = (float)cc_onednn_const_at(b->in[QC_YZ], 0);
+    if (!st && b->fuse && b->fuse->dst_zero_point)
+        st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &b->fuse->dst_zero_point),
+                              "destination zero point", err);
+    if (!st && !b->fuse && yzp != 0) {
+        dnnl_post_ops_t po = NULL;
+        if (dnnl_post_ops_create(&po) != dnnl_success) {
+            st = cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create post-ops");
+        } else {
+            st = cc_onednn_status(cc_onednn_append_eltwise(po, 1.0f, dnnl_eltwise_round, 0, 0), "round post-op", err);
+            if (!st)
+                st = cc_onednn_status(cc_onednn_append_eltwise(po, 1.0f, dnnl_eltwise_linear, 1.0f, yzp),
+                                      "linear post-op", err);
+            if (!st) st = cc_onednn_status(dnnl_primitive_attr_set_post_ops(attr, po), "post-ops", err);
+            dnnl_post_ops_destroy(po);
+        }
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, ", y zero point as post-ops");
+    }
     if (!st) {
         conv_spec cs = { .xi = QC_X,
                          .wi = QC_W,
@@ -319,11 +423,11 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
                          .bi = QC_B,
                          .bdt = dnnl_s32,
                          .attr = attr,
-                         .post = post,
-                         .post_zp = yzp,
+                         .bias_s32 = bias,
                          .what = what };
         st = conv_build(b, &cs, err);
     }
+    free(bias);
     dnnl_primitive_attr_destroy(attr);
     return st;
 }

@@ -1,11 +1,16 @@
 /* eltwise.c — onednn builders of the elementwise ops: the unary activations on oneDNN's
- * eltwise primitive and Add/Sub/Mul/Div on its binary primitive, on dense tensors.
+ * eltwise primitive and Add/Sub/Mul/Div on its binary primitive. The unary mapping is
+ * also what a graph plan's fused post-ops use (cc_onednn_unary_algs).
  *
  * Unary mapping (oneDNN 2.6 algorithms): Relu = relu (alpha 0), LeakyRelu = relu with
  * alpha, Sigmoid = logistic, Tanh = tanh, Exp = exp, Sqrt = sqrt, HardSwish = hardswish,
  * Clip = clip_v2 with the constant bounds (an absent bound is infinite). oneDNN 2.6 has no
  * hard-sigmoid algorithm: HardSigmoid is linear (alpha x + beta) followed by clip_v2 to
  * [0, 1] in place, two eltwise primitives.
+ *
+ * Both keep the layout their input is stored in (a graph plan's blocked or channels-last
+ * layout between primitives); binary does when both operands have the output's shape and
+ * the same layout, and reads dense data otherwise.
  *
  * Binary: operands are given oneDNN with the output's rank (leading 1s); oneDNN
  * broadcasts a dimension of 1 of the second source. When only the first operand needs
@@ -23,11 +28,6 @@
 
 /* ---- unary ------------------------------------------------------------------------------ */
 
-typedef struct eltwise_step {
-    dnnl_alg_kind_t alg;
-    float alpha, beta;
-} eltwise_step;
-
 /* The ops that are one eltwise primitive; alpha and beta come from the named float
  * attributes (NULL: 0). */
 static const struct {
@@ -42,12 +42,11 @@ static const struct {
     { "Exp", dnnl_eltwise_exp, NULL, NULL },
     { "Sqrt", dnnl_eltwise_sqrt, NULL, NULL },
     { "HardSwish", dnnl_eltwise_hardswish, NULL, NULL },
-    /* HardSigmoid's first step; the clip to [0, 1] follows (unary_steps) */
+    /* HardSigmoid's first step; the clip to [0, 1] follows (cc_onednn_unary_algs) */
     { "HardSigmoid", dnnl_eltwise_linear, "alpha", "beta" },
 };
 
-/* The eltwise steps of node (1 or 2); CC_ERR_UNSUPPORTED for parameters oneDNN cannot take. */
-static cc_status unary_steps(cc_onednn_build *b, eltwise_step *s, int *n, cc_err *err)
+cc_status cc_onednn_unary_algs(const cc_onednn_build *b, cc_onednn_eltwise *s, int *n, cc_err *err)
 {
     const char *op = b->node->op->name;
     *n = 1;
@@ -84,9 +83,11 @@ static cc_status unary_steps(cc_onednn_build *b, eltwise_step *s, int *n, cc_err
     return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s is not a unary eltwise op", op);
 }
 
+/* Unary ops: one or two eltwise primitives on the layout the input is stored in (any
+ * layout: an eltwise primitive maps elements one to one), the second in place. */
 static cc_status unary(cc_onednn_build *b, cc_err *err)
 {
-    eltwise_step s[2];
+    cc_onednn_eltwise s[2];
     int n;
     dnnl_data_type_t dt;
     if (b->in[0]->dtype == CC_I32)
@@ -94,10 +95,11 @@ static cc_status unary(cc_onednn_build *b, cc_err *err)
                           "%s: oneDNN's eltwise computes in f32: not exact for i32 values beyond 2^24",
                           b->node->op->name);
     cc_status st = cc_onednn_dt(b->node->op->name, b->in[0]->dtype, &dt, err);
-    if (!st) st = unary_steps(b, s, &n, err);
+    if (!st) st = cc_onednn_unary_algs(b, s, &n, err);
     if (st) return st;
-    dnnl_memory_desc_t md;
-    if ((st = cc_onednn_md_shape(&md, &b->in[0]->shape, dt, err))) return st;
+    dnnl_memory_desc_t plain, md;
+    if ((st = cc_onednn_md_shape(&plain, &b->in[0]->shape, dt, err))) return st;
+    cc_onednn_in_md(b, 0, &plain, &md);
     dnnl_memory_t src = NULL, dst = NULL;
     for (int i = 0; i < n; i++) {
         char what[96];
@@ -109,8 +111,8 @@ static cc_status unary(cc_onednn_build *b, cc_err *err)
         if (st) return st;
         dnnl_primitive_desc_t pd = NULL;
         if ((st = cc_onednn_pd(b, &ed, NULL, what, &pd, err))) return st;
-        if (i == 0 && ((st = cc_onednn_input(b, 0, &md, &md, &src, err)) ||
-                       (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err)))) {
+        if (i == 0 && ((st = cc_onednn_input(b, 0, &plain, &md, &src, err)) ||
+                       (st = cc_onednn_output(b, 0, &md, &dst, err)))) {
             dnnl_primitive_desc_destroy(pd);
             return st;
         }
@@ -119,7 +121,7 @@ static cc_status unary(cc_onednn_build *b, cc_err *err)
         if ((st = cc_onednn_step_add(b, pd, args, 2, i == 0, err))) return st;
         if (i > 0) cc_onednn_note(b, " then %s in place", dnnl_alg_kind2str(s[i].alg));
     }
-    return CC_OK;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 /* ---- binary ----------------------------------------------------------------------------- */
@@ -166,21 +168,33 @@ static cc_status binary(cc_onednn_build *b, cc_err *err)
         (st = cc_onednn_md(&m1, r, first ? da : db, dt, 0, err)) ||
         (st = cc_onednn_md(&md, r, dd, dt, 0, err)))
         return st;
+    /* operands of the output's shape stored in one layout are read and written in it */
+    dnnl_memory_desc_t l0 = m0, l1 = m1, ld = md;
+    if (b->in[0]->shape.rank == r && b->in[1]->shape.rank == r && memcmp(da, dd, sizeof(int64_t) * (size_t)r) == 0 &&
+        memcmp(db, dd, sizeof(int64_t) * (size_t)r) == 0) {
+        cc_onednn_in_md(b, first, &m0, &l0);
+        cc_onednn_in_md(b, 1 - first, &m1, &l1);
+        if (dnnl_memory_desc_equal(&l0, &l1))
+            ld = l0;
+        else
+            l0 = m0, l1 = m1;
+    }
     char what[96];
     snprintf(what, sizeof what, "%s for %s", dnnl_alg_kind2str(alg), cc_onednn_dt_name(dt));
     dnnl_binary_desc_t bd;
-    if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &m0, &m1, &md), what, err))) return st;
+    if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &l0, &l1, &ld), what, err))) return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &bd, NULL, what, &pd, err))) return st;
     dnnl_memory_t s0 = NULL, s1 = NULL, dst = NULL;
-    if ((st = cc_onednn_input(b, first, &m0, &m0, &s0, err)) ||
-        (st = cc_onednn_input(b, 1 - first, &m1, &m1, &s1, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+    if ((st = cc_onednn_input(b, first, &m0, &l0, &s0, err)) ||
+        (st = cc_onednn_input(b, 1 - first, &m1, &l1, &s1, err)) ||
+        (st = cc_onednn_output(b, 0, &ld, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
     dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC_0, s0 }, { DNNL_ARG_SRC_1, s1 }, { DNNL_ARG_DST, dst } };
-    return cc_onednn_step_add(b, pd, args, 3, 1, err);
+    if ((st = cc_onednn_step_add(b, pd, args, 3, 1, err))) return st;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 static const cc_onednn_op eltwise_ops[] = {

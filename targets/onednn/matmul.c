@@ -201,7 +201,7 @@ static cc_status gemm(cc_onednn_build *b, cc_err *err)
     };
     if (alpha != 1.0) {
         float s = (float)alpha;
-        st = cc_onednn_status(dnnl_primitive_attr_set_output_scales(attr, 1, 0, &s), "output scale", err);
+        st = cc_onednn_status(cc_onednn_set_output_scales(attr, 1, 0, &s), "output scale", err);
         strncat(what, " with an output scale", sizeof what - strlen(what) - 1);
     }
     if (!st && b->in[2] && beta != 0.0) {
@@ -375,7 +375,7 @@ static cc_status qlinear_matmul(cc_onednn_build *b, cc_err *err)
     snprintf(what, sizeof what, "matmul for %s src, %s weights, %s dst, %s output scales",
              cc_onednn_dt_name(sdt), cc_onednn_dt_name(wdt), cc_onednn_dt_name(ddt),
              mask ? "per-column" : "common");
-    st = cc_onednn_status(dnnl_primitive_attr_set_output_scales(attr, count, mask, scales), "output scales",
+    st = cc_onednn_status(cc_onednn_set_output_scales(attr, count, mask, scales), "output scales",
                           err);
     free(scales);
     if (!st)

@@ -10,9 +10,19 @@
  * constant weights, and appends the run-time steps to the node plan. Both modes take the
  * same code path, so a case that passes the check builds the same primitives.
  *
+ * Graph plans (plan.c) add two things a builder may see in build mode:
+ *  - b->vals, the plan's table of values: an intermediate value may be stored in the
+ *    layout its producer prefers (oneDNN's blocked or channels-last formats), recorded in
+ *    its descriptor; cc_onednn_input gives a reader the layout it asks for, reordering only
+ *    where the two differ, and cc_onednn_output lets a producer choose;
+ *  - b->fuse, a fusion group (fuse.c): a convolution with the nodes after it (a folded
+ *    BatchNormalization, activations, a residual Add, INT8 requantisation) that one
+ *    primitive computes through post-ops.
+ *
  * The backend is written against the oneDNN 2.x C API (operation descriptors passed to
  * dnnl_primitive_desc_create, output scales, memory descriptors as plain structs).
- * oneDNN 3.x replaced those: a port goes through the #if below and build.c first. */
+ * oneDNN 3.x replaced those: a port goes through the #if below, build.c and the attribute
+ * wrappers (cc_onednn_append_eltwise/_sum, cc_onednn_set_output_scales) first. */
 #ifndef CC_ONEDNN_H
 #define CC_ONEDNN_H
 
@@ -30,6 +40,9 @@
 #define CC_ONEDNN_MAX_MEMS  24 /* memories one node plan creates */
 #define CC_ONEDNN_MAX_BINDS 16 /* memories bound to graph values */
 #define CC_ONEDNN_NOTE_MAX  96 /* implementation note of one node */
+#define CC_ONEDNN_MAX_POST  20 /* post-ops of one fused primitive */
+#define CC_ONEDNN_MAX_FUSED 12 /* nodes fused into one primitive besides its main node */
+#define CC_ONEDNN_MAX_PEND  4  /* outputs of one builder written through cc_onednn_output */
 
 /* The backend's context: one CPU engine and one in-order stream. */
 typedef struct cc_onednn_ctx {
@@ -51,10 +64,61 @@ typedef struct cc_onednn_bind {
     int value;
 } cc_onednn_bind;
 
+/* One post-op of a fused primitive. */
+typedef enum cc_onednn_post_kind {
+    CC_ONEDNN_POST_ELTWISE = 0, /* alg(alpha, beta) of the running value */
+    CC_ONEDNN_POST_SUM          /* + scale * (value - zero_point), in place over value's data */
+} cc_onednn_post_kind;
+
+typedef struct cc_onednn_post {
+    cc_onednn_post_kind kind;
+    dnnl_alg_kind_t alg; /* ELTWISE: scale * alg(alpha, beta) */
+    float alpha, beta;
+    float scale;         /* ELTWISE: of its result; SUM: of the value added */
+    int value;           /* SUM: the graph value added */
+    int32_t zero_point;  /* SUM */
+} cc_onednn_post;
+
+/* A fusion group (fuse.c): the main node (Conv, QLinearConv or Concat) and the nodes it
+ * absorbs, computed by its primitives in the place of the group's last node. */
+typedef struct cc_onednn_fusion {
+    int main;        /* node index of the convolution (or the concat) */
+    int anchor;      /* node index of the last node: the group runs in its place */
+    int out_value;   /* the value the group writes (the last node's output) */
+    int bn;          /* node index of a folded BatchNormalization, -1 for none */
+    int int8;        /* 1: QLinearConv computing in real values through its post-ops,
+                        requantized into QuantizeLinear's output */
+    float oscale;    /* factor of the convolution's output scales (int8), else 1 */
+    int32_t dst_zero_point; /* int8: added after the post-ops, 0 for none */
+    int n_fused;
+    int fused[CC_ONEDNN_MAX_FUSED]; /* the absorbed nodes, in the order the chain meets them */
+    int n_post;
+    cc_onednn_post post[CC_ONEDNN_MAX_POST];
+    /* a requantizing concat: Concat of DequantizeLinear(q_i) into QuantizeLinear, each
+     * q_i reordered into its place of the output with scale s_i / s and zero points */
+    int n_cat;                  /* 0 for a convolution group */
+    int cat_value[CC_MAX_IO];   /* q_i */
+    float cat_scale[CC_MAX_IO]; /* s_i / s */
+    int32_t cat_zero_point[CC_MAX_IO];
+    int32_t out_zero_point;
+} cc_onednn_fusion;
+
+/* What a graph plan knows of one value while it builds (plan.c). */
+typedef struct cc_onednn_value {
+    cc_tensor desc;        /* shape, dtype; data only for constants */
+    int free_layout;       /* 1: an intermediate the plan may store in any layout */
+    int has_md;            /* 1: stored in layout md; 0: dense row-major */
+    dnnl_memory_desc_t md;
+    int alias;             /* -1, or the value whose buffer it takes over (in-place sum) */
+} cc_onednn_value;
+
 /* Everything one node owns: its steps in execution order, the memories it created and
- * the bindings to graph values; the implementation chosen for describe_plan. */
+ * the bindings to graph values; the implementation chosen for describe_plan. A fusion
+ * group's plan sits in the slot of its last node, with node = the main node; the slots of
+ * the other nodes it absorbed stay empty. */
 typedef struct cc_onednn_node_plan {
     const cc_node *node;
+    const cc_onednn_fusion *fuse; /* the group this plan computes, NULL for one node */
     int n_steps;
     cc_onednn_step steps[CC_ONEDNN_MAX_STEPS];
     int n_mems;
@@ -67,7 +131,8 @@ typedef struct cc_onednn_node_plan {
 
 /* What a builder sees. in[i] are the node's input descriptions (NULL for an absent
  * optional input; data non-NULL for constants, valid until the plan is released);
- * out[j] the inferred output descriptions. plan is NULL in check mode. */
+ * out[j] the inferred output descriptions. plan is NULL in check mode; vals and fuse are
+ * set by graph plans only (see the top of this file). */
 typedef struct cc_onednn_build {
     const cc_onednn_ctx *ctx;
     const cc_node *node;
@@ -75,6 +140,14 @@ typedef struct cc_onednn_build {
     const cc_tensor *out;
     int n_out;
     cc_onednn_node_plan *plan;
+    const cc_graph *graph;        /* the graph a plan builds, NULL outside graph plans */
+    cc_onednn_value *vals;        /* the plan's values, NULL outside graph plans */
+    const cc_onednn_fusion *fuse; /* NULL: the node alone */
+    void *graph_plan;             /* the plan building this node (plan.c), or NULL */
+    /* outputs written through a scratch memory in another layout (cc_onednn_output) */
+    int pend[CC_ONEDNN_MAX_PEND];
+    dnnl_memory_t pend_mem[CC_ONEDNN_MAX_PEND];
+    dnnl_memory_desc_t pend_md[CC_ONEDNN_MAX_PEND];
 } cc_onednn_build;
 
 /* A builder: checks (check mode) or builds (build mode) one node. CC_ERR_UNSUPPORTED with
@@ -97,7 +170,7 @@ extern const cc_onednn_family cc_onednn_family_matmul;  /* Gemm, MatMul, MatMulI
 extern const cc_onednn_family cc_onednn_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
 extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div */
 extern const cc_onednn_family cc_onednn_family_reduce;  /* Softmax, ReduceMean/Max, BatchNormalization */
-extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Transpose, Concat */
+extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Transpose, Concat, Slice */
 extern const cc_onednn_family cc_onednn_family_resize;  /* Resize */
 extern const cc_onednn_family cc_onednn_family_quant;   /* QuantizeLinear, DequantizeLinear */
 
@@ -152,6 +225,11 @@ void cc_onednn_note(cc_onednn_build *b, const char *fmt, ...) __attribute__((for
  * before every run). *mem is NULL in check mode. */
 cc_status cc_onednn_mem_value(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
                               cc_err *err);
+/* A memory over input i's data seen through `view`, an md the builder derived from the
+ * layout the input is stored in (cc_onednn_in_md): a strided or offset view of it. NULL
+ * in check mode. */
+cc_status cc_onednn_input_view(cc_onednn_build *b, int i, const dnnl_memory_desc_t *view, dnnl_memory_t *mem,
+                               cc_err *err);
 /* A memory over the data of constant input i (not copied: graph constants stay valid
  * until the plan is released). NULL in check mode. */
 cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
@@ -193,9 +271,140 @@ cc_status cc_onednn_zero_point_step(cc_onednn_build *b, dnnl_memory_t src, const
                                     dnnl_memory_t dst, const dnnl_memory_desc_t *dmd, int32_t zp,
                                     cc_err *err);
 
+/* ---- build.c: layouts between primitives ------------------------------------------------ */
+
+/* 1 when md addresses its elements as a dense row-major tensor of its dims would (dims of
+ * 1 may carry any stride): the two then describe the same bytes. */
+int cc_onednn_md_is_dense(const dnnl_memory_desc_t *md);
+/* 1 when a and b describe the same bytes for the same elements (equal, or both dense of
+ * the same element count and type size). */
+int cc_onednn_md_same_bytes(const dnnl_memory_desc_t *a, const dnnl_memory_desc_t *b);
+/* The layout input i is stored in: the plan's layout of a run-time value where it has one,
+ * else *plain. A builder that can read any layout passes the result to its primitive
+ * descriptor and then to cc_onednn_input as `want`, which then binds without a reorder. */
+void cc_onednn_in_md(const cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
+                     dnnl_memory_desc_t *md);
+/* The memory a primitive writes for output j when it produces layout `have`. An
+ * intermediate that the plan lets its producer lay out is stored in `have` (readers see
+ * that layout); anything else is dense: when `have` is not, the primitive writes a scratch
+ * memory and cc_onednn_output_finish (called after the primitive's step) appends its
+ * reorder into the output. *mem is NULL in check mode. */
+cc_status cc_onednn_output(cc_onednn_build *b, int j, const dnnl_memory_desc_t *have, dnnl_memory_t *mem,
+                           cc_err *err);
+cc_status cc_onednn_output_finish(cc_onednn_build *b, int j, cc_err *err);
+/* A memory over the destination cc_onednn_output gave output j, seen through `view` (a
+ * sub-memory of its layout: a primitive writing one slice of it). */
+cc_status cc_onednn_output_view(cc_onednn_build *b, int j, const dnnl_memory_desc_t *view, dnnl_memory_t *mem,
+                                cc_err *err);
+/* Output j written over the buffer of value `over` (in layout md, which must be how over
+ * is stored): for a sum post-op in place. The plan gives output j over's buffer. */
+cc_status cc_onednn_output_over(cc_onednn_build *b, int j, int over, const dnnl_memory_desc_t *md,
+                                dnnl_memory_t *mem, cc_err *err);
+/* Appends a reorder copying graph value `value` (as stored) into mem (layout md, same
+ * dims and data type): a sum post-op's operand when it cannot be overwritten in place. */
+cc_status cc_onednn_copy_in(cc_onednn_build *b, int value, const dnnl_memory_desc_t *md, dnnl_memory_t mem,
+                            cc_err *err);
+/* The layout value v is stored in (its plan layout, else dense of its shape and dt). */
+cc_status cc_onednn_value_md(const cc_onednn_build *b, int v, dnnl_data_type_t dt, dnnl_memory_desc_t *md,
+                             cc_err *err);
+
+/* ---- fuse.c: fusion groups --------------------------------------------------------------- */
+
+/* Finds the fusion groups of g, whose values are described by vals[].desc (fuse.c says
+ * which patterns). *groups (n entries, possibly 0; the caller frees it with free()) lists
+ * them in order of their anchors; group_of[k] (g->n_nodes entries, written here) is the
+ * group node k belongs to, or -1. */
+cc_status cc_onednn_fuse(const cc_graph *g, const cc_onednn_value *vals, cc_onednn_fusion **groups, int *n,
+                         int *group_of, cc_err *err);
+/* Sets f's post-ops on attr. */
+cc_status cc_onednn_post_ops(const cc_onednn_fusion *f, const cc_onednn_value *vals, dnnl_primitive_attr_t attr,
+                             cc_err *err);
+/* The weights and bias of b's convolution with f's BatchNormalization folded in: w[m] *
+ * a[m] and (bias[m] - mean[m]) * a[m] + B[m], a = scale / sqrt(var + epsilon), in double,
+ * the weights rounded once to their type. *w (bytes of the weights' size) and *bias (m
+ * floats) are malloc'd for the caller. */
+cc_status cc_onednn_fold_bn(const cc_onednn_build *b, const cc_onednn_fusion *f, int wi, int bi, void **w,
+                            float **bias, cc_err *err);
+/* Writes "Conv+BatchNormalization+Relu" for node plan p into buf. */
+void cc_onednn_fusion_label(const cc_onednn_node_plan *p, const cc_graph *g, char *buf, size_t n);
+
+/* ---- eltwise.c: unary ops as eltwise algorithms --------------------------------------------- */
+
+typedef struct cc_onednn_eltwise {
+    dnnl_alg_kind_t alg;
+    float alpha, beta;
+} cc_onednn_eltwise;
+
+/* The eltwise algorithms (1 or 2, applied in order) computing unary node b->node; its
+ * constant inputs (Clip's bounds) from b->in. CC_ERR_UNSUPPORTED for parameters oneDNN
+ * cannot take, CC_ERR_INTERNAL for an op that is not a unary eltwise op. */
+cc_status cc_onednn_unary_algs(const cc_onednn_build *b, cc_onednn_eltwise *s, int *n, cc_err *err);
+
+/* ---- onednn.c: dispatch ------------------------------------------------------------------ */
+
+/* The builder of ONNX op `op`, or NULL when the backend has none. */
+cc_onednn_build_fn cc_onednn_find_builder(const char *op);
+/* Fills b (check mode, no plan) for node, whose inputs are described by vals (shape,
+ * dtype; data only for constants), and infers its outputs into out (CC_MAX_IO entries,
+ * n_out written). Errors of the op's shape inference pass through. */
+cc_status cc_onednn_build_begin(const cc_onednn_ctx *ctx, const cc_tensor *vals, const cc_node *node,
+                                cc_tensor *out, cc_onednn_build *b, cc_err *err);
+
+/* ---- plan.c: graph plans ----------------------------------------------------------------- */
+
+/* The target's prepare, run, release and describe_plan (see target.h). */
+cc_status cc_onednn_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err);
+cc_status cc_onednn_run(void *ctx, void *plan, void *const *inputs, void *const *outputs, cc_err *err);
+void cc_onednn_release(void *ctx, void *plan);
+void cc_onednn_describe_plan(void *ctx, void *plan, char *buf, size_t n);
+
+/* 1 when b's fusion group may overwrite value v in place: v and the group's output are
+ * intermediates of the plan, v is not read by the group's main node, and its every other
+ * reader runs before the group. */
+int cc_onednn_plan_overwritable(const cc_onednn_build *b, int v);
+
+/* ---- attribute wrappers (the 2.x and 3.x APIs differ) -------------------------------------- */
+
+/* Output scales (count values along mask). 3.x has none: it takes scales per argument
+ * (source, weights, destination) as memories at execution, which a port maps here. */
+static inline dnnl_status_t cc_onednn_set_output_scales(dnnl_primitive_attr_t attr, int64_t count, int mask,
+                                                        const float *scales)
+{
+#if DNNL_VERSION_MAJOR >= 3
+    (void)attr, (void)count, (void)mask, (void)scales;
+    return dnnl_unimplemented;
+#else
+    return dnnl_primitive_attr_set_output_scales(attr, count, mask, scales);
+#endif
+}
+
+
+/* scale * alg(alpha, beta); 3.x has no such scale (a group then runs unfused) */
+static inline dnnl_status_t cc_onednn_append_eltwise(dnnl_post_ops_t po, float scale, dnnl_alg_kind_t alg,
+                                                     float alpha, float beta)
+{
+#if DNNL_VERSION_MAJOR >= 3
+    if (scale != 1.0f) return dnnl_unimplemented;
+    return dnnl_post_ops_append_eltwise(po, alg, alpha, beta);
+#else
+    return dnnl_post_ops_append_eltwise(po, scale, alg, alpha, beta);
+#endif
+}
+
+static inline dnnl_status_t cc_onednn_append_sum(dnnl_post_ops_t po, float scale, int32_t zero_point,
+                                                 dnnl_data_type_t dt)
+{
+#if DNNL_VERSION_MAJOR >= 3
+    return dnnl_post_ops_append_sum(po, scale, zero_point, dt);
+#else
+    return dnnl_post_ops_append_sum_v3(po, scale, zero_point, dt);
+#endif
+}
+
 /* ---- build.c: small helpers ---------------------------------------------------------- */
 
-/* Value index of node input i / output j. */
+/* Value index of node input i / output j (a fusion group's output 0 is the value its
+ * last node writes). */
 int cc_onednn_in_value(const cc_onednn_build *b, int i);
 int cc_onednn_out_value(const cc_onednn_build *b, int j);
 /* Scalar j of constant tensor t as a double (cc_load). */
@@ -204,6 +413,6 @@ double cc_onednn_const_at(const cc_tensor *t, int64_t j);
 int cc_onednn_const_uniform(const cc_tensor *t);
 /* CC_ERR_UNSUPPORTED when input i is present but not a constant: "<op>: <name> must be
  * a constant for oneDNN (...)" */
-cc_status cc_onednn_need_const(cc_onednn_build *b, int i, const char *why, cc_err *err);
+cc_status cc_onednn_need_const(const cc_onednn_build *b, int i, const char *why, cc_err *err);
 
 #endif

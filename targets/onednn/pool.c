@@ -1,6 +1,7 @@
 /* pool.c — onednn builders of the pooling family on oneDNN's pooling_v2 (pooling with
- * dilation): MaxPool, AveragePool and GlobalAveragePool, 1-D to 3-D, on dense NCHW
- * tensors (no layout reorders).
+ * dilation): MaxPool, AveragePool and GlobalAveragePool, 1-D to 3-D, on the layout the
+ * input is stored in (dense NCHW, or a graph plan's blocked or channels-last layout), the
+ * output in the layout oneDNN chooses to match it.
  *
  * Mapping: the window (kernel, strides, pads, auto_pad, dilations) is resolved by the op's
  * own rules (ops/window.h); oneDNN's dilation is ONNX's minus one. oneDNN sizes its
@@ -27,10 +28,11 @@ static cc_status pool_build(cc_onednn_build *b, dnnl_alg_kind_t alg, const int64
     dnnl_data_type_t dt;
     cc_status st = cc_onednn_dt(b->node->op->name, x->dtype, &dt, err);
     if (st) return st;
-    dnnl_memory_desc_t src_md, dst_md;
-    if ((st = cc_onednn_md_shape(&src_md, &x->shape, dt, err)) ||
-        (st = cc_onednn_md_shape(&dst_md, &b->out[0].shape, dt, err)))
+    dnnl_memory_desc_t plain, src_md, dst_md;
+    if ((st = cc_onednn_md_shape(&plain, &x->shape, dt, err)) ||
+        (st = cc_onednn_md(&dst_md, b->out[0].shape.rank, b->out[0].shape.dims, dt, 1, err)))
         return st;
+    cc_onednn_in_md(b, 0, &plain, &src_md);
     dnnl_dims_t k, s, d, l, r;
     for (int i = 0; i < nsp; i++) {
         k[i] = kernel[i];
@@ -48,14 +50,16 @@ static cc_status pool_build(cc_onednn_build *b, dnnl_alg_kind_t alg, const int64
     if (st) return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &pdsc, NULL, full, &pd, err))) return st;
+    dnnl_memory_desc_t have = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
     dnnl_memory_t src = NULL, dst = NULL;
-    if ((st = cc_onednn_input(b, 0, &src_md, &src_md, &src, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dst_md, &dst, err))) {
+    if ((st = cc_onednn_input(b, 0, &plain, &src_md, &src, err)) ||
+        (st = cc_onednn_output(b, 0, &have, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
     dnnl_exec_arg_t args[2] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst } };
-    return cc_onednn_step_add(b, pd, args, 2, 1, err);
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 /* MaxPool and AveragePool. */

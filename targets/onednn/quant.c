@@ -8,7 +8,8 @@
  * ONNX after, which differs at ties for an odd one, so an odd y_zero_point is added by a
  * second reorder from an s32 result (cc_onednn_zero_point_step).
  * DequantizeLinear (u8/s8/s32 -> f32): output scale x_scale, source zero point
- * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis. */
+ * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis.
+ * Both keep the layout their input is stored in (the mask names logical axes). */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -36,10 +37,11 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
     dnnl_data_type_t sdt, ddt;
     if ((st = cc_onednn_dt(op, x->dtype, &sdt, err)) || (st = cc_onednn_dt(op, b->out[0].dtype, &ddt, err)))
         return st;
-    dnnl_memory_desc_t smd, dmd;
-    if ((st = cc_onednn_md_shape(&smd, &x->shape, sdt, err)) ||
-        (st = cc_onednn_md_shape(&dmd, &x->shape, ddt, err)))
-        return st;
+    dnnl_memory_desc_t plain, smd, dmd;
+    if ((st = cc_onednn_md_shape(&plain, &x->shape, sdt, err))) return st;
+    cc_onednn_in_md(b, 0, &plain, &smd);
+    dmd = smd; /* strides count elements: the same layout in another type */
+    dmd.data_type = ddt;
 
     dnnl_primitive_attr_t attr = NULL;
     if (dnnl_primitive_attr_create(&attr) != dnnl_success)
@@ -57,7 +59,7 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
             double v = cc_onednn_const_at(s, i);
             sv[i] = (float)(invert ? 1.0 / v : v);
         }
-        st = cc_onednn_status(dnnl_primitive_attr_set_output_scales(attr, ns, smask, sv), "output scales",
+        st = cc_onednn_status(cc_onednn_set_output_scales(attr, ns, smask, sv), "output scales",
                               err);
     }
     /* QuantizeLinear with an odd zero point: the reorder writes s32, the zero point follows */
@@ -85,7 +87,7 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
         }
     }
     dnnl_memory_desc_t rmd = dmd; /* what the reorder writes: s32 when the zero point follows */
-    if (!st && post) st = cc_onednn_md_shape(&rmd, &x->shape, dnnl_s32, err);
+    if (post) rmd.data_type = dnnl_s32;
     dnnl_primitive_desc_t pd = NULL;
     if (!st) st = cc_onednn_reorder_pd(b, &smd, &rmd, attr, full, &pd, err);
     free(sv);
@@ -93,16 +95,17 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
     dnnl_primitive_attr_destroy(attr);
     if (st) return st;
     dnnl_memory_t src = NULL, dst = NULL, res = NULL;
-    if ((st = cc_onednn_input(b, 0, &smd, &smd, &src, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &dst, err)) ||
+    if ((st = cc_onednn_input(b, 0, &plain, &smd, &src, err)) || (st = cc_onednn_output(b, 0, &dmd, &dst, err)) ||
         (post && (st = cc_onednn_mem_new(b, &rmd, NULL, &res, err)))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
     if (!post) res = dst;
     dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, res } };
-    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
-    return post ? cc_onednn_zero_point_step(b, res, &rmd, dst, &dmd, post_zp, err) : CC_OK;
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err)) ||
+        (post && (st = cc_onednn_zero_point_step(b, res, &rmd, dst, &dmd, post_zp, err))))
+        return st;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 static cc_status quantize(cc_onednn_build *b, cc_err *err)

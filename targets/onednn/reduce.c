@@ -7,9 +7,9 @@
  * keepdims = 0 only drops those 1s, which leaves the bytes where they are, so the graph's
  * output buffer is bound with the keep-dims descriptor. A reduction over axes of length 1
  * only is the identity, which oneDNN's reduction rejects: that is a reorder copy.
- * BatchNormalization: scale, B,
- * mean and var are constants converted once to the f32 memories oneDNN takes
- * (use_global_stats | use_scale | use_shift). */
+ * BatchNormalization: scale, B, mean and var are constants converted once to the f32
+ * memories oneDNN takes (use_global_stats | use_scale | use_shift); it keeps the layout
+ * its input is stored in. */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -118,8 +118,9 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
     if (x->shape.rank < 2)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "BatchNormalization: oneDNN needs N x C x ... (rank >= 2)");
-    dnnl_memory_desc_t md;
-    if ((st = cc_onednn_md_shape(&md, &x->shape, dt, err))) return st;
+    dnnl_memory_desc_t plain, md;
+    if ((st = cc_onednn_md_shape(&plain, &x->shape, dt, err))) return st;
+    cc_onednn_in_md(b, BN_X, &plain, &md);
     char what[96];
     snprintf(what, sizeof what, "batch normalization (inference, global stats, scale, shift) for %s",
              cc_onednn_dt_name(dt));
@@ -141,8 +142,8 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
         st = cc_onednn_mem_f32(b, c, v, &par[k], err);
     }
     free(v);
-    if (st || (st = cc_onednn_input(b, BN_X, &md, &md, &src, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+    if (st || (st = cc_onednn_input(b, BN_X, &plain, &md, &src, err)) ||
+        (st = cc_onednn_output(b, 0, &md, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
@@ -150,7 +151,8 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
         { DNNL_ARG_SRC, src },      { DNNL_ARG_DST, dst },     { DNNL_ARG_SCALE, par[0] },
         { DNNL_ARG_SHIFT, par[1] }, { DNNL_ARG_MEAN, par[2] }, { DNNL_ARG_VARIANCE, par[3] },
     };
-    return cc_onednn_step_add(b, pd, args, 6, 1, err);
+    if ((st = cc_onednn_step_add(b, pd, args, 6, 1, err))) return st;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 static const cc_onednn_op reduce_ops[] = {

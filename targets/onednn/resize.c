@@ -1,5 +1,6 @@
 /* resize.c — onednn builder of Resize on oneDNN's resampling primitive (nearest and
- * linear over the 1 to 3 spatial axes of N x C x ... tensors).
+ * linear over the 1 to 3 spatial axes of N x C x ... tensors), on the layout the input
+ * is stored in.
  *
  * oneDNN 2.6 maps output index o of an axis resized from L to M to the input coordinate
  * (o + 0.5) * L / M - 0.5 (ONNX's half_pixel with scale M / L), interpolates linearly
@@ -13,7 +14,11 @@
  *  - nearest_mode round_prefer_ceil, or round_prefer_floor when no output coordinate of
  *    this shape falls on a tie (o + 0.5) * L / M - 0.5 = k + 0.5, checked exactly in
  *    integers: (2o + 1) * L divisible by 2M; floor and ceil differ from rounding;
- *  - mode nearest or linear (oneDNN 2.6 has no cubic resampling). */
+ *  - mode nearest or linear (oneDNN 2.6 has no cubic resampling);
+ *  - also nearest with asymmetric coordinates and nearest_mode floor when every axis is
+ *    upsampled by an integer factor f = M / L (YOLO's upsampling): ONNX reads input
+ *    floor(o / f); oneDNN's (o + 0.5) / f - 0.5 lies within 0.5 - 0.5 / f of that index,
+ *    so its rounding lands on it. */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -37,18 +42,25 @@ static cc_status resize_check(cc_onednn_build *b, int nearest, cc_err *err)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "Resize: oneDNN resamples spatial axes only (N and C must stay)");
     int pytorch = strcmp(ct, "pytorch_half_pixel") == 0;
-    if (strcmp(ct, "half_pixel") != 0 && !pytorch)
+    const char *nm = cc_attr_s(b->node, "nearest_mode");
+    int upsample = nearest && strcmp(ct, "asymmetric") == 0 && strcmp(nm, "floor") == 0;
+    if (strcmp(ct, "half_pixel") != 0 && !pytorch && !upsample)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                          "Resize: oneDNN resampling uses half_pixel coordinates, not %s", ct);
+                          "Resize: oneDNN resampling uses half_pixel coordinates, not %s%s", ct,
+                          nearest && strcmp(ct, "asymmetric") == 0 ? " (but for floor upsampling)" : "");
     const cc_tensor *scales = b->node->n_in > 2 ? b->in[2] : NULL;
     int have_scales = scales && scales->data && cc_tensor_numel(scales) > 0;
-    const char *nm = cc_attr_s(b->node, "nearest_mode");
     int prefer_floor = strcmp(nm, "round_prefer_floor") == 0;
-    if (nearest && !prefer_floor && strcmp(nm, "round_prefer_ceil") != 0)
+    if (nearest && !upsample && !prefer_floor && strcmp(nm, "round_prefer_ceil") != 0)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "Resize: nearest_mode %s is not oneDNN's rounding to the nearest input", nm);
     for (int a = 2; a < r; a++) {
         int64_t L = x->shape.dims[a], M = y->dims[a];
+        if (upsample && (L < 1 || M % L != 0))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "Resize: asymmetric floor resizing from %lld to %lld on axis %d is not an integer "
+                              "upsampling, where oneDNN's nearest agrees",
+                              (long long)L, (long long)M, a);
         if (pytorch && M == 1)
             return cc_err_set(
                 err, CC_ERR_UNSUPPORTED,
@@ -77,10 +89,11 @@ static cc_status resize(cc_onednn_build *b, cc_err *err)
     if (st) return st;
     dnnl_data_type_t dt;
     if ((st = cc_onednn_dt("Resize", b->in[0]->dtype, &dt, err))) return st;
-    dnnl_memory_desc_t smd, dmd;
-    if ((st = cc_onednn_md_shape(&smd, &b->in[0]->shape, dt, err)) ||
-        (st = cc_onednn_md_shape(&dmd, &b->out[0].shape, dt, err)))
+    dnnl_memory_desc_t plain, smd, dmd;
+    if ((st = cc_onednn_md_shape(&plain, &b->in[0]->shape, dt, err)) ||
+        (st = cc_onednn_md(&dmd, b->out[0].shape.rank, b->out[0].shape.dims, dt, 1, err)))
         return st;
+    cc_onednn_in_md(b, 0, &plain, &smd);
     char what[64];
     snprintf(what, sizeof what, "resampling %s for %s", nearest ? "nearest" : "linear",
              cc_onednn_dt_name(dt));
@@ -92,14 +105,15 @@ static cc_status resize(cc_onednn_build *b, cc_err *err)
     if (st) return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &rd, NULL, what, &pd, err))) return st;
+    dnnl_memory_desc_t have = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
     dnnl_memory_t src = NULL, dst = NULL;
-    if ((st = cc_onednn_input(b, 0, &smd, &smd, &src, err)) ||
-        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &dst, err))) {
+    if ((st = cc_onednn_input(b, 0, &plain, &smd, &src, err)) || (st = cc_onednn_output(b, 0, &have, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
     dnnl_exec_arg_t args[2] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst } };
-    return cc_onednn_step_add(b, pd, args, 2, 1, err);
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 static const cc_onednn_op resize_ops[] = { { "Resize", resize } };

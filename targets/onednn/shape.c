@@ -1,7 +1,11 @@
 /* shape.c — onednn builders of the data-movement ops: Flatten and Reshape (a reorder
  * copying the dense bytes: only the metadata changes, but the graph's output is its own
  * buffer), Transpose (a reorder from the input viewed through permuted strides to the
- * dense output) and Concat (oneDNN's concat primitive).
+ * dense output), Slice with positive steps (a reorder from the input viewed with an
+ * offset and its strides times the steps, in the layout the input is stored in when that
+ * has no blocks) and Concat (oneDNN's concat primitive, on the layouts its inputs are
+ * stored in, its output in the layout oneDNN derives from them; in a requantizing concat
+ * group of a graph plan, one reorder per 8-bit input into its slice of the 8-bit output).
  *
  * Element types oneDNN 2.x lacks (i64, bool) are moved as bytes: the tensor gets an
  * extra innermost dimension of its element size in u8, which a reorder or concat copies
@@ -112,8 +116,160 @@ static cc_status transpose(cc_onednn_build *b, cc_err *err)
     return st;
 }
 
+/* Slice (steps > 0): starts are clamped as ONNX clamps them; the output's dims come
+ * from the op's shape inference. */
+static cc_status slice(cc_onednn_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    int r = x->shape.rank;
+    cc_status st;
+    for (int i = 1; i <= 4; i++)
+        if (i < b->node->n_in && (st = cc_onednn_need_const(b, i, "the view is fixed in prepare", err))) return st;
+    const cc_tensor *starts = b->in[1], *axes = b->node->n_in > 3 ? b->in[3] : NULL;
+    const cc_tensor *steps = b->node->n_in > 4 ? b->in[4] : NULL;
+    int64_t start[CC_MAX_RANK] = { 0 }, step[CC_MAX_RANK];
+    for (int d = 0; d < r; d++) step[d] = 1;
+    for (int64_t i = 0; i < cc_tensor_numel(starts); i++) {
+        int64_t a = axes ? (int64_t)cc_onednn_const_at(axes, i) : i;
+        int ax = (int)(a < 0 ? a + r : a);
+        double s = cc_onednn_const_at(starts, i), dim = (double)x->shape.dims[ax];
+        step[ax] = steps ? (int64_t)cc_onednn_const_at(steps, i) : 1;
+        if (step[ax] < 1)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "Slice: step %lld on axis %d: a reversed view is not a oneDNN memory descriptor",
+                              (long long)step[ax], ax);
+        if (s < 0) s += dim;
+        start[ax] = (int64_t)(s < 0 ? 0 : s > dim ? dim : s);
+    }
+    if (cc_tensor_numel(&b->out[0]) == 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Slice: an empty output leaves oneDNN nothing to copy");
+    dnnl_data_type_t dt;
+    int bytes;
+    move_type(x->dtype, &dt, &bytes);
+    /* the input's element strides: as stored when that layout has no blocks, else dense */
+    dnnl_memory_desc_t plain, stored;
+    if ((st = cc_onednn_md_shape(&plain, &x->shape, dt, err))) return st;
+    cc_onednn_in_md(b, 0, &plain, &stored);
+    const dnnl_blocking_desc_t *bd = &stored.format_desc.blocking;
+    if (!bytes && !(stored.format_kind == dnnl_blocked && bd->inner_nblks == 0 && stored.offset0 == 0))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Slice: input stored in a blocked layout");
+    int64_t xs[CC_MAX_RANK], vs[CC_MAX_RANK], offset = 0, s = 1;
+    for (int d = r - 1; d >= 0; d--) {
+        xs[d] = bytes ? s : bd->strides[d];
+        s *= x->shape.dims[d] > 0 ? x->shape.dims[d] : 1;
+    }
+    for (int d = 0; d < r; d++) {
+        vs[d] = xs[d] * step[d];
+        offset += start[d] * xs[d];
+    }
+    int64_t sd[CC_MAX_RANK + 1], ss[CC_MAX_RANK + 1], dd[CC_MAX_RANK + 1];
+    int n = with_bytes(r, b->out[0].shape.dims, vs, bytes, sd, ss);
+    with_bytes(r, b->out[0].shape.dims, NULL, bytes, dd, NULL);
+    dnnl_memory_desc_t view, dmd;
+    if ((st = cc_onednn_md_strides(&view, n, sd, ss, dt, err)) || (st = cc_onednn_md(&dmd, n, dd, dt, 0, err)))
+        return st;
+    view.offset0 = offset * (bytes ? bytes : 1);
+    char what[64];
+    snprintf(what, sizeof what, "reorder (slice) for %s%s", cc_onednn_dt_name(dt), bytes ? " bytes" : "");
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_reorder_pd(b, &view, &dmd, NULL, what, &pd, err))) return st;
+    dnnl_memory_t src = NULL, dst = NULL;
+    if ((st = cc_onednn_input_view(b, 0, &view, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    note_bytes(b, bytes);
+    return CC_OK;
+}
+
+/* An nd-dims descriptor of type dt in the dimension order of ref's strides when ref has no
+ * blocks (channels-last stays channels-last), else dense. */
+static cc_status like_layout(const dnnl_memory_desc_t *ref, int nd, const int64_t *dims, dnnl_data_type_t dt,
+                             dnnl_memory_desc_t *md, cc_err *err)
+{
+    const dnnl_blocking_desc_t *bd = &ref->format_desc.blocking;
+    if (ref->format_kind != dnnl_blocked || bd->inner_nblks != 0 || ref->ndims != nd)
+        return cc_onednn_md(md, nd, dims, dt, 0, err);
+    int order[CC_MAX_RANK]; /* dims from outermost to innermost */
+    for (int i = 0; i < nd; i++) order[i] = i;
+    for (int i = 1; i < nd; i++)
+        for (int j = i; j > 0 && bd->strides[order[j]] > bd->strides[order[j - 1]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    int64_t st[CC_MAX_RANK], s = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+        st[order[i]] = s;
+        s *= dims[order[i]] > 0 ? dims[order[i]] : 1;
+    }
+    return cc_onednn_md_strides(md, nd, dims, st, dt, err);
+}
+
+/* A requantizing concat group (fuse.c): each 8-bit input reordered, with its scale ratio
+ * and zero points, into its slice of the 8-bit output. */
+static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
+{
+    const cc_onednn_fusion *f = b->fuse;
+    const cc_tensor *y = &b->vals[f->out_value].desc;
+    int r = y->shape.rank;
+    int64_t a = cc_attr_i(b->node, "axis");
+    int axis = (int)(a < 0 ? a + r : a);
+    dnnl_data_type_t ydt, qdt;
+    dnnl_memory_desc_t q0, omd;
+    cc_status st = cc_onednn_dt("Concat", y->dtype, &ydt, err);
+    if (!st) st = cc_onednn_dt("Concat", b->vals[f->cat_value[0]].desc.dtype, &qdt, err);
+    if (!st) st = cc_onednn_value_md(b, f->cat_value[0], qdt, &q0, err);
+    if (!st) st = like_layout(&q0, r, y->shape.dims, ydt, &omd, err);
+    dnnl_memory_t out = NULL;
+    if (st || (st = cc_onednn_output(b, 0, &omd, &out, err))) return st;
+    int64_t offset = 0;
+    for (int i = 0; i < f->n_cat; i++) {
+        const cc_tensor *q = &b->vals[f->cat_value[i]].desc;
+        dnnl_memory_desc_t qmd, sub;
+        dnnl_dims_t dims, offs;
+        for (int d = 0; d < r; d++) {
+            dims[d] = q->shape.dims[d];
+            offs[d] = d == axis ? offset : 0;
+        }
+        offset += q->shape.dims[axis];
+        if ((st = cc_onednn_dt("Concat", q->dtype, &qdt, err)) ||
+            (st = cc_onednn_value_md(b, f->cat_value[i], qdt, &qmd, err)) ||
+            (st = cc_onednn_status(dnnl_memory_desc_init_submemory(&sub, &omd, dims, offs),
+                                   "sub-memory of the concat output", err)))
+            return st;
+        dnnl_primitive_attr_t attr = NULL;
+        if (dnnl_primitive_attr_create(&attr) != dnnl_success)
+            return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+        st = cc_onednn_status(cc_onednn_set_output_scales(attr, 1, 0, &f->cat_scale[i]), "output scales", err);
+        if (!st && f->cat_zero_point[i])
+            st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_SRC, 1, 0, &f->cat_zero_point[i]),
+                                  "source zero point", err);
+        if (!st && f->out_zero_point)
+            st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &f->out_zero_point),
+                                  "destination zero point", err);
+        dnnl_primitive_desc_t pd = NULL;
+        if (!st) st = cc_onednn_reorder_pd(b, &qmd, &sub, attr, "requantizing reorder into a concat", &pd, err);
+        dnnl_primitive_attr_destroy(attr);
+        dnnl_memory_t src = NULL, dst = NULL;
+        if (st || (st = cc_onednn_mem_value(b, f->cat_value[i], &qmd, &src, err)) ||
+            (st = cc_onednn_output_view(b, 0, &sub, &dst, err))) {
+            if (pd) dnnl_primitive_desc_destroy(pd);
+            return st;
+        }
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+        if ((st = cc_onednn_step_add(b, pd, args, 2, i == 0, err))) return st;
+    }
+    cc_onednn_note(b, " x%d, requantizing", f->n_cat);
+    return cc_onednn_output_finish(b, 0, err);
+}
+
 static cc_status concat(cc_onednn_build *b, cc_err *err)
 {
+    if (b->fuse) return concat_requant(b, err);
     const cc_tensor *x0 = b->in[0];
     int r = x0->shape.rank;
     dnnl_data_type_t dt;
@@ -121,40 +277,46 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
     move_type(x0->dtype, &dt, &bytes);
     int64_t a = cc_attr_i(b->node, "axis");
     int axis = (int)(a < 0 ? a + r : a);
-    dnnl_memory_desc_t src[CC_MAX_IO], dmd;
+    dnnl_memory_desc_t plain[CC_MAX_IO], src[CC_MAX_IO], dmd;
     int idx[CC_MAX_IO], n = 0;
     cc_status st;
     int64_t d[CC_MAX_RANK + 1];
     for (int i = 0; i < b->node->n_in; i++) {
         if (!b->in[i]) continue;
         int nd = with_bytes(r, b->in[i]->shape.dims, NULL, bytes, d, NULL);
-        if ((st = cc_onednn_md(&src[n], nd, d, dt, 0, err))) return st;
+        if ((st = cc_onednn_md(&plain[n], nd, d, dt, 0, err))) return st;
+        src[n] = plain[n];
+        if (!bytes) cc_onednn_in_md(b, i, &plain[n], &src[n]);
         idx[n++] = i;
     }
     int nd = with_bytes(r, b->out[0].shape.dims, NULL, bytes, d, NULL);
-    if ((st = cc_onednn_md(&dmd, nd, d, dt, 0, err))) return st;
+    if ((st = cc_onednn_md(&dmd, nd, d, dt, !bytes, err))) return st;
     char what[64];
     snprintf(what, sizeof what, "concat of %d %s%s tensors", n, cc_onednn_dt_name(dt), bytes ? " byte" : "");
     dnnl_primitive_desc_t pd = NULL;
     st = cc_onednn_status(dnnl_concat_primitive_desc_create(&pd, &dmd, n, axis, src, NULL, b->ctx->engine),
                           what, err);
     if (st) return st;
+    dnnl_memory_desc_t have = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
     dnnl_exec_arg_t args[CC_MAX_IO + 1];
     for (int k = 0; k < n; k++) {
         args[k].arg = DNNL_ARG_MULTIPLE_SRC + k;
-        if ((st = cc_onednn_input(b, idx[k], &src[k], &src[k], &args[k].memory, err))) {
+        if ((st = cc_onednn_input(b, idx[k], &plain[k], &src[k], &args[k].memory, err))) {
             dnnl_primitive_desc_destroy(pd);
             return st;
         }
     }
     args[n].arg = DNNL_ARG_DST;
-    if ((st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &args[n].memory, err))) {
+    /* bytes moved as u8 keep their extra dimension: bound as they are */
+    if ((st = bytes ? cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &have, &args[n].memory, err)
+                    : cc_onednn_output(b, 0, &have, &args[n].memory, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
-    st = cc_onednn_step_add(b, pd, args, n + 1, 1, err);
-    if (!st) note_bytes(b, bytes);
-    return st;
+    if ((st = cc_onednn_step_add(b, pd, args, n + 1, 1, err)) || (st = cc_onednn_output_finish(b, 0, err)))
+        return st;
+    note_bytes(b, bytes);
+    return CC_OK;
 }
 
 static const cc_onednn_op shape_ops[] = {
@@ -162,6 +324,7 @@ static const cc_onednn_op shape_ops[] = {
     { "Reshape", reshape },
     { "Transpose", transpose },
     { "Concat", concat },
+    { "Slice", slice },
 };
 
 const cc_onednn_family cc_onednn_family_shape = { (int)(sizeof shape_ops / sizeof shape_ops[0]), shape_ops };

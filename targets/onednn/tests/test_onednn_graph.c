@@ -1,0 +1,398 @@
+/* test_onednn_graph.c — onednn graph plans: fusion groups and layouts kept between
+ * primitives, on small graphs built with the model builder and checked against the
+ * golden model (cc_model_evaluate):
+ *  1. Conv -> BatchNormalization -> Relu: one primitive (folded BN, Relu post-op);
+ *  2. two Conv + BatchNormalization branches -> Add -> Relu (a residual block) ->
+ *     MaxPool: the Add is a sum post-op overwriting the other branch in place; when that
+ *     branch is read again later, it is copied into the destination instead;
+ *  3. Conv -> BatchNormalization -> Sigmoid, Mul (SiLU): a swish post-op;
+ *  4. Conv -> Clip -> Clip: the second Clip would repeat the first's eltwise algorithm
+ *     (which oneDNN 2.6's jit kernels compute with the first's bounds) and stays a node;
+ *  5. INT8: QuantizeLinear -> QLinearConv -> DequantizeLinear, Add(DequantizeLinear(q2)
+ *     of another QLinearConv), Relu -> QuantizeLinear -> DequantizeLinear: one
+ *     requantizing primitive with a sum post-op over q2 in place;
+ *  6. INT8: Concat of two DequantizeLinear -> QuantizeLinear: each 8-bit input
+ *     requantized straight into its slice of the output (exact here: power-of-two
+ *     scales, no saturation).
+ * Float graphs use small integers and BatchNormalizations whose factor is a power of two,
+ * so every f32 result but the swish is exact and must equal the golden model's bit for
+ * bit; the swish is held to the Sigmoid row of the policy (check.c) with the magnitude of
+ * the product x * sigmoid(x); the INT8 graph, whose fused primitive skips one rounding of
+ * the QLinearConv output, to half that output's step plus half the final one. Every
+ * describe_plan must show the fusion, every plan runs with two inputs (buffers rebound),
+ * and output buffers carry guard bytes. Exits 77 when oneDNN cannot open a CPU engine. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/cctest.h"
+#include "harness/rng.h"
+#include "models/model.h"
+#include "ops/check.h"
+#include "targets/target.h"
+
+extern const cc_target_iface cc_target_onednn;
+
+#define GUARD 64
+#define GUARD_BYTE 0xA5
+
+static cc_rng rng;
+
+/* A constant of dtype dt, values step * (integers uniform in [lo, hi]); -1 on error. */
+static int konst(cc_model_builder *b, const char *name, cc_dtype dt, int rank, const int64_t *dims, int lo, int hi,
+                 double step)
+{
+    cc_tensor t;
+    cc_err err = { 0 };
+    cc_shape s = cc_shape_make(rank, dims);
+    int v = -1;
+    if (cc_tensor_alloc(&t, dt, &s, &err) != CC_OK) return -1;
+    for (int64_t i = 0; i < cc_tensor_numel(&t); i++)
+        cc_store(t.data, dt, (size_t)i, (double)cc_rng_int(&rng, lo, hi) * step);
+    if (cc_mb_const(b, name, &t, &v, &err) != CC_OK) fprintf(stderr, "const %s: %s\n", name, err.msg);
+    return v;
+}
+
+/* A scalar constant. */
+static int scalar(cc_model_builder *b, const char *name, cc_dtype dt, double value)
+{
+    return konst(b, name, dt, 0, NULL, 1, 1, value);
+}
+
+/* One node with one output; -1 on error (reported). */
+static int node(cc_model_builder *b, const char *op, const char *name, const char *attrs, int n_in, const int *in)
+{
+    int out = -1;
+    cc_err err = { 0 };
+    if (cc_mb_node(b, op, name, attrs, n_in, in, 1, &out, NULL, &err) != CC_OK)
+        fprintf(stderr, "node %s: %s\n", name, err.msg);
+    return out;
+}
+
+static int input(cc_model_builder *b, const char *name, int64_t c)
+{
+    int64_t dims[4] = { 1, c, 6, 6 };
+    cc_shape s = cc_shape_make(4, dims);
+    int v = -1;
+    cc_err err = { 0 };
+    if (cc_mb_input(b, name, CC_F32, &s, &v, &err) != CC_OK) fprintf(stderr, "input: %s\n", err.msg);
+    return v;
+}
+
+/* Conv (3x3, pads 1, m filters of integers in [-2, 2], integer bias) -> BatchNormalization
+ * with var + epsilon = 4 (factor scale / 2: exact), integer mean and B. */
+static int conv_bn(cc_model_builder *b, const char *p, int x, int64_t c, int64_t m)
+{
+    char n[64];
+    int64_t wd[4] = { m, c, 3, 3 }, md[1] = { m };
+    int in[5];
+    in[0] = x;
+    snprintf(n, sizeof n, "%s.w", p);
+    in[1] = konst(b, n, CC_F32, 4, wd, -2, 2, 1);
+    snprintf(n, sizeof n, "%s.b", p);
+    in[2] = konst(b, n, CC_F32, 1, md, -3, 3, 1);
+    snprintf(n, sizeof n, "%s.conv", p);
+    int y = node(b, "Conv", n, "pads=[1,1,1,1]", 3, in);
+    in[0] = y;
+    const int lo[4] = { 1, -4, -3, 4 }, hi[4] = { 2, 4, 3, 4 }; /* scale, B, mean, var */
+    for (int k = 0; k < 4; k++) {
+        snprintf(n, sizeof n, "%s.bn%d", p, k);
+        in[1 + k] = konst(b, n, CC_F32, 1, md, lo[k], hi[k], 1);
+    }
+    snprintf(n, sizeof n, "%s.bn", p);
+    return node(b, "BatchNormalization", n, "epsilon=0", 5, in);
+}
+
+static cc_model *finish(cc_model_builder *b, const int *outs, int n_outs)
+{
+    cc_model *m = NULL;
+    cc_err err = { 0 };
+    for (int j = 0; j < n_outs; j++)
+        if (cc_mb_output(b, outs[j], &err) != CC_OK) fprintf(stderr, "output: %s\n", err.msg);
+    if (cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &err) != CC_OK) fprintf(stderr, "finish: %s\n", err.msg);
+    return m;
+}
+
+/* How outputs are compared with the golden model. */
+typedef struct check_spec {
+    enum { EXACT, SWISH, STEP } kind;
+    int sigmoid, mul; /* SWISH: node indices of the Sigmoid and the Mul */
+    double step;      /* STEP: allowed difference */
+} check_spec;
+
+/* SWISH: the golden Mul output against the Sigmoid row of the policy, with the magnitude
+ * |x| S_sigmoid + |y| of the product (the sigmoid's error scaled by x, one rounding). */
+static void check_swish(const cc_graph *g, const cc_model_eval *ev, const check_spec *cs, const cc_tensor *got)
+{
+    const cc_golden *sg = &ev->gold[cs->sigmoid * CC_MAX_IO], *mg = &ev->gold[cs->mul * CC_MAX_IO];
+    const cc_tensor *x = &ev->vals[g->nodes[cs->sigmoid].in[0]];
+    int64_t n = cc_tensor_numel(got);
+    cc_golden want = { .dtype = got->dtype, .shape = got->shape, .k = sg->k };
+    want.value = malloc(sizeof(double) * (size_t)n);
+    want.mag = malloc(sizeof(double) * (size_t)n);
+    CHECK(want.value && want.mag);
+    if (!want.value || !want.mag) return;
+    for (int64_t i = 0; i < n; i++) {
+        want.value[i] = mg->value[i];
+        want.mag[i] = fabs(cc_load(x->data, x->dtype, (size_t)i)) * sg->mag[i] + fabs(mg->value[i]);
+    }
+    cc_case c;
+    memset(&c, 0, sizeof c);
+    c.op = cc_catalog_find("Sigmoid");
+    c.present[0] = 1;
+    c.in_dtype[0] = CC_F32;
+    cc_metrics met;
+    char why[256] = "";
+    cc_verdict v = cc_check_outputs(&c, 0, 1, &want, got, &met, why, sizeof why);
+    if (v != CC_PASSED) fprintf(stderr, "swish: %s: %s\n", cc_verdict_name(v), why);
+    CHECK(v == CC_PASSED);
+    free(want.value);
+    free(want.mag);
+}
+
+/* Runs m on onednn with two inputs and compares every output with the golden model;
+ * describe_plan must contain each of want[]. */
+static void check_model(void *ctx, cc_model *m, const char *const *want, int n_want, const check_spec *cs)
+{
+    CHECK(m != NULL);
+    if (!m) return;
+    const cc_target_iface *t = &cc_target_onednn;
+    const cc_graph *g = &m->graph;
+    cc_err err = { 0 };
+    void *plan = NULL;
+    CHECK_OK(t->prepare(ctx, g, &plan, &err));
+    if (!plan) {
+        fprintf(stderr, "%s: prepare: %s\n", m->name, err.msg);
+        cc_model_free(m);
+        return;
+    }
+    char desc[2048] = "";
+    t->describe_plan(ctx, plan, desc, sizeof desc);
+    printf("%s: %s\n", m->name, desc);
+    for (int i = 0; i < n_want; i++)
+        if (!strstr(desc, want[i])) {
+            fprintf(stderr, "%s: plan lacks '%s'\n", m->name, want[i]);
+            CHECK(0);
+        }
+    for (int round = 0; round < 2; round++) {
+        cc_tensor in[CC_MAX_IO], got[CC_MAX_IO];
+        void *ip[CC_MAX_IO], *op[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        memset(got, 0, sizeof got);
+        for (int i = 0; i < g->n_inputs; i++) {
+            const cc_tensor *d = &g->values[g->inputs[i]];
+            CHECK_OK(cc_tensor_alloc(&in[i], d->dtype, &d->shape, &err));
+            for (int64_t k = 0; k < cc_tensor_numel(d); k++)
+                cc_store(in[i].data, d->dtype, (size_t)k, (double)cc_rng_int(&rng, -3, 3));
+            ip[i] = in[i].data;
+        }
+        for (int j = 0; j < g->n_outputs; j++) {
+            const cc_tensor *d = &g->values[g->outputs[j]];
+            got[j].dtype = d->dtype;
+            got[j].shape = d->shape;
+            got[j].data = malloc(cc_tensor_bytes(d) + GUARD);
+            memset(got[j].data, GUARD_BYTE, cc_tensor_bytes(d) + GUARD);
+            op[j] = got[j].data;
+        }
+        CHECK_OK(t->run(ctx, plan, ip, op, &err));
+        CHECK_OK(t->sync(ctx, &err));
+        cc_model_eval ev;
+        CHECK_OK(cc_model_evaluate(g, in, 1, NULL, &ev, &err));
+        for (int j = 0; j < g->n_outputs; j++) {
+            const cc_tensor *want_t = &ev.vals[g->outputs[j]];
+            size_t bytes = cc_tensor_bytes(want_t);
+            int64_t n = cc_tensor_numel(want_t), bad = 0, distinct = 0;
+            double first = cc_load(want_t->data, want_t->dtype, 0);
+            for (size_t k = 0; k < GUARD; k++) CHECK(((unsigned char *)got[j].data)[bytes + k] == GUARD_BYTE);
+            if (cs->kind == SWISH && j == 0) {
+                check_swish(g, &ev, cs, &got[j]);
+                continue;
+            }
+            for (int64_t k = 0; k < n; k++) {
+                double w = cc_load(want_t->data, want_t->dtype, (size_t)k);
+                double y = cc_load(got[j].data, got[j].dtype, (size_t)k);
+                double tol = cs->kind == STEP ? cs->step : 0;
+                if (!(fabs(w - y) <= tol) && bad++ < 3)
+                    fprintf(stderr, "%s output %d [%lld]: %.9g, golden %.9g\n", m->name, j, (long long)k, y, w);
+                distinct += w != first;
+            }
+            CHECK(bad == 0);
+            CHECK(distinct > n / 4); /* a check that could fail: outputs are not constant */
+        }
+        cc_model_eval_free(&ev);
+        for (int i = 0; i < g->n_inputs; i++) cc_tensor_free(&in[i]);
+        for (int j = 0; j < g->n_outputs; j++) free(got[j].data);
+    }
+    t->release(ctx, plan);
+    cc_model_free(m);
+}
+
+static cc_model_builder *begin(const char *name)
+{
+    cc_model_builder *b = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_mb_create(name, &b, &err));
+    return b;
+}
+
+static void conv_bn_relu(void *ctx)
+{
+    cc_model_builder *b = begin("conv_bn_relu");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    int y = conv_bn(b, "c", x, 4, 8);
+    int out = node(b, "Relu", "c.relu", NULL, 1, &y);
+    const char *want[] = { "Conv+BatchNormalization+Relu: ", "c.conv <- c.bn, c.relu" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 2, &cs);
+}
+
+/* a = conv_bn(x), r = conv_bn(x), Add(a, r) -> Relu -> MaxPool; with extra_reader a
+ * later Relu also reads r (a second output), so r cannot be overwritten. */
+static void residual(void *ctx, int extra_reader)
+{
+    cc_model_builder *b = begin(extra_reader ? "residual_copied" : "residual_in_place");
+    if (!b) return;
+    int x = input(b, "x", 8);
+    int a = conv_bn(b, "a", x, 8, 8);
+    int r = conv_bn(b, "r", x, 8, 8);
+    int in[2] = { a, r };
+    int s = node(b, "Add", "add", NULL, 2, in);
+    s = node(b, "Relu", "relu", NULL, 1, &s);
+    int outs[2];
+    outs[0] = node(b, "MaxPool", "pool", "kernel_shape=[2,2],strides=[2,2]", 1, &s);
+    if (extra_reader) outs[1] = node(b, "Relu", "r.relu", NULL, 1, &r);
+    const char *want[] = { "Conv+BatchNormalization+Add+Relu: ",
+                           extra_reader ? "sum operand copied" : "sum in place", "a.conv <- a.bn, add, relu",
+                           "r.conv <- r.bn" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, outs, extra_reader ? 2 : 1), want, 4, &cs);
+}
+
+static void conv_bn_silu(void *ctx)
+{
+    cc_model_builder *b = begin("conv_bn_silu");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    int y = conv_bn(b, "c", x, 4, 8);
+    int s = node(b, "Sigmoid", "c.sigmoid", NULL, 1, &y);
+    int in[2] = { y, s };
+    int out = node(b, "Mul", "c.silu", NULL, 2, in);
+    const char *want[] = { "Conv+BatchNormalization+Sigmoid+Mul: ", "c.conv <- c.bn, c.sigmoid, c.silu" };
+    /* nodes: conv 0, bn 1, sigmoid 2, mul 3 */
+    check_spec cs = { .kind = SWISH, .sigmoid = 2, .mul = 3 };
+    check_model(ctx, finish(b, &out, 1), want, 2, &cs);
+}
+
+static void conv_clip_clip(void *ctx)
+{
+    cc_model_builder *b = begin("conv_clip_clip");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    int64_t wd[4] = { 8, 4, 3, 3 };
+    int in[3] = { x, konst(b, "w", CC_F32, 4, wd, -2, 2, 1), -1 };
+    int y = node(b, "Conv", "conv", "pads=[1,1,1,1]", 2, in);
+    in[0] = y;
+    in[1] = scalar(b, "lo1", CC_F32, -20);
+    in[2] = scalar(b, "hi1", CC_F32, 20);
+    y = node(b, "Clip", "clip1", NULL, 3, in);
+    in[0] = y;
+    in[1] = scalar(b, "lo2", CC_F32, -6);
+    in[2] = scalar(b, "hi2", CC_F32, 8);
+    int out = node(b, "Clip", "clip2", NULL, 3, in);
+    const char *want[] = { "Conv+Clip: ", "; Clip: ", "conv <- clip1" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+}
+
+/* x -> Q -> QLinearConv (3x3) -> DQ \
+ *        \-> QLinearConv (1x1) -> DQ -> Add -> Relu -> Q -> DQ (output)
+ * Scales: x 1/4 (zero point 128), weights 1/2, the 3x3 output 1/2 (zero point 100), the
+ * 1x1 output 1/4 (zero point 120), the sum 1/4 (zero point 3). The fused primitive
+ * skips the rounding of the 3x3 output (up to half its step, 1/4) and so may move the
+ * output's rounding by up to half an output step more: 1/4 + 1/8. */
+static void int8_chain(void *ctx)
+{
+    cc_model_builder *b = begin("int8_chain");
+    if (!b) return;
+    int x = input(b, "x", 8);
+    int sx = scalar(b, "sx", CC_F32, 0.25), zx = scalar(b, "zx", CC_U8, 128);
+    int s2 = scalar(b, "s2", CC_F32, 0.25), z2 = scalar(b, "z2", CC_U8, 120);
+    int sy = scalar(b, "sy", CC_F32, 0.5), zy = scalar(b, "zy", CC_U8, 100);
+    int so = scalar(b, "so", CC_F32, 0.25), zo = scalar(b, "zo", CC_U8, 3);
+    int64_t wd[4] = { 8, 8, 3, 3 }, w1d[4] = { 8, 8, 1, 1 }, md[1] = { 8 };
+    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1), w1 = konst(b, "w1", CC_I8, 4, w1d, -3, 3, 1);
+    int sw = scalar(b, "sw", CC_F32, 0.5), zw = scalar(b, "zw", CC_I8, 0);
+    int bias = konst(b, "bias", CC_I32, 1, md, -40, 40, 1);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    int qc[9] = { q, sx, zx, w, sw, zw, sy, zy, bias };
+    int y = node(b, "QLinearConv", "qconv", "pads=[1,1,1,1]", 9, qc);
+    int qc1[8] = { q, sx, zx, w1, sw, zw, s2, z2 };
+    int y2 = node(b, "QLinearConv", "qconv1x1", NULL, 8, qc1);
+    in[0] = y, in[1] = sy, in[2] = zy;
+    int d1 = node(b, "DequantizeLinear", "dq1", NULL, 3, in);
+    in[0] = y2, in[1] = s2, in[2] = z2;
+    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
+    in[0] = d1, in[1] = d2;
+    int s = node(b, "Add", "add", NULL, 2, in);
+    int r = node(b, "Relu", "relu", NULL, 1, &s);
+    in[0] = r, in[1] = so, in[2] = zo;
+    int qo = node(b, "QuantizeLinear", "qout", NULL, 3, in);
+    in[0] = qo;
+    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
+    const char *want[] = {
+        "QLinearConv+DequantizeLinear+DequantizeLinear+Add+Relu+QuantizeLinear: ", "sum in place",
+        "qconv <- dq1, dq2, add, relu, qout", "; QLinearConv: "
+    };
+    check_spec cs = { .kind = STEP, .step = 0.375 };
+    check_model(ctx, finish(b, &out, 1), want, 4, &cs);
+}
+
+/* x1 -> Q (1/32, 128) -> DQ \
+ *                            Concat (axis 1) -> Q (1/16, 120) -> DQ (output)
+ * x2 -> Q (1/16, 100) -> DQ /
+ * Inputs are integers in [-3, 3] and the scales powers of two, so no value saturates and
+ * every requantization is exact: the output must equal the golden model's. */
+static void int8_concat(void *ctx)
+{
+    cc_model_builder *b = begin("int8_concat");
+    if (!b) return;
+    int x1 = input(b, "x1", 4), x2 = input(b, "x2", 6);
+    int s1 = scalar(b, "s1", CC_F32, 1.0 / 32), z1 = scalar(b, "z1", CC_U8, 128);
+    int s2 = scalar(b, "s2", CC_F32, 1.0 / 16), z2 = scalar(b, "z2", CC_U8, 100);
+    int so = scalar(b, "so", CC_F32, 1.0 / 16), zo = scalar(b, "zo", CC_U8, 120);
+    int in[3] = { x1, s1, z1 };
+    in[0] = node(b, "QuantizeLinear", "q1", NULL, 3, in);
+    int d1 = node(b, "DequantizeLinear", "dq1", NULL, 3, in);
+    in[0] = x2, in[1] = s2, in[2] = z2;
+    in[0] = node(b, "QuantizeLinear", "q2", NULL, 3, in);
+    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
+    int cat_in[2] = { d1, d2 };
+    int c = node(b, "Concat", "cat", "axis=1", 2, cat_in);
+    in[0] = c, in[1] = so, in[2] = zo;
+    in[0] = node(b, "QuantizeLinear", "qout", NULL, 3, in);
+    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
+    const char *want[] = { "Concat+DequantizeLinear+DequantizeLinear+QuantizeLinear: ", "requantizing",
+                           "cat <- dq1, dq2, qout" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+}
+
+int main(void)
+{
+    void *ctx = NULL;
+    cc_device_desc desc;
+    cc_err err = { 0 };
+    if (cc_target_onednn.open("", &ctx, &desc, &err) != CC_OK) CC_TEST_SKIP(err.msg);
+    cc_rng_seed(&rng, 20240611);
+    conv_bn_relu(ctx);
+    residual(ctx, 0);
+    residual(ctx, 1);
+    conv_bn_silu(ctx);
+    conv_clip_clip(ctx);
+    int8_chain(ctx);
+    int8_concat(ctx);
+    cc_target_onednn.close(ctx);
+    return CC_TEST_RESULT();
+}
