@@ -146,7 +146,7 @@ static const char *const compare_cols[] = {
     "case_id", "op", "dtype", "target", "regime", "judgement", "verdict_change",
     "accuracy_change", "timing_change", "base_verdict", "cand_verdict", "base_bound_ratio",
     "cand_bound_ratio", "base_n", "cand_n", "base_median_s", "cand_median_s", "change",
-    "p_value", "threshold", "noise_runs",
+    "p_value", "threshold", "noise_runs", "family_change", "family_threshold", "family_rows", "unconfirmed",
 };
 
 cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
@@ -177,6 +177,10 @@ cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
         num(&w, r->p);
         num(&w, r->threshold);
         integer(&w, r->noise_runs);
+        num(&w, r->family_change);
+        num(&w, r->family_threshold);
+        integer(&w, r->family_rows);
+        text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
         end_row(&w);
     }
     return io_status(&w, err);

@@ -17,7 +17,9 @@
 cc_status cc_csv_export_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err);
 
 /* One row per compared (case, target, regime): verdicts, bound ratios, medians, change,
- * p-value, threshold and the judgement. CC_ERR_IO when writing fails. */
+ * p-value, threshold, the op family's change and threshold, whether the row moved alone
+ * ("unconfirmed": slower, faster or empty) and the judgement. CC_ERR_IO when writing
+ * fails. */
 cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err);
 
 /* One row per point of every series: machine, target, run, verdict, median, level and

@@ -93,6 +93,8 @@ static void summary(const cc_rdata *d, cc_text *t)
         cc_text_put(t, " · ");
         cc_text_md(t, run->libraries);
     }
+    cc_text_put(t, "\n- **Conditions** ");
+    cc_report_conditions(t, run);
     cc_text_printf(t, "\n- **Selection** seed %llu · %s sweep", (unsigned long long)run->seed,
                    run->quick ? "quick" : "full");
     if (run->config[0]) {
@@ -295,6 +297,10 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
         cc_report_failures(&d, &t);
         cc_report_unsupported(&d, &t);
         cc_report_performance(&d, &t);
+    }
+    if (d.opt.machines >= 0) {
+        s = cc_report_machines(store, 2, "Machines in this database", &t, err);
+        if (s != CC_OK) goto done;
     }
     if (t.failed || !t.s) {
         s = cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");

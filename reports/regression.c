@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "charts.h"
-#include "report.h"
+#include "report_data.h"
 #include "text.h"
 
 void cc_regression_options_default(cc_regression_options *opt)
@@ -58,15 +58,16 @@ static void run_cell(cc_text *t, const cc_run_info *r, int field)
         cc_text_md(t, r->cpu_model);
         cc_text_printf(t, " · %d cores", r->cores);
         break;
+    case 6: cc_report_conditions(t, r); break;
     default: break;
     }
 }
 
 static void runs_table(cc_text *t, const cc_comparison *c)
 {
-    static const char *const fields[] = { "run", "started", "status", "tag", "git commit", "machine" };
+    static const char *const fields[] = { "run", "started", "status", "tag", "git commit", "machine", "conditions" };
     cc_text_put(t, "| | baseline | candidate |\n|---|---|---|\n");
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < 7; f++) {
         cc_text_printf(t, "| %s | ", fields[f]);
         run_cell(t, &c->base, f);
         cc_text_put(t, " | ");
@@ -76,6 +77,13 @@ static void runs_table(cc_text *t, const cc_comparison *c)
     cc_text_put(t, "\n");
     if (strcmp(c->base.status, "finished") || strcmp(c->cand.status, "finished"))
         cc_text_put(t, "> ⚠️ A run is not finished: only the results both runs hold are compared.\n\n");
+    if (c->base.busy == 1 || c->cand.busy == 1)
+        cc_text_printf(t, "> ⚠️ Busy machine: other processes used at least %.0f%% of the CPU while the %s ran; "
+                          "timings taken so carry that noise.\n\n",
+                       100 * CC_ENV_BUSY_SHARE,
+                       c->base.busy == 1 && c->cand.busy == 1 ? "baseline and the candidate"
+                       : c->base.busy == 1                    ? "baseline"
+                                                              : "candidate");
 }
 
 static void method(cc_text *t, const cc_comparison *c)
@@ -83,26 +91,26 @@ static void method(cc_text *t, const cc_comparison *c)
     const cc_compare_options *o = &c->opt;
     cc_text_put(t, "**Method.** ");
     if (o->timing) {
-        cc_text_printf(t, "Timing: two-sided Mann-Whitney U test on the raw samples (α = %g, at least %d samples "
-                          "per run) and a change of medians beyond ",
-                       o->alpha, o->min_samples);
-        if (o->noise_auto && c->noise_history >= 2)
-            cc_text_printf(t, "max(%.3g%%, %g × the spread of that result's medians over %d A/A runs of build ",
-                           100 * o->noise_floor, o->noise_factor, c->noise_history);
+        cc_text_printf(t, "Timing: a result is slower (faster) when a two-sided Mann-Whitney U test on its raw samples "
+                          "rejects (α = %g, at least %d samples per run), its median moved beyond %.3g%%, and its op "
+                          "family (the op's timed results on that target) moved the same way: the median change of "
+                          "the family beyond ",
+                       o->alpha, o->min_samples, 100 * o->min_effect);
         if (o->noise_auto && c->noise_history >= 2) {
+            cc_text_printf(t, "max(%.3g%%, %g × the spread of the family's level over %d A/A runs of build ",
+                           100 * o->noise_floor, o->noise_factor, c->noise_history);
             cc_text_md_code(t, c->base.git_commit, 0);
-            cc_text_printf(t, " on this machine; %.3g%% where a result has no such history). ", 100 * o->min_effect);
+            cc_text_put(t, " on this machine). ");
         } else {
-            cc_text_printf(t, "%.3g%%", 100 * o->min_effect);
-            if (o->noise_auto)
-                cc_text_printf(t, " (`--noise auto` found %d A/A run%s of build ", c->noise_history,
-                               c->noise_history == 1 ? "" : "s");
+            cc_text_printf(t, "%.3g%%", 100 * o->noise_floor);
             if (o->noise_auto) {
+                cc_text_put(t, " (no A/A history: no other finished run of build ");
                 cc_text_md_code(t, c->base.git_commit[0] ? c->base.git_commit : "?", 0);
-                cc_text_put(t, " on this machine; at least 2 are needed)");
+                cc_text_put(t, " on this machine before the candidate)");
             }
             cc_text_put(t, ". ");
         }
+        cc_text_put(t, "A result that moves while its family does not is unconfirmed: counted, not judged. ");
     } else {
         cc_text_put(t, "Timing not judged (`--no-timing`). ");
     }
@@ -156,6 +164,13 @@ static void what_changed(cc_text *t, const cc_compare_row *r, cc_change kind)
     }
 }
 
+/* A threshold t (slower: cand/base - 1 > t; faster: base/cand - 1 > t) as the relative
+ * change a move in the direction of `change` must pass: +t, or 1/(1 + t) - 1. */
+static double bound_toward(double change, double t)
+{
+    return change < 0 ? 1 / (1 + t) - 1 : t;
+}
+
 static void row_line(cc_text *t, const cc_compare_row *r, cc_change kind)
 {
     cc_text_put(t, "| ");
@@ -172,7 +187,9 @@ static void row_line(cc_text *t, const cc_compare_row *r, cc_change kind)
     if (isnan(r->change)) cc_text_put(t, "—");
     else cc_text_printf(t, "%+.1f%%", 100 * r->change);
     if (!isnan(r->threshold) && !isnan(r->p))
-        cc_text_printf(t, " (threshold %.3g%%%s)", 100 * r->threshold, r->noise_runs ? ", A/A" : "");
+        cc_text_printf(t, " (threshold %+.3g%%; family %+.1f%% of %d, threshold %+.3g%%%s)",
+                       100 * bound_toward(r->change, r->threshold), 100 * r->family_change, r->family_rows,
+                       100 * bound_toward(r->family_change, r->family_threshold), r->noise_runs ? " from A/A" : "");
     cc_text_put(t, " | ");
     if (isnan(r->p)) cc_text_put(t, "—");
     else cc_text_printf(t, "%.2g", r->p);
@@ -263,10 +280,16 @@ static void unchanged(cc_text *t, const cc_comparison *c)
                    same, compared, c->n_regressions, c->n_improvements, c->n_neutral);
     if (c->n_mrows) cc_text_printf(t, "; %d of them model results", c->n_mrows);
     cc_text_put(t, "\n");
-    if (c->opt.timing)
+    if (c->opt.timing) {
         cc_text_printf(t, "- timing judged on %d results (the others were not timed, had fewer than %d samples or "
                           "did not pass in both runs)\n",
                        c->n_timed, c->opt.min_samples);
+        if (c->n_unconfirmed)
+            cc_text_printf(t, "- %d result%s moved beyond %.3g%% while %s op family did not: unconfirmed, not judged "
+                              "(`--format csv` lists them)\n",
+                           c->n_unconfirmed, c->n_unconfirmed == 1 ? "" : "s", 100 * c->opt.min_effect,
+                           c->n_unconfirmed == 1 ? "its" : "their");
+    }
     if (c->only_base || c->only_cand)
         cc_text_printf(t, "- not compared: %d results only in the baseline, %d only in the candidate\n",
                        c->only_base, c->only_cand);

@@ -50,8 +50,10 @@ cc_status cc_report_history(const cc_history *h, const char *chart_prefix, char 
                             cc_charts *charts, cc_err *err);
 
 /* Renders the runs of a database grouped by machine (cc_env_machine_key): per machine its
- * runs (date, tag, commit, status, verdict counts) and targets, and (chart_prefix
- * non-NULL) a bar chart "<prefix>-throughput.svg" of the latest run of each machine.
+ * runs (date, tag, commit, status, verdict counts) and targets; with two machines or more,
+ * support rate, op support and throughput per machine side by side (as the `report`
+ * appendix); and (chart_prefix non-NULL) a bar chart "<prefix>-throughput.svg" of the
+ * latest run of each machine.
  * Same ownership as cc_report_regression. */
 cc_status cc_report_fleet(cc_db *store, const char *chart_prefix, char **md, cc_charts *charts,
                           cc_err *err);

@@ -13,6 +13,8 @@ typedef struct cc_report_options {
                                  0: 20; < 0: no performance section */
     int max_failures;         /* failure rows shown (the rest are counted); 0: all */
     int max_reasons;          /* unsupported-reason rows shown; 0: all */
+    int machines;             /* 0: the machines appendix when the database holds runs of
+                                 more than one machine; < 0: never */
 } cc_report_options;
 
 /* Fills opt with the defaults described above. */
@@ -20,7 +22,8 @@ void cc_report_options_default(cc_report_options *opt);
 
 /* Renders the op-support report of run run_id (<= 0: the latest run) from store:
  *  - summary: run uid, dates, status, tag, machine one-liner, crosscheck version, the
- *    overall status line; the targets with their devices or why they were unavailable;
+ *    run's conditions (load average at start and end, governor, clocks, CPU used by other
+ *    processes, busy), the overall status line; the targets with their devices or why they were unavailable;
  *    result counts per verdict per target;
  *  - the op-support matrix (rows: ops; columns: target x dtype; a cell is the symbol of
  *    the worst verdict over that op's cases on that target and dtype, and passed/total
@@ -32,7 +35,10 @@ void cc_report_options_default(cc_report_options *opt);
  *    reason, error metrics;
  *  - unsupported reasons grouped with counts;
  *  - performance: median time, GFLOP/s, GB/s, CV and speedup over opt->baseline of the
- *    most expensive timed cases, and a per-op summary.
+ *    most expensive timed cases, and a per-op summary;
+ *  - machines (a database merged from several machines, opt->machines >= 0): per machine
+ *    fingerprint its hosts, runs and latest conditions, support rate per target, op
+ *    support, and throughput per target and dtype over the results all of them timed.
  * A case's verdict on a target is the worst over its regimes, in the order
  * crashed > failed > timeout > error > mistrusted > unsupported > passed.
  * opt may be NULL (defaults). On success *out_md is a malloc'd NUL-terminated string the

@@ -51,7 +51,7 @@ void cc_rdata_free(cc_rdata *d)
     memset(d, 0, sizeof *d);
 }
 
-static int op_order(const char *name)
+int cc_report_op_order(const char *name)
 {
     int n = cc_catalog_count();
     for (int i = 0; i < n; i++) {
@@ -61,7 +61,7 @@ static int op_order(const char *name)
     return n;
 }
 
-static int dtype_order(const char *name)
+int cc_report_dtype_order(const char *name)
 {
     cc_dtype dt;
     return cc_dtype_parse(name, &dt) == 0 ? (int)dt : CC_DTYPE_COUNT;
@@ -176,6 +176,7 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
         if (opt->perf_cases) d->opt.perf_cases = opt->perf_cases;
         d->opt.max_failures = opt->max_failures;
         d->opt.max_reasons = opt->max_reasons;
+        d->opt.machines = opt->machines;
     }
     cc_status s = CC_OK;
     if (run_id <= 0) {
@@ -201,8 +202,8 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
     if (s == CC_OK) s = distinct(d, offsetof(cc_result, op), &d->ops, &d->n_ops, err);
     if (s == CC_OK) s = distinct(d, offsetof(cc_result, dtype), &d->dtypes, &d->n_dtypes, err);
     if (s != CC_OK) goto fail;
-    sort_names(d->ops, d->n_ops, op_order);
-    sort_names(d->dtypes, d->n_dtypes, dtype_order);
+    sort_names(d->ops, d->n_ops, cc_report_op_order);
+    sort_names(d->dtypes, d->n_dtypes, cc_report_dtype_order);
     s = index_cases(d, err);
     if (s != CC_OK) goto fail;
     d->baseline = find_target(d, d->opt.baseline);

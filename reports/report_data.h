@@ -41,6 +41,11 @@ typedef struct cc_rdata {
     int baseline;             /* index of opt.baseline among targets, -1 if absent */
 } cc_rdata;
 
+/* Display rank of an op: its catalog index; ops outside the catalog after them. */
+int cc_report_op_order(const char *name);
+/* Display rank of a dtype name: the dtype enum order; unknown names after them. */
+int cc_report_dtype_order(const char *name);
+
 /* Loads and indexes run run_id (<= 0: latest). On error d holds nothing to free. */
 cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *opt,
                         cc_rdata *d, cc_err *err);
@@ -48,6 +53,20 @@ void cc_rdata_free(cc_rdata *d);
 
 /* The model section (models.c): nothing when the run has no model results. */
 cc_status cc_report_models(cc_db *store, int64_t run_id, cc_text *t, cc_err *err);
+
+/* A run's volatile conditions as one line of Markdown (machines.c): load average at the
+ * start and the end, governor, clocks, the share of the CPU other processes used, busy. */
+void cc_report_conditions(cc_text *t, const cc_run_info *run);
+
+/* The machines of a database (machines.c), when it holds runs of at least min_machines
+ * machines (cc_env_machine_key); nothing otherwise. Per machine, from its latest build
+ * (git commit): the latest finished run of each distinct selection, so that shards add
+ * up, each (case, target, regime) taken from the newest of those runs holding it. Writes
+ * a "## <heading>" section: the machines, support rate per target, op support per
+ * machine and target, and the geometric mean GFLOP/s per target and dtype over the
+ * results that passed and were timed on every machine running that target. */
+cc_status cc_report_machines(cc_db *store, int min_machines, const char *heading, cc_text *t,
+                             cc_err *err);
 
 /* Sections written by details.c. */
 void cc_report_failures(const cc_rdata *d, cc_text *t);

@@ -10,7 +10,7 @@
 
 #include "../results/store_query.h"
 #include "charts.h"
-#include "report.h"
+#include "report_data.h"
 #include "text.h"
 
 static void safe_name(char *buf, size_t n, const char *prefix, const char *suffix)
@@ -277,6 +277,7 @@ cc_status cc_report_fleet(cc_db *store, const char *chart_prefix, char **md, cc_
             if (machine[i] == m) which[k++] = i;
         st = machine_section(store, runs, which, k, m, &t, chart_prefix ? &tput : NULL, err);
     }
+    if (st == CC_OK) st = cc_report_machines(store, 2, "Support and throughput per machine", &t, err);
     if (st != CC_OK) goto fail;
     if (chart_prefix) {
         char *svg = NULL, name[256];

@@ -1,7 +1,8 @@
 /* compare.c — a candidate run judged against a baseline: the environment check (stable
  * parts must match), the row-by-row join of the two runs' results, verdict and accuracy
- * changes, timing changes (U test on raw samples plus an effect threshold, fixed or from
- * the machine's A/A history), and the outcome. The rules are documented in compare.h. */
+ * changes, timing changes (the row test here: U test on raw samples plus an effect
+ * threshold; the op-family confirmation in family.c), and the outcome. The rules are
+ * documented in compare.h. */
 #include "compare.h"
 
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "compare_int.h"
 #include "model_result.h"
 #include "store_query.h"
 
@@ -20,8 +22,9 @@ void cc_compare_options_default(cc_compare_options *opt)
     memset(opt, 0, sizeof *opt);
     opt->alpha = 0.01;
     opt->min_effect = 0.10;
+    opt->noise_auto = 1;
     opt->noise_factor = 2.0;
-    opt->noise_floor = 0.03;
+    opt->noise_floor = 0.05;
     opt->min_samples = 5;
     opt->timing = 1;
     opt->acc_factor = 2.0;
@@ -155,71 +158,6 @@ cc_status cc_env_compare(const cc_run_info *a, const cc_run_target *ta, int na,
     return CC_OK;
 }
 
-/* ---- the A/A history of the baseline's build ------------------------------------------ */
-
-/* Per row: the smallest and largest median over the A/A runs, and how many runs. */
-typedef struct noise_cell {
-    double lo, hi;
-    int runs;
-} noise_cell;
-
-static cc_status load_noise(cc_db *db, const cc_comparison *c, noise_cell *cells, int *n_runs,
-                            cc_err *err)
-{
-    cc_run_info *runs = NULL;
-    int n = 0, used = 0;
-    cc_status st = cc_store_list_runs(db, &runs, &n, err);
-    if (st != CC_OK) return st;
-    for (int i = 0; i < c->n_rows; i++) cells[i] = (noise_cell){ INFINITY, -INFINITY, 0 };
-    for (int r = 0; r < n && st == CC_OK; r++) {
-        const cc_run_info *run = &runs[r];
-        if (strcmp(run->status, "finished") != 0 || !c->base.git_commit[0] ||
-            strcmp(run->git_commit, c->base.git_commit) != 0 || strcmp(run->uid, c->cand.uid) == 0 ||
-            strcmp(run->started_at, c->cand.started_at) > 0)
-            continue;
-        cc_run_target *tg = NULL;
-        cc_env_diff *diffs = NULL;
-        int nt = 0, nd = 0, ns = 0;
-        st = cc_store_load_targets(db, run->id, &tg, &nt, err);
-        if (st == CC_OK)
-            st = cc_env_compare(&c->base, c->base_targets, c->n_base_targets, run, tg, nt, &diffs,
-                                &nd, &ns, err);
-        free(tg);
-        free(diffs);
-        if (st != CC_OK || ns > 0) continue;
-        cc_median_row *med = NULL;
-        int nm = 0;
-        st = cc_store_load_medians(db, run->id, &med, &nm, err);
-        if (st != CC_OK) break;
-        used++;
-        for (int i = 0; i < c->n_rows; i++) {
-            const cc_compare_row *row = &c->rows[i];
-            int lo = 0, hi = nm - 1;
-            while (lo <= hi) {
-                int mid = lo + (hi - lo) / 2;
-                const cc_median_row *m = &med[mid];
-                int k = strcmp(m->case_id, row->case_id);
-                if (!k) k = strcmp(m->target, row->target);
-                if (!k) k = (int)m->regime - (int)row->regime;
-                if (k == 0) {
-                    if (m->n_samples >= c->opt.min_samples && m->median > 0) {
-                        cells[i].lo = fmin(cells[i].lo, m->median);
-                        cells[i].hi = fmax(cells[i].hi, m->median);
-                        cells[i].runs++;
-                    }
-                    break;
-                }
-                if (k < 0) lo = mid + 1;
-                else hi = mid - 1;
-            }
-        }
-        free(med);
-    }
-    free(runs);
-    if (st == CC_OK) *n_runs = used;
-    return st;
-}
-
 /* ---- rows ----------------------------------------------------------------------------- */
 
 /* good (passed, mistrusted) 0 < unsupported 1 < bad 2 */
@@ -262,6 +200,7 @@ static void init_row(cc_compare_row *row, const cc_result *a, const cc_result *b
     row->base_max_rel = a->metrics.max_rel;
     row->cand_max_rel = b->metrics.max_rel;
     row->base_median = row->cand_median = row->change = row->p = row->threshold = NAN;
+    row->family_change = row->family_threshold = NAN;
     row->base_gflops = a->timing.gflops;
     row->cand_gflops = b->timing.gflops;
 }
@@ -456,7 +395,6 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     int na = 0, nb = 0;
     cc_run_samples sa = { 0 }, sb = { 0 };
     double *scratch = NULL;
-    noise_cell *noise = NULL;
 
     cc_status st = load_run(base_db, base_run, &c->base, &c->base_targets, &c->n_base_targets, &ra,
                             &na, err);
@@ -491,12 +429,6 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
         if (st == CC_OK) st = cc_store_load_run_samples(cand_db, cand_run, &sb, err);
         if (st != CC_OK) goto fail;
     }
-    if (o.timing && o.noise_auto && c->n_rows > 0) {
-        noise = malloc(sizeof *noise * (size_t)c->n_rows);
-        if (!noise) goto nomem;
-        st = load_noise(base_db, c, noise, &c->noise_history, err);
-        if (st != CC_OK) goto fail;
-    }
     int longest = 1;
     for (int i = 0; i < sa.n_sets; i++) longest = sa.sets[i].n > longest ? sa.sets[i].n : longest;
     for (int i = 0; i < sb.n_sets; i++) longest = sb.sets[i].n > longest ? sb.sets[i].n : longest;
@@ -506,11 +438,6 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     for (int i = 0; i < c->n_rows; i++) {
         cc_compare_row *row = &c->rows[i];
         row->threshold = o.min_effect;
-        if (noise && noise[i].runs >= 2) {
-            double spread = noise[i].hi / noise[i].lo - 1;
-            row->threshold = fmax(o.noise_floor, o.noise_factor * spread);
-            row->noise_runs = noise[i].runs;
-        }
         judge_verdict_and_accuracy(&o, row);
         if (o.timing) {
             st = judge_timing(&o, row, cc_run_samples_find(&sa, row->case_id, row->target, row->regime),
@@ -519,7 +446,15 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
             if (st != CC_OK) goto fail;
             if (!isnan(row->p)) c->n_timed++;
         }
+    }
+    if (o.timing) {
+        st = cc_compare_families(base_db, c, err);
+        if (st != CC_OK) goto fail;
+    }
+    for (int i = 0; i < c->n_rows; i++) {
+        cc_compare_row *row = &c->rows[i];
         classify(row);
+        c->n_unconfirmed += row->unconfirmed != 0;
         if (row->change_kind == CC_CHANGE_REGRESSION) c->n_regressions++;
         else if (row->change_kind == CC_CHANGE_IMPROVEMENT) c->n_improvements++;
         else if (row->change_kind == CC_CHANGE_NEUTRAL) c->n_neutral++;
@@ -550,7 +485,6 @@ done:
     free(ra);
     free(rb);
     free(scratch);
-    free(noise);
     cc_run_samples_free(&sa);
     cc_run_samples_free(&sb);
     *out = c;
@@ -562,7 +496,6 @@ fail:
     free(ra);
     free(rb);
     free(scratch);
-    free(noise);
     cc_run_samples_free(&sa);
     cc_run_samples_free(&sb);
     cc_comparison_free(c);

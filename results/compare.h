@@ -13,15 +13,27 @@
  *    regresses when the candidate's is >= acc_floor and >= acc_factor x the baseline's
  *    (defaults 0.25 and 2: the error grew at least twofold and now uses a quarter of the
  *    tolerance); the mirror image is an improvement.
- *  - Timing (both verdicts good, both with >= min_samples raw samples): a two-sided
- *    Mann-Whitney U test on the raw samples (cc_mann_whitney) AND a minimum effect: the
- *    change of medians must exceed the threshold (slower: cand/base - 1 > T; faster:
- *    base/cand - 1 > T). T is min_effect (default 10%), or with noise_auto, per row,
- *    max(noise_floor, noise_factor x s) where s = max/min - 1 of that row's medians over
- *    the A/A history: finished runs in the baseline's database with the baseline's git
- *    commit and stable environment, started no later than the candidate (the history as
- *    it stood; the candidate itself excluded), at least two runs with the row timed; rows
- *    without such history keep min_effect.
+ *  - Timing (both verdicts good, both with >= min_samples raw samples) is judged in two
+ *    stages, because on a shared machine the level of a single result moves between runs
+ *    far more than its own samples spread (the machine's state changes: other processes,
+ *    clocks, thread wake-ups), while a change in the code moves a whole op family.
+ *    1. Row test: a two-sided Mann-Whitney U test on the raw samples (cc_mann_whitney,
+ *       p < alpha) AND a change of medians beyond min_effect (default 10%; slower:
+ *       cand/base - 1 > T, faster: base/cand - 1 > T).
+ *    2. Family confirmation: a row's change counts only when the level of its op family
+ *       moved the same way beyond the family threshold. A family is the timed rows of one
+ *       op on one target (all dtypes); its level is the median over its rows of
+ *       log(cand median / base median). The family threshold is log(1 + noise_floor)
+ *       (default 5%); with noise_auto (the default) it is raised to noise_factor
+ *       (default 2) x the spread (highest - lowest) of the family's level over the A/A
+ *       history, when that holds at least one run beside the baseline: the finished runs
+ *       in the baseline's database with the baseline's git commit and stable environment,
+ *       started no later than the candidate (the history as it stood; baseline and
+ *       candidate excluded), each run's level taken over the family's rows it timed,
+ *       relative to the baseline's stored medians (the baseline's own level is 0).
+ *    A row that passes the row test while its family did not move is "unconfirmed": shown
+ *    and counted, never a regression or an improvement. A family of one row is confirmed
+ *    by its own change, so a lone case still counts once it clears both thresholds.
  *  - Models (model, target, precision): the same verdict classes; accuracy regresses when
  *    top-1 agreement (classifiers) or mAP@0.5 (detectors) against the FP32 golden model
  *    drops by more than model_acc_drop (default 0.01, one point); timing regresses when
@@ -30,7 +42,9 @@
  *  - Like with like: the stable parts of the environment (CPU model, cores, the
  *    libraries text, the device name of every target both runs hold) must match, else
  *    the outcome is "not comparable" unless cross_env is set. Volatile parts (host, OS,
- *    memory, compiler, git commit, drivers, dates) are listed, never judged.
+ *    memory, compiler, git commit, drivers, dates) are listed, never judged; so are the
+ *    runs' conditions (load average, frequency governor, clocks, busy), shown beside
+ *    each run.
  *  - Outcome: regression if any row regressed; else improvement if any improved; else
  *    no change; "not enough data" when nothing could be compared (no rows in common, or
  *    environments differ without cross_env). */
@@ -60,10 +74,10 @@ cc_status cc_mann_whitney(const double *a, int na, const double *b, int nb, cc_m
 
 typedef struct cc_compare_options {
     double alpha;          /* significance level of the U test (default 0.01) */
-    double min_effect;     /* relative change of medians that counts (default 0.10) */
-    int noise_auto;        /* 1: per-row thresholds from the A/A history (see above) */
+    double min_effect;     /* row test: relative change of medians that counts (default 0.10) */
+    int noise_auto;        /* 1 (default): family thresholds from the A/A history (see above) */
     double noise_factor;   /* default 2 */
-    double noise_floor;    /* default 0.03 */
+    double noise_floor;    /* family threshold without history (default 0.05) */
     int min_samples;       /* fewer raw samples in either run: timing not judged (default 5) */
     int timing;            /* 0: verdicts and accuracy only (default 1) */
     int cross_env;         /* 1: compare even when stable environment parts differ */
@@ -111,7 +125,7 @@ typedef enum cc_outcome {
 } cc_outcome;
 
 /* One (case, target, regime) in both runs. Timing fields are NaN (n_* = 0) when not
- * timed; p is NaN when the test did not run. */
+ * timed; p and the family fields are NaN when the test did not run. */
 typedef struct cc_compare_row {
     char case_id[CC_CASE_ID_MAX];
     char op[CC_NAME_MAX];
@@ -128,8 +142,14 @@ typedef struct cc_compare_row {
     double base_gflops, cand_gflops;
     double change;                 /* cand_median / base_median - 1 */
     double p;                      /* U test p-value */
-    double threshold;              /* the effect threshold used for this row */
-    int noise_runs;                /* A/A runs behind the threshold (0: fixed) */
+    double threshold;              /* the row's effect threshold (min_effect) */
+    double family_change;          /* level change of the row's op family (NaN: not timed) */
+    double family_threshold;       /* the family's threshold, as a relative change */
+    int family_rows;               /* timed rows in the family */
+    int noise_runs;                /* A/A runs behind the family threshold, the baseline
+                                      included (0: the floor alone) */
+    int unconfirmed;               /* +1 slower / -1 faster by the row test while the family
+                                      did not move: not judged */
     cc_change timing_change;
     cc_change change_kind;         /* regression if any part regressed, else improvement if
                                       any improved, else neutral if a verdict changed */
@@ -169,7 +189,9 @@ typedef struct cc_comparison {
     int only_base_models, only_cand_models;
     int n_regressions, n_improvements, n_neutral;   /* case and model rows together */
     int n_timed;                   /* rows whose timing was judged */
-    int noise_history;             /* A/A runs found for noise_auto (0: none) */
+    int n_unconfirmed;             /* rows moved alone (see unconfirmed) */
+    int noise_history;             /* A/A runs found for noise_auto, the baseline included
+                                      (0: noise_auto off or nothing timed) */
     cc_outcome outcome;
     char reason[256];              /* one line: why the outcome */
 } cc_comparison;

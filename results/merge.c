@@ -17,9 +17,12 @@
     "git_commit, libraries"
 #define RUN_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 #define N_RUN_COLS 12
-#define ENV_COLS "cpu_model, cpu_flags, cores, memory_bytes, os, hostname, compiler"
-#define ENV_QMARKS "?, ?, ?, ?, ?, ?, ?"
-#define N_ENV_COLS 7
+#define ENV_COLS                                                                          \
+    "cpu_model, cpu_flags, cores, memory_bytes, os, hostname, compiler, load_start, "      \
+    "governor_start, mhz_start, max_mhz_start, load_end, governor_end, mhz_end, max_mhz_end, " \
+    "others_cpu, busy"
+#define ENV_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+#define N_ENV_COLS 17
 #define TARGET_COLS "name, available, reason, device, driver, library, peak_gflops, peak_gbps"
 #define TARGET_QMARKS "?, ?, ?, ?, ?, ?, ?, ?"
 #define N_TARGET_COLS 8

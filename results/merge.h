@@ -1,7 +1,6 @@
 /* merge.h — combining results databases from several machines or CI shards into one:
- * every run is copied with its uid, machine, targets, results, raw timing samples and
- * model results;
- * cases are matched by case id. */
+ * every run is copied with its uid, machine and conditions, targets, results, raw timing
+ * samples and model results; cases are matched by case id. */
 #ifndef CC_MERGE_H
 #define CC_MERGE_H
 

@@ -86,6 +86,7 @@ static const char schema_v1[] =
     ") WITHOUT ROWID;\n"
     "PRAGMA user_version = 1;\n";
 
+/* Version 2: model results. */
 static const char schema_v2[] =
     "CREATE TABLE model_results (\n"
     "  id INTEGER PRIMARY KEY,\n"
@@ -107,9 +108,26 @@ static const char schema_v2[] =
     ");\n"
     "PRAGMA user_version = 2;\n";
 
+/* Version 3: a run's volatile conditions (load average, frequency governor and clocks at
+ * the start and at the end, the share of the machine other processes used, busy). NULL
+ * and '' are unknown: runs stored before version 3 have none. */
+static const char schema_v3[] =
+    "ALTER TABLE environments ADD COLUMN load_start REAL;\n"
+    "ALTER TABLE environments ADD COLUMN governor_start TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE environments ADD COLUMN mhz_start REAL;\n"
+    "ALTER TABLE environments ADD COLUMN max_mhz_start REAL;\n"
+    "ALTER TABLE environments ADD COLUMN load_end REAL;\n"
+    "ALTER TABLE environments ADD COLUMN governor_end TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE environments ADD COLUMN mhz_end REAL;\n"
+    "ALTER TABLE environments ADD COLUMN max_mhz_end REAL;\n"
+    "ALTER TABLE environments ADD COLUMN others_cpu REAL;\n"
+    "ALTER TABLE environments ADD COLUMN busy INTEGER CHECK (busy IN (0, 1));\n"
+    "PRAGMA user_version = 3;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
+    { 3, "add the volatile conditions of runs", schema_v3 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

@@ -67,7 +67,12 @@ static const char *const stmt_sql[ST_COUNT] = {
         " git_commit, libraries) VALUES (?, " NOW_SQL ", 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_ENV_INSERT] =
         "INSERT INTO environments (run_id, cpu_model, cpu_flags, cores, memory_bytes, os,"
-        " hostname, compiler) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        " hostname, compiler, load_start, governor_start, mhz_start, max_mhz_start)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    [ST_ENV_START] = "SELECT load_start, cores FROM environments WHERE run_id = ?",
+    [ST_ENV_END] =
+        "UPDATE environments SET load_end = ?, governor_end = ?, mhz_end = ?, max_mhz_end = ?,"
+        " others_cpu = ?, busy = ? WHERE run_id = ?",
     [ST_RUN_EXISTS] = "SELECT 1 FROM runs WHERE id = ?",
     [ST_RUN_STATUS] = "UPDATE runs SET status = ?, finished_at = " NOW_SQL " WHERE id = ?",
     [ST_RUN_RESUME] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?",
@@ -95,7 +100,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GET_RUN] =
         "SELECT r.id, r.uid, r.started_at, coalesce(r.finished_at, ''), r.status, r.tag,"
         " r.config, r.seed, r.quick, r.command, r.version, r.git_commit, r.libraries,"
-        " e.cpu_model, e.cpu_flags, e.cores, e.memory_bytes, e.os, e.hostname, e.compiler"
+        " e.cpu_model, e.cpu_flags, e.cores, e.memory_bytes, e.os, e.hostname, e.compiler,"
+        " e.load_start, e.governor_start, e.mhz_start, e.max_mhz_start,"
+        " e.load_end, e.governor_end, e.mhz_end, e.max_mhz_end, e.others_cpu, e.busy"
         " FROM runs r LEFT JOIN environments e ON e.run_id = r.id WHERE r.id = ?",
     [ST_HAS_RESULT] =
         "SELECT 1 FROM results r JOIN cases c ON c.id = r.case_ref WHERE r.run_id = ?"
@@ -153,6 +160,23 @@ static cc_status exec_stmt(cc_db *s, int which, const char *what, cc_err *err)
     cc_status status = cc_db_stmt(s, which, &st, err);
     if (status != CC_OK) return status;
     return cc_db_step_done(s, st, what, err);
+}
+
+/* Binds a cc_env_state as (load, governor, mhz, max_mhz) from parameter first on. */
+static void bind_env_state(sqlite3_stmt *st, int first, const cc_env_state *e)
+{
+    cc_db_bind_real(st, first, e->load1);
+    cc_db_bind_text(st, first + 1, memchr(e->governor, '\0', sizeof e->governor) ? e->governor : "");
+    cc_db_bind_real(st, first + 2, e->mhz);
+    cc_db_bind_real(st, first + 3, e->max_mhz);
+}
+
+void cc_db_read_env_state(sqlite3_stmt *st, int first, cc_env_state *out)
+{
+    out->load1 = cc_db_column_real(st, first);
+    cc_db_column_text(st, first + 1, out->governor, sizeof out->governor);
+    out->mhz = cc_db_column_real(st, first + 2);
+    out->max_mhz = cc_db_column_real(st, first + 3);
 }
 
 static void rollback(cc_db *s)
@@ -439,6 +463,7 @@ cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run
     cc_db_bind_text(st, 6, info->os);
     cc_db_bind_text(st, 7, info->hostname);
     cc_db_bind_text(st, 8, info->compiler);
+    bind_env_state(st, 9, &info->at_start);
     status = cc_db_step_done(store, st, "inserting a run's environment", err);
     if (status != CC_OK) goto fail;
 
@@ -486,6 +511,34 @@ cc_status cc_store_run_end(cc_db *store, int64_t run_id, const char *status, cc_
                           "cc_store_run_end: status must be 'finished' or 'interrupted', got '%s'",
                           status);
     return update_run(store, ST_RUN_STATUS, run_id, status, err);
+}
+
+cc_status cc_store_run_conditions(cc_db *store, int64_t run_id, const cc_env_state *at_end,
+                                  double others_cpu, cc_err *err)
+{
+    if (!store || !at_end) return cc_err_set(err, CC_ERR_ARG, "cc_store_run_conditions: NULL argument");
+    sqlite3_stmt *st = NULL;
+    cc_status status = cc_db_stmt(store, ST_ENV_START, &st, err);
+    if (status != CC_OK) return status;
+    sqlite3_bind_int64(st, 1, run_id);
+    int rc = sqlite3_step(st);
+    double load_start = rc == SQLITE_ROW ? cc_db_column_real(st, 0) : NAN;
+    int cores = rc == SQLITE_ROW ? sqlite3_column_int(st, 1) : 0;
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE)
+        return cc_err_set(err, CC_ERR_ARG, "results database '%s': no run with id %lld", store->path,
+                          (long long)run_id);
+    if (rc != SQLITE_ROW) return cc_db_error(store, "reading a run's environment", err);
+
+    int busy = cc_env_is_busy(others_cpu, load_start, cores);
+    status = cc_db_stmt(store, ST_ENV_END, &st, err);
+    if (status != CC_OK) return status;
+    bind_env_state(st, 1, at_end);
+    cc_db_bind_real(st, 5, others_cpu);
+    if (busy < 0) sqlite3_bind_null(st, 6);
+    else sqlite3_bind_int(st, 6, busy);
+    sqlite3_bind_int64(st, 7, run_id);
+    return cc_db_step_done(store, st, "storing a run's conditions", err);
 }
 
 /* ---- targets and results -------------------------------------------------------------- */

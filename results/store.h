@@ -27,15 +27,26 @@
 #include "result.h"
 
 /* The schema version this code writes and understands (PRAGMA user_version). */
-#define CC_STORE_SCHEMA_VERSION 2
+#define CC_STORE_SCHEMA_VERSION 3
 
 /* An open results database. (Named cc_db, not cc_store: harness/dtype.h already has a
  * function cc_store.) */
 typedef struct cc_db cc_db;
 
+/* The volatile state of the machine at one moment: what changes from run to run on the
+ * same machine and explains timing noise. Never part of the stable fingerprint. */
+typedef struct cc_env_state {
+    double load1;              /* 1-minute load average; NaN unknown */
+    char governor[32];         /* CPU frequency governor ("performance", "powersave", ...;
+                                  "a/b" when CPUs differ); "" unknown */
+    double mhz;                /* current clock, mean over CPUs, MHz; NaN unknown */
+    double max_mhz;            /* maximum clock, highest over CPUs, MHz; NaN unknown */
+} cc_env_state;
+
 /* One run: what the harness was asked to do, and the machine it ran on.
  * The store fills id, uid, started_at, finished_at and status; the harness fills the run
- * fields (tag .. git_commit, libraries) and cc_env_collect fills the machine fields.
+ * fields (tag .. git_commit, libraries) and cc_env_collect fills the machine fields and
+ * the state at the start; cc_store_run_conditions records the state at the end.
  * Strings longer than their field are cut when read back. */
 typedef struct cc_run_info {
     /* filled by the store (ignored by cc_store_run_begin) */
@@ -64,6 +75,13 @@ typedef struct cc_run_info {
     char os[256];              /* "Linux 6.1.0-18-amd64 #1 SMP ... x86_64" */
     char hostname[256];
     char compiler[256];        /* compiler that built crosscheck */
+
+    /* volatile conditions: stored and shown, never compared */
+    cc_env_state at_start;     /* filled by cc_env_collect */
+    cc_env_state at_end;       /* unknown until cc_store_run_conditions */
+    double others_cpu;         /* share (0..1) of the machine's CPU time that other processes
+                                  used while the run ran; NaN unknown */
+    int busy;                  /* 1: the machine was busy (cc_env_is_busy), 0: not, -1: unknown */
 } cc_run_info;
 
 /* One target as a run saw it (cc_store_put_target / cc_store_load_targets). */
@@ -97,14 +115,46 @@ int cc_store_schema_version(const cc_db *store);
 /* ---- environment ------------------------------------------------------------------ */
 
 /* Fills the machine fields of info (cpu_model, cpu_flags, cores, memory_bytes, os,
- * hostname, compiler) from /proc/cpuinfo, /proc/meminfo, uname(2) and sysconf, leaving
- * every other field alone. Best effort: what cannot be found is "" or 0. */
+ * hostname, compiler) from /proc/cpuinfo, /proc/meminfo, uname(2) and sysconf, and the
+ * volatile ones: at_start = cc_env_sample now, at_end, others_cpu and busy unknown. Leaves
+ * every other field alone. Best effort: what cannot be found is "" or 0 (NaN, "" for the
+ * volatile state). */
 void cc_env_collect(cc_run_info *info);
+
+/* The volatile state now: the 1-minute load average from /proc/loadavg; the governor, the
+ * current and the maximum clock from /sys/devices/system/cpu/cpuN/cpufreq/ (absent on
+ * many virtual machines: then "" and NaN). Never fails. */
+void cc_env_sample(cc_env_state *out);
+
+/* CPU time counters at one moment, to tell how much of the machine other processes used
+ * over an interval (cc_env_others_share). */
+typedef struct cc_env_mark {
+    double wall;               /* monotonic clock, seconds */
+    double machine_busy;       /* non-idle CPU seconds of the whole machine (/proc/stat); NaN unknown */
+    double own;                /* CPU seconds of this process and its waited-for children */
+    int cpus;                  /* online processors */
+} cc_env_mark;
+
+void cc_env_mark_take(cc_env_mark *out);
+
+/* The share (0..1) of the machine's CPU capacity (b's cpus x elapsed time) that processes
+ * other than this one and its waited-for children used between marks a and b; NaN when
+ * unknown (no /proc/stat, no time elapsed). Children must have been waited for by the
+ * time b is taken, or their time counts as others'. */
+double cc_env_others_share(const cc_env_mark *a, const cc_env_mark *b);
+
+/* Share of the machine that other processes must use for a run to count as busy. */
+#define CC_ENV_BUSY_SHARE 0.25
+
+/* The busy flag of a run: 1 when other processes used at least CC_ENV_BUSY_SHARE of the
+ * machine while it ran; when that is unknown, 1 when the load average at the start was at
+ * least half the cores; 0 otherwise; -1 when neither is known. */
+int cc_env_is_busy(double others_cpu, double load_start, int cores);
 
 /* ---- writing -------------------------------------------------------------------- */
 
-/* Starts a run: stores info's run and machine fields with a fresh uid, started_at = now
- * and status "running"; writes the new run's id to *run_id. CC_ERR_DB on failure (nothing
+/* Starts a run: stores info's run and machine fields and its state at_start with a fresh
+ * uid, started_at = now and status "running" (at_end, others_cpu and busy unknown); writes the new run's id to *run_id. CC_ERR_DB on failure (nothing
  * stored), CC_ERR_ARG on NULL arguments. */
 cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run_id,
                              cc_err *err);
@@ -116,6 +166,13 @@ cc_status cc_store_run_resume(cc_db *store, int64_t run_id, cc_err *err);
 /* Ends a run: status must be "finished" or "interrupted"; finished_at = now.
  * CC_ERR_ARG for another status or an unknown run. */
 cc_status cc_store_run_end(cc_db *store, int64_t run_id, const char *status, cc_err *err);
+
+/* Records the end of a run's volatile conditions: the state at_end (sampled after the
+ * last result), others_cpu (cc_env_others_share over the run, NaN unknown) and the busy
+ * flag derived from them (cc_env_is_busy with the stored start load and cores). A resumed
+ * run's conditions describe its last session. CC_ERR_ARG for an unknown run or NULL end. */
+cc_status cc_store_run_conditions(cc_db *store, int64_t run_id, const cc_env_state *at_end,
+                                  double others_cpu, cc_err *err);
 
 /* Records a target of a run. desc may be NULL (stored as empty), reason may be NULL
  * (stored as ""). Putting the same name again replaces the earlier row. Targets are read

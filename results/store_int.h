@@ -10,7 +10,7 @@
 /* The prepared statements of a handle; their SQL is the table in store.c. */
 enum {
     ST_BEGIN, ST_COMMIT, ST_ROLLBACK,
-    ST_RUN_INSERT, ST_ENV_INSERT, ST_RUN_EXISTS, ST_RUN_STATUS, ST_RUN_RESUME,
+    ST_RUN_INSERT, ST_ENV_INSERT, ST_ENV_START, ST_ENV_END, ST_RUN_EXISTS, ST_RUN_STATUS, ST_RUN_RESUME,
     ST_TARGET_PUT, ST_CASE_INSERT, ST_CASE_FIND, ST_RESULT_DELETE, ST_RESULT_INSERT,
     ST_SAMPLE_INSERT, ST_FIND_RESUMABLE, ST_LATEST_RUN, ST_GET_RUN, ST_HAS_RESULT,
     ST_COUNT_RESULTS, ST_COUNT_VERDICT, ST_LOAD_RESULTS, ST_LOAD_TARGETS, ST_LOAD_SAMPLES,
@@ -38,6 +38,8 @@ int cc_db_bind_real(sqlite3_stmt *st, int i, double v);           /* NaN binds N
 double cc_db_column_real(sqlite3_stmt *st, int i);                /* NULL reads NaN */
 void cc_db_column_text(sqlite3_stmt *st, int i, char *dst, size_t n); /* cut to n - 1 bytes */
 int cc_db_regime_parse(const char *name, cc_regime *out);         /* 0 ok, -1 unknown */
+/* Reads a cc_env_state stored as (load, governor, mhz, max_mhz) from column first on. */
+void cc_db_read_env_state(sqlite3_stmt *st, int first, cc_env_state *out);
 /* Reads the numeric result columns (metrics, timing, cost, policy) starting at column first,
  * in the order ST_LOAD_RESULTS selects them. */
 void cc_db_read_result_fields(sqlite3_stmt *st, int first, cc_result *r);

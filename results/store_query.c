@@ -452,6 +452,54 @@ fail:
     return status;
 }
 
+cc_status cc_store_load_briefs(cc_db *store, int64_t run_id, cc_result_brief **out, int *n,
+                               cc_err *err)
+{
+    if (!store || !out || !n) return cc_err_set(err, CC_ERR_ARG, "cc_store_load_briefs: NULL argument");
+    sqlite3_stmt *st;
+    cc_status status = prepare(store,
+                               "SELECT r.case_ref, c.op, c.dtype, r.target, r.regime, r.verdict,"
+                               " r.n_samples, r.gflops FROM results r JOIN cases c ON c.id = r.case_ref"
+                               " WHERE r.run_id = ? ORDER BY r.case_ref, r.target, r.regime", &st, err);
+    if (status != CC_OK) return status;
+    sqlite3_bind_int64(st, 1, run_id);
+    cc_result_brief *rows = NULL;
+    int64_t count = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (grow((void **)&rows, &cap, count, sizeof *rows)) {
+            status = cc_err_set(err, CC_ERR_NOMEM, "cc_store_load_briefs: out of memory");
+            goto fail;
+        }
+        cc_result_brief *b = &rows[count];
+        b->case_ref = sqlite3_column_int64(st, 0);
+        cc_db_column_text(st, 1, b->op, sizeof b->op);
+        cc_db_column_text(st, 2, b->dtype, sizeof b->dtype);
+        cc_db_column_text(st, 3, b->target, sizeof b->target);
+        const char *verdict = (const char *)sqlite3_column_text(st, 5);
+        if (regime_of(st, 4, &b->regime) || !verdict || cc_verdict_parse(verdict, &b->verdict)) {
+            status = cc_err_set(err, CC_ERR_DB, "results database '%s': a result of run %lld has an unknown "
+                                "regime or verdict", store->path, (long long)run_id);
+            goto fail;
+        }
+        b->n_samples = sqlite3_column_int(st, 6);
+        b->gflops = cc_db_column_real(st, 7);
+        count++;
+    }
+    if (rc != SQLITE_DONE) {
+        status = cc_db_error(store, "reading results", err);
+        goto fail;
+    }
+    sqlite3_finalize(st);
+    *out = rows;
+    *n = (int)count;
+    return CC_OK;
+fail:
+    sqlite3_finalize(st);
+    free(rows);
+    return status;
+}
+
 /* ---- a case over runs ------------------------------------------------------------------ */
 
 /* Worst first: the same order as the report's verdict ranks. */

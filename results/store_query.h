@@ -77,6 +77,25 @@ typedef struct cc_median_row {
 cc_status cc_store_load_medians(cc_db *store, int64_t run_id, cc_median_row **out, int *n,
                                 cc_err *err);
 
+/* One result in brief, for summaries over many runs (the fleet report). */
+typedef struct cc_result_brief {
+    int64_t case_ref;          /* the case's row id: equal ids are the same case id in this
+                                  database */
+    char op[CC_NAME_MAX];
+    char dtype[8];
+    char target[CC_NAME_MAX];
+    cc_regime regime;
+    cc_verdict verdict;
+    int n_samples;
+    double gflops;             /* NaN when not timed */
+} cc_result_brief;
+
+/* Every result of a run in brief, sorted by (case_ref, target, regime). *out is malloc'd
+ * (NULL when *n is 0); the caller frees it with free(). A stored verdict or regime this
+ * code does not know is CC_ERR_DB. */
+cc_status cc_store_load_briefs(cc_db *store, int64_t run_id, cc_result_brief **out, int *n,
+                               cc_err *err);
+
 /* One run's result for a case on a target: a point of the case's history. */
 typedef struct cc_series_point {
     int64_t run_id;

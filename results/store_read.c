@@ -112,6 +112,10 @@ cc_status cc_store_get_run(cc_db *store, int64_t run_id, cc_run_info *out, cc_er
         cc_db_column_text(st, 17, info->os, sizeof info->os);
         cc_db_column_text(st, 18, info->hostname, sizeof info->hostname);
         cc_db_column_text(st, 19, info->compiler, sizeof info->compiler);
+        cc_db_read_env_state(st, 20, &info->at_start);
+        cc_db_read_env_state(st, 24, &info->at_end);
+        info->others_cpu = cc_db_column_real(st, 28);
+        info->busy = sqlite3_column_type(st, 29) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 29);
         *out = *info;
     }
     sqlite3_reset(st);

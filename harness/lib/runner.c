@@ -113,6 +113,8 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
     int64_t run_id = 0;
     memset(sum, 0, sizeof *sum);
     double t_start = cc_now();
+    cc_env_mark mark_start;
+    cc_env_mark_take(&mark_start);
 
     st = cc_select_cases(&o->sel, &cases, &n_cases, err);
     if (st) goto done;
@@ -243,7 +245,16 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
         }
     }
 finish:
-    st = cc_store_run_end(store, run_id, sum->interrupted ? "interrupted" : "finished", err);
+    /* the conditions of the run: the worker is waited for first, so that its CPU time
+     * counts as the run's own and not as other processes' */
+    cc_worker_destroy(w);
+    w = NULL;
+    cc_env_state at_end;
+    cc_env_mark mark_end;
+    cc_env_sample(&at_end);
+    cc_env_mark_take(&mark_end);
+    st = cc_store_run_conditions(store, run_id, &at_end, cc_env_others_share(&mark_start, &mark_end), err);
+    if (!st) st = cc_store_run_end(store, run_id, sum->interrupted ? "interrupted" : "finished", err);
     /* the verdict counts of the whole run, resumed parts included */
     for (int v = 0; !st && v < CC_VERDICT_COUNT; v++) {
         int64_t c = 0;

@@ -99,11 +99,13 @@ static void fixture(void)
     cc_run_info info;
     synth_run_info(&info, "base", "c1");
     run_a = synth_store_run(db, &info, "Synthetic CPU", rows, 12, &rng);
-    /* the candidate: Conv 40% slower, MatMul #5 fails, Relu #9 30% faster */
+    /* the candidate: Conv 40% slower, MatMul #5 fails, MatMul #4 40% slower alone (its
+     * family does not move: unconfirmed), the Relu family 30% faster */
     memcpy(mod, rows, sizeof mod);
     for (int i = 0; i < 4; i++) mod[i].median *= 1.4;
     mod[5].verdict = CC_FAILED;
-    mod[9].median /= 1.3;
+    mod[4].median *= 1.4;
+    for (int i = 8; i < 11; i++) mod[i].median /= 1.3;
     synth_run_info(&info, "cand", "c2");
     run_b = synth_store_run(db, &info, "Synthetic CPU", mod, 12, &rng);
     run_c = synth_store_run(db, &info, "Synthetic CPU", mod, 12, &rng);
@@ -137,13 +139,20 @@ static void test_regression_report(void)
     CHECK(strstr(verdict_line, "exit code 1") != NULL);
     CHECK(strstr(verdict_line, "6 regressions") != NULL);  /* 4 Conv + MatMul #5 in 2 regimes */
     /* sections in order, with evidence */
-    const char *reg = strstr(md, "## Regressions (6)"), *imp = strstr(md, "## Improvements (1)");
+    const char *reg = strstr(md, "## Regressions (6)"), *imp = strstr(md, "## Improvements (3)");
     const char *unch = strstr(md, "## Unchanged");
     CHECK(reg && imp && unch && reg < imp && imp < unch);
     CHECK(strstr(md, "verdict passed → **failed**") != NULL);
     CHECK(count(md, "| slower |") == 4);
-    CHECK(count(md, "| faster |") == 1);
-    CHECK(strstr(md, "(threshold 10%)") != NULL);
+    CHECK(count(md, "| faster |") == 3);
+    CHECK(strstr(md, "(threshold +10%; family +") != NULL && strstr(md, " of 4, threshold +5%)") != NULL);
+    /* faster rows: the thresholds as the decrease they stand for, 1/1.1 - 1 and 1/1.05 - 1 */
+    CHECK(strstr(md, "(threshold -9.09%; family -") != NULL && strstr(md, " of 3, threshold -4.76%)") != NULL);
+    CHECK(strstr(md, "- 1 result moved beyond 10% while its op family did not: unconfirmed") != NULL);
+    CHECK(strstr(md, "its op family (the op's timed results on that target) moved the same way") != NULL);
+    /* both runs' conditions, side by side */
+    CHECK(strstr(md, "| conditions | load 0.50 → unknown (1 min) · governor performance · clock 2900 MHz → "
+                     "unknown (max 3500 MHz)") != NULL);
     CHECK(strstr(md, "| 100 / 100 |") != NULL);
     /* charts: the throughput bars and history lines of the first regressions, referenced by name */
     CHECK(charts.n >= 2);
@@ -179,12 +188,19 @@ static void test_regression_report(void)
     CHECK(t.rows == 1 + c->n_rows);
     int jc = column(&t, "judgement"), cc = column(&t, "case_id");
     CHECK(jc >= 0 && cc >= 0);
-    int regressions = 0, hostile = 0;
+    int uc = column(&t, "unconfirmed"), fc = column(&t, "family_change");
+    CHECK(uc >= 0 && fc >= 0);
+    int regressions = 0, hostile = 0, unconfirmed = 0;
     for (int r = 1; r < t.rows; r++) {
         regressions += strcmp(t.cells[r][jc], "regression") == 0;
         hostile += strcmp(t.cells[r][cc], HOSTILE) == 0;
+        if (uc >= 0 && strcmp(t.cells[r][uc], "slower") == 0) {
+            unconfirmed++;
+            CHECK(strcmp(t.cells[r][cc], ids[4]) == 0 && strcmp(t.cells[r][jc], "unchanged") == 0);
+        }
     }
     CHECK(regressions == 6);
+    CHECK(unconfirmed == 1);
     CHECK(hostile == 2);
     free(buf);
     cc_comparison_free(c);
@@ -298,8 +314,38 @@ static void test_history_and_fleet(void)
     CHECK(strstr(md, "## Machine 1: Synthetic CPU 9000") != NULL);
     CHECK(strstr(md, "## Machine 2: Other CPU") != NULL);
     CHECK(charts.n == 1 && strcmp(charts.c[0].name, "fleet-throughput.svg") == 0);
+    /* two machines: support and throughput side by side */
+    CHECK(strstr(md, "## Support and throughput per machine") != NULL);
     free(md);
     cc_charts_free(&charts);
+
+    /* the report of one run carries the machines of the database */
+    cc_report_options ro;
+    cc_report_options_default(&ro);
+    CHECK_OK(cc_report_markdown(db, run_other, &ro, &md, &err));
+    if (!md) return;
+    const char *sec = strstr(md, "## Machines in this database");
+    CHECK(sec != NULL);
+    if (sec) {
+        CHECK(strstr(sec, "holds 4 runs of 2 machines") != NULL);
+        CHECK(strstr(sec, "| M1 | Synthetic CPU 9000 · 8 cores |") != NULL);
+        CHECK(strstr(sec, "| M2 | Other CPU · 8 cores |") != NULL);
+        /* M1's latest build c2 ran twice with one selection: one run counted */
+        CHECK(strstr(sec, "`c2` (1 run)") != NULL);
+        /* support: M1 (the candidate build) lost MatMul #5 in both regimes, M2 did not */
+        CHECK(strstr(sec, "| `cpu` | 91.7% (11/12) of 12 | 100.0% (12/12) of 12 |") != NULL);
+        CHECK(strstr(sec, "| MatMul | ❌ 3/4 | ✅ 4/4 |") != NULL);
+        CHECK(strstr(sec, "| Conv | ✅ 4/4 | ✅ 4/4 |") != NULL);
+        /* throughput over the results both timed and passed: f32 and f16, MatMul #5 out */
+        CHECK(strstr(sec, "| `cpu` | f32 | 6 |") != NULL);
+        CHECK(strstr(sec, "| `cpu` | f16 | 5 |") != NULL);
+    }
+    CHECK(strstr(md, "- **Conditions** load 0.50 → unknown (1 min)") != NULL);
+    free(md);
+    ro.machines = -1;
+    CHECK_OK(cc_report_markdown(db, run_other, &ro, &md, &err));
+    CHECK(md && strstr(md, "## Machines in this database") == NULL);
+    free(md);
 }
 
 /* Bar heights proportional to values; labels escaped. */

@@ -14,6 +14,7 @@
 
 #include "harness/rng.h"
 #include "results/store.h"
+#include "schema_old.h"
 
 static char synth_dir[256];
 
@@ -63,6 +64,10 @@ static void synth_run_info(cc_run_info *info, const char *tag, const char *commi
     snprintf(info->os, sizeof info->os, "Linux test");
     snprintf(info->hostname, sizeof info->hostname, "host-a");
     snprintf(info->compiler, sizeof info->compiler, "cc");
+    info->at_start = (cc_env_state){ .load1 = 0.5, .governor = "performance", .mhz = 2900, .max_mhz = 3500 };
+    info->at_end = (cc_env_state){ .load1 = NAN, .mhz = NAN, .max_mhz = NAN };
+    info->others_cpu = NAN;
+    info->busy = -1;
 }
 
 /* One result to store: case id, op, dtype, target, verdict, bound ratio, median time and

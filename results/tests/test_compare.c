@@ -2,9 +2,10 @@
  * enumeration and hand-worked values; then synthetic runs with planted truths: A/A runs
  * of one build (no regression), a 30% slower op family (regression, exit 1, exactly those
  * rows), a numerics regression with unchanged timing, improvements only (exit 4), nothing
- * in common and a different machine (not enough data, exit 3), thresholds from A/A
- * history, model results, run references, and an older database read through an
- * upgraded copy without touching it. */
+ * in common and a different machine (not enough data, exit 3), the family rule (a lone
+ * mover unconfirmed, a family of one judged) with thresholds from A/A history, model
+ * results, run references, and an older database read through an upgraded copy without
+ * touching it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,7 +289,9 @@ static void test_runs(void)
     cc_store_close(db);
 }
 
-/* Thresholds from the machine's A/A history: a noisy case gets a wide threshold. */
+/* The family rule: a whole op family that moves is judged, a result that moves alone is
+ * unconfirmed, a family of one is confirmed by its own change; and thresholds from the
+ * machine's A/A history: a family whose level wanders between A/A runs gets a wide one. */
 static void test_noise(void)
 {
     char path[512];
@@ -298,47 +301,70 @@ static void test_noise(void)
     CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 99);
-    synth_row rows[N_CASES], mod[N_CASES];
+    synth_row rows[N_CASES + 1], mod[N_CASES + 1];
     char ids[N_CASES][64];
     base_rows(rows, ids);
+    rows[N_CASES] = (synth_row){ "Gemm(a=8x8:f32,b=8x8)", "Gemm", "f32", "cpu", CC_PASSED, 0.05, 2e-5, 0.03, 200 };
     cc_run_info info;
     synth_run_info(&info, "aa", "build1");
-    /* four A/A runs in which case 0's median wanders by up to 25% between runs */
+    /* four A/A runs in which the Conv family (cases 0-5) wanders by up to 25% between runs */
     const double wander[4] = { 1.0, 1.25, 0.95, 1.1 };
     int64_t ids_aa[4];
     for (int k = 0; k < 4; k++) {
         memcpy(mod, rows, sizeof mod);
-        mod[0].median *= wander[k];
-        ids_aa[k] = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+        for (int i = 0; i < 6; i++) mod[i].median *= wander[k];
+        ids_aa[k] = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES + 1, &rng);
     }
-    /* candidate: case 0 and case 1 both 15% slower than the baseline (run 0) */
+    /* candidate: the Conv and MatMul families 15% slower than the baseline (run 0), one Relu
+     * case 40% slower alone, the lone Gemm case 30% slower */
     memcpy(mod, rows, sizeof mod);
-    mod[0].median *= 1.15;
-    mod[1].median *= 1.15;
+    for (int i = 0; i < 12; i++) mod[i].median *= 1.15;
+    mod[12].median *= 1.4;
+    mod[N_CASES].median *= 1.3;
     synth_run_info(&info, "cand", "build2");
-    int64_t cand = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    int64_t cand = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES + 1, &rng);
 
     cc_compare_options o;
     cc_compare_options_default(&o);
-    cc_comparison *c = compare(db, ids_aa[0], cand, &o);   /* fixed 10% */
-    CHECK(c->n_regressions == 2);
+    CHECK(o.noise_auto == 1);
+    o.noise_auto = 0;                                      /* the 5% family floor alone */
+    cc_comparison *c = compare(db, ids_aa[0], cand, &o);
+    CHECK(c->noise_history == 0);
+    CHECK(c->n_regressions == 13);                         /* Conv 6, MatMul 6, Gemm */
+    CHECK(c->n_unconfirmed == 1);
+    const cc_compare_row *relu = row_of(c, ids[12], CC_REGIME_RANDOM);
+    CHECK(relu && relu->unconfirmed == 1 && relu->change_kind == CC_CHANGE_NONE && relu->change > 0.3);
+    CHECK(relu && relu->family_rows == 6 && fabs(relu->family_change) < 0.05);
+    CHECK(relu && relu->p < 1e-10);                        /* the row test alone would flag it */
+    const cc_compare_row *gemm = row_of(c, "Gemm(a=8x8:f32,b=8x8)", CC_REGIME_RANDOM);
+    CHECK(gemm && gemm->family_rows == 1 && gemm->timing_change == CC_CHANGE_REGRESSION);
+    CHECK(gemm && gemm->family_change == gemm->change);
     cc_comparison_free(c);
 
     o.noise_auto = 1;
     c = compare(db, ids_aa[0], cand, &o);
     CHECK(c->noise_history == 4);
-    const cc_compare_row *r0 = row_of(c, ids[0], CC_REGIME_RANDOM), *r1 = row_of(c, ids[1], CC_REGIME_RANDOM);
-    CHECK(r0 && r1);
-    if (r0 && r1) {
-        /* case 0: spread 1.25/0.95 - 1 = 31.6%, threshold 2 x that = 63%: not flagged */
-        CHECK_NEAR(r0->threshold, 2 * (1.25 / 0.95 - 1), 1e-9);
-        CHECK(r0->noise_runs == 4);
-        CHECK(r0->change_kind == CC_CHANGE_NONE);
-        /* case 1: identical medians in the history -> the 3% floor: flagged */
-        CHECK_NEAR(r1->threshold, 0.03, 1e-12);
-        CHECK(r1->change_kind == CC_CHANGE_REGRESSION);
+    const cc_compare_row *r0 = row_of(c, ids[0], CC_REGIME_RANDOM), *r6 = row_of(c, ids[6], CC_REGIME_RANDOM);
+    CHECK(r0 && r6);
+    if (r0 && r6) {
+        /* Conv: levels 0 (the baseline), log 1.25, log 0.95, log 1.1; threshold 2 x the spread:
+         * (1.25 / 0.95)^2 - 1 = 73%: the 15% move is within this machine's noise */
+        CHECK_NEAR(r0->family_threshold, pow(1.25 / 0.95, 2) - 1, 1e-9);
+        CHECK(r0->noise_runs == 4 && r0->family_rows == 6);
+        CHECK(r0->change_kind == CC_CHANGE_NONE && r0->unconfirmed == 1);
+        /* MatMul: identical levels in the history -> the 5% floor: flagged */
+        CHECK_NEAR(r6->family_threshold, 0.05, 1e-12);
+        CHECK(r6->change_kind == CC_CHANGE_REGRESSION);
+        CHECK(r6->change > 0.1 && r6->family_change > 0.1);
     }
-    CHECK(c->n_regressions == 1);
+    CHECK(c->n_regressions == 7);                          /* MatMul 6, Gemm */
+    CHECK(c->n_unconfirmed == 7);                          /* Conv 6, the Relu case */
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    cc_comparison_free(c);
+
+    /* the history is the baseline's build only: from the candidate's build there is none */
+    c = compare(db, cand, ids_aa[1], &o);
+    CHECK(c->noise_history == 1);                          /* the baseline alone */
     cc_comparison_free(c);
     cc_store_close(db);
 }
@@ -466,7 +492,7 @@ static void test_older_schema(void)
     cc_store_close(db);
     sqlite3 *raw = NULL;
     CHECK(sqlite3_open(path, &raw) == SQLITE_OK);
-    CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE; DROP TABLE model_results; PRAGMA user_version = 1;",
+    CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE;" SYNTH_DOWNGRADE_TO_V1,
                        NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(raw);
     FILE *f = fopen(path, "rb");

@@ -109,6 +109,8 @@ int main(void)
         m.lat_samples = 10;
         m.lat_p50 = 0.02;
         CHECK_OK(cc_store_put_model_result(db, shard_run[s], &m, &err));
+        cc_env_state end = { .load1 = 1.5, .governor = "powersave", .mhz = 1200, .max_mhz = 3500 };
+        CHECK_OK(cc_store_run_conditions(db, shard_run[s], &end, 0.4, &err));
         cc_store_close(db);
     }
 
@@ -148,6 +150,11 @@ int main(void)
         CHECK(strcmp(runs[k].started_at, orig.started_at) == 0);
         CHECK(strcmp(runs[k].cpu_model, orig.cpu_model) == 0);
         CHECK(strcmp(runs[k].status, "finished") == 0);
+        /* the run's conditions travel with it */
+        CHECK(runs[k].at_start.load1 == 0.5 && strcmp(runs[k].at_start.governor, "performance") == 0);
+        CHECK(runs[k].at_start.mhz == 2900 && runs[k].at_start.max_mhz == 3500);
+        CHECK(runs[k].at_end.load1 == 1.5 && strcmp(runs[k].at_end.governor, "powersave") == 0);
+        CHECK(runs[k].at_end.mhz == 1200 && runs[k].others_cpu == 0.4 && runs[k].busy == 1);
         CHECK(same_run(src[k], shard_run[k], m, runs[k].id));
         cc_run_target *ta = NULL, *tb = NULL;
         int nta = 0, ntb = 0;
@@ -219,7 +226,7 @@ int main(void)
         cc_store_close(o);
         sqlite3 *raw = NULL;
         CHECK(sqlite3_open(old_db, &raw) == SQLITE_OK);
-        CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE; DROP TABLE model_results; PRAGMA user_version = 1;",
+        CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE;" SYNTH_DOWNGRADE_TO_V1,
                            NULL, NULL, NULL) == SQLITE_OK);
         sqlite3_close(raw);
     }
@@ -241,11 +248,11 @@ int main(void)
     CHECK(cc_merge_databases(inputs, 0, merged, &st, &err) == CC_ERR_ARG);
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
-     * 39 copied; runs id and 12; environments run_id and 7; run_targets id, run_id and 8;
+     * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 8;
      * model_results id, run_id and 32 */
     CHECK(columns(merged, "results") == 3 + 39);
     CHECK(columns(merged, "runs") == 1 + 12);
-    CHECK(columns(merged, "environments") == 1 + 7);
+    CHECK(columns(merged, "environments") == 1 + 17);
     CHECK(columns(merged, "run_targets") == 2 + 8);
     CHECK(columns(merged, "model_results") == 2 + 32);
     CHECK(columns(merged, "timing_samples") == 3);

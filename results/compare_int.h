@@ -1,0 +1,16 @@
+/* compare_int.h — internal to results/: the second stage of the timing rule of compare.c,
+ * the op-family confirmation with thresholds from the machine's A/A history (family.c). */
+#ifndef CC_COMPARE_INT_H
+#define CC_COMPARE_INT_H
+
+#include "compare.h"
+
+/* Confirms or demotes the row-level timing changes of c (rows whose timing_change was set
+ * by the row test): fills every timed row's family_change, family_threshold, family_rows
+ * and noise_runs, and c->noise_history; a row change whose family did not move the same
+ * way beyond its threshold becomes timing_change NONE with unconfirmed = +1 (slower) or -1
+ * (faster). A row is timed when its p is not NaN. With c->opt.noise_auto the A/A history
+ * is read from base_db (the rule is in compare.h). CC_ERR_DB, CC_ERR_NOMEM. */
+cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err);
+
+#endif

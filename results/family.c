@@ -1,0 +1,181 @@
+/* family.c — the second stage of compare's timing rule: a row's timing change counts only
+ * when the median change of its op family (the timed rows of one op on one target) moves
+ * the same way beyond the family threshold. The threshold is a floor, raised to
+ * noise_factor x the spread of the family's level over the A/A runs of the baseline's
+ * build on this machine when the history holds them. The rule is documented in compare.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "compare_int.h"
+#include "store_query.h"
+
+/* A family: its rows in order[first .. first + n - 1], and its level over the A/A runs
+ * (the median log ratio of its rows' medians to the baseline's; the baseline is 0). */
+typedef struct family {
+    int first, n;
+    double lo, hi;
+    int runs;
+} family;
+
+static int family_order(const void *a, const void *b, void *ctx)
+{
+    const cc_compare_row *rows = ctx;
+    const cc_compare_row *x = &rows[*(const int *)a], *y = &rows[*(const int *)b];
+    int k = strcmp(x->op, y->op);
+    if (!k) k = strcmp(x->target, y->target);
+    if (!k) k = strcmp(x->case_id, y->case_id);
+    if (!k) k = (int)x->regime - (int)y->regime;
+    return k;
+}
+
+/* Index of (case, target, regime) in medians sorted by cc_store_load_medians; -1 if absent. */
+static int find_median(const cc_median_row *m, int n, const cc_compare_row *row)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        int k = strcmp(m[mid].case_id, row->case_id);
+        if (!k) k = strcmp(m[mid].target, row->target);
+        if (!k) k = (int)m[mid].regime - (int)row->regime;
+        if (k == 0) return mid;
+        if (k < 0) lo = mid + 1;
+        else hi = mid - 1;
+    }
+    return -1;
+}
+
+static double median_sorted(double *x, int n)
+{
+    gsl_sort(x, 1, (size_t)n);
+    return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
+}
+
+/* 1 when run is an A/A run of the baseline's build: finished, same git commit, neither the
+ * baseline nor the candidate, started no later than the candidate. */
+static int aa_candidate(const cc_comparison *c, const cc_run_info *run)
+{
+    return strcmp(run->status, "finished") == 0 && c->base.git_commit[0] &&
+           strcmp(run->git_commit, c->base.git_commit) == 0 && strcmp(run->uid, c->cand.uid) != 0 &&
+           strcmp(run->uid, c->base.uid) != 0 && strcmp(run->started_at, c->cand.started_at) <= 0;
+}
+
+/* Widens each family's level range with the A/A runs of base_db. base_med[k] is the
+ * baseline's stored median of row order[k] (NaN when absent). */
+static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, const double *base_med,
+                              family *fam, int n_fam, double *scratch, cc_err *err)
+{
+    cc_run_info *runs = NULL;
+    int n = 0, used = 0;
+    cc_status st = cc_store_list_runs(db, &runs, &n, err);
+    for (int r = 0; r < n && st == CC_OK; r++) {
+        const cc_run_info *run = &runs[r];
+        if (!aa_candidate(c, run)) continue;
+        cc_run_target *tg = NULL;
+        cc_env_diff *diffs = NULL;
+        int nt = 0, nd = 0, ns = 0;
+        st = cc_store_load_targets(db, run->id, &tg, &nt, err);
+        if (st == CC_OK)
+            st = cc_env_compare(&c->base, c->base_targets, c->n_base_targets, run, tg, nt, &diffs, &nd, &ns, err);
+        free(tg);
+        free(diffs);
+        if (st != CC_OK || ns > 0) continue;
+        cc_median_row *med = NULL;
+        int nm = 0;
+        st = cc_store_load_medians(db, run->id, &med, &nm, err);
+        if (st != CC_OK) break;
+        used++;
+        for (int f = 0; f < n_fam; f++) {
+            int k = 0;
+            for (int i = fam[f].first; i < fam[f].first + fam[f].n; i++) {
+                int m = find_median(med, nm, &c->rows[order[i]]);
+                if (m >= 0 && med[m].n_samples >= c->opt.min_samples && med[m].median > 0 && base_med[i] > 0)
+                    scratch[k++] = log(med[m].median / base_med[i]);
+            }
+            if (k == 0) continue;
+            double level = median_sorted(scratch, k);
+            fam[f].lo = fmin(fam[f].lo, level);
+            fam[f].hi = fmax(fam[f].hi, level);
+            fam[f].runs++;
+        }
+        free(med);
+    }
+    free(runs);
+    if (st == CC_OK) c->noise_history = used + 1;
+    return st;
+}
+
+cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
+{
+    const cc_compare_options *o = &c->opt;
+    int n = 0;
+    for (int i = 0; i < c->n_rows; i++) n += !isnan(c->rows[i].p);
+    c->noise_history = 0;
+    if (n == 0) return CC_OK;
+    int *order = malloc(sizeof *order * (size_t)n);
+    double *scratch = malloc(sizeof *scratch * (size_t)n);
+    double *base_med = malloc(sizeof *base_med * (size_t)n);
+    family *fam = malloc(sizeof *fam * (size_t)n);
+    cc_median_row *bm = NULL;
+    int n_bm = 0, n_fam = 0;
+    cc_status st = CC_OK;
+    if (!order || !scratch || !base_med || !fam) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+        goto done;
+    }
+    n = 0;
+    for (int i = 0; i < c->n_rows; i++)
+        if (!isnan(c->rows[i].p)) order[n++] = i;
+    qsort_r(order, (size_t)n, sizeof *order, family_order, c->rows);
+    for (int i = 0; i < n; i++) {
+        const cc_compare_row *a = &c->rows[order[i]];
+        const cc_compare_row *prev = i ? &c->rows[order[i - 1]] : NULL;
+        if (!prev || strcmp(a->op, prev->op) || strcmp(a->target, prev->target))
+            fam[n_fam++] = (family){ i, 0, 0, 0, 1 };
+        fam[n_fam - 1].n++;
+    }
+
+    if (o->noise_auto) {
+        st = cc_store_load_medians(base_db, c->base.id, &bm, &n_bm, err);
+        if (st != CC_OK) goto done;
+        for (int i = 0; i < n; i++) {
+            int m = find_median(bm, n_bm, &c->rows[order[i]]);
+            base_med[i] = m >= 0 ? bm[m].median : NAN;
+        }
+        st = read_history(base_db, c, order, base_med, fam, n_fam, scratch, err);
+        if (st != CC_OK) goto done;
+    }
+
+    for (int f = 0; f < n_fam; f++) {
+        const family *F = &fam[f];
+        for (int i = 0; i < F->n; i++) scratch[i] = log1p(c->rows[order[F->first + i]].change);
+        double level = median_sorted(scratch, F->n);
+        double threshold = log1p(o->noise_floor);
+        if (F->runs >= 2) threshold = fmax(threshold, o->noise_factor * (F->hi - F->lo));
+        for (int i = F->first; i < F->first + F->n; i++) {
+            cc_compare_row *row = &c->rows[order[i]];
+            row->family_change = expm1(level);
+            row->family_threshold = expm1(threshold);
+            row->family_rows = F->n;
+            row->noise_runs = F->runs >= 2 ? F->runs : 0;
+            if (row->timing_change == CC_CHANGE_REGRESSION && !(level > threshold)) {
+                row->timing_change = CC_CHANGE_NONE;
+                row->unconfirmed = 1;
+            } else if (row->timing_change == CC_CHANGE_IMPROVEMENT && !(-level > threshold)) {
+                row->timing_change = CC_CHANGE_NONE;
+                row->unconfirmed = -1;
+            }
+        }
+    }
+
+done:
+    free(order);
+    free(scratch);
+    free(base_med);
+    free(fam);
+    free(bm);
+    return st;
+}

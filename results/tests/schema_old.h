@@ -1,0 +1,21 @@
+/* schema_old.h — SQL that takes a database of the current schema back to an older version,
+ * as an older crosscheck wrote it, for the migration tests: version 2 has no run
+ * conditions, version 1 no model results either. */
+#ifndef CC_TEST_SCHEMA_OLD_H
+#define CC_TEST_SCHEMA_OLD_H
+
+#define SYNTH_DOWNGRADE_TO_V2                                                                   \
+    "ALTER TABLE environments DROP COLUMN load_start;"                                          \
+    "ALTER TABLE environments DROP COLUMN governor_start;"                                      \
+    "ALTER TABLE environments DROP COLUMN mhz_start;"                                           \
+    "ALTER TABLE environments DROP COLUMN max_mhz_start;"                                       \
+    "ALTER TABLE environments DROP COLUMN load_end;"                                            \
+    "ALTER TABLE environments DROP COLUMN governor_end;"                                        \
+    "ALTER TABLE environments DROP COLUMN mhz_end;"                                             \
+    "ALTER TABLE environments DROP COLUMN max_mhz_end;"                                         \
+    "ALTER TABLE environments DROP COLUMN others_cpu;"                                          \
+    "ALTER TABLE environments DROP COLUMN busy;"                                                \
+    "PRAGMA user_version = 2;"
+#define SYNTH_DOWNGRADE_TO_V1 SYNTH_DOWNGRADE_TO_V2 "DROP TABLE model_results; PRAGMA user_version = 1;"
+
+#endif
