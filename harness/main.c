@@ -22,6 +22,7 @@
 
 #include "../reports/report.h"
 #include "../reports/junit.h"
+#include "../results/store_query.h"
 #include "cli.h"
 #include "commands.h"
 #include "lib/exec.h"
@@ -287,6 +288,12 @@ static int write_text(const char *path, const char *text)
     return ok ? 0 : -1;
 }
 
+static void report_close(cc_db *store, const char *snap)
+{
+    cc_store_close(store);
+    cc_store_remove_snapshot(snap);
+}
+
 static int cmd_report(int argc, char **argv)
 {
     cc_cli cli;
@@ -311,29 +318,31 @@ static int cmd_report(int argc, char **argv)
     cc_err err = { 0 };
     struct stat sb;
     if (stat(db, &sb)) return fail(EXIT_USAGE, "report: no database at %s (run `crosscheck run` first)", db);
-    if (cc_store_open(db, 1, &store, &err)) return fail(EXIT_INFRA, "%s", err.msg);
+    /* read-only; an older schema is read through an upgraded temporary copy */
+    char snap[4096] = "";
+    if (cc_store_open_readonly(db, &store, snap, sizeof snap, &err)) return fail(EXIT_INFRA, "%s", err.msg);
     int64_t run_id = 0;
     if (strcmp(run, "latest") == 0) {
         if (cc_store_latest_run(store, &run_id, &err)) {
-            cc_store_close(store);
+            report_close(store, snap);
             return fail(EXIT_INFRA, "%s", err.msg);
         }
         if (!run_id) {
-            cc_store_close(store);
+            report_close(store, snap);
             return fail(EXIT_USAGE, "report: %s holds no run", db);
         }
     } else {
         char *end;
         run_id = strtoll(run, &end, 10);
         if (*end || run_id <= 0) {
-            cc_store_close(store);
+            report_close(store, snap);
             return fail(EXIT_USAGE, "report: --run takes a run id or 'latest', got '%s'", run);
         }
     }
     if (strcmp(format, "junit") == 0) {
         char *xml = NULL;
         cc_status js = cc_report_junit(store, run_id, &xml, &err);
-        cc_store_close(store);
+        report_close(store, snap);
         if (js) return fail(exit_for_status(js), "%s", err.msg);
         int w = write_text(out, xml);
         free(xml);
@@ -344,7 +353,7 @@ static int cmd_report(int argc, char **argv)
     cc_report_options_default(&ro);
     char *md = NULL, *html = NULL;
     cc_status st = cc_report_markdown(store, run_id, &ro, &md, &err);
-    cc_store_close(store);
+    report_close(store, snap);
     if (st) return fail(exit_for_status(st), "%s", err.msg);
     const char *text = md;
     if (strcmp(format, "html") == 0) {

@@ -3,8 +3,9 @@
 # (exit 0), the copy with the Conv samples 30% slower is a regression naming only Conv
 # cases (exit 1), faster samples are an improvement (exit 4), a failed verdict with
 # unchanged timing is a regression, a different machine or no cases in common is not
-# enough data (exit 3); reports (Markdown with SVG files beside it, HTML with inline SVG,
-# CSV, JUnit), history, export; bad input; and no database is ever modified.
+# enough data (exit 3); reports (Markdown with SVG files beside it and both runs'
+# conditions, HTML with inline SVG, CSV, JUnit), history, export; bad input; and no
+# database is ever modified.
 . "$(dirname "$0")/common.sh"
 db="$WORK/base.db"
 "$CC" run --quick --targets cpu --ops Conv,Relu,Add,MatMul --db "$db" --tag base >/dev/null 2>&1 ||
@@ -36,6 +37,8 @@ expect_eq "$(grep ',"regression",' "$WORK/slow.csv" | grep -vc '^"Conv(')" 0 "on
 mkdir -p "$WORK/rep"
 expect_exit 1 "$CC" compare --baseline "$db:1" --candidate "$WORK/slow.db:1" --out "$WORK/rep/report.md"
 expect_eq "$(sed -n 3p "$WORK/rep/report.md" | grep -c '^\*\*❌ REGRESSION\*\*.*exit code 1$')" 1 "report verdict line"
+grep -q '^| conditions | load [0-9.]* → [0-9.]* (1 min) .* | load [0-9.]* → [0-9.]* (1 min) ' "$WORK/rep/report.md" ||
+    fail "conditions of both runs in the report header"
 [ -f "$WORK/rep/report-throughput.svg" ] || fail "throughput chart beside the report"
 grep -q '](report-throughput.svg)' "$WORK/rep/report.md" || fail "report links its chart"
 head -c 5 "$WORK/rep/report-throughput.svg" | grep -q '<svg' || fail "chart is SVG"
@@ -82,9 +85,14 @@ expect_exit 0 "$CC" compare --db "$db" --baseline base --no-timing
 
 # an older schema is read through an upgraded copy; a newer one is refused
 cp "$db" "$WORK/old.db"
-sql "$WORK/old.db" "DROP TABLE model_results; PRAGMA user_version = 1;"
+# (schema 1: no model results, no run conditions)
+sql "$WORK/old.db" "$(for c in load_start governor_start mhz_start max_mhz_start load_end governor_end mhz_end \
+    max_mhz_end others_cpu busy; do echo "ALTER TABLE environments DROP COLUMN $c;"; done)
+    DROP TABLE model_results; PRAGMA user_version = 1;"
 old_sum=$(sum "$WORK/old.db")
 expect_exit 0 "$CC" compare --baseline "$WORK/old.db:1" --candidate "$WORK/same.db:1"
+expect_exit 0 "$CC" report --db "$WORK/old.db" --out "$WORK/old.md"
+grep -q "Relu" "$WORK/old.md" || fail "report of an older database lists its results"
 expect_eq "$(sum "$WORK/old.db")" "$old_sum" "older database left as it was"
 cp "$db" "$WORK/new.db"
 sql "$WORK/new.db" "PRAGMA user_version = 99;"
