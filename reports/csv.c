@@ -147,6 +147,7 @@ static const char *const compare_cols[] = {
     "accuracy_change", "timing_change", "base_verdict", "cand_verdict", "base_bound_ratio",
     "cand_bound_ratio", "base_n", "cand_n", "base_median_s", "cand_median_s", "change",
     "p_value", "threshold", "noise_runs", "family_change", "family_threshold", "family_rows", "unconfirmed",
+    "lone", "own_spread",
 };
 
 cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
@@ -181,6 +182,8 @@ cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
         num(&w, r->family_threshold);
         integer(&w, r->family_rows);
         text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
+        integer(&w, r->lone);
+        num(&w, r->own_spread);
         end_row(&w);
     }
     return io_status(&w, err);

@@ -2,7 +2,8 @@
  * precision with verdict, op support and fallbacks, latency, throughput, accuracy against
  * the FP32 golden model and conformance to the golden model at the same precision; a
  * throughput pivot (target rows, precision columns) in the form this field publishes;
- * and the slowest layers and first divergent node of each run. */
+ * the slowest layers and first divergent node of each run; and, collapsed, what each
+ * target chose for the model (its plan). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,6 +122,20 @@ static void one_model(cc_text *t, const cc_model_result *r, int n)
         }
     }
     cc_text_put(t, "\n");
+    /* what each target chose (its describe_plan text), collapsed: long and rarely read */
+    int plans = 0;
+    for (int i = 0; i < n; i++) plans += r[i].plan[0] != '\0';
+    if (!plans) return;
+    cc_text_put(t, "<details><summary>Plans: what each target chose for ");
+    cc_text_md(t, r[0].model);
+    cc_text_put(t, "</summary>\n\n");
+    for (int i = 0; i < n; i++) {
+        if (!r[i].plan[0]) continue;
+        cc_text_printf(t, "- `%s` %s: ", r[i].target, r[i].precision);
+        cc_text_md(t, r[i].plan);
+        cc_text_put(t, "\n");
+    }
+    cc_text_put(t, "\n</details>\n\n");
 }
 
 cc_status cc_report_models(cc_db *store, int64_t run_id, cc_text *t, cc_err *err)

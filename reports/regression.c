@@ -110,7 +110,13 @@ static void method(cc_text *t, const cc_comparison *c)
             }
             cc_text_put(t, ". ");
         }
-        cc_text_put(t, "A result that moves while its family does not is unconfirmed: counted, not judged. ");
+        cc_text_printf(t, "A result that moves while its family does not is unconfirmed: counted, not judged; "
+                          "unless it moves alone on strong evidence of its own (p < %g, change beyond %.3g%% and "
+                          "%g× its own spread over at least 2 A/A runs). ",
+                       o->lone_alpha, 100 * o->lone_effect, o->lone_factor);
+        cc_text_put(t, ""
+                       "A model's latency is its own family: its change must also pass the family threshold, "
+                       "raised by the spread of its p50 over the same A/A runs. ");
     } else {
         cc_text_put(t, "Timing not judged (`--no-timing`). ");
     }
@@ -190,6 +196,9 @@ static void row_line(cc_text *t, const cc_compare_row *r, cc_change kind)
         cc_text_printf(t, " (threshold %+.3g%%; family %+.1f%% of %d, threshold %+.3g%%%s)",
                        100 * bound_toward(r->change, r->threshold), 100 * r->family_change, r->family_rows,
                        100 * bound_toward(r->family_change, r->family_threshold), r->noise_runs ? " from A/A" : "");
+    if (r->lone)
+        cc_text_printf(t, " **alone**: its family held still, its own evidence is strong (own A/A spread %.3g%%)",
+                       100 * r->own_spread);
     cc_text_put(t, " | ");
     if (isnan(r->p)) cc_text_put(t, "—");
     else cc_text_printf(t, "%.2g", r->p);
@@ -221,7 +230,15 @@ static void model_line(cc_text *t, const cc_compare_model_row *r, cc_change kind
     cc_text_seconds(t, r->cand_p50);
     cc_text_put(t, " | ");
     if (isnan(r->change)) cc_text_put(t, "—");
-    else cc_text_printf(t, "%+.1f%% (threshold %.3g%%)", 100 * r->change, 100 * r->threshold);
+    else if (isnan(r->family_threshold)) cc_text_printf(t, "%+.1f%% (threshold %+.3g%%)", 100 * r->change,
+                                                        100 * bound_toward(r->change, r->threshold));
+    else
+        cc_text_printf(t, "%+.1f%% (threshold %+.3g%%; own family threshold %+.3g%%%s)", 100 * r->change,
+                       100 * bound_toward(r->change, r->threshold), 100 * bound_toward(r->change, r->family_threshold),
+                       r->noise_runs ? " from A/A" : "");
+    cc_text_put(t, " | ");
+    if (isnan(r->p)) cc_text_put(t, "—");
+    else cc_text_printf(t, "%.2g", r->p);
     cc_text_put(t, " | ");
     cc_text_num(t, r->base_throughput);
     cc_text_put(t, " → ");
@@ -234,9 +251,9 @@ static void model_section(cc_text *t, const cc_comparison *c, cc_change kind, in
     int total = 0, shown = 0;
     for (int i = 0; i < c->n_mrows; i++) total += c->mrows[i].change_kind == kind;
     if (!total) return;
-    cc_text_put(t, "Models (latency p50 at batch 1; models store percentiles, not raw samples, so there is no "
-                   "U test):\n\n| model | target | precision | what | baseline p50 | candidate p50 | change | "
-                   "throughput (img/s) | samples |\n|---|---|---|---|--:|--:|--:|--:|--:|\n");
+    cc_text_put(t, "Models (latency at batch 1: the median of the raw samples, U test on them; p is — for results "
+                   "stored without samples):\n\n| model | target | precision | what | baseline p50 | candidate p50 | "
+                   "change | p | throughput (img/s) | samples |\n|---|---|---|---|--:|--:|--:|--:|--:|--:|\n");
     for (int i = 0; i < c->n_mrows && shown < max_rows; i++)
         if (c->mrows[i].change_kind == kind) {
             model_line(t, &c->mrows[i], kind);

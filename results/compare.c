@@ -30,6 +30,9 @@ void cc_compare_options_default(cc_compare_options *opt)
     opt->acc_factor = 2.0;
     opt->acc_floor = 0.25;
     opt->model_acc_drop = 0.01;
+    opt->lone_alpha = 1e-6;
+    opt->lone_effect = 0.20;
+    opt->lone_factor = 3.0;
 }
 
 int cc_compare_exit_code(cc_outcome o)
@@ -200,7 +203,7 @@ static void init_row(cc_compare_row *row, const cc_result *a, const cc_result *b
     row->base_max_rel = a->metrics.max_rel;
     row->cand_max_rel = b->metrics.max_rel;
     row->base_median = row->cand_median = row->change = row->p = row->threshold = NAN;
-    row->family_change = row->family_threshold = NAN;
+    row->family_change = row->family_threshold = row->own_spread = NAN;
     row->base_gflops = a->timing.gflops;
     row->cand_gflops = b->timing.gflops;
 }
@@ -294,8 +297,11 @@ static int model_order(const cc_model_result *a, const cc_model_result *b)
     return k;
 }
 
-static void judge_model(const cc_compare_options *o, cc_compare_model_row *r, const cc_model_result *a,
-                        const cc_model_result *b)
+/* Judges model rows a (baseline) and b (candidate); xa[0..na-1] and xb[0..nb-1] are their
+ * raw latency samples (none for results stored before schema 4). */
+static cc_status judge_model(const cc_compare_options *o, cc_compare_model_row *r, const cc_model_result *a,
+                             const cc_model_result *b, const double *xa, int na, const double *xb, int nb,
+                             cc_err *err)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->model, sizeof r->model, "%s", a->model);
@@ -322,19 +328,42 @@ static void judge_model(const cc_compare_options *o, cc_compare_model_row *r, co
         if (r->base_acc - r->cand_acc > o->model_acc_drop) r->accuracy_change = CC_CHANGE_REGRESSION;
         else if (r->cand_acc - r->base_acc > o->model_acc_drop) r->accuracy_change = CC_CHANGE_IMPROVEMENT;
     }
-    r->base_n = a->lat_samples;
-    r->cand_n = b->lat_samples;
+    int raw = na > 0 && nb > 0;
+    r->base_n = raw ? na : a->lat_samples;
+    r->cand_n = raw ? nb : b->lat_samples;
     r->base_p50 = a->lat_samples > 0 ? a->lat_p50 : NAN;
     r->cand_p50 = b->lat_samples > 0 ? b->lat_p50 : NAN;
+    r->p = r->family_threshold = NAN;
+    double *scratch = NULL;
+    if (raw) {
+        scratch = malloc(sizeof *scratch * (size_t)(na > nb ? na : nb));
+        if (!scratch) return cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+        r->base_p50 = median_of(xa, na, scratch);
+        r->cand_p50 = median_of(xb, nb, scratch);
+        free(scratch);
+    }
     r->base_throughput = a->throughput;
     r->cand_throughput = b->throughput;
     r->threshold = o->min_effect;
     r->change = r->base_p50 > 0 && r->cand_p50 > 0 ? r->cand_p50 / r->base_p50 - 1 : NAN;
-    if (o->timing && good && a->lat_samples >= o->min_samples && b->lat_samples >= o->min_samples &&
-        !isnan(r->change)) {
-        if (r->change > r->threshold) r->timing_change = CC_CHANGE_REGRESSION;
-        else if (1 / (1 + r->change) - 1 > r->threshold) r->timing_change = CC_CHANGE_IMPROVEMENT;
+    int significant = 1;
+    if (o->timing && good && r->base_n >= o->min_samples && r->cand_n >= o->min_samples && !isnan(r->change)) {
+        if (raw) {
+            cc_mwu t;
+            cc_status st = cc_mann_whitney(xa, na, xb, nb, &t, err);
+            if (st != CC_OK) return st;
+            r->p = t.p;
+            significant = t.p < o->alpha;
+        }
+        if (significant && r->change > r->threshold) r->timing_change = CC_CHANGE_REGRESSION;
+        else if (significant && 1 / (1 + r->change) - 1 > r->threshold) r->timing_change = CC_CHANGE_IMPROVEMENT;
+        r->family_threshold = o->noise_floor;   /* until cc_compare_model_families */
     }
+    return CC_OK;
+}
+
+static void classify_model(cc_compare_model_row *r)
+{
     cc_change parts[3] = { r->verdict_change, r->accuracy_change, r->timing_change };
     r->change_kind = CC_CHANGE_NONE;
     for (int i = 0; i < 3; i++)
@@ -357,14 +386,35 @@ static cc_status compare_models(cc_db *base_db, cc_db *cand_db, cc_comparison *c
     int i = 0, j = 0;
     while (st == CC_OK && i < na && j < nb) {
         int k = model_order(&ma[i], &mb[j]);
-        if (k < 0) c->only_base_models++, i++;
-        else if (k > 0) c->only_cand_models++, j++;
-        else judge_model(&c->opt, &c->mrows[c->n_mrows++], &ma[i++], &mb[j++]);
+        if (k < 0) {
+            c->only_base_models++, i++;
+            continue;
+        }
+        if (k > 0) {
+            c->only_cand_models++, j++;
+            continue;
+        }
+        double *xa = NULL, *xb = NULL;
+        int nxa = 0, nxb = 0;
+        if (c->opt.timing) {
+            st = cc_store_load_model_samples(base_db, c->base.id, ma[i].model, ma[i].target, ma[i].precision, &xa,
+                                             &nxa, err);
+            if (st == CC_OK)
+                st = cc_store_load_model_samples(cand_db, c->cand.id, mb[j].model, mb[j].target, mb[j].precision,
+                                                 &xb, &nxb, err);
+        }
+        if (st == CC_OK) st = judge_model(&c->opt, &c->mrows[c->n_mrows++], &ma[i], &mb[j], xa, nxa, xb, nxb, err);
+        free(xa);
+        free(xb);
+        i++;
+        j++;
     }
     c->only_base_models += na - i;
     c->only_cand_models += nb - j;
     free(ma);
     free(mb);
+    if (st == CC_OK && c->opt.timing) st = cc_compare_model_families(base_db, c, err);
+    for (int m = 0; st == CC_OK && m < c->n_mrows; m++) classify_model(&c->mrows[m]);
     return st;
 }
 
@@ -385,7 +435,8 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     if (opt) o = *opt;
     else cc_compare_options_default(&o);
     if (!(o.alpha > 0 && o.alpha < 1) || !(o.min_effect >= 0) || !(o.noise_factor >= 0) ||
-        !(o.noise_floor >= 0) || o.min_samples < 1)
+        !(o.noise_floor >= 0) || o.min_samples < 1 || !(o.lone_alpha >= 0 && o.lone_alpha < 1) ||
+        !(o.lone_effect >= 0) || !(o.lone_factor >= 0))
         return cc_err_set(err, CC_ERR_ARG, "compare: bad options (alpha in (0,1), thresholds >= 0, min samples >= 1)");
 
     cc_comparison *c = calloc(1, sizeof *c);
@@ -460,6 +511,7 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
         else if (row->change_kind == CC_CHANGE_NEUTRAL) c->n_neutral++;
     }
     for (int i = 0; i < c->n_mrows; i++) {
+        c->n_unconfirmed += c->mrows[i].unconfirmed != 0;
         cc_change k = c->mrows[i].change_kind;
         c->n_regressions += k == CC_CHANGE_REGRESSION;
         c->n_improvements += k == CC_CHANGE_IMPROVEMENT;

@@ -32,13 +32,25 @@
  *       candidate excluded), each run's level taken over the family's rows it timed,
  *       relative to the baseline's stored medians (the baseline's own level is 0).
  *    A row that passes the row test while its family did not move is "unconfirmed": shown
- *    and counted, never a regression or an improvement. A family of one row is confirmed
+ *    and counted, never a regression or an improvement; unless its own evidence is strong
+ *    ("lone"): its A/A history holds at least two runs beside the baseline, its U test
+ *    p < lone_alpha (default 1e-6, which 5 samples a side can never reach) and its change
+ *    |log(cand/base)| exceeds both log(1 + lone_effect) (default 20%) and lone_factor
+ *    (default 3) x the spread of its own level over those runs. So one kernel falling off
+ *    a fast path is flagged even when the rest of its family holds still, while a case
+ *    that merely moved with the machine's noise is not. A family of one row is confirmed
  *    by its own change, so a lone case still counts once it clears both thresholds.
  *  - Models (model, target, precision): the same verdict classes; accuracy regresses when
  *    top-1 agreement (classifiers) or mAP@0.5 (detectors) against the FP32 golden model
- *    drops by more than model_acc_drop (default 0.01, one point); timing regresses when
- *    the latency p50 grows beyond the threshold (min_effect). Models store latency
- *    percentiles, not raw samples, so their timing has no U test (p is NaN).
+ *    drops by more than model_acc_drop (default 0.01, one point). Latency (batch 1) is
+ *    judged like a case's timing, a model being its own family: the row test on the raw
+ *    latency samples (U test p < alpha and a change of medians beyond min_effect), then
+ *    the family stage with the model's own change as its level: it must pass the family
+ *    threshold, the floor raised to noise_factor x the spread of the model's p50 over the
+ *    A/A history (the same runs as above, each run's level log(its p50 / the baseline's))
+ *    when that holds at least one run beside the baseline; else "unconfirmed". Model
+ *    results stored without raw samples (before schema 4) are judged on the p50 change
+ *    alone (p is NaN), with the same thresholds.
  *  - Like with like: the stable parts of the environment (CPU model, cores, the
  *    libraries text, the device name of every target both runs hold) must match, else
  *    the outcome is "not comparable" unless cross_env is set. Volatile parts (host, OS,
@@ -84,6 +96,9 @@ typedef struct cc_compare_options {
     double acc_factor;     /* default 2 */
     double acc_floor;      /* default 0.25 */
     double model_acc_drop; /* default 0.01 */
+    double lone_alpha;     /* a lone mover's U test bound (default 1e-6; 0 disables) */
+    double lone_effect;    /* a lone mover's minimum change (default 0.20) */
+    double lone_factor;    /* ... and its multiple of its own A/A spread (default 3) */
 } cc_compare_options;
 
 void cc_compare_options_default(cc_compare_options *opt);
@@ -150,6 +165,10 @@ typedef struct cc_compare_row {
                                       included (0: the floor alone) */
     int unconfirmed;               /* +1 slower / -1 faster by the row test while the family
                                       did not move: not judged */
+    int lone;                      /* 1: judged on its own strong evidence although its
+                                      family did not move (see the rule) */
+    double own_spread;             /* the spread of the row's own level over its A/A runs,
+                                      as a relative change (NaN: fewer than two) */
     cc_change timing_change;
     cc_change change_kind;         /* regression if any part regressed, else improvement if
                                       any improved, else neutral if a verdict changed */
@@ -166,9 +185,18 @@ typedef struct cc_compare_model_row {
     double base_acc, cand_acc;
     cc_change accuracy_change;
     int base_n, cand_n;            /* latency samples */
-    double base_p50, cand_p50;     /* seconds */
+    double base_p50, cand_p50;     /* seconds: the median of the raw samples where stored,
+                                      else the stored p50 */
     double change;                 /* cand_p50 / base_p50 - 1 */
-    double threshold;
+    double p;                      /* U test p-value on the raw latency samples (NaN: not
+                                      tested, e.g. results stored without samples) */
+    double threshold;              /* min_effect */
+    double family_threshold;       /* the model's own family threshold, as a relative
+                                      change (NaN: timing not judged) */
+    int noise_runs;                /* A/A runs behind family_threshold, the baseline
+                                      included (0: the floor alone) */
+    int unconfirmed;               /* +1 slower / -1 faster by the row test, below the
+                                      family threshold: not judged */
     double base_throughput, cand_throughput;
     cc_change timing_change;
     cc_change change_kind;
@@ -189,7 +217,7 @@ typedef struct cc_comparison {
     int only_base_models, only_cand_models;
     int n_regressions, n_improvements, n_neutral;   /* case and model rows together */
     int n_timed;                   /* rows whose timing was judged */
-    int n_unconfirmed;             /* rows moved alone (see unconfirmed) */
+    int n_unconfirmed;             /* case and model rows moved alone (see unconfirmed) */
     int noise_history;             /* A/A runs found for noise_auto, the baseline included
                                       (0: noise_auto off or nothing timed) */
     cc_outcome outcome;

@@ -13,4 +13,10 @@
  * is read from base_db (the rule is in compare.h). CC_ERR_DB, CC_ERR_NOMEM. */
 cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err);
 
+/* The same for the model rows (a model is its own family): fills every timed model row's
+ * family_threshold and noise_runs (timed: change not NaN and timing judged), and demotes a
+ * timing change whose |log(1 + change)| does not pass the threshold to unconfirmed. With
+ * c->opt.noise_auto the A/A history is read from base_db. CC_ERR_DB, CC_ERR_NOMEM. */
+cc_status cc_compare_model_families(cc_db *base_db, cc_comparison *c, cc_err *err);
+
 #endif

@@ -2,7 +2,8 @@
  * when the median change of its op family (the timed rows of one op on one target) moves
  * the same way beyond the family threshold. The threshold is a floor, raised to
  * noise_factor x the spread of the family's level over the A/A runs of the baseline's
- * build on this machine when the history holds them. The rule is documented in compare.h. */
+ * build on this machine when the history holds them. A model is its own family, its level
+ * over the A/A runs read from their stored p50. The rule is documented in compare.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "compare_int.h"
+#include "model_result.h"
 #include "store_query.h"
 
 /* A family: its rows in order[first .. first + n - 1], and its level over the A/A runs
@@ -63,14 +65,19 @@ static int aa_candidate(const cc_comparison *c, const cc_run_info *run)
            strcmp(run->uid, c->base.uid) != 0 && strcmp(run->started_at, c->cand.started_at) <= 0;
 }
 
-/* Widens each family's level range with the A/A runs of base_db. base_med[k] is the
- * baseline's stored median of row order[k] (NaN when absent). */
-static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, const double *base_med,
-                              family *fam, int n_fam, double *scratch, cc_err *err)
+/* The ids of the A/A runs of base_db for c (aa_candidate, and stable environment parts
+ * equal to the baseline's), in run order; *ids malloc'd (NULL when *n is 0). */
+static cc_status aa_runs(cc_db *db, const cc_comparison *c, int64_t **ids, int *n_ids, cc_err *err)
 {
     cc_run_info *runs = NULL;
-    int n = 0, used = 0;
+    int n = 0;
+    *ids = NULL;
+    *n_ids = 0;
     cc_status st = cc_store_list_runs(db, &runs, &n, err);
+    if (st == CC_OK && n > 0) {
+        *ids = malloc(sizeof **ids * (size_t)n);
+        if (!*ids) st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+    }
     for (int r = 0; r < n && st == CC_OK; r++) {
         const cc_run_info *run = &runs[r];
         if (!aa_candidate(c, run)) continue;
@@ -82,18 +89,42 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
             st = cc_env_compare(&c->base, c->base_targets, c->n_base_targets, run, tg, nt, &diffs, &nd, &ns, err);
         free(tg);
         free(diffs);
-        if (st != CC_OK || ns > 0) continue;
+        if (st == CC_OK && ns == 0) (*ids)[(*n_ids)++] = run->id;
+    }
+    free(runs);
+    if (st != CC_OK) {
+        free(*ids);
+        *ids = NULL;
+        *n_ids = 0;
+    }
+    return st;
+}
+
+/* Widens each family's level range with the A/A runs of base_db, and each row's own
+ * (own[i] for row order[i]). base_med[k] is the baseline's stored median of row order[k]
+ * (NaN when absent). */
+static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, const double *base_med,
+                              family *fam, int n_fam, family *own, double *scratch, cc_err *err)
+{
+    int64_t *ids = NULL;
+    int n = 0;
+    cc_status st = aa_runs(db, c, &ids, &n, err);
+    for (int r = 0; r < n && st == CC_OK; r++) {
         cc_median_row *med = NULL;
         int nm = 0;
-        st = cc_store_load_medians(db, run->id, &med, &nm, err);
+        st = cc_store_load_medians(db, ids[r], &med, &nm, err);
         if (st != CC_OK) break;
-        used++;
         for (int f = 0; f < n_fam; f++) {
             int k = 0;
             for (int i = fam[f].first; i < fam[f].first + fam[f].n; i++) {
                 int m = find_median(med, nm, &c->rows[order[i]]);
-                if (m >= 0 && med[m].n_samples >= c->opt.min_samples && med[m].median > 0 && base_med[i] > 0)
-                    scratch[k++] = log(med[m].median / base_med[i]);
+                if (m >= 0 && med[m].n_samples >= c->opt.min_samples && med[m].median > 0 && base_med[i] > 0) {
+                    double level = log(med[m].median / base_med[i]);
+                    scratch[k++] = level;
+                    own[i].lo = fmin(own[i].lo, level);
+                    own[i].hi = fmax(own[i].hi, level);
+                    own[i].runs++;
+                }
             }
             if (k == 0) continue;
             double level = median_sorted(scratch, k);
@@ -103,8 +134,8 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
         }
         free(med);
     }
-    free(runs);
-    if (st == CC_OK) c->noise_history = used + 1;
+    free(ids);
+    if (st == CC_OK) c->noise_history = n + 1;
     return st;
 }
 
@@ -119,10 +150,11 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
     double *scratch = malloc(sizeof *scratch * (size_t)n);
     double *base_med = malloc(sizeof *base_med * (size_t)n);
     family *fam = malloc(sizeof *fam * (size_t)n);
+    family *own = malloc(sizeof *own * (size_t)n);
     cc_median_row *bm = NULL;
     int n_bm = 0, n_fam = 0;
     cc_status st = CC_OK;
-    if (!order || !scratch || !base_med || !fam) {
+    if (!order || !scratch || !base_med || !fam || !own) {
         st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
         goto done;
     }
@@ -130,6 +162,7 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
     for (int i = 0; i < c->n_rows; i++)
         if (!isnan(c->rows[i].p)) order[n++] = i;
     qsort_r(order, (size_t)n, sizeof *order, family_order, c->rows);
+    for (int i = 0; i < n; i++) own[i] = (family){ i, 1, 0, 0, 1 };
     for (int i = 0; i < n; i++) {
         const cc_compare_row *a = &c->rows[order[i]];
         const cc_compare_row *prev = i ? &c->rows[order[i - 1]] : NULL;
@@ -145,7 +178,7 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
             int m = find_median(bm, n_bm, &c->rows[order[i]]);
             base_med[i] = m >= 0 ? bm[m].median : NAN;
         }
-        st = read_history(base_db, c, order, base_med, fam, n_fam, scratch, err);
+        st = read_history(base_db, c, order, base_med, fam, n_fam, own, scratch, err);
         if (st != CC_OK) goto done;
     }
 
@@ -161,12 +194,23 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
             row->family_threshold = expm1(threshold);
             row->family_rows = F->n;
             row->noise_runs = F->runs >= 2 ? F->runs : 0;
+            if (own[i].runs >= 2) row->own_spread = expm1(own[i].hi - own[i].lo);
+            /* strong evidence of its own: judged alone (the lone rule in compare.h) */
+            double mine = log1p(row->change);
+            int strong = own[i].runs >= 3 && row->p < o->lone_alpha &&
+                         fabs(mine) > fmax(log1p(o->lone_effect), o->lone_factor * (own[i].hi - own[i].lo));
             if (row->timing_change == CC_CHANGE_REGRESSION && !(level > threshold)) {
-                row->timing_change = CC_CHANGE_NONE;
-                row->unconfirmed = 1;
+                if (strong) row->lone = 1;
+                else {
+                    row->timing_change = CC_CHANGE_NONE;
+                    row->unconfirmed = 1;
+                }
             } else if (row->timing_change == CC_CHANGE_IMPROVEMENT && !(-level > threshold)) {
-                row->timing_change = CC_CHANGE_NONE;
-                row->unconfirmed = -1;
+                if (strong) row->lone = 1;
+                else {
+                    row->timing_change = CC_CHANGE_NONE;
+                    row->unconfirmed = -1;
+                }
             }
         }
     }
@@ -176,6 +220,83 @@ done:
     free(scratch);
     free(base_med);
     free(fam);
+    free(own);
     free(bm);
+    return st;
+}
+
+/* The stored p50 of (model, target, precision) among a run's model results; NaN if none. */
+static double model_p50(const cc_model_result *m, int n, const cc_compare_model_row *row)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(m[i].model, row->model) && !strcmp(m[i].target, row->target) &&
+            !strcmp(m[i].precision, row->precision))
+            return m[i].lat_samples > 0 && m[i].lat_p50 > 0 ? m[i].lat_p50 : NAN;
+    return NAN;
+}
+
+cc_status cc_compare_model_families(cc_db *base_db, cc_comparison *c, cc_err *err)
+{
+    const cc_compare_options *o = &c->opt;
+    int timed = 0;
+    for (int i = 0; i < c->n_mrows; i++) timed += !isnan(c->mrows[i].family_threshold);
+    if (timed == 0) return CC_OK;
+    family *fam = calloc((size_t)c->n_mrows, sizeof *fam);
+    double *base_p50 = calloc((size_t)c->n_mrows, sizeof *base_p50);
+    cc_model_result *mr = NULL;
+    int64_t *ids = NULL;
+    int n_ids = 0, nm = 0;
+    cc_status st = CC_OK;
+    if (!fam || !base_p50) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < c->n_mrows; i++) fam[i].runs = 1;
+    if (o->noise_auto) {
+        /* the baseline's own stored p50 is the reference of every A/A run's level */
+        st = cc_store_load_model_results(base_db, c->base.id, &mr, &nm, err);
+        if (st != CC_OK) goto done;
+        for (int i = 0; i < c->n_mrows; i++) base_p50[i] = model_p50(mr, nm, &c->mrows[i]);
+        free(mr);
+        mr = NULL;
+        st = aa_runs(base_db, c, &ids, &n_ids, err);
+        for (int r = 0; r < n_ids && st == CC_OK; r++) {
+            st = cc_store_load_model_results(base_db, ids[r], &mr, &nm, err);
+            if (st != CC_OK) break;
+            for (int i = 0; i < c->n_mrows; i++) {
+                double p50 = model_p50(mr, nm, &c->mrows[i]);
+                if (!(p50 > 0) || !(base_p50[i] > 0)) continue;
+                double level = log(p50 / base_p50[i]);
+                fam[i].lo = fmin(fam[i].lo, level);
+                fam[i].hi = fmax(fam[i].hi, level);
+                fam[i].runs++;
+            }
+            free(mr);
+            mr = NULL;
+        }
+        if (st != CC_OK) goto done;
+    }
+    for (int i = 0; i < c->n_mrows; i++) {
+        cc_compare_model_row *row = &c->mrows[i];
+        if (isnan(row->family_threshold)) continue;
+        double threshold = log1p(o->noise_floor);
+        if (fam[i].runs >= 2) threshold = fmax(threshold, o->noise_factor * (fam[i].hi - fam[i].lo));
+        row->family_threshold = expm1(threshold);
+        row->noise_runs = fam[i].runs >= 2 ? fam[i].runs : 0;
+        double level = log1p(row->change);
+        if (row->timing_change == CC_CHANGE_REGRESSION && !(level > threshold)) {
+            row->timing_change = CC_CHANGE_NONE;
+            row->unconfirmed = 1;
+        } else if (row->timing_change == CC_CHANGE_IMPROVEMENT && !(-level > threshold)) {
+            row->timing_change = CC_CHANGE_NONE;
+            row->unconfirmed = -1;
+        }
+    }
+
+done:
+    free(fam);
+    free(base_p50);
+    free(mr);
+    free(ids);
     return st;
 }

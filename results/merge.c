@@ -39,15 +39,15 @@
     "model, target, precision, n_images, verdict, reason, conf_cosine, conf_sqnr_db, conf_top1, " \
     "top1, top5, cosine, sqnr_db, det_precision, det_recall, det_map50, n_nodes, n_fallback, "   \
     "fallback_ops, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch, throughput, " \
-    "gflops, peak_share, layers, divergent, seed, created_at"
+    "gflops, peak_share, layers, divergent, seed, created_at, plan"
 #define MODEL_QMARKS                                                                    \
     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " \
-    "?, ?, ?, ?"
-#define N_MODEL_COLS 32
+    "?, ?, ?, ?, ?"
+#define N_MODEL_COLS 33
 
 /* The statements of one merge: reads on an input (S_*), writes on the target (D_*). */
-enum { S_RUNS, S_ENV, S_TARGETS, S_RESULTS, S_SAMPLES, S_MODELS, S_COUNT };
-enum { D_HAS_UID, D_RUN, D_ENV, D_TARGET, D_CASE, D_CASE_FIND, D_RESULT, D_SAMPLE, D_MODEL, D_COUNT };
+enum { S_RUNS, S_ENV, S_TARGETS, S_RESULTS, S_SAMPLES, S_MODELS, S_MODEL_SAMPLES, S_COUNT };
+enum { D_HAS_UID, D_RUN, D_ENV, D_TARGET, D_CASE, D_CASE_FIND, D_RESULT, D_SAMPLE, D_MODEL, D_MODEL_SAMPLE, D_COUNT };
 
 static const char *const src_sql[S_COUNT] = {
     [S_RUNS] = "SELECT id, " RUN_COLS " FROM runs ORDER BY started_at, id",
@@ -56,7 +56,8 @@ static const char *const src_sql[S_COUNT] = {
     [S_RESULTS] = "SELECT r.id, c.case_id, c.op, c.dtype, " RESULT_COLS
                   " FROM results r JOIN cases c ON c.id = r.case_ref WHERE r.run_id = ? ORDER BY r.id",
     [S_SAMPLES] = "SELECT idx, seconds FROM timing_samples WHERE result_id = ? ORDER BY idx",
-    [S_MODELS] = "SELECT " MODEL_COLS " FROM model_results WHERE run_id = ? ORDER BY id",
+    [S_MODELS] = "SELECT id, " MODEL_COLS " FROM model_results WHERE run_id = ? ORDER BY id",
+    [S_MODEL_SAMPLES] = "SELECT idx, seconds FROM model_samples WHERE model_result_id = ? ORDER BY idx",
 };
 
 static const char *const dst_sql[D_COUNT] = {
@@ -69,6 +70,7 @@ static const char *const dst_sql[D_COUNT] = {
     [D_RESULT] = "INSERT INTO results (run_id, case_ref, " RESULT_COLS ") VALUES (?, ?, " RESULT_QMARKS ")",
     [D_SAMPLE] = "INSERT INTO timing_samples (result_id, idx, seconds) VALUES (?, ?, ?)",
     [D_MODEL] = "INSERT INTO model_results (run_id, " MODEL_COLS ") VALUES (?, " MODEL_QMARKS ")",
+    [D_MODEL_SAMPLE] = "INSERT INTO model_samples (model_result_id, idx, seconds) VALUES (?, ?, ?)",
 };
 
 typedef struct merge_ctx {
@@ -211,9 +213,22 @@ static cc_status copy_run(merge_ctx *m, sqlite3_stmt *run, int64_t src_id, cc_er
     while ((rc = sqlite3_step(src)) == SQLITE_ROW) {
         st = fresh(m->d[D_MODEL]);
         sqlite3_bind_int64(st, 1, dst_id);
-        bind_columns(st, 2, src, 0, N_MODEL_COLS);
+        bind_columns(st, 2, src, 1, N_MODEL_COLS);
         if ((status = step_done(m->dst, st, "copying a model result", err)) != CC_OK) return status;
+        int64_t model_id = sqlite3_last_insert_rowid(m->dst->db);
         m->stats.model_results++;
+
+        sqlite3_stmt *smp = fresh(m->s[S_MODEL_SAMPLES]);
+        sqlite3_bind_int64(smp, 1, sqlite3_column_int64(src, 0));
+        int rs;
+        while ((rs = sqlite3_step(smp)) == SQLITE_ROW) {
+            st = fresh(m->d[D_MODEL_SAMPLE]);
+            sqlite3_bind_int64(st, 1, model_id);
+            bind_columns(st, 2, smp, 0, 2);
+            if ((status = step_done(m->dst, st, "copying a model latency sample", err)) != CC_OK) return status;
+            m->stats.samples++;
+        }
+        if (rs != SQLITE_DONE) return cc_db_error(m->src, "reading model latency samples", err);
     }
     if (rc != SQLITE_DONE) return cc_db_error(m->src, "reading model results", err);
     return CC_OK;

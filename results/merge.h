@@ -11,7 +11,7 @@ typedef struct cc_merge_stats {
     int runs_present;      /* skipped: a run with the same uid is already in the target */
     int runs_running;      /* skipped: still "running" in its input (in progress or killed) */
     int64_t results;       /* results copied */
-    int64_t samples;       /* timing samples copied */
+    int64_t samples;       /* timing samples copied (op results' and model latencies) */
     int64_t model_results; /* model results copied */
 } cc_merge_stats;
 

@@ -1,7 +1,8 @@
 /* model_result.h — what one (model, target, precision) run produced: the verdict and its
  * reason, conformance against the golden model at the same precision, the accuracy cost
- * against the FP32 golden model, fallbacks, latency, throughput and the slowest layers.
- * Stored by cc_store_put_model_result (results/model_store.c). */
+ * against the FP32 golden model, fallbacks, latency (percentiles and the raw samples),
+ * throughput, the slowest layers and what the target chose (its plan). Stored by
+ * cc_store_put_model_result (results/model_store.c). */
 #ifndef CC_MODEL_RESULT_H
 #define CC_MODEL_RESULT_H
 
@@ -34,14 +35,25 @@ typedef struct cc_model_result {
     char layers[512];             /* slowest layers: "name op share%; ..." */
     char divergent[768];          /* first node over its bound and its case id, "" if none */
     uint64_t seed;
+    char plan[4096];              /* the target's describe_plan text of the batch-1 graph
+                                     (fallback segments named), "" if it has none */
 } cc_model_result;
 
-/* Stores r for run_id (replacing an earlier row of the same model, target and
- * precision), committed before it returns. CC_ERR_DB on failure. */
-cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model_result *r, cc_err *err);
+/* Stores r for run_id with its raw latency samples (seconds, batch 1, in the order taken;
+ * samples may be NULL when n_samples is 0), replacing an earlier row of the same model,
+ * target and precision and its samples, in one transaction committed before it returns.
+ * CC_ERR_ARG for bad arguments, CC_ERR_DB on failure (nothing of r stored then). */
+cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model_result *r,
+                                    const double *samples, int n_samples, cc_err *err);
 /* Every model result of a run, ordered by model, target, precision; *out malloc'd (NULL
  * when *n is 0), caller frees. */
 cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_result **out, int *n,
                                       cc_err *err);
+
+/* The raw latency samples of (run, model, target, precision) in the order put; *out
+ * malloc'd (NULL when *n is 0), caller frees with free(). A result without samples (or
+ * stored before schema 4, or absent) has none: *n = 0, CC_OK. */
+cc_status cc_store_load_model_samples(cc_db *store, int64_t run_id, const char *model, const char *target,
+                                      const char *precision, double **out, int *n, cc_err *err);
 
 #endif

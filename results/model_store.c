@@ -1,5 +1,6 @@
 /* model_store.c — model results in the store: one row per (run, model, target,
- * precision), written in one statement (autocommit) and read back in report order. */
+ * precision) with its raw latency samples, written in one transaction and read back in
+ * report order. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,25 +27,47 @@ static const mfield fields[] = {
 #undef I
 #define N_FIELDS ((int)(sizeof fields / sizeof fields[0]))
 
+static const char delete_sql[] =
+    "DELETE FROM model_results WHERE run_id = ? AND model = ? AND target = ? AND precision = ?";
+
+static const char sample_sql[] = "INSERT INTO model_samples (model_result_id, idx, seconds) VALUES (?, ?, ?)";
+
+static const char load_samples_sql[] =
+    "SELECT s.seconds FROM model_samples s JOIN model_results m ON m.id = s.model_result_id"
+    " WHERE m.run_id = ? AND m.model = ? AND m.target = ? AND m.precision = ? ORDER BY s.idx";
+
 static const char insert_sql[] =
-    "INSERT OR REPLACE INTO model_results (run_id, model, target, precision, n_images, verdict, reason,"
+    "INSERT INTO model_results (run_id, model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed)"
-    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?)";
+    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan)"
+    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?)";
 
 static const char select_sql[] =
     "SELECT model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed"
+    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan"
     " FROM model_results WHERE run_id = ? ORDER BY model, target, precision";
 
-cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model_result *r, cc_err *err)
+/* Deletes the row of (run, model, target, precision), if any. */
+static cc_status delete_row(cc_db *store, int64_t run_id, const cc_model_result *r, cc_err *err)
 {
-    if (!store || !r) return cc_err_set(err, CC_ERR_ARG, "cc_store_put_model_result: NULL argument");
-    if ((int)r->verdict < 0 || r->verdict >= CC_VERDICT_COUNT)
-        return cc_err_set(err, CC_ERR_ARG, "cc_store_put_model_result: invalid verdict %d", (int)r->verdict);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->db, delete_sql, -1, &st, NULL) != SQLITE_OK)
+        return cc_db_error(store, "preparing a model result", err);
+    sqlite3_bind_int64(st, 1, run_id);
+    cc_db_bind_text(st, 2, r->model);
+    cc_db_bind_text(st, 3, r->target);
+    cc_db_bind_text(st, 4, r->precision);
+    cc_status status = CC_OK;
+    if (sqlite3_step(st) != SQLITE_DONE) status = cc_db_error(store, "replacing a model result", err);
+    sqlite3_finalize(st);
+    return status;
+}
+
+static cc_status insert_row(cc_db *store, int64_t run_id, const cc_model_result *r, cc_err *err)
+{
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(store->db, insert_sql, -1, &st, NULL) != SQLITE_OK)
         return cc_db_error(store, "preparing a model result", err);
@@ -65,10 +88,88 @@ cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model
     cc_db_bind_text(st, c++, r->layers);
     cc_db_bind_text(st, c++, r->divergent);
     sqlite3_bind_int64(st, c++, (sqlite3_int64)r->seed);
+    cc_db_bind_text(st, c++, r->plan);
     cc_status status = CC_OK;
     if (sqlite3_step(st) != SQLITE_DONE) status = cc_db_error(store, "storing a model result", err);
     sqlite3_finalize(st);
     return status;
+}
+
+static cc_status insert_samples(cc_db *store, int64_t id, const double *samples, int n, cc_err *err)
+{
+    if (n == 0) return CC_OK;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->db, sample_sql, -1, &st, NULL) != SQLITE_OK)
+        return cc_db_error(store, "preparing a model latency sample", err);
+    cc_status status = CC_OK;
+    for (int i = 0; i < n && status == CC_OK; i++) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, i);
+        cc_db_bind_real(st, 3, samples[i]);
+        if (sqlite3_step(st) != SQLITE_DONE) status = cc_db_error(store, "storing a model latency sample", err);
+    }
+    sqlite3_finalize(st);
+    return status;
+}
+
+cc_status cc_store_put_model_result(cc_db *store, int64_t run_id, const cc_model_result *r,
+                                    const double *samples, int n_samples, cc_err *err)
+{
+    if (!store || !r || n_samples < 0 || (n_samples > 0 && !samples))
+        return cc_err_set(err, CC_ERR_ARG, "cc_store_put_model_result: NULL argument or bad sample count");
+    if ((int)r->verdict < 0 || r->verdict >= CC_VERDICT_COUNT)
+        return cc_err_set(err, CC_ERR_ARG, "cc_store_put_model_result: invalid verdict %d", (int)r->verdict);
+    if (sqlite3_exec(store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return cc_db_error(store, "starting a model result transaction", err);
+    /* the old row goes first; its samples follow it (ON DELETE CASCADE) */
+    cc_status status = delete_row(store, run_id, r, err);
+    if (status == CC_OK) status = insert_row(store, run_id, r, err);
+    if (status == CC_OK) status = insert_samples(store, sqlite3_last_insert_rowid(store->db), samples, n_samples, err);
+    if (status == CC_OK && sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        status = cc_db_error(store, "committing a model result", err);
+    if (status != CC_OK) sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    return status;
+}
+
+cc_status cc_store_load_model_samples(cc_db *store, int64_t run_id, const char *model, const char *target,
+                                      const char *precision, double **out, int *n, cc_err *err)
+{
+    if (!store || !model || !target || !precision || !out || !n)
+        return cc_err_set(err, CC_ERR_ARG, "cc_store_load_model_samples: NULL argument");
+    *out = NULL;
+    *n = 0;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->db, load_samples_sql, -1, &st, NULL) != SQLITE_OK)
+        return cc_db_error(store, "reading model latency samples", err);
+    sqlite3_bind_int64(st, 1, run_id);
+    cc_db_bind_text(st, 2, model);
+    cc_db_bind_text(st, 3, target);
+    cc_db_bind_text(st, 4, precision);
+    double *x = NULL;
+    int count = 0, cap = 0, rc;
+    cc_status status = CC_OK;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            double *grown = realloc(x, sizeof *x * (size_t)cap);
+            if (!grown) {
+                status = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                break;
+            }
+            x = grown;
+        }
+        x[count++] = cc_db_column_real(st, 0);
+    }
+    if (!status && rc != SQLITE_DONE) status = cc_db_error(store, "reading model latency samples", err);
+    sqlite3_finalize(st);
+    if (status) {
+        free(x);
+        return status;
+    }
+    *out = x;
+    *n = count;
+    return CC_OK;
 }
 
 cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_result **out, int *n, cc_err *err)
@@ -115,6 +216,7 @@ cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_res
         cc_db_column_text(st, c++, r->layers, sizeof r->layers);
         cc_db_column_text(st, c++, r->divergent, sizeof r->divergent);
         r->seed = (uint64_t)sqlite3_column_int64(st, c++);
+        cc_db_column_text(st, c++, r->plan, sizeof r->plan);
         count++;
     }
     if (!status && rc != SQLITE_DONE) status = cc_db_error(store, "reading model results", err);

@@ -124,10 +124,25 @@ static const char schema_v3[] =
     "ALTER TABLE environments ADD COLUMN busy INTEGER CHECK (busy IN (0, 1));\n"
     "PRAGMA user_version = 3;\n";
 
+/* Version 4: what each model job's target chose (its describe_plan text) and the raw
+ * latency samples of model runs (batch 1, in the order taken), so that compare can test
+ * model latencies on their samples. Model results stored before version 4 have no plan
+ * ('') and no samples. */
+static const char schema_v4[] =
+    "ALTER TABLE model_results ADD COLUMN plan TEXT NOT NULL DEFAULT '';\n"
+    "CREATE TABLE model_samples (\n"
+    "  model_result_id INTEGER NOT NULL REFERENCES model_results(id) ON DELETE CASCADE,\n"
+    "  idx INTEGER NOT NULL,\n"
+    "  seconds REAL,\n"
+    "  PRIMARY KEY (model_result_id, idx)\n"
+    ") WITHOUT ROWID;\n"
+    "PRAGMA user_version = 4;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
     { 3, "add the volatile conditions of runs", schema_v3 },
+    { 4, "add model plans and model latency samples", schema_v4 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

@@ -5,9 +5,15 @@
 #      the row test alone (U test + 10% change of a result's median: the rule before the op
 #      family confirmation), the family rule with the 5% floor (--noise off), and the
 #      default (family thresholds from the A/A history);
-#  (b) the smallest slowdown it detects reliably: each pair's candidate with one op
-#      family's timing samples (and stored medians) scaled by 1 + s, in a database of its
-#      own, compared with the pair's baseline (history from the baseline's database);
+#  (b) the smallest slowdown it detects reliably. With --planted runs (the default) every run
+#      is made on the test-only `faulty` target (ref's golden loops, no fault) and each
+#      pair's candidate is a fresh run of it with CROSSCHECK_FAULTY='slow=OP:1+s': the op
+#      really runs 1 + s times as long, inside the timed region, so the candidate carries
+#      the noise of a run of its own. With --planted samples, the pair's candidate is a copy
+#      of its run with one op's timing samples (and stored medians) scaled by 1 + s: the
+#      same noise as the pair's A/A candidate, an optimistic figure. Either way the
+#      candidate, in a database of its own, is compared with the pair's baseline (history
+#      from the baseline's database);
 #  (c) the time `compare`, `report` and `history` take on a database of --runs runs, made
 #      by merging copies of the measured runs (fresh uids) into one database.
 # It prints the figures and the conditions they were taken under (load, busy runs).
@@ -25,6 +31,7 @@ slowdowns="5,10,20,30"
 runs=100
 targets="cpu"
 repeat=3
+planted="runs"
 
 usage() {
     cat <<'EOF'
@@ -37,7 +44,9 @@ usage: scripts/bench_regress.sh [options]
   --family OP        op family slowed for the detection measurement (default Conv)
   --slowdowns LIST   planted slowdowns in percent (default 5,10,20,30)
   --runs N           runs in the database timed for compare and report (default 100)
-  --targets LIST     targets of the runs (default cpu)
+  --targets LIST     targets of the runs with --planted samples (default cpu)
+  --planted HOW      runs: slowed runs of the faulty target (all runs on faulty; default);
+                     samples: copies of the runs with scaled timing samples
   --repeat N         timings per command (default 3)
 EOF
 }
@@ -57,10 +66,17 @@ while [ $# -gt 0 ]; do
     --runs) count_arg "$1" "${2:-}" 2; runs="$2"; shift 2 ;;
     --targets) targets="${2:?}"; shift 2 ;;
     --repeat) count_arg "$1" "${2:-}" 1; repeat="$2"; shift 2 ;;
+    --planted) planted="${2:?}"; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "bench_regress: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+case "$planted" in
+runs) targets="faulty"; export CROSSCHECK_FAULTY="none" ;;
+samples) ;;
+*) echo "bench_regress: --planted is runs or samples, got '$planted'" >&2; exit 2 ;;
+esac
+[[ "$family" =~ ^[A-Za-z]+$ ]] || { echo "bench_regress: --family takes an op name, got '$family'" >&2; exit 2; }
 [[ "$slowdowns" =~ ^[0-9]+(\.[0-9]+)?(,[0-9]+(\.[0-9]+)?)*$ ]] ||
     { echo "bench_regress: --slowdowns takes percentages separated by commas, got '$slowdowns'" >&2; exit 2; }
 [ -x "$cc" ] || { echo "bench_regress: no crosscheck binary at $cc (build first, or --crosscheck PATH)" >&2; exit 2; }
@@ -85,6 +101,8 @@ echo
 echo "- machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- binary: $cc ($("$cc" --version))"
 echo "- runs: crosscheck run --quick --targets $targets; $calibration calibration runs, then $((pairs + 1)) measured runs"
+[ "$planted" = runs ] && echo "- planted slowdowns: real runs (faulty target, CROSSCHECK_FAULTY=slow=$family:1+s)"
+[ "$planted" = samples ] && echo "- planted slowdowns: copies of the measured runs with scaled timing samples"
 echo
 
 # ---- the runs -------------------------------------------------------------------------------
@@ -152,8 +170,14 @@ echo
 n_fam=$(sql "$hist" "SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_ref JOIN runs u ON u.id = r.run_id
                      WHERE u.tag = 'aa0' AND c.op = '$family' AND r.n_samples > 0")
 [ "$n_fam" -gt 0 ] || die "the runs timed no $family case"
-echo "Each pair's candidate with the samples of its $n_fam timed $family results scaled by 1 + s, compared with"
-echo "the pair's baseline under the default rule. Detected: exit 1 with $family results among the regressions."
+if [ "$planted" = runs ]; then
+    echo "Each pair's candidate is a run of its own with the $n_fam timed $family results really slowed by 1 + s"
+    echo "(CROSSCHECK_FAULTY=slow=$family:1+s on the faulty target), compared with the pair's baseline under the"
+    echo "default rule. Detected: exit 1 with $family results among the regressions."
+else
+    echo "Each pair's candidate with the samples of its $n_fam timed $family results scaled by 1 + s, compared with"
+    echo "the pair's baseline under the default rule. Detected: exit 1 with $family results among the regressions."
+fi
 echo
 echo "| slowdown | pairs detected | $family results flagged | other results flagged |"
 echo "|--:|--:|--:|--:|"
@@ -164,12 +188,17 @@ for s in ${slowdowns//,/ }; do
     for k in $(seq 1 "$pairs"); do
         slow="$work/slow.db"
         rm -f "$slow" "$slow-wal" "$slow-shm"
-        sqlite3 "$work/aa$k.db" ".backup '$slow'" || die "copying run aa$k"
-        sql "$slow" "UPDATE timing_samples SET seconds = seconds * $f WHERE result_id IN
-                       (SELECT r.id FROM results r JOIN cases c ON c.id = r.case_ref WHERE c.op = '$family');
-                     UPDATE results SET t_median = t_median * $f, t_mean = t_mean * $f, t_min = t_min * $f,
-                       t_max = t_max * $f, t_p90 = t_p90 * $f, t_p99 = t_p99 * $f, gflops = gflops / $f
-                     WHERE case_ref IN (SELECT id FROM cases WHERE op = '$family');" || die "planting a slowdown"
+        if [ "$planted" = runs ]; then
+            CROSSCHECK_FAULTY="slow=$family:$f" "$cc" run --quick --targets faulty --db "$slow" >"$work/run.log" 2>&1 ||
+                [ $? = 1 ] || die "slowed run failed: $(tail -2 "$work/run.log")"
+        else
+            sqlite3 "$work/aa$k.db" ".backup '$slow'" || die "copying run aa$k"
+            sql "$slow" "UPDATE timing_samples SET seconds = seconds * $f WHERE result_id IN
+                           (SELECT r.id FROM results r JOIN cases c ON c.id = r.case_ref WHERE c.op = '$family');
+                         UPDATE results SET t_median = t_median * $f, t_mean = t_mean * $f, t_min = t_min * $f,
+                           t_max = t_max * $f, t_p90 = t_p90 * $f, t_p99 = t_p99 * $f, gflops = gflops / $f
+                         WHERE case_ref IN (SELECT id FROM cases WHERE op = '$family');" || die "planting a slowdown"
+        fi
         "$cc" compare --baseline "$hist:aa$((k - 1))" --candidate "$slow:1" --format csv --out "$work/slow.csv" 2>/dev/null
         e=$?
         nf=$(csv_count "$work/slow.csv" "judgement = 'regression' AND op = '$family'")

@@ -9,6 +9,7 @@
 typedef struct segment {
     const cc_target_iface *t;
     void *ctx;
+    int first;             /* index in the whole graph of the segment's first node */
     cc_graph g;            /* compact: its own values array */
     int *global;           /* local value -> global value */
     void *plan;
@@ -43,6 +44,28 @@ void cc_graph_exec_destroy(cc_graph_exec *x)
         for (int i = 0; i < x->g->n_values; i++) cc_tensor_free(&x->host[i]);
     free(x->host);
     free(x);
+}
+
+void cc_graph_exec_describe(const cc_graph_exec *x, char *buf, size_t n)
+{
+    if (!n) return;
+    buf[0] = '\0';
+    size_t len = 0;
+    for (int i = 0; x && i < x->n_seg && len + 1 < n; i++) {
+        const segment *s = &x->seg[i];
+        if (!CC_TARGET_HAS(s->t, describe_plan)) continue;
+        char text[2048] = "";
+        s->t->describe_plan(s->ctx, s->plan, text, sizeof text);
+        if (!text[0]) continue;
+        int k;
+        if (x->n_seg > 1)
+            k = snprintf(buf + len, n - len, "%s%s nodes %d-%d: %s", len ? " | " : "", s->t->name, s->first,
+                         s->first + s->g.n_nodes - 1, text);
+        else
+            k = snprintf(buf + len, n - len, "%s%s", len ? " | " : "", text);
+        if (k < 0) break;
+        len += (size_t)k < n - len ? (size_t)k : n - len - 1;
+    }
 }
 
 /* Builds the compact sub-graph of nodes [a, b) of g. */
@@ -148,6 +171,7 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         segment *s = &x->seg[x->n_seg++];
         s->t = on_target[a] ? t : fb;
         s->ctx = on_target[a] ? ctx : fb_ctx;
+        s->first = a;
         st = build_segment(g, a, b, s, err);
         if (st) goto fail;
         cc_err e = { 0 };

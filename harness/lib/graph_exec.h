@@ -31,5 +31,9 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
 cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err);
 cc_status cc_graph_exec_run_bound(cc_graph_exec *x, cc_err *err);
 void cc_graph_exec_destroy(cc_graph_exec *x);
+/* What the targets chose for x: each segment's describe_plan text (targets without one
+ * write nothing), prefixed with "name nodes a-b: " when x has several segments, joined
+ * with " | ", cut to fit buf (n bytes, NUL-terminated; "" when no target describes). */
+void cc_graph_exec_describe(const cc_graph_exec *x, char *buf, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -357,12 +358,18 @@ static void set_reason(cc_model_result *r, cc_verdict v, const char *msg)
     snprintf(r->reason, sizeof r->reason, "%.250s", msg);
 }
 
+/* Latency samples one job keeps (and sends to the parent) at most. */
+#define MAX_LAT_SAMPLES 10000
+
+/* Times runs of x on in: two warm-up runs, then until min_samples and min_time (at most
+ * 30 s and MAX_LAT_SAMPLES runs). Statistics to *tm; with keep, the raw samples to
+ * keep[0..*n_kept-1] (capacity MAX_LAT_SAMPLES). */
 static cc_status timed_runs(cc_graph_exec *x, const cc_tensor *in, double min_time, int min_samples, cc_timing *tm,
-                            cc_err *err)
+                            double *keep, int *n_kept, cc_err *err)
 {
     cc_status st = cc_graph_exec_bind(x, in, err);
     for (int w = 0; w < 2 && !st; w++) st = cc_graph_exec_run_bound(x, err);
-    int cap = 10000, n = 0;
+    int cap = MAX_LAT_SAMPLES, n = 0;
     double *s = malloc(sizeof(double) * (size_t)cap);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     double start = cc_now();
@@ -371,14 +378,26 @@ static cc_status timed_runs(cc_graph_exec *x, const cc_tensor *in, double min_ti
         st = cc_graph_exec_run_bound(x, err);
         s[n++] = cc_now() - t0;
     }
+    if (!st && keep) {
+        memcpy(keep, s, sizeof(double) * (size_t)n);
+        *n_kept = n;
+    }
     if (!st) cc_stats_compute(s, n, 0, 0, tm);
     free(s);
     return st;
 }
 
+/* What a job sends back to the parent: the result, then n_lat latency samples. */
+typedef struct job_out {
+    cc_model_result r;
+    int n_lat;
+    double lat[MAX_LAT_SAMPLES];
+} job_out;
+
 static void job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
-                const cc_target_iface *t, const char *device, cc_model_result *r)
+                const cc_target_iface *t, const char *device, job_out *jo)
 {
+    cc_model_result *r = &jo->r;
     cc_err e = { 0 };
     void *ctx = NULL, *cpu_ctx = NULL;
     cc_device_desc desc, cpu_desc;
@@ -402,6 +421,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         set_reason(r, st == CC_ERR_UNSUPPORTED ? CC_UNSUPPORTED : CC_ERROR, e.msg);
         goto done;
     }
+    cc_graph_exec_describe(x, r->plan, sizeof r->plan);
     r->n_fallback = info.n_fallback;
     r->support_rate = g->n_nodes ? (double)(g->n_nodes - info.n_fallback) / g->n_nodes : 0;
     snprintf(r->fallback_ops, sizeof r->fallback_ops, "%s", info.fallback_ops);
@@ -517,7 +537,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         memset(in, 0, sizeof in);
         cc_timing tm = { 0 };
         st = cc_model_synthetic_input(v->m, o->seed, in, &e);
-        if (!st) st = timed_runs(x, in, o->min_time, o->min_samples, &tm, &e);
+        if (!st) st = timed_runs(x, in, o->min_time, o->min_samples, &tm, jo->lat, &jo->n_lat, &e);
         free_inputs(in, g->n_inputs);
         if (!st) {
             r->lat_samples = tm.n_samples;
@@ -544,7 +564,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         if (!s2) s2 = make_variant(o, mb_f32, v->prec, &mb, note, sizeof note, &e);
         if (!s2) s2 = cc_graph_exec_create(&mb->graph, t, ctx, cpu, cpu_ctx, &xb, &ib, &e);
         if (!s2) s2 = cc_model_synthetic_input(mb, o->seed, in, &e);
-        if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, &e);
+        if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, NULL, NULL, &e);
         free_inputs(in, mb ? mb->graph.n_inputs : 0);
         cc_graph_exec_destroy(xb);
         if (!s2 && tm.median > 0 && o->batch / tm.median > r->throughput) {
@@ -563,11 +583,37 @@ done:
     t->close(ctx);
 }
 
-/* Runs job() in a child; a crash or a hang costs one result. */
+/* Reads up to n bytes from fd into buf until the deadline (cc_now clock); returns the
+ * bytes read (fewer at end of file, on error or when the deadline passed: *timed_out). */
+static size_t read_until(int fd, void *buf, size_t n, double deadline, int *timed_out)
+{
+    size_t got = 0;
+    while (got < n) {
+        double left = deadline - cc_now();
+        if (left <= 0) {
+            *timed_out = 1;
+            break;
+        }
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
+        int rc = poll(&pfd, 1, (int)(left * 1000) + 1);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc <= 0) continue;
+        ssize_t k = read(fd, (char *)buf + got, n - got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+/* Runs job() in a child; a crash or a hang costs one result. The child sends the result
+ * and its latency samples (jo->n_lat of them) back through a pipe. */
 static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
-                         int ti, cc_model_result *r)
+                         int ti, job_out *jo)
 {
     const cc_target_iface *t = o->targets[ti];
+    cc_model_result *r = &jo->r;
+    jo->n_lat = 0;
     int p[2];
     if (pipe(p)) {
         set_reason(r, CC_ERROR, strerror(errno));
@@ -584,38 +630,35 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
     if (pid == 0) {
         close(p[0]);
         signal(SIGINT, SIG_IGN);
-        static cc_model_result cr;
-        cr = *r;
-        job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", &cr);
-        ssize_t w = write(p[1], &cr, sizeof cr);
-        _exit(w == (ssize_t)sizeof cr ? 0 : 3);
+        job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", jo);
+        size_t n = offsetof(job_out, lat) + sizeof(double) * (size_t)jo->n_lat, done = 0;
+        while (done < n) {
+            ssize_t w = write(p[1], (const char *)jo + done, n - done);
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) _exit(3);
+            done += (size_t)w;
+        }
+        _exit(0);
     }
     close(p[1]);
-    size_t got = 0;
     double deadline = cc_now() + o->timeout_s;
     int timed_out = 0;
-    static cc_model_result cr;
-    while (got < sizeof cr) {
-        double left = deadline - cc_now();
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        struct pollfd pfd = { .fd = p[0], .events = POLLIN };
-        int rc = poll(&pfd, 1, (int)(left * 1000) + 1);
-        if (rc < 0 && errno == EINTR) continue;
-        if (rc <= 0) continue;
-        ssize_t k = read(p[0], (char *)&cr + got, sizeof cr - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        got += (size_t)k;
+    static job_out back;
+    size_t head = offsetof(job_out, lat);
+    size_t got = read_until(p[0], &back, head, deadline, &timed_out);
+    int complete = got == head && back.n_lat >= 0 && back.n_lat <= MAX_LAT_SAMPLES;
+    if (complete) {
+        size_t n = sizeof(double) * (size_t)back.n_lat;
+        complete = read_until(p[0], back.lat, n, deadline, &timed_out) == n;
     }
     close(p[0]);
     if (timed_out) kill(pid, SIGKILL);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (got == sizeof cr) {
-        *r = cr;
+    if (complete) {
+        jo->r = back.r;
+        jo->n_lat = back.n_lat;
+        memcpy(jo->lat, back.lat, sizeof(double) * (size_t)back.n_lat);
         return;
     }
     char msg[CC_REASON_MAX];
@@ -640,6 +683,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     memset(sum, 0, sizeof *sum);
     double t0 = cc_now();
     char line[512];
+    cc_env_mark mark_start;
+    cc_env_mark_take(&mark_start);
 
     st = build_f32(o, 1, &f32, err);
     if (st) goto done;
@@ -703,23 +748,34 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
                 sum->interrupted = 1;
                 goto finish;
             }
-            static cc_model_result r;
-            memset(&r, 0, sizeof r);
-            snprintf(r.model, sizeof r.model, "%s", f32->name);
-            snprintf(r.target, sizeof r.target, "%s", o->targets[ti]->name);
-            snprintf(r.precision, sizeof r.precision, "%s", v->prec);
-            r.seed = o->seed;
-            r.verdict = CC_ERROR;
-            r.det_precision = r.det_recall = r.det_map50 = NAN;
-            isolated_job(o, f32, &vars[0], v, ti, &r);
-            st = cc_store_put_model_result(store, sum->run_id, &r, err);
+            static job_out jo;
+            cc_model_result *r = &jo.r;
+            memset(r, 0, sizeof *r);
+            jo.n_lat = 0;
+            snprintf(r->model, sizeof r->model, "%s", f32->name);
+            snprintf(r->target, sizeof r->target, "%s", o->targets[ti]->name);
+            snprintf(r->precision, sizeof r->precision, "%s", v->prec);
+            r->seed = o->seed;
+            r->verdict = CC_ERROR;
+            r->det_precision = r->det_recall = r->det_map50 = NAN;
+            isolated_job(o, f32, &vars[0], v, ti, &jo);
+            st = cc_store_put_model_result(store, sum->run_id, r, jo.lat, jo.n_lat, err);
             if (st) goto done;
-            sum->counts[r.verdict]++;
-            if (fn) fn(user, NULL, &r);
+            sum->counts[r->verdict]++;
+            if (fn) fn(user, NULL, r);
         }
     }
 finish:
-    st = cc_store_run_end(store, sum->run_id, sum->interrupted ? "interrupted" : "finished", err);
+    /* the conditions at the end, as op runs record them: every job's child has been
+     * waited for, so its CPU time counts as the run's own */
+    {
+        cc_env_state at_end;
+        cc_env_mark mark_end;
+        cc_env_sample(&at_end);
+        cc_env_mark_take(&mark_end);
+        st = cc_store_run_conditions(store, sum->run_id, &at_end, cc_env_others_share(&mark_start, &mark_end), err);
+    }
+    if (!st) st = cc_store_run_end(store, sum->run_id, sum->interrupted ? "interrupted" : "finished", err);
 done:
     sum->wall_s = cc_now() - t0;
     for (int i = 0; i < CC_MODEL_MAX_PREC + 1; i++) variant_free(&vars[i], o->n_images);

@@ -1,10 +1,15 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 2 has no run
- * conditions, version 1 no model results either. */
+ * as an older crosscheck wrote it, for the migration tests: version 3 has no model plans
+ * and no model latency samples, version 2 no run conditions either, version 1 no model
+ * results at all. */
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V2                                                                   \
+#define SYNTH_DOWNGRADE_TO_V3                                                                   \
+    "DROP TABLE model_samples;"                                                                 \
+    "ALTER TABLE model_results DROP COLUMN plan;"                                               \
+    "PRAGMA user_version = 3;"
+#define SYNTH_DOWNGRADE_TO_V2 SYNTH_DOWNGRADE_TO_V3                                             \
     "ALTER TABLE environments DROP COLUMN load_start;"                                          \
     "ALTER TABLE environments DROP COLUMN governor_start;"                                      \
     "ALTER TABLE environments DROP COLUMN mhz_start;"                                           \

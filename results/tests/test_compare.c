@@ -4,8 +4,10 @@
  * rows), a numerics regression with unchanged timing, improvements only (exit 4), nothing
  * in common and a different machine (not enough data, exit 3), the family rule (a lone
  * mover unconfirmed, a family of one judged) with thresholds from A/A history, model
- * results, run references, and an older database read through an upgraded copy without
- * touching it. */
+ * results, model latencies judged on their raw samples (a planted 30% slowdown flagged
+ * with its U test, unconfirmed under a wide A/A history), a schema 3 database migrated
+ * (its model results judged on p50 alone), run references, and an older database read
+ * through an upgraded copy without touching it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +338,7 @@ static void test_noise(void)
     CHECK(relu && relu->unconfirmed == 1 && relu->change_kind == CC_CHANGE_NONE && relu->change > 0.3);
     CHECK(relu && relu->family_rows == 6 && fabs(relu->family_change) < 0.05);
     CHECK(relu && relu->p < 1e-10);                        /* the row test alone would flag it */
+    CHECK(relu && relu->lone == 0 && isnan(relu->own_spread));   /* no history: never lone */
     const cc_compare_row *gemm = row_of(c, "Gemm(a=8x8:f32,b=8x8)", CC_REGIME_RANDOM);
     CHECK(gemm && gemm->family_rows == 1 && gemm->timing_change == CC_CHANGE_REGRESSION);
     CHECK(gemm && gemm->family_change == gemm->change);
@@ -357,9 +360,20 @@ static void test_noise(void)
         CHECK(r6->change_kind == CC_CHANGE_REGRESSION);
         CHECK(r6->change > 0.1 && r6->family_change > 0.1);
     }
-    CHECK(c->n_regressions == 7);                          /* MatMul 6, Gemm */
-    CHECK(c->n_unconfirmed == 7);                          /* Conv 6, the Relu case */
+    /* the Relu case moved 40% alone, with overwhelming p, against a flat A/A history of
+     * its own: strong evidence, judged alone (a kernel off its fast path); without history
+     * (above) the same case stays unconfirmed */
+    relu = row_of(c, ids[12], CC_REGIME_RANDOM);
+    CHECK(relu && relu->lone == 1 && relu->change_kind == CC_CHANGE_REGRESSION && relu->unconfirmed == 0);
+    CHECK(relu && relu->own_spread == 0);
+    CHECK(r0 && r0->lone == 0 && r0->own_spread > 0.25);   /* Conv: 15% is within its own noise */
+    CHECK(c->n_regressions == 8);                          /* MatMul 6, Gemm, the Relu case */
+    CHECK(c->n_unconfirmed == 6);                          /* Conv 6 */
     CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    cc_comparison_free(c);
+    o.lone_alpha = 0;                                      /* the lone rule off */
+    c = compare(db, ids_aa[0], cand, &o);
+    CHECK(c->n_regressions == 7 && c->n_unconfirmed == 7);
     cc_comparison_free(c);
 
     /* the history is the baseline's build only: from the candidate's build there is none */
@@ -403,7 +417,7 @@ static void test_models(void)
             m.throughput = 100;
             if (k == 1 && p == 1) m.lat_p50 = 0.013;                 /* f16 30% slower */
             if (k == 1 && p == 2) m.top1 = 0.95;                     /* int8 loses 5 points */
-            CHECK_OK(cc_store_put_model_result(db, runs[k], &m, &err));
+            CHECK_OK(cc_store_put_model_result(db, runs[k], &m, NULL, 0, &err));
         }
     }
     cc_comparison *c = compare(db, runs[0], runs[1], NULL);
@@ -418,6 +432,129 @@ static void test_models(void)
         else CHECK(m->change_kind == CC_CHANGE_NONE);
     }
     cc_comparison_free(c);
+    cc_store_close(db);
+}
+
+/* One model result of resnet50 on cpu in precision prec with 30 latency samples around
+ * p50 (uniform within +-2%). */
+static void put_model_samples(cc_db *db, int64_t run, const char *prec, double p50, cc_rng *rng)
+{
+    cc_model_result m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.model, sizeof m.model, "resnet50");
+    snprintf(m.target, sizeof m.target, "cpu");
+    snprintf(m.precision, sizeof m.precision, "%s", prec);
+    snprintf(m.plan, sizeof m.plan, "cpu plan of %s", prec);
+    m.verdict = CC_PASSED;
+    m.top1 = m.top5 = m.cosine = 1.0;
+    m.det_precision = m.det_recall = m.det_map50 = NAN;
+    m.conf_cosine = m.conf_sqnr_db = m.conf_top1 = m.sqnr_db = NAN;
+    double x[30];
+    for (int i = 0; i < 30; i++) x[i] = p50 * (1 + 0.04 * (cc_rng_uniform(rng) - 0.5));
+    m.lat_samples = 30;
+    m.lat_p50 = m.lat_p90 = m.lat_p99 = p50;
+    m.throughput = 1 / p50;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_put_model_result(db, run, &m, x, 30, &err));
+}
+
+static void test_model_samples(void)
+{
+    char path[512];
+    synth_path(path, sizeof path, "msamples.db");
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_rng rng;
+    cc_rng_seed(&rng, 8);
+    cc_run_info info;
+    synth_run_info(&info, "m", "ms1");
+    int64_t base = synth_store_run(db, &info, "Synthetic CPU", NULL, 0, &rng);
+    cc_run_info other;
+    synth_run_info(&other, "m", "ms2");   /* another build: never part of ms1's A/A history */
+    int64_t cand = synth_store_run(db, &other, "Synthetic CPU", NULL, 0, &rng);
+    put_model_samples(db, base, "f32", 0.010, &rng);
+    put_model_samples(db, base, "f16", 0.020, &rng);
+    put_model_samples(db, cand, "f32", 0.010, &rng);
+    put_model_samples(db, cand, "f16", 0.026, &rng);      /* 30% slower */
+    /* stored as they were put, replacing samples and all */
+    put_model_samples(db, cand, "f32", 0.010, &rng);
+    double *x = NULL;
+    int n = 0;
+    CHECK_OK(cc_store_load_model_samples(db, cand, "resnet50", "cpu", "f32", &x, &n, &err));
+    CHECK(n == 30 && x && fabs(x[0] / 0.010 - 1) <= 0.02);
+    free(x);
+    cc_model_result *mr = NULL;
+    CHECK_OK(cc_store_load_model_results(db, cand, &mr, &n, &err));
+    CHECK(n == 2 && strcmp(mr[0].plan, "cpu plan of f16") == 0);
+    free(mr);
+
+    cc_comparison *c = compare(db, base, cand, NULL);
+    CHECK(c->n_mrows == 2 && c->outcome == CC_OUTCOME_REGRESSION && c->n_regressions == 1);
+    for (int i = 0; i < c->n_mrows; i++) {
+        const cc_compare_model_row *m = &c->mrows[i];
+        CHECK(m->base_n == 30 && m->cand_n == 30 && !isnan(m->p));
+        if (strcmp(m->precision, "f16") == 0) {
+            CHECK(m->timing_change == CC_CHANGE_REGRESSION && m->p < 1e-6);
+            CHECK(fabs(m->change - 0.3) < 0.05);
+            CHECK(m->noise_runs == 0 && fabs(m->family_threshold - 0.05) < 1e-12);
+        } else {
+            CHECK(m->timing_change == CC_CHANGE_NONE && m->unconfirmed == 0);
+        }
+    }
+    cc_comparison_free(c);
+
+    /* an A/A history of this build whose f16 latency moved by up to 20%: the threshold is
+     * raised to 2 x that spread and the 30% slowdown is unconfirmed */
+    int64_t aa1 = synth_store_run(db, &info, "Synthetic CPU", NULL, 0, &rng);
+    int64_t aa2 = synth_store_run(db, &info, "Synthetic CPU", NULL, 0, &rng);
+    put_model_samples(db, aa1, "f16", 0.020 * 1.2, &rng);
+    put_model_samples(db, aa2, "f16", 0.020 * 0.9, &rng);
+    int64_t cand2 = synth_store_run(db, &other, "Synthetic CPU", NULL, 0, &rng);
+    put_model_samples(db, cand2, "f16", 0.026, &rng);
+    c = compare(db, base, cand2, NULL);
+    CHECK(c->n_mrows == 1 && c->outcome == CC_OUTCOME_NO_CHANGE && c->n_unconfirmed == 1);
+    if (c->n_mrows == 1) {
+        CHECK(c->mrows[0].unconfirmed == 1 && c->mrows[0].noise_runs == 3);
+        CHECK(fabs(c->mrows[0].family_threshold - expm1(2 * log(1.2 / 0.9))) < 1e-9);
+    }
+    cc_comparison_free(c);
+    cc_compare_options o;
+    cc_compare_options_default(&o);
+    o.noise_auto = 0;
+    c = compare(db, base, cand2, &o);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION);
+    cc_comparison_free(c);
+    cc_store_close(db);
+
+    /* schema 3 (no plans, no model samples) migrates to the current schema: the model
+     * results stay, without plan or samples, and their latency is judged on p50 alone */
+    sqlite3 *raw = NULL;
+    CHECK(sqlite3_open(path, &raw) == SQLITE_OK);
+    CHECK(sqlite3_exec(raw, "PRAGMA journal_mode = DELETE;" SYNTH_DOWNGRADE_TO_V3, NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(raw);
+    db = NULL;
+    CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB && strstr(err.msg, "older") != NULL);
+    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    if (!db) return;
+    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 4);
+    CHECK_OK(cc_store_load_model_results(db, cand, &mr, &n, &err));
+    CHECK(n == 2 && mr[0].plan[0] == '\0' && mr[1].lat_p50 == 0.010);
+    free(mr);
+    CHECK_OK(cc_store_load_model_samples(db, cand, "resnet50", "cpu", "f16", &x, &n, &err));
+    CHECK(n == 0 && x == NULL);
+    c = compare(db, base, cand, &o);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION && c->n_mrows == 2);
+    for (int i = 0; i < c->n_mrows; i++) {
+        CHECK(isnan(c->mrows[i].p) && c->mrows[i].base_n == 30);
+        if (strcmp(c->mrows[i].precision, "f16") == 0) CHECK(c->mrows[i].timing_change == CC_CHANGE_REGRESSION);
+    }
+    cc_comparison_free(c);
+    /* new results are stored with samples again */
+    put_model_samples(db, cand, "bf16", 0.015, &rng);
+    CHECK_OK(cc_store_load_model_samples(db, cand, "resnet50", "cpu", "bf16", &x, &n, &err));
+    CHECK(n == 30);
+    free(x);
     cc_store_close(db);
 }
 
@@ -536,6 +673,7 @@ int main(void)
     test_runs();
     test_noise();
     test_models();
+    test_model_samples();
     test_refs();
     test_older_schema();
     return CC_TEST_RESULT();

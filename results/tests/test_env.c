@@ -145,7 +145,7 @@ static void test_migration_from_v2(void)
     CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB && strstr(err.msg, "older") != NULL);
     CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
-    CHECK(cc_store_schema_version(db) == 3);
+    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION);
     CHECK_OK(cc_store_get_run(db, run, &back, &err));
     CHECK(strcmp(back.tag, "before") == 0 && strcmp(back.cpu_model, info.cpu_model) == 0);
     CHECK(isnan(back.at_start.load1) && back.at_start.governor[0] == '\0' && isnan(back.at_start.mhz));

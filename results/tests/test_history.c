@@ -192,7 +192,7 @@ static void test_database(void)
             r.lat_samples = 20;
             r.lat_p50 = (p ? 0.004 : 0.01) * (i >= 5 && p == 0 ? 1.5 : 1.0) * exp(0.01 * cc_rng_normal(&rng));
             r.throughput = 1 / r.lat_p50;
-            CHECK_OK(cc_store_put_model_result(db, id, &r, &err));
+            CHECK_OK(cc_store_put_model_result(db, id, &r, NULL, 0, &err));
         }
     }
     CHECK_OK(cc_history_model(db, "resnet50", NULL, NULL, &h, &err));

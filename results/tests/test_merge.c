@@ -108,7 +108,10 @@ int main(void)
         m.verdict = CC_PASSED;
         m.lat_samples = 10;
         m.lat_p50 = 0.02;
-        CHECK_OK(cc_store_put_model_result(db, shard_run[s], &m, &err));
+        snprintf(m.plan, sizeof m.plan, "plan of shard %d", s + 1);
+        double lat[10];
+        for (int i = 0; i < 10; i++) lat[i] = 0.02 + 0.001 * i + s;
+        CHECK_OK(cc_store_put_model_result(db, shard_run[s], &m, lat, 10, &err));
         cc_env_state end = { .load1 = 1.5, .governor = "powersave", .mhz = 1200, .max_mhz = 3500 };
         CHECK_OK(cc_store_run_conditions(db, shard_run[s], &end, 0.4, &err));
         cc_store_close(db);
@@ -121,7 +124,7 @@ int main(void)
     CHECK_OK(cc_merge_databases(inputs, 2, merged, &st, &err));
     CHECK(st.runs_copied == 2 && st.runs_present == 0 && st.runs_running == 0);
     CHECK(st.results == 24);     /* 12 cases x 2 regimes */
-    CHECK(st.samples == 12 * 20);
+    CHECK(st.samples == 12 * 20 + 2 * 10);   /* op results' and model latencies */
     CHECK(st.model_results == 2);
 
     /* the inputs are byte-identical after the merge */
@@ -167,6 +170,14 @@ int main(void)
         int nm = 0;
         CHECK_OK(cc_store_load_model_results(m, runs[k].id, &mr, &nm, &err));
         CHECK(nm == 1 && strcmp(mr[0].precision, k ? "f16" : "f32") == 0);
+        char plan[32];
+        snprintf(plan, sizeof plan, "plan of shard %d", k + 1);
+        CHECK(nm == 1 && strcmp(mr[0].plan, plan) == 0);
+        double *lat = NULL;
+        int nl = 0;
+        if (nm == 1) CHECK_OK(cc_store_load_model_samples(m, runs[k].id, "yolo", "cpu", mr[0].precision, &lat, &nl, &err));
+        CHECK(nl == 10 && lat && lat[0] == 0.02 + k && lat[9] == 0.02 + 0.001 * 9 + k);
+        free(lat);
         free(mr);
     }
     /* the union of the shards' verdicts is the whole case list, each case once */
@@ -249,12 +260,13 @@ int main(void)
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
      * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 8;
-     * model_results id, run_id and 32 */
+     * model_results id, run_id and 33; model_samples 3 */
     CHECK(columns(merged, "results") == 3 + 39);
     CHECK(columns(merged, "runs") == 1 + 12);
     CHECK(columns(merged, "environments") == 1 + 17);
     CHECK(columns(merged, "run_targets") == 2 + 8);
-    CHECK(columns(merged, "model_results") == 2 + 32);
+    CHECK(columns(merged, "model_results") == 2 + 33);
     CHECK(columns(merged, "timing_samples") == 3);
+    CHECK(columns(merged, "model_samples") == 3);
     return CC_TEST_RESULT();
 }

@@ -1,17 +1,30 @@
 /* faulty.c — a test-only backend that misbehaves on purpose, to prove the runner's
- * isolation: it computes like `ref` but, chosen by op name, crashes the process, hangs,
- * returns wrong values, returns an error status or declares the op unsupported.
+ * isolation and the regression gate: it computes like `ref` but, chosen by op name,
+ * crashes the process, hangs, returns wrong values, returns an error status, declares the
+ * op unsupported, or runs slower than it should.
  *
- * The choice comes from the environment variable CROSSCHECK_FAULTY, a list of
- * fault=Op entries separated by ';' (faults: crash, hang, wrong, error, unsupported,
- * hog). Default: crash=Relu;hang=Sigmoid;wrong=Add;error=Tanh;unsupported=Exp;hog=Sqrt.
+ * The choice comes from the environment variable CROSSCHECK_FAULTY, a list of entries
+ * separated by ';', each `fault=NAMES` or `fault=NAMES:FACTOR`. NAMES is one name or
+ * several separated by ',', each an op name (Conv) or an op family, the ops/ file's name
+ * (conv: Conv, ConvTranspose, ConvInteger, QLinearConv). Faults: crash, hang, wrong,
+ * error, unsupported, hog, slow. The first entry naming an op wins.
+ * Default (variable unset): crash=Relu;hang=Sigmoid;wrong=Add;error=Tanh;unsupported=Exp;hog=Sqrt.
+ * Set but empty (or "none"): no fault at all.
  * "hog" allocates and touches memory until the allocation fails, to exercise the
- * worker's memory limit. Hidden: never part of "all targets". */
+ * worker's memory limit.
+ * "slow" computes like ref, then spins until (FACTOR - 1) x the time that computation took
+ * has passed again (FACTOR default 1.3, 1 to 100): the run takes FACTOR x as long as ref's,
+ * inside run(), which is what the runner times (run + sync on the host clock), so the
+ * slowdown is proportional to the work however loaded the machine is. Example:
+ * CROSSCHECK_FAULTY='slow=Conv,ConvTranspose:1.3' or 'slow=conv:1.5'.
+ * A graph of several nodes (a model) takes the fault of its first node that has one.
+ * Hidden: never part of "all targets". */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../target.h"
@@ -20,10 +33,33 @@ extern const cc_target_iface cc_target_ref;
 
 #define DEFAULT_FAULTS "crash=Relu;hang=Sigmoid;wrong=Add;error=Tanh;unsupported=Exp;hog=Sqrt"
 
-/* The fault configured for op (or "" for none). */
-static const char *fault_for(const char *op)
+#define SLOW_DEFAULT 1.3
+
+typedef struct fault {
+    char name[16];          /* "" for none */
+    double factor;          /* slow: run time / ref's run time */
+} fault;
+
+/* 1 when the comma-separated list names[0..len-1] holds op's name or its family's. */
+static int names_op(const char *names, size_t len, const cc_op_def *op)
 {
-    static char buf[32];
+    while (len > 0) {
+        const char *comma = memchr(names, ',', len);
+        size_t n = comma ? (size_t)(comma - names) : len;
+        if ((n == strlen(op->name) && strncmp(names, op->name, n) == 0) ||
+            (op->family && n == strlen(op->family) && strncmp(names, op->family, n) == 0))
+            return 1;
+        if (!comma) break;
+        len -= n + 1;
+        names = comma + 1;
+    }
+    return 0;
+}
+
+/* The fault configured for op (name "" for none). */
+static fault fault_for(const cc_op_def *op)
+{
+    fault f = { "", 1.0 };
     const char *spec = getenv("CROSSCHECK_FAULTY");
     if (!spec) spec = DEFAULT_FAULTS;
     const char *p = spec;
@@ -32,25 +68,40 @@ static const char *fault_for(const char *op)
         size_t len = semi ? (size_t)(semi - p) : strlen(p);
         const char *eq = memchr(p, '=', len);
         if (eq) {
-            size_t flen = (size_t)(eq - p), olen = len - flen - 1;
-            if (olen == strlen(op) && strncmp(eq + 1, op, olen) == 0 && flen < sizeof buf) {
-                memcpy(buf, p, flen);
-                buf[flen] = '\0';
-                return buf;
+            size_t flen = (size_t)(eq - p);
+            const char *names = eq + 1, *end = p + len;
+            const char *colon = memchr(names, ':', (size_t)(end - names));
+            size_t nlen = (size_t)((colon ? colon : end) - names);
+            if (flen < sizeof f.name && names_op(names, nlen, op)) {
+                memcpy(f.name, p, flen);
+                f.name[flen] = '\0';
+                f.factor = SLOW_DEFAULT;
+                if (colon) {
+                    double x = strtod(colon + 1, NULL);
+                    if (x >= 1 && x <= 100) f.factor = x;
+                }
+                return f;
             }
         }
         p += len + (semi ? 1 : 0);
     }
-    return "";
+    return f;
 }
 
-static const char *graph_fault(const cc_graph *g)
+static fault graph_fault(const cc_graph *g)
 {
     for (int k = 0; k < g->n_nodes; k++) {
-        const char *f = fault_for(g->nodes[k].op->name);
-        if (f[0]) return f;
+        fault f = fault_for(g->nodes[k].op);
+        if (f.name[0]) return f;
     }
-    return "";
+    return (fault){ "", 1.0 };
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 typedef struct faulty_plan {
@@ -70,7 +121,7 @@ static void faulty_close(void *ctx) { cc_target_ref.close(ctx); }
 static cc_support faulty_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
                                   size_t n)
 {
-    if (strcmp(fault_for(node->op->name), "unsupported") == 0) {
+    if (strcmp(fault_for(node->op).name, "unsupported") == 0) {
         snprintf(reason, n, "faulty declares %s unsupported", node->op->name);
         return CC_SUPPORT_NO;
     }
@@ -103,7 +154,8 @@ static cc_status faulty_run(void *ctx, void *plan, void *const *inputs, void *co
                             cc_err *err)
 {
     faulty_plan *p = plan;
-    const char *f = graph_fault(p->g);
+    fault fl = graph_fault(p->g);
+    const char *f = fl.name;
     if (strcmp(f, "crash") == 0) {
         raise(SIGSEGV);
     } else if (strcmp(f, "hang") == 0) {
@@ -118,7 +170,13 @@ static cc_status faulty_run(void *ctx, void *plan, void *const *inputs, void *co
             free(m);
         }
     }
+    double t0 = now_s();
     cc_status st = cc_target_ref.run(ctx, p->ref_plan, inputs, outputs, err);
+    if (st == CC_OK && strcmp(f, "slow") == 0) {
+        /* spin, not sleep: the extra time behaves like compute under load */
+        double until = t0 + fl.factor * (now_s() - t0);
+        while (now_s() < until) {}
+    }
     if (st == CC_OK && strcmp(f, "wrong") == 0) {
         const cc_tensor *o = &p->g->values[p->g->outputs[0]];
         int64_t n = cc_tensor_numel(o);
@@ -134,8 +192,9 @@ static void faulty_describe(void *ctx, void *plan, char *buf, size_t n)
 {
     (void)ctx;
     faulty_plan *p = plan;
-    const char *f = graph_fault(p->g);
-    snprintf(buf, n, "golden loops, fault: %s", f[0] ? f : "none");
+    fault f = graph_fault(p->g);
+    if (strcmp(f.name, "slow") == 0) snprintf(buf, n, "golden loops, fault: slow x%.3g", f.factor);
+    else snprintf(buf, n, "golden loops, fault: %s", f.name[0] ? f.name : "none");
 }
 
 const cc_target_iface cc_target_faulty = {

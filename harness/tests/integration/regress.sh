@@ -88,7 +88,7 @@ cp "$db" "$WORK/old.db"
 # (schema 1: no model results, no run conditions)
 sql "$WORK/old.db" "$(for c in load_start governor_start mhz_start max_mhz_start load_end governor_end mhz_end \
     max_mhz_end others_cpu busy; do echo "ALTER TABLE environments DROP COLUMN $c;"; done)
-    DROP TABLE model_results; PRAGMA user_version = 1;"
+    DROP TABLE model_samples; DROP TABLE model_results; PRAGMA user_version = 1;"
 old_sum=$(sum "$WORK/old.db")
 expect_exit 0 "$CC" compare --baseline "$WORK/old.db:1" --candidate "$WORK/same.db:1"
 expect_exit 0 "$CC" report --db "$WORK/old.db" --out "$WORK/old.md"
