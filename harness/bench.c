@@ -1,15 +1,24 @@
-/* bench.c — `crosscheck bench`: measurements of the suite itself.
+/* bench.c — `crosscheck bench`: measurements of the suite itself and of targets per layer.
  *
  *   bench overhead [--case ID] [--target T] [--rounds N]
  *     Times one case on a target two ways in the same process, alternating: through the
  *     harness's timing path (cc_exec_target: a clock read around every run + sync, the
  *     median of the samples) and through a bare loop (N back-to-back runs, one clock
  *     read at each end, the mean). The ratio is the harness's overhead. It also times
- *     the golden model (`ref`) on the same case for the speedup of the target over it. */
+ *     the golden model (`ref`) on the same case for the speedup of the target over it.
+ *
+ *   bench ops [--models LIST] [--targets LIST] [--baseline T] [--dtype D] [--ops LIST] ...
+ *     Per-layer speedups: every distinct layer shape of the built-in models (each node's
+ *     case id, cc_model_node_case_id, deduplicated) run as an op case on each target, in
+ *     this process, one after the other; a table of median times, speedups over the
+ *     baseline target and `unsupported` claims, then geometric means. See ops_help. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../models/zoo.h"
 #include "cli.h"
 #include "lib/exec.h"
 #include "lib/stats.h"
@@ -142,9 +151,478 @@ static int overhead(int argc, char **argv)
     return 0;
 }
 
+/* ---- bench ops ---------------------------------------------------------------------- */
+
+#define OPS_MAX_CASES   512
+#define OPS_MAX_TARGETS 6
+
+static const char *const ops_help =
+    "crosscheck bench ops [options]\n"
+    "  Times every distinct layer shape of the built-in models (batch 1) as an op case on\n"
+    "  each target and prints a Markdown table: median ms per target, the speedup of each\n"
+    "  target over the baseline, `unsupported` claims with their reasons, and geometric\n"
+    "  means per op. Cases run in this process (no worker isolation): a target that\n"
+    "  crashes ends the bench.\n"
+    "  --models LIST     models whose layers are timed (default resnet50,yolov5s)\n"
+    "  --size S          input size in pixels (default: each model's)\n"
+    "  --case ID         time this case instead of model layers (repeatable)\n"
+    "  --targets LIST    targets (default onednn,cpu,xnnpack: those registered)\n"
+    "  --baseline T      the target speedups are relative to (default cpu)\n"
+    "  --dtype D         f32 (default), bf16 or f16: float inputs in that type; int8: Conv\n"
+    "                    as QLinearConv (u8 activations, s8 per-channel weights, s32 bias),\n"
+    "                    other layers as the INT8 graphs compute them, in f32\n"
+    "  --ops LIST        only these ops (e.g. Conv,MaxPool)\n"
+    "  --min-time S      sampling time per case and target (default 0.05)\n"
+    "  --list            print the case ids and exit\n"
+    "exit codes: 0 done, 1 some result failed its numerics check, 2 bad usage, 3 no case ran\n";
+
+typedef struct ops_entry {
+    char id[CC_CASE_ID_MAX];
+    char op[CC_NAME_MAX];
+    int layers;                      /* nodes of the models with this case id */
+    cc_verdict verdict[OPS_MAX_TARGETS];
+    double ms[OPS_MAX_TARGETS];      /* median; NAN when not timed */
+    char reason[OPS_MAX_TARGETS][CC_REASON_MAX];
+} ops_entry;
+
+typedef struct ops_opts {
+    const char *models, *cases[16], *ops, *baseline;
+    int n_cases, size, list;
+    cc_dtype dtype;
+    int int8;
+    double min_time;
+    const cc_target_iface *t[OPS_MAX_TARGETS];
+    int n_t, base; /* base: index of the baseline in t, -1 when not among them */
+} ops_opts;
+
+/* 1 when `name` is an element of the comma-separated list (NULL: every name). */
+static int in_csv(const char *list, const char *name)
+{
+    if (!list) return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* Rewrites a Conv case id as the QLinearConv case of the same geometry (u8 x, s8 w, s32
+ * b, per-channel weight scales), into out. 0 on success, -1 when id is not a Conv. */
+static int conv_as_qlinear(const char *id, char *out, size_t n)
+{
+    if (strncmp(id, "Conv(", 5) != 0) return -1;
+    size_t len = (size_t)snprintf(out, n, "QLinearConv(");
+    const char *p = id + 5;
+    int depth = 0, first = 1;
+    while (*p && len < n) {
+        const char *start = p;
+        while (*p && !(depth == 0 && (*p == ',' || *p == ')'))) {
+            depth += *p == '[';
+            depth -= *p == ']';
+            p++;
+        }
+        char tok[CC_CASE_ID_MAX];
+        snprintf(tok, sizeof tok, "%.*s", (int)(p - start), start);
+        char *colon = strchr(tok, ':');
+        if (!strncmp(tok, "x=", 2) || !strncmp(tok, "w=", 2) || !strncmp(tok, "b=", 2)) {
+            if (colon) *colon = '\0';
+            len += (size_t)snprintf(out + len, n - len, "%s%s:%s", first ? "" : ",", tok,
+                                    tok[0] == 'x' ? "u8" : tok[0] == 'w' ? "i8" : "i32");
+        } else if (tok[0]) {
+            len += (size_t)snprintf(out + len, n - len, "%s%s", first ? "" : ",", tok);
+        }
+        first = 0;
+        if (*p == ')' || !*p) break;
+        p++;
+    }
+    if (len < n) snprintf(out + len, n - len, ",per_channel=1)");
+    return 0;
+}
+
+/* The case id of layer id at the bench's precision (out of n bytes); 0, or -1 to skip. */
+static int at_precision(const ops_opts *o, const char *id, char *out, size_t n)
+{
+    if (o->int8) {
+        if (conv_as_qlinear(id, out, n) == 0) return 0;
+        snprintf(out, n, "%s", id);
+        return 0;
+    }
+    const char *want = cc_dtype_name(o->dtype);
+    size_t len = 0;
+    for (const char *p = id; *p && len + 1 < n;) {
+        if (!strncmp(p, ":f32", 4) && o->dtype != CC_F32) {
+            len += (size_t)snprintf(out + len, n - len, ":%s", want);
+            p += 4;
+        } else {
+            out[len++] = *p++;
+        }
+    }
+    out[len < n ? len : n - 1] = '\0';
+    return 0;
+}
+
+/* Adds case id `text` (canonicalised) to the list, or counts one more layer of it. A
+ * case id that does not parse is bad usage when the user gave it (strict), else skipped
+ * with a line saying so. */
+static int add_case(const ops_opts *o, ops_entry *e, int *n, const char *text, int strict)
+{
+    char id[CC_CASE_ID_MAX];
+    cc_case c;
+    cc_err err = { 0 };
+    if (at_precision(o, text, id, sizeof id)) return 0;
+    if (cc_case_parse(id, &c, &err)) {
+        fprintf(stderr, "crosscheck bench ops: %s%s\n", err.msg, strict ? "" : " (skipped)");
+        return strict ? 2 : 0;
+    }
+    if (!in_csv(o->ops, c.op->name)) return 0;
+    for (int i = 0; i < *n; i++)
+        if (!strcmp(e[i].id, c.id)) {
+            e[i].layers++;
+            return 0;
+        }
+    if (*n >= OPS_MAX_CASES) {
+        fprintf(stderr, "crosscheck bench ops: more than %d distinct cases\n", OPS_MAX_CASES);
+        return 3;
+    }
+    memset(&e[*n], 0, sizeof e[*n]);
+    snprintf(e[*n].id, sizeof e[*n].id, "%s", c.id);
+    snprintf(e[*n].op, sizeof e[*n].op, "%s", c.op->name);
+    e[*n].layers = 1;
+    (*n)++;
+    return 0;
+}
+
+/* The distinct layer cases of o->models (nodes whose constant inputs a case id cannot
+ * express are left out; their count goes to *skipped). */
+static int collect(const ops_opts *o, ops_entry *e, int *n, int *skipped)
+{
+    for (int i = 0; i < o->n_cases; i++) {
+        int r = add_case(o, e, n, o->cases[i], 1);
+        if (r) return r;
+    }
+    if (o->n_cases) return 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", o->models);
+    char *save = NULL;
+    for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        cc_zoo_options zo = { .batch = 1, .image_size = o->size, .seed = 1 };
+        cc_model *m = NULL;
+        cc_err err = { 0 };
+        if (cc_zoo_build(name, &zo, &m, &err)) {
+            fprintf(stderr, "crosscheck bench ops: %s\n", err.msg);
+            return 2;
+        }
+        for (int k = 0; k < m->graph.n_nodes; k++) {
+            char id[CC_CASE_ID_MAX];
+            cc_err e2 = { 0 };
+            if (cc_model_node_case_id(m, k, id, sizeof id, &e2)) {
+                (*skipped)++;
+                continue;
+            }
+            int r = add_case(o, e, n, id, 0);
+            if (r) {
+                cc_model_free(m);
+                return r;
+            }
+        }
+        cc_model_free(m);
+    }
+    return 0;
+}
+
+/* Runs entry x on every target (ctx[t] open, NULL when its open failed: why[t]). */
+static void time_entry(const ops_opts *o, ops_entry *x, void *const *ctx, char (*why)[CC_REASON_MAX],
+                       double *samples, int cap)
+{
+    cc_case c;
+    cc_err err = { 0 };
+    cc_exec_golden g;
+    for (int t = 0; t < o->n_t; t++) {
+        x->ms[t] = NAN;
+        x->verdict[t] = CC_ERROR;
+    }
+    if (cc_case_parse(x->id, &c, &err) || cc_exec_golden_make(&c, 1, CC_REGIME_RANDOM, &g, &err)) {
+        for (int t = 0; t < o->n_t; t++) snprintf(x->reason[t], sizeof x->reason[t], "%s", err.msg);
+        return;
+    }
+    cc_exec_params p = { .time_it = 1, .warmup = 2, .min_time = o->min_time, .min_samples = 3,
+                         .max_samples = cap, .max_time = o->min_time * 4 + 0.2 };
+    for (int t = 0; t < o->n_t; t++) {
+        if (!ctx[t]) {
+            x->verdict[t] = CC_UNSUPPORTED;
+            snprintf(x->reason[t], sizeof x->reason[t], "%s", why[t]);
+            continue;
+        }
+        cc_result res;
+        int ns = 0;
+        cc_exec_result_init(&res, &c, o->t[t]->name, CC_REGIME_RANDOM, 1);
+        cc_exec_target(&g, o->t[t], ctx[t], &p, &res, samples, &ns, NULL);
+        x->verdict[t] = res.verdict;
+        snprintf(x->reason[t], sizeof x->reason[t], "%s", res.reason);
+        if ((res.verdict == CC_PASSED || res.verdict == CC_FAILED || res.verdict == CC_MISTRUSTED) &&
+            res.timing.n_samples > 0)
+            x->ms[t] = res.timing.median * 1e3;
+    }
+    cc_exec_golden_release(&g);
+}
+
+/* Geometric mean of baseline / target over the entries of op `op` (NULL: all) that
+ * both timed; writes the count to *n. */
+static double geomean(const ops_opts *o, const ops_entry *e, int n, const char *op, int t, int *cnt)
+{
+    double s = 0;
+    *cnt = 0;
+    for (int i = 0; i < n; i++) {
+        if (op && strcmp(e[i].op, op)) continue;
+        double b = e[i].ms[o->base], x = e[i].ms[t];
+        if (!(b > 0) || !(x > 0)) continue;
+        s += log(b / x);
+        (*cnt)++;
+    }
+    return *cnt ? exp(s / *cnt) : NAN;
+}
+
+static void print_table(const ops_opts *o, const ops_entry *e, int n)
+{
+    printf("| op | case | layers |");
+    for (int t = 0; t < o->n_t; t++) printf(" %s ms |", o->t[t]->name);
+    for (int t = 0; t < o->n_t; t++)
+        if (t != o->base && o->base >= 0) printf(" %s / %s |", o->t[t]->name, o->t[o->base]->name);
+    printf("\n|---|---|--:|");
+    for (int t = 0; t < o->n_t; t++) printf("--:|");
+    for (int t = 0; t < o->n_t; t++)
+        if (t != o->base && o->base >= 0) printf("--:|");
+    printf("\n");
+    for (int i = 0; i < n; i++) {
+        const ops_entry *x = &e[i];
+        printf("| %s | `%s` | %d |", x->op, x->id, x->layers);
+        for (int t = 0; t < o->n_t; t++) {
+            if (x->verdict[t] == CC_UNSUPPORTED) printf(" unsupported |");
+            else if (!(x->ms[t] >= 0)) printf(" %s |", cc_verdict_name(x->verdict[t]));
+            else printf(x->ms[t] >= 0.1 ? " %.3f%s |" : " %.4f%s |", x->ms[t], x->verdict[t] == CC_PASSED ? "" : " (!)");
+        }
+        for (int t = 0; t < o->n_t; t++) {
+            if (t == o->base || o->base < 0) continue;
+            double b = x->ms[o->base], y = x->ms[t];
+            if (b > 0 && y > 0) printf(" %.2fx |", b / y);
+            else printf(" - |");
+        }
+        printf("\n");
+    }
+}
+
+static void print_summary(const ops_opts *o, const ops_entry *e, int n)
+{
+    if (o->base < 0) return;
+    printf("\ngeometric mean speedup over %s (cases both timed):\n\n| op | cases |", o->t[o->base]->name);
+    for (int t = 0; t < o->n_t; t++)
+        if (t != o->base) printf(" %s |", o->t[t]->name);
+    printf("\n|---|--:|");
+    for (int t = 0; t < o->n_t; t++)
+        if (t != o->base) printf("--:|");
+    printf("\n");
+    for (int i = 0; i <= n; i++) {
+        const char *op = i < n ? e[i].op : NULL;
+        int seen = 0;
+        for (int k = 0; k < i && op; k++) seen |= !strcmp(e[k].op, op);
+        if (seen) continue;
+        int total = 0;
+        for (int k = 0; k < n; k++) total += !op || !strcmp(e[k].op, op);
+        printf("| %s | %d |", op ? op : "**all**", total);
+        for (int t = 0; t < o->n_t; t++) {
+            if (t == o->base) continue;
+            int cnt;
+            double gm = geomean(o, e, n, op, t, &cnt);
+            if (cnt) printf(" %.2fx (%d) |", gm, cnt);
+            else printf(" - |");
+        }
+        printf("\n");
+    }
+    /* layer-weighted: the sum over a model's layers, on the cases every target timed */
+    double sum[OPS_MAX_TARGETS] = { 0 };
+    int common = 0;
+    for (int i = 0; i < n; i++) {
+        int all = 1;
+        for (int t = 0; t < o->n_t; t++) all &= e[i].ms[t] > 0;
+        if (!all) continue;
+        common++;
+        for (int t = 0; t < o->n_t; t++) sum[t] += e[i].ms[t] * e[i].layers;
+    }
+    if (common) {
+        printf("\nlayer-weighted sum over the %d cases every target timed:", common);
+        for (int t = 0; t < o->n_t; t++)
+            printf(" %s %.2f ms%s", o->t[t]->name, sum[t], t + 1 < o->n_t ? "," : "");
+        printf("\n");
+    }
+}
+
+/* One line per distinct (target, reason) of the entries not timed. */
+static void print_unsupported(const ops_opts *o, const ops_entry *e, int n)
+{
+    int first = 1;
+    for (int i = 0; i < n; i++)
+        for (int t = 0; t < o->n_t; t++) {
+            if (e[i].ms[t] >= 0) continue;
+            int seen = 0;
+            for (int k = 0; k < i && !seen; k++)
+                seen = !(e[k].ms[t] >= 0) && !strcmp(e[k].reason[t], e[i].reason[t]);
+            if (seen) continue;
+            if (first) printf("\nnot timed (target: verdict, reason, first case):\n");
+            first = 0;
+            printf("- %s: %s, %s; `%s`\n", o->t[t]->name, cc_verdict_name(e[i].verdict[t]), e[i].reason[t], e[i].id);
+        }
+}
+
+static int ops_parse(int argc, char **argv, ops_opts *o)
+{
+    cc_cli cli;
+    cc_cli_init(&cli, "bench ops", ops_help);
+    memset(o, 0, sizeof *o);
+    o->models = "resnet50,yolov5s";
+    o->baseline = "cpu";
+    o->dtype = CC_F32;
+    o->min_time = 0.05;
+    const char *targets = NULL;
+    for (int i = 0; i < argc; i++) {
+        const char *v;
+        int k;
+        uint64_t u;
+        if ((k = cc_cli_value(&cli, argc, argv, &i, "--models", &v)) > 0) o->models = v;
+        else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--targets", &v)) > 0) targets = v;
+        else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--baseline", &v)) > 0) o->baseline = v;
+        else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--ops", &v)) > 0) o->ops = v;
+        else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--case", &v)) > 0) {
+            if (o->n_cases >= (int)(sizeof o->cases / sizeof o->cases[0])) {
+                fprintf(stderr, "crosscheck bench ops: at most 16 --case\n");
+                return 2;
+            }
+            o->cases[o->n_cases++] = v;
+        } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--size", &v)) > 0) {
+            if (cc_cli_u64(v, &u) || u < 1 || u > 8192) {
+                fprintf(stderr, "crosscheck bench ops: --size takes 1..8192\n");
+                return 2;
+            }
+            o->size = (int)u;
+        } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--min-time", &v)) > 0) {
+            char *end;
+            o->min_time = strtod(v, &end);
+            if (*end || !(o->min_time >= 0) || o->min_time > 60) {
+                fprintf(stderr, "crosscheck bench ops: --min-time takes seconds (0..60)\n");
+                return 2;
+            }
+        } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--dtype", &v)) > 0) {
+            if (!strcmp(v, "int8")) o->int8 = 1;
+            else if (!strcmp(v, "f32")) o->dtype = CC_F32;
+            else if (!strcmp(v, "bf16")) o->dtype = CC_BF16;
+            else if (!strcmp(v, "f16")) o->dtype = CC_F16;
+            else {
+                fprintf(stderr, "crosscheck bench ops: --dtype takes f32, bf16, f16 or int8\n");
+                return 2;
+            }
+        } else if (k < 0) return 2;
+        else if (!strcmp(argv[i], "--list")) o->list = 1;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return cc_cli_help(&cli);
+        else {
+            fprintf(stderr, "crosscheck bench ops: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", targets ? targets : "onednn,cpu,xnnpack");
+    char *save = NULL;
+    for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        const cc_target_iface *t = cc_target_find(name);
+        if (!t) {
+            if (!targets) continue; /* a default target that is not built or loaded */
+            fprintf(stderr, "crosscheck bench ops: unknown target '%s' (see `crosscheck list targets`)\n", name);
+            return 2;
+        }
+        if (o->n_t >= OPS_MAX_TARGETS) {
+            fprintf(stderr, "crosscheck bench ops: at most %d targets\n", OPS_MAX_TARGETS);
+            return 2;
+        }
+        o->t[o->n_t++] = t;
+    }
+    if (!o->n_t) {
+        fprintf(stderr, "crosscheck bench ops: no target to run\n");
+        return 2;
+    }
+    o->base = -1;
+    for (int t = 0; t < o->n_t; t++)
+        if (!strcmp(o->t[t]->name, o->baseline)) o->base = t;
+    return -1;
+}
+
+static int ops_main(int argc, char **argv)
+{
+    ops_opts o;
+    int r = ops_parse(argc, argv, &o);
+    if (r >= 0) return r;
+    ops_entry *e = calloc(OPS_MAX_CASES, sizeof *e);
+    double *samples = malloc(sizeof(double) * 100000);
+    void *ctx[OPS_MAX_TARGETS] = { 0 };
+    char why[OPS_MAX_TARGETS][CC_REASON_MAX];
+    int n = 0, skipped = 0, failed = 0;
+    if (!e || !samples) {
+        fprintf(stderr, "crosscheck bench ops: out of memory\n");
+        r = 3;
+        goto done;
+    }
+    if ((r = collect(&o, e, &n, &skipped))) goto done;
+    if (o.list) {
+        for (int i = 0; i < n; i++) printf("%s\t%d\n", e[i].id, e[i].layers);
+        goto done;
+    }
+    if (!n) {
+        fprintf(stderr, "crosscheck bench ops: no case to run\n");
+        r = 3;
+        goto done;
+    }
+    printf("bench ops: %d distinct cases from %s, %s, batch 1", n, o.n_cases ? "--case" : o.models,
+           o.int8 ? "int8" : cc_dtype_name(o.dtype));
+    if (skipped) printf(" (%d layers without a case id left out)", skipped);
+    printf("\n");
+    for (int t = 0; t < o.n_t; t++) {
+        cc_device_desc d;
+        cc_err err = { 0 };
+        if (o.t[t]->open("", &ctx[t], &d, &err)) {
+            ctx[t] = NULL;
+            snprintf(why[t], sizeof why[t], "open failed: %.200s", err.msg);
+            printf("- %s: %s\n", o.t[t]->name, why[t]);
+        } else {
+            printf("- %s: %s; %s%s%s\n", o.t[t]->name, d.name, d.library, d.driver[0] ? "; " : "", d.driver);
+        }
+    }
+    printf("\n");
+    fflush(stdout);
+    int tty = isatty(STDERR_FILENO);
+    for (int i = 0; i < n; i++) {
+        time_entry(&o, &e[i], ctx, why, samples, 100000);
+        for (int t = 0; t < o.n_t; t++) failed |= e[i].verdict[t] == CC_FAILED;
+        if (tty) fprintf(stderr, "\rcrosscheck bench ops: %d/%d", i + 1, n);
+    }
+    if (tty) fprintf(stderr, "\n");
+    print_table(&o, e, n);
+    print_summary(&o, e, n);
+    print_unsupported(&o, e, n);
+    r = failed ? 1 : 0;
+done:
+    for (int t = 0; t < o.n_t; t++)
+        if (ctx[t]) o.t[t]->close(ctx[t]);
+    free(samples);
+    free(e);
+    return r;
+}
+
+
 int cc_bench_main(int argc, char **argv)
 {
     if (argc >= 1 && strcmp(argv[0], "overhead") == 0) return overhead(argc - 1, argv + 1);
-    fprintf(stderr, "crosscheck bench: say which benchmark: overhead\n");
+    if (argc >= 1 && strcmp(argv[0], "ops") == 0) return ops_main(argc - 1, argv + 1);
+    fprintf(stderr, "crosscheck bench: say which benchmark: overhead, ops\n");
     return 2;
 }

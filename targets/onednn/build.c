@@ -386,6 +386,53 @@ cc_status cc_onednn_to_layout(cc_onednn_build *b, dnnl_memory_t src, const dnnl_
     return CC_OK;
 }
 
+cc_status cc_onednn_input_padded(cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
+                                 const dnnl_memory_desc_t *want, const int64_t *offsets, unsigned char fill,
+                                 dnnl_memory_t *mem, cc_err *err)
+{
+    *mem = NULL;
+    dnnl_memory_desc_t have, view;
+    dnnl_dims_t dims, offs;
+    for (int d = 0; d < plain->ndims; d++) {
+        dims[d] = plain->dims[d];
+        offs[d] = offsets[d];
+    }
+    cc_status st = md_status(dnnl_memory_desc_init_submemory(&view, want, dims, offs), err);
+    if (st) return st;
+    /* the input as it is stored: its reorder into the interior is the only copy */
+    cc_onednn_in_md(b, i, plain, &have);
+    dnnl_memory_t src = NULL, padded = NULL, interior = NULL;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_input(b, i, plain, &have, &src, err)) ||
+        (st = cc_onednn_reorder_pd(b, &have, &view, NULL, "reorder into a padded buffer", &pd, err)))
+        return st;
+    if ((st = cc_onednn_mem_new(b, want, NULL, &padded, err)) ||
+        (b->plan && (st = mem_view(b, padded, &view, &interior, err)))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    if (b->plan) { /* the border keeps this value: run-time reorders write the interior only */
+        void *h = NULL;
+        if (dnnl_memory_get_data_handle(padded, &h) != dnnl_success || !h) {
+            dnnl_primitive_desc_destroy(pd);
+            return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a padded buffer (%s)",
+                              b->node->op->name);
+        }
+        memset(h, fill, dnnl_memory_desc_get_size(want));
+    }
+    int constant = b->in[i] && b->in[i]->data;
+    if (constant && b->plan) {
+        st = reorder_now(b, pd, src, interior, err);
+    } else {
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, interior } };
+        st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+        if (!st && b->plan) b->plan->n_reorders++;
+    }
+    if (st) return st;
+    *mem = padded;
+    return CC_OK;
+}
+
 cc_status cc_onednn_from_layout(cc_onednn_build *b, dnnl_memory_t dst, const dnnl_memory_desc_t *dst_md,
                                 const dnnl_memory_desc_t *have, dnnl_memory_t *prim_dst, cc_err *err)
 {

@@ -14,7 +14,9 @@
  * bias, and a sum post-op's operand (overwritten in place or copied into the output).
  *
  * Quantized convolutions: x_zero_point is oneDNN's source zero point, or, for a
- * QLinearConv without padding, part of its s32 bias (fold_src_zero_point). y_zero_point is
+ * QLinearConv with constant weights, part of its s32 bias (fold_src_zero_point; padding
+ * then becomes explicit: x copied into a buffer whose border holds the zero point, the
+ * primitive unpadded). y_zero_point is
  * added by two post-ops, round then linear(1, y_zero_point): ONNX rounds first and adds
  * the zero point after (oneDNN's destination zero point is added before rounding, which
  * differs at .5 ties for an odd zero point); the conversion to 8 bits then saturates an
@@ -74,6 +76,9 @@ typedef struct conv_spec {
     dnnl_data_type_t bdt; /* bias data type in oneDNN */
     dnnl_primitive_attr_t attr; /* the caller's; a fusion group's post-ops are set on it */
     const int32_t *bias_s32;    /* non-NULL: the s32 bias to use instead of input bi */
+    int prepad;                 /* 1: x is padded explicitly (every padding byte `fill`) and
+                                   the primitive runs without padding */
+    unsigned char fill;
     const char *what;     /* for messages */
 } conv_spec;
 
@@ -153,12 +158,18 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
         goto done;
 
     dnnl_dims_t strides, dil, pl, pr;
+    int64_t xdims[CC_MAX_RANK], xoffs[CC_MAX_RANK] = { 0 };
+    for (int d = 0; d < x->shape.rank; d++) xdims[d] = x->shape.dims[d];
     int pointwise = g.group == 1 && cs->sdt == dnnl_f32;
     for (int d = 0; d < g.nsp; d++) {
         strides[d] = g.win.stride[d];
         dil[d] = g.win.dilation[d] - 1;
-        pl[d] = g.win.pad_begin[d];
-        pr[d] = g.win.pad_end[d];
+        pl[d] = cs->prepad ? 0 : g.win.pad_begin[d];
+        pr[d] = cs->prepad ? 0 : g.win.pad_end[d];
+        if (cs->prepad) {
+            xoffs[d + 2] = g.win.pad_begin[d];
+            xdims[d + 2] += g.win.pad_begin[d] + g.win.pad_end[d];
+        }
         pointwise &= g.win.kernel[d] == 1 && strides[d] == 1 && pl[d] == 0 && pr[d] == 0;
     }
     /* Activation layouts: "any" lets oneDNN pick its blocked layout. On dense data that
@@ -171,7 +182,7 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
     dnnl_primitive_desc_t pd = NULL;
     for (int attempt = pointwise ? 0 : 1; attempt < 2; attempt++) {
         dnnl_memory_desc_t src_io, dst_io;
-        if ((st = cc_onednn_md(&src_io, x->shape.rank, x->shape.dims, cs->sdt, attempt, err)) ||
+        if ((st = cc_onednn_md(&src_io, x->shape.rank, xdims, cs->sdt, attempt, err)) ||
             (st = cc_onednn_md(&dst_io, b->out[0].shape.rank, b->out[0].shape.dims, ddt, attempt, err)))
             goto done;
         dnnl_convolution_desc_t cd;
@@ -192,7 +203,8 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
     const char *note = "";
     if ((st = cc_onednn_md(&x_plain, x->shape.rank, x->shape.dims, cs->sdt, 0, err)) ||
         (st = cc_onednn_md(&w_plain, g.wnd, g.wdims, cs->wdt, 0, err)) ||
-        (st = cc_onednn_input(b, cs->xi, &x_plain, &src_md, &src, err)) ||
+        (st = cs->prepad ? cc_onednn_input_padded(b, cs->xi, &x_plain, &src_md, xoffs, cs->fill, &src, err)
+                         : cc_onednn_input(b, cs->xi, &x_plain, &src_md, &src, err)) ||
         (st = wfold ? cc_onednn_mem_new(b, &w_plain, wfold, &wmem, err) : CC_OK) ||
         (st = wfold ? cc_onednn_to_layout(b, wmem, &w_plain, &wei_md, 1, &wei, err)
                     : cc_onednn_input(b, cs->wi, &w_plain, &wei_md, &wei, err)) ||
@@ -315,11 +327,17 @@ enum { QC_X, QC_XS, QC_XZ, QC_W, QC_WS, QC_WZ, QC_YS, QC_YZ, QC_B };
 /* Without padding every output reads x at in-bounds taps only, so sum((x - xz) w) =
  * sum(x w) - xz sum(w): a uniform x_zero_point becomes the s32 bias b[m] - xz sum(w[m])
  * (exact in integers), and the primitive needs no source zero point (which oneDNN 2.6's
- * brgconv kernels lack). With padding the taps outside differ per position: no. *bias
- * (m values, malloc'd) is NULL when the fold does not apply or would leave int32. */
-static cc_status fold_src_zero_point(cc_onednn_build *b, int32_t **bias, cc_err *err)
+ * brgconv kernels lack; its other kernels run a zero point with padding markedly slower,
+ * measured on YOLOv5s). With padding the taps outside the image would differ per
+ * position, so a padded convolution gets its padding made explicit: x is copied into a
+ * buffer one padding wider whose border holds xz (*prepad = 1), the primitive runs
+ * unpadded, and every tap then reads x or xz: the same integers as ONNX's padding of
+ * x - xz with zeros. *bias (m values, malloc'd) is NULL when the fold does not apply or
+ * would leave int32. */
+static cc_status fold_src_zero_point(cc_onednn_build *b, int32_t **bias, int *prepad, cc_err *err)
 {
     *bias = NULL;
+    *prepad = 0;
     const cc_tensor *xz = b->in[QC_XZ], *wz = b->in[QC_WZ], *w = b->in[QC_W], *bt = b->in[QC_B];
     if (!xz || !cc_onednn_const_uniform(xz) || cc_onednn_const_at(xz, 0) == 0 || !w->data) return CC_OK;
     for (int64_t i = 0; wz && i < cc_tensor_numel(wz); i++)
@@ -327,8 +345,8 @@ static cc_status fold_src_zero_point(cc_onednn_build *b, int32_t **bias, cc_err 
     conv_geom g;
     cc_status st = conv_geometry(b, b->in[QC_X], w, &g, err);
     if (st) return st;
-    for (int d = 0; d < g.nsp; d++)
-        if (g.win.pad_begin[d] != 0 || g.win.pad_end[d] != 0) return CC_OK;
+    int padded = 0;
+    for (int d = 0; d < g.nsp; d++) padded |= g.win.pad_begin[d] != 0 || g.win.pad_end[d] != 0;
     int64_t m = g.m, per = m > 0 ? cc_tensor_numel(w) / m : 0;
     int64_t z = (int64_t)cc_onednn_const_at(xz, 0);
     int32_t *v = malloc((size_t)(m > 0 ? m : 1) * sizeof *v);
@@ -344,6 +362,7 @@ static cc_status fold_src_zero_point(cc_onednn_build *b, int32_t **bias, cc_err 
         v[c] = (int32_t)nb;
     }
     *bias = v;
+    *prepad = padded;
     return CC_OK;
 }
 
@@ -383,10 +402,12 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
         "output scales", err);
     free(scales);
     int32_t *bias = NULL;
-    if (!st) st = fold_src_zero_point(b, &bias, err);
+    int prepad = 0;
+    if (!st) st = fold_src_zero_point(b, &bias, &prepad, err);
     if (!st && bias) {
         size_t len = strlen(what);
-        snprintf(what + len, sizeof what - len, ", src zero point in the bias");
+        snprintf(what + len, sizeof what - len, ", src zero point in the bias%s",
+                 prepad ? " and the padding" : "");
     } else if (!st) {
         st = set_zero_point(b, attr, DNNL_ARG_SRC, b->in[QC_XZ], 0, "src zero point", what, sizeof what, err);
     }
@@ -424,6 +445,9 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
                          .bdt = dnnl_s32,
                          .attr = attr,
                          .bias_s32 = bias,
+                         .prepad = prepad,
+                         .fill = (unsigned char)(sdt == dnnl_s8 ? (uint8_t)(int8_t)cc_onednn_const_at(b->in[QC_XZ], 0)
+                                                                : (uint8_t)cc_onednn_const_at(b->in[QC_XZ], 0)),
                          .what = what };
         st = conv_build(b, &cs, err);
     }

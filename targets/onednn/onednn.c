@@ -111,10 +111,15 @@ static cc_status onednn_open(const char *device, void **ctx, cc_device_desc *des
     snprintf(d.library, sizeof d.library, "oneDNN %d.%d.%d (%s)%s%s", v->major, v->minor, v->patch,
              isa_name(c->isa), v->hash && strcmp(v->hash, "N/A") != 0 ? " " : "",
              v->hash && strcmp(v->hash, "N/A") != 0 ? v->hash : "");
-    snprintf(d.driver, sizeof d.driver, "%s",
-             v->cpu_runtime == DNNL_RUNTIME_OMP   ? "OpenMP runtime"
-             : v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB runtime"
-                                                  : "");
+    /* libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, when it loads, and they move
+     * oneDNN's timings markedly on a shared machine (README, performance): the run
+     * records the values it ran with */
+    const char *wait = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
+    if (v->cpu_runtime == DNNL_RUNTIME_OMP)
+        snprintf(d.driver, sizeof d.driver, "OpenMP runtime (OMP_WAIT_POLICY=%.24s, GOMP_SPINCOUNT=%.24s)",
+                 wait ? wait : "unset", spin ? spin : "unset");
+    else
+        snprintf(d.driver, sizeof d.driver, "%s", v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB runtime" : "");
     d.peak_gflops = peak_gflops(threads, c->isa);
     *desc = d;
     *ctx = c;

@@ -35,10 +35,10 @@
 #error "targets/onednn uses the oneDNN 2.x C API (op descriptors, output scales); 3.x needs a port"
 #endif
 
-#define CC_ONEDNN_MAX_STEPS 8  /* primitives of one node plan */
+#define CC_ONEDNN_MAX_STEPS 12 /* primitives of one node plan */
 #define CC_ONEDNN_MAX_ARGS  12 /* arguments of one primitive execution */
 #define CC_ONEDNN_MAX_MEMS  24 /* memories one node plan creates */
-#define CC_ONEDNN_MAX_BINDS 16 /* memories bound to graph values */
+#define CC_ONEDNN_MAX_BINDS 24 /* memories bound to graph values */
 #define CC_ONEDNN_NOTE_MAX  96 /* implementation note of one node */
 #define CC_ONEDNN_MAX_POST  20 /* post-ops of one fused primitive */
 #define CC_ONEDNN_MAX_FUSED 12 /* nodes fused into one primitive besides its main node */
@@ -238,6 +238,14 @@ cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_
  * now; a run-time value is bound and reordered at run when the layouts differ. */
 cc_status cc_onednn_input(cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
                           const dnnl_memory_desc_t *want, dnnl_memory_t *mem, cc_err *err);
+/* Input i in `want`, a layout of the input's dims grown by padding (a primitive then
+ * runs unpadded): a buffer of the node's own, every byte set to `fill` once at prepare,
+ * into whose interior (a sub-memory at `offsets`, one per dim) the input is reordered as
+ * it is stored, at run (a constant: now). Meant for 8-bit data whose padding value is
+ * its zero point (fill is then the zero point's byte). *mem is NULL in check mode. */
+cc_status cc_onednn_input_padded(cc_onednn_build *b, int i, const dnnl_memory_desc_t *plain,
+                                 const dnnl_memory_desc_t *want, const int64_t *offsets, unsigned char fill,
+                                 dnnl_memory_t *mem, cc_err *err);
 /* A memory with its own buffer (allocated by oneDNN), filled with a copy of data when
  * data is non-NULL (md must then be dense: bytes = dnnl_memory_desc_get_size). NULL in
  * check mode. */

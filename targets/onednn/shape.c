@@ -3,9 +3,10 @@
  * buffer), Transpose (a reorder from the input viewed through permuted strides to the
  * dense output), Slice with positive steps (a reorder from the input viewed with an
  * offset and its strides times the steps, in the layout the input is stored in when that
- * has no blocks) and Concat (oneDNN's concat primitive, on the layouts its inputs are
- * stored in, its output in the layout oneDNN derives from them; in a requantizing concat
- * group of a graph plan, one reorder per 8-bit input into its slice of the 8-bit output).
+ * has no blocks) and Concat (one reorder per input into its slice of the output, in the
+ * first input's dimension order; oneDNN's concat primitive where a slice would cut a
+ * block; in a requantizing concat group of a graph plan, one reorder per 8-bit input
+ * into its slice of the 8-bit output).
  *
  * Element types oneDNN 2.x lacks (i64, bool) are moved as bytes: the tensor gets an
  * extra innermost dimension of its element size in u8, which a reorder or concat copies
@@ -267,6 +268,55 @@ static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
     return cc_onednn_output_finish(b, 0, err);
 }
 
+/* Concat as one reorder per input into its slice of the output (a sub-memory), the
+ * output in the dimension order of the first input's layout (dense when that has
+ * blocks). oneDNN 2.6's concat primitive ("simple:any") copies each input with one thread
+ * in a scalar loop: measured on YOLOv5s's concats, 4 to 10 times slower than this. A
+ * graph output is written dense.
+ * CC_ERR_UNSUPPORTED when a slice is not a valid sub-memory or a reorder is refused:
+ * the caller then uses the concat primitive. */
+static cc_status concat_reorders(cc_onednn_build *b, int n, const int *idx, const dnnl_memory_desc_t *plain,
+                                 const dnnl_memory_desc_t *src, int axis, dnnl_data_type_t dt, cc_err *err)
+{
+    int r = b->out[0].shape.rank;
+    if (n + 1 > CC_ONEDNN_MAX_STEPS || 2 * n + 1 > CC_ONEDNN_MAX_BINDS)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Concat: %d inputs are too many reorders", n);
+    dnnl_memory_desc_t omd, sub[CC_MAX_IO];
+    dnnl_primitive_desc_t pd[CC_MAX_IO] = { 0 };
+    int ov = cc_onednn_out_value(b, 0);
+    int free_out = b->vals && b->vals[ov].free_layout; /* else dense: written as it is */
+    cc_status st = free_out ? like_layout(&src[0], r, b->out[0].shape.dims, dt, &omd, err)
+                            : cc_onednn_md(&omd, r, b->out[0].shape.dims, dt, 0, err);
+    int64_t offset = 0;
+    for (int k = 0; k < n && !st; k++) {
+        dnnl_dims_t dims, offs;
+        for (int d = 0; d < r; d++) {
+            dims[d] = src[k].dims[d];
+            offs[d] = d == axis ? offset : 0;
+        }
+        offset += src[k].dims[axis];
+        st = cc_onednn_status(dnnl_memory_desc_init_submemory(&sub[k], &omd, dims, offs),
+                              "sub-memory of the concat output", err);
+        if (!st) st = cc_onednn_reorder_pd(b, &src[k], &sub[k], NULL, "reorder into a concat", &pd[k], err);
+    }
+    dnnl_memory_t out = NULL;
+    if (!st) st = cc_onednn_output(b, 0, &omd, &out, err);
+    for (int k = 0; k < n; k++) {
+        dnnl_memory_t in = NULL, dst = NULL;
+        if (!st && !(st = cc_onednn_input(b, idx[k], &plain[k], &src[k], &in, err)) &&
+            !(st = cc_onednn_output_view(b, 0, &sub[k], &dst, err))) {
+            dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, in }, { DNNL_ARG_TO, dst } };
+            st = cc_onednn_step_add(b, pd[k], args, 2, k == 0, err);
+        } else if (pd[k]) {
+            dnnl_primitive_desc_destroy(pd[k]);
+        }
+        pd[k] = NULL;
+    }
+    if (st) return st;
+    cc_onednn_note(b, " x%d into the output's slices", n);
+    return cc_onednn_output_finish(b, 0, err);
+}
+
 static cc_status concat(cc_onednn_build *b, cc_err *err)
 {
     if (b->fuse) return concat_requant(b, err);
@@ -288,6 +338,17 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
         src[n] = plain[n];
         if (!bytes) cc_onednn_in_md(b, i, &plain[n], &src[n]);
         idx[n++] = i;
+    }
+    if (!bytes) {
+        /* the reorders, unless a slice cannot be one (a blocked layout cut inside a block):
+         * decided in check mode, before any memory or step of this node exists */
+        cc_onednn_node_plan *plan = b->plan;
+        cc_err e = { 0 };
+        b->plan = NULL;
+        st = concat_reorders(b, n, idx, plain, src, axis, dt, &e);
+        b->plan = plan;
+        if (st == CC_OK) return concat_reorders(b, n, idx, plain, src, axis, dt, err);
+        if (st != CC_ERR_UNSUPPORTED) return cc_err_set(err, st, "%s", e.msg);
     }
     int nd = with_bytes(r, b->out[0].shape.dims, NULL, bytes, d, NULL);
     if ((st = cc_onednn_md(&dmd, nd, d, dt, !bytes, err))) return st;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# bench_ops.sh — `crosscheck bench ops` end to end on tiny cases: the table has one row
+# per distinct case with a time or `unsupported` per target and a speedup column per
+# target over the baseline, the summary and the reasons follow, bad usage exits 2 with
+# one line. Times are printed, never asserted. (Building a model for its layer list takes
+# longer than a test may: the model path is exercised by hand, see the README.)
+. "$(dirname "$0")/../../../harness/tests/integration/common.sh"
+
+conv='Conv(x=1x4x8x8:f32,w=8x4x3x3,pads=[1,1,1,1])'
+split='Split(input=1x16x8x8:f32,axis=1,num_outputs=2)'
+"$CC" bench ops --case "$conv" --case 'Relu(x=1x8x8x8:f32)' --case "$split" --case "$conv" \
+    --targets onednn,cpu --min-time 0.01 >"$WORK/t.md" 2>"$WORK/t.err"
+expect_eq "$?" 0 "bench ops exit code"
+expect_eq "$(grep -c '^| op | case | layers | onednn ms | cpu ms | onednn / cpu |$' "$WORK/t.md")" 1 "table header"
+rows=$(grep -c '^| \(Conv\|Relu\|Split\) | `' "$WORK/t.md")
+expect_eq "$rows" 3 "one row per distinct case"
+# the repeated conv counts as two layers; every row has 6 cells
+grep -q '^| Conv | `Conv(x=1x4x8x8:f32,w=8x4x3x3,pads=\[1,1,1,1\])` | 2 |' "$WORK/t.md" || fail "conv row: $(cat "$WORK/t.md")"
+bad=$(grep '^| \(Conv\|Relu\|Split\) | `' "$WORK/t.md" | awk -F'|' 'NF != 8' | wc -l)
+expect_eq "$bad" 0 "rows with 6 cells"
+grep -q '^| Conv | .* | 2 | [0-9.]* | [0-9.]* | [0-9.]*x |$' "$WORK/t.md" || fail "conv timed on both: $(grep Conv "$WORK/t.md")"
+# onednn has no Split: unsupported with its reason, no speedup
+grep -q '^| Split | .* | unsupported | [0-9.]* | - |$' "$WORK/t.md" || fail "split row: $(grep Split "$WORK/t.md")"
+grep -q '^- onednn: unsupported, .*Split' "$WORK/t.md" || fail "no reason for onednn's Split: $(cat "$WORK/t.md")"
+grep -q '^| \*\*all\*\* | 3 | [0-9.]*x (2) |$' "$WORK/t.md" || fail "geometric mean over the 2 timed cases: $(cat "$WORK/t.md")"
+
+expect_exit 2 "$CC" bench ops --dtype f64;                   one_line_error "dtype"
+expect_exit 2 "$CC" bench ops --targets nosuch;              one_line_error "unknown target 'nosuch'"
+expect_exit 2 "$CC" bench ops --case 'Conv(x=1x3x8x8:f32' --targets cpu; one_line_error "case id"
+expect_exit 2 "$CC" bench ops --min-time x;                  one_line_error "min-time"
+finish
