@@ -1,9 +1,6 @@
 /* test_case.c — case-id parsing and canonical printing, and input generation, on real
  * catalog ops (Relu, Conv, Clip, Reshape). */
-#include <string.h>
-
-#include "harness/cctest.h"
-#include "ops/case.h"
+#include "op_test.h"
 
 static void expect_bad(const char *id, const char *needle)
 {
@@ -17,29 +14,16 @@ static void expect_bad(const char *id, const char *needle)
     CHECK(strchr(err.msg, '\n') == NULL);
 }
 
-static void expect_canon(const char *id, const char *canon)
-{
-    cc_case c;
-    cc_err err = {0};
-    if (cc_case_parse(id, &c, &err)) {
-        fprintf(stderr, "parse(%s): %s\n", id, err.msg);
-        CHECK(0);
-        return;
-    }
-    if (strcmp(c.id, canon)) fprintf(stderr, "canonical of %s is %s, expected %s\n", id, c.id, canon);
-    CHECK(strcmp(c.id, canon) == 0);
-}
-
 int main(void)
 {
-    expect_canon("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
+    expect_canonical("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
     /* defaults dropped, attribute order from the schema, later inputs without their dtype */
-    expect_canon("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,auto_pad=NOTSET)", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
-    expect_canon("Conv(x=1x3x8x8:f32,w=4x3x3x3:f32,pads=[1,1,1,1])", "Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,1])");
+    expect_canonical("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,auto_pad=NOTSET)", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
+    expect_canonical("Conv(x=1x3x8x8:f32,w=4x3x3x3:f32,pads=[1,1,1,1])", "Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,1])");
     /* a float attribute prints as its shortest float32 form */
-    expect_canon("LeakyRelu(x=4:f32,alpha=0.100000001)", "LeakyRelu(x=4:f32,alpha=0.1)");
+    expect_canonical("LeakyRelu(x=4:f32,alpha=0.100000001)", "LeakyRelu(x=4:f32,alpha=0.1)");
     /* a rank-0 input */
-    expect_canon("Relu(x=scalar:f32)", "Relu(x=scalar:f32)");
+    expect_canonical("Relu(x=scalar:f32)", "Relu(x=scalar:f32)");
 
     expect_bad("Relu", "malformed case id");
     expect_bad("Relu(x=2x3:f32", "malformed case id");

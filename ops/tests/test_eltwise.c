@@ -1,100 +1,30 @@
 /* test_eltwise.c — the eltwise family: golden values worked out by hand, broadcasting
  * against an explicit index formula, S and K on hand examples, infer() rejections with
  * their messages, cost() on known shapes, gen() domains, and every generated case id. */
-#include <math.h>
-#include <string.h>
-
-#include "harness/cctest.h"
-#include "ops/case.h"
-#include "ops/op.h"
+#include "op_test.h"
 
 extern const cc_op_family cc_family_eltwise;
 
-static const cc_op_def *op_named(const char *name)
-{
-    for (int i = 0; i < cc_family_eltwise.n_ops; i++)
-        if (strcmp(cc_family_eltwise.ops[i]->name, name) == 0) return cc_family_eltwise.ops[i];
-    fprintf(stderr, "no op %s in the eltwise family\n", name);
-    exit(1);
-}
-
-/* A tensor of dtype dt and the given shape holding vals (rank 0: one value). */
-static cc_tensor make(cc_dtype dt, int rank, const int64_t *dims, const double *vals)
-{
-    cc_tensor t;
-    memset(&t, 0, sizeof t);
-    cc_shape s = cc_shape_make(rank, dims);
-    cc_err e;
-    if (cc_tensor_alloc(&t, dt, &s, &e)) {
-        fprintf(stderr, "alloc: %s\n", e.msg);
-        exit(1);
-    }
-    for (int64_t i = 0; i < cc_shape_numel(&s); i++) cc_store(t.data, dt, (size_t)i, vals[i]);
-    return t;
-}
-
-static cc_node node_of(const char *name)
-{
-    cc_node n;
-    memset(&n, 0, sizeof n);
-    n.op = op_named(name);
-    n.n_in = n.op->n_inputs;
-    n.n_out = 1;
-    cc_err e;
-    if (cc_node_set_defaults(&n, &e)) {
-        fprintf(stderr, "defaults: %s\n", e.msg);
-        exit(1);
-    }
-    return n;
-}
-
-static void set_f(cc_node *n, const char *attr, double v)
-{
-    int i = cc_attr_index(n->op, attr);
-    n->attrs[i].set = 1;
-    n->attrs[i].f = v;
-}
-
-/* Runs infer and golden; returns the status of the first that fails. g->value/mag are
- * allocated here (free with free_golden). */
-static cc_status run(const cc_node *n, const cc_tensor *const *in, cc_tensor *out, cc_golden *g,
-                     cc_err *e)
-{
-    memset(g, 0, sizeof *g);
-    cc_status st = n->op->infer(n, in, 1, out, e);
-    if (st) return st;
-    int64_t cnt = cc_tensor_numel(out);
-    g->dtype = out->dtype;
-    g->shape = out->shape;
-    g->value = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    g->mag = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    return n->op->golden(n, in, 1, g, e);
-}
-
-static void free_golden(cc_golden *g)
-{
-    free(g->value);
-    free(g->mag);
-}
+static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_eltwise, name), -1); }
 
 /* Unary op on a 1-D f32 vector; checks value (and S when want_s is non-NULL). */
 static void check_unary(cc_node *n, int cnt, const double *x, const double *want,
                         const double *want_s, double want_k, double tol)
 {
     int64_t d = cnt;
-    cc_tensor t = make(CC_F32, 1, &d, x);
+    cc_tensor t = tensor_of(CC_F32, 1, &d, x);
     const cc_tensor *in[3] = { &t, NULL, NULL };
     cc_tensor out;
     cc_golden g;
     cc_err e = {0};
-    CHECK(run(n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(n, in, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 1 && out.shape.dims[0] == cnt && out.dtype == CC_F32);
     for (int i = 0; i < cnt; i++) {
         CHECK_NEAR(g.value[i], want[i], tol);
         if (want_s) CHECK_NEAR(g.mag[i], want_s[i], tol);
     }
     CHECK(g.k == want_k);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&t);
 }
 
@@ -113,7 +43,7 @@ static void test_activations(void)
         const double s[] = { 3 * a, a, 0, 0.5, 1, 3, 5 };
         check_unary(&n, 7, x, want, s, 2, 1e-15);
         CHECK_NEAR(want[0], -0.03, 1e-9);
-        set_f(&n, "alpha", 0.5);
+        attr_set_f(&n, "alpha", 0.5);
         const double want2[] = { -1.5, -0.5, 0, 0.5, 1, 3, 5 };
         check_unary(&n, 7, x, want2, NULL, 2, 0);
     }
@@ -126,13 +56,13 @@ static void test_activations(void)
         cc_err e;
         int64_t d = 1;
         double v = -40;
-        cc_tensor t = make(CC_F32, 1, &d, &v);
+        cc_tensor t = tensor_of(CC_F32, 1, &d, &v);
         const cc_tensor *in[1] = { &t };
         cc_tensor out;
         cc_golden g;
-        CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+        CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
         CHECK_NEAR(g.value[0] / 4.248354255291589e-18, 1, 1e-12);
-        free_golden(&g);
+        cc_golden_free(&g, 1);
         cc_tensor_free(&t);
     }
     {
@@ -180,20 +110,20 @@ static void check_clip(const double *lo, const double *hi, const double *want)
     cc_node n = node_of("Clip");
     int64_t d = 4;
     const double x[] = { -1, 0.1, 3, 7 };
-    cc_tensor t = make(CC_F32, 1, &d, x), tl = {0}, th = {0};
-    if (lo) tl = make(CC_F32, 0, NULL, lo);
-    if (hi) th = make(CC_F32, 0, NULL, hi);
+    cc_tensor t = tensor_of(CC_F32, 1, &d, x), tl = {0}, th = {0};
+    if (lo) tl = tensor_of(CC_F32, 0, NULL, lo);
+    if (hi) th = tensor_of(CC_F32, 0, NULL, hi);
     const cc_tensor *in[3] = { &t, lo ? &tl : NULL, hi ? &th : NULL };
     n.n_in = hi ? 3 : lo ? 2 : 1;
     cc_tensor out;
     cc_golden g;
     cc_err e = {0};
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     for (int i = 0; i < 4; i++) {
         CHECK_NEAR(g.value[i], want[i], 1e-7);
         CHECK_NEAR(g.mag[i], fabs(want[i]), 1e-7);
     }
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&t);
     cc_tensor_free(&tl);
     cc_tensor_free(&th);
@@ -216,12 +146,12 @@ static void check_binary(const char *op, cc_dtype dt, int ra, const int64_t *da,
                          const double *want, const double *want_s)
 {
     cc_node n = node_of(op);
-    cc_tensor ta = make(dt, ra, da, a), tb = make(dt, rb, db, b);
+    cc_tensor ta = tensor_of(dt, ra, da, a), tb = tensor_of(dt, rb, db, b);
     const cc_tensor *in[2] = { &ta, &tb };
     cc_tensor out;
     cc_golden g;
     cc_err e = {0};
-    cc_status st = run(&n, in, &out, &g, &e);
+    cc_status st = golden_run(&n, in, 1, &out, &g, &e);
     CHECK(st == CC_OK);
     if (st) fprintf(stderr, "  %s: %s\n", op, e.msg);
     CHECK(out.shape.rank == ro && out.dtype == dt);
@@ -235,7 +165,7 @@ static void check_binary(const char *op, cc_dtype dt, int ra, const int64_t *da,
         if (want_s) CHECK_NEAR(g.mag[i], want_s[i], 1e-12);
     }
     CHECK(g.k == 1);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&ta);
     cc_tensor_free(&tb);
 }
@@ -296,12 +226,12 @@ static void test_broadcast_formula(void)
     for (int i = 0; i < 20; i++) a[i] = (i * 7 % 11) - 5;
     for (int i = 0; i < 18; i++) b[i] = (i * 5 % 13) * 0.25;
     cc_node n = node_of("Sub");
-    cc_tensor ta = make(CC_F32, 4, da, a), tb = make(CC_F32, 3, db, b);
+    cc_tensor ta = tensor_of(CC_F32, 4, da, a), tb = tensor_of(CC_F32, 3, db, b);
     const cc_tensor *in[2] = { &ta, &tb };
     cc_tensor out;
     cc_golden g;
     cc_err e;
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 4 && out.shape.dims[0] == 5 && out.shape.dims[1] == 3 &&
           out.shape.dims[2] == 4 && out.shape.dims[3] == 6);
     int bad = 0;
@@ -315,24 +245,12 @@ static void test_broadcast_formula(void)
                     if (g.value[o] != want || g.mag[o] != sw) bad++;
                 }
     CHECK(bad == 0);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&ta);
     cc_tensor_free(&tb);
 }
 
 /* infer must fail with `code` and a message containing `want`. */
-static void check_reject(const cc_node *n, const cc_tensor *const *in, cc_status code,
-                         const char *want)
-{
-    cc_tensor out;
-    cc_err e = {0};
-    cc_status st = n->op->infer(n, in, 1, &out, &e);
-    CHECK(st == code);
-    CHECK(strstr(e.msg, want) != NULL);
-    if (st != code || !strstr(e.msg, want))
-        fprintf(stderr, "  got %d '%s', want %d '%s'\n", (int)st, e.msg, (int)code, want);
-}
-
 static void test_rejections(void)
 {
     const int64_t d23[] = { 2, 3 }, d4[] = { 4 }, d1[] = { 1 };
@@ -346,26 +264,26 @@ static void test_rejections(void)
     cc_node add = node_of("Add");
     {
         const cc_tensor *in[2] = { &a, &b };
-        check_reject(&add, in, CC_ERR_ARG, "Add: shapes 2x3 and 4 do not broadcast (dim -1: 3 vs 4)");
+        expect_reject(&add, in, 1, CC_ERR_ARG, "Add: shapes 2x3 and 4 do not broadcast (dim -1: 3 vs 4)");
     }
     {
         const cc_tensor *in[2] = { &a, &bi };
-        check_reject(&add, in, CC_ERR_ARG, "Add: b is i32 but a is f32");
+        expect_reject(&add, in, 1, CC_ERR_ARG, "Add: b is i32 but a is f32");
     }
     {
         const cc_tensor *in[2] = { &ab, &ab };
-        check_reject(&add, in, CC_ERR_ARG, "Add: dtype bool is not allowed");
+        expect_reject(&add, in, 1, CC_ERR_ARG, "Add: dtype bool is not allowed");
     }
     {
         const int64_t big[] = { 1 << 20, 1 << 20 }, big2[] = { 1 << 20, 1, 1 };
         cc_tensor x = { CC_F32, cc_shape_make(2, big), NULL }, y = { CC_F32, cc_shape_make(3, big2), NULL };
         const cc_tensor *in[2] = { &x, &y };
-        check_reject(&add, in, CC_ERR_ARG, "Add: output: element count overflows");
+        expect_reject(&add, in, 1, CC_ERR_ARG, "Add: output: element count overflows");
     }
     {
         cc_node sig = node_of("Sigmoid");
         const cc_tensor *in[1] = { &ai };
-        check_reject(&sig, in, CC_ERR_ARG, "Sigmoid: input dtype i32 is not allowed (float types only)");
+        expect_reject(&sig, in, 1, CC_ERR_ARG, "Sigmoid: input dtype i32 is not allowed (float types only)");
         cc_node relu = node_of("Relu"); /* Relu-14 takes signed integers */
         cc_tensor out;
         cc_err e;
@@ -375,10 +293,10 @@ static void test_rejections(void)
         cc_node clip = node_of("Clip");
         const cc_tensor *in[3] = { &a, &v1, NULL };
         clip.n_in = 2;
-        check_reject(&clip, in, CC_ERR_ARG, "Clip: min must be a scalar (rank 0), got shape 1");
+        expect_reject(&clip, in, 1, CC_ERR_ARG, "Clip: min must be a scalar (rank 0), got shape 1");
         const cc_tensor *in2[3] = { &a, NULL, &s16 };
         clip.n_in = 3;
-        check_reject(&clip, in2, CC_ERR_ARG, "Clip: max is f16 but input is f32 (must match)");
+        expect_reject(&clip, in2, 1, CC_ERR_ARG, "Clip: max is f16 but input is f32 (must match)");
     }
 }
 
@@ -480,45 +398,7 @@ static void test_gen(void)
  * both regimes and give finite golden values. */
 static void test_cases(void)
 {
-    int total = 0;
-    for (int i = 0; i < cc_family_eltwise.n_ops; i++) {
-        const cc_op_def *op = cc_family_eltwise.ops[i];
-        CHECK(strcmp(op->family, "eltwise") == 0);
-        for (int quick = 1; quick >= 0; quick--) {
-            cc_case *cases = NULL;
-            int n = 0;
-            cc_err e = {0};
-            cc_status st = cc_case_enumerate(op, CC_DTYPE_COUNT, quick, &cases, &n, &e);
-            CHECK(st == CC_OK);
-            if (st) {
-                fprintf(stderr, "  %s: %s\n", op->name, e.msg);
-                continue;
-            }
-            CHECK(n >= (quick ? 9 : 20));
-            total += n;
-            for (int c = 0; quick && c < n; c++) {
-                for (int exact = 0; exact < 2; exact++) {
-                    cc_case_inst inst;
-                    cc_golden g[1];
-                    if (cc_case_instantiate(&cases[c], 7, exact, &inst, &e) ||
-                        cc_case_golden(&inst, g, &e)) {
-                        CHECK(!"case failed");
-                        fprintf(stderr, "  %s: %s\n", cases[c].id, e.msg);
-                        cc_case_inst_free(&inst);
-                        continue;
-                    }
-                    int64_t m = cc_shape_numel(&g[0].shape), nonfinite = 0;
-                    for (int64_t k = 0; k < m; k++)
-                        nonfinite += !isfinite(g[0].value[k]) || !isfinite(g[0].mag[k]);
-                    CHECK(nonfinite == 0);
-                    cc_golden_free(g, 1);
-                    cc_case_inst_free(&inst);
-                }
-            }
-            free(cases);
-        }
-    }
-    CHECK(total > 300);
+    CHECK(family_cases_check(&cc_family_eltwise, 7, 9, 20) > 300);
 }
 
 int main(void)

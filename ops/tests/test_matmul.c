@@ -4,118 +4,24 @@
  * hand example, 1-D promotion shapes, rounding ties and saturation of the requantized
  * output, infer() rejections with their messages, cost() on known shapes, the generated
  * scales, and every generated case id. */
-#include <math.h>
-#include <string.h>
-
-#include "harness/cctest.h"
-#include "ops/case.h"
-#include "ops/op.h"
+#include "op_test.h"
 
 extern const cc_op_family cc_family_matmul;
 
-static const cc_op_def *op_named(const char *name)
-{
-    for (int i = 0; i < cc_family_matmul.n_ops; i++)
-        if (strcmp(cc_family_matmul.ops[i]->name, name) == 0) return cc_family_matmul.ops[i];
-    fprintf(stderr, "no op %s in the matmul family\n", name);
-    exit(1);
-}
-
-/* A tensor of dtype dt and the given shape holding vals (NULL: zeros). */
-static cc_tensor make(cc_dtype dt, int rank, const int64_t *dims, const double *vals)
-{
-    cc_tensor t;
-    memset(&t, 0, sizeof t);
-    cc_shape s = cc_shape_make(rank, dims);
-    cc_err e;
-    if (cc_tensor_alloc(&t, dt, &s, &e)) {
-        fprintf(stderr, "alloc: %s\n", e.msg);
-        exit(1);
-    }
-    for (int64_t i = 0; vals && i < cc_shape_numel(&s); i++)
-        cc_store(t.data, dt, (size_t)i, vals[i]);
-    return t;
-}
+static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_matmul, name), -1); }
 
 /* Small integers in [-4, 4] from a fixed sequence (exact in every float dtype). */
 static cc_tensor make_seq(cc_dtype dt, int rank, const int64_t *dims, int seed)
 {
-    cc_tensor t = make(dt, rank, dims, NULL);
+    cc_tensor t = tensor_of(dt, rank, dims, NULL);
     for (int64_t i = 0; i < cc_tensor_numel(&t); i++)
         cc_store(t.data, dt, (size_t)i, (double)((i * 7 + seed * 13 + 3) % 9 - 4));
     return t;
 }
 
-static cc_node node_of(const char *name)
-{
-    cc_node n;
-    memset(&n, 0, sizeof n);
-    n.op = op_named(name);
-    n.n_in = n.op->n_inputs;
-    n.n_out = 1;
-    cc_err e;
-    if (cc_node_set_defaults(&n, &e)) {
-        fprintf(stderr, "defaults: %s\n", e.msg);
-        exit(1);
-    }
-    return n;
-}
-
-static void set_i(cc_node *n, const char *attr, int64_t v)
-{
-    int i = cc_attr_index(n->op, attr);
-    n->attrs[i].set = 1;
-    n->attrs[i].i = v;
-}
-
-static void set_f(cc_node *n, const char *attr, double v)
-{
-    int i = cc_attr_index(n->op, attr);
-    n->attrs[i].set = 1;
-    n->attrs[i].f = v;
-}
-
-/* Runs infer then golden; g->value/mag are allocated here (free with free_golden). */
-static cc_status run(const cc_node *n, const cc_tensor *const *in, cc_tensor *out, cc_golden *g,
-                     cc_err *e)
-{
-    memset(g, 0, sizeof *g);
-    memset(out, 0, sizeof *out);
-    cc_status st = n->op->infer(n, in, 1, out, e);
-    if (st) return st;
-    int64_t cnt = cc_tensor_numel(out);
-    g->dtype = out->dtype;
-    g->shape = out->shape;
-    g->value = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    g->mag = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    return n->op->golden(n, in, 1, g, e);
-}
-
-static void free_golden(cc_golden *g)
-{
-    free(g->value);
-    free(g->mag);
-}
-
 static void free_all(cc_tensor *t, int n)
 {
     for (int i = 0; i < n; i++) cc_tensor_free(&t[i]);
-}
-
-/* infer() must fail with `code` and a message containing `part`. */
-static void expect_reject(const cc_node *n, const cc_tensor *const *in, cc_status code,
-                          const char *part)
-{
-    cc_tensor out;
-    cc_err e = { 0 };
-    memset(&out, 0, sizeof out);
-    cc_status st = n->op->infer(n, in, 1, &out, &e);
-    CHECK(st == code);
-    CHECK(strstr(e.msg, part) != NULL);
-    CHECK(strncmp(e.msg, n->op->name, strlen(n->op->name)) == 0);
-    if (st != code || !strstr(e.msg, part))
-        fprintf(stderr, "  wanted status %d with '%s', got %d '%s'\n", (int)code, part, (int)st,
-                e.msg);
 }
 
 /* ---- Gemm ----------------------------------------------------------------------------- */
@@ -125,14 +31,14 @@ static void test_gemm_hand(void)
     /* [[1,-2],[3,4]] @ [[5,6],[7,-8]] = [[-9,22],[43,-14]]; S = [[19,22],[43,50]] */
     cc_node n = node_of("Gemm");
     cc_tensor t[3];
-    t[0] = make(CC_F32, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, -2, 3, 4 });
-    t[1] = make(CC_F32, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 5, 6, 7, -8 });
-    t[2] = make(CC_F32, 0, NULL, (const double[]){ 4 });
+    t[0] = tensor_of(CC_F32, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, -2, 3, 4 });
+    t[1] = tensor_of(CC_F32, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 5, 6, 7, -8 });
+    t[2] = tensor_of(CC_F32, 0, NULL, (const double[]){ 4 });
     const cc_tensor *in[3] = { &t[0], &t[1], NULL };
     cc_tensor out;
     cc_golden g;
     cc_err e;
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     CHECK(out.dtype == CC_F32 && out.shape.rank == 2 && out.shape.dims[0] == 2 &&
           out.shape.dims[1] == 2);
     const double v0[] = { -9, 22, 43, -14 }, s0[] = { 19, 22, 43, 50 };
@@ -141,26 +47,26 @@ static void test_gemm_hand(void)
         CHECK(g.mag[i] == s0[i]);
     }
     CHECK(g.k == 2);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* alpha = 2, beta = 0.5, c = 4: 2*v + 2; S = 2*S + 2; K = 2 + bias + alpha + beta */
-    set_f(&n, "alpha", 2.0);
-    set_f(&n, "beta", 0.5);
+    attr_set_f(&n, "alpha", 2.0);
+    attr_set_f(&n, "beta", 0.5);
     in[2] = &t[2];
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     for (int i = 0; i < 4; i++) {
         CHECK(g.value[i] == 2 * v0[i] + 2);
         CHECK(g.mag[i] == 2 * s0[i] + 2);
     }
     CHECK(g.k == 5);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* beta = 0: c drops out of the value (and of S) */
-    set_f(&n, "alpha", 1.0);
-    set_f(&n, "beta", 0.0);
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    attr_set_f(&n, "alpha", 1.0);
+    attr_set_f(&n, "beta", 0.0);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     for (int i = 0; i < 4; i++) CHECK(g.value[i] == v0[i]);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     free_all(t, 3);
 }
 
@@ -171,8 +77,8 @@ static void test_gemm_trans_and_bias(void)
     enum { M = 5, K = 7, N = 3 };
     cc_tensor a = make_seq(CC_F32, 2, (const int64_t[]){ M, K }, 1);
     cc_tensor b = make_seq(CC_F32, 2, (const int64_t[]){ K, N }, 2);
-    cc_tensor at = make(CC_F32, 2, (const int64_t[]){ K, M }, NULL);
-    cc_tensor bt = make(CC_F32, 2, (const int64_t[]){ N, K }, NULL);
+    cc_tensor at = tensor_of(CC_F32, 2, (const int64_t[]){ K, M }, NULL);
+    cc_tensor bt = tensor_of(CC_F32, 2, (const int64_t[]){ N, K }, NULL);
     double want[M][N];
     for (int m = 0; m < M; m++)
         for (int k = 0; k < K; k++)
@@ -192,17 +98,17 @@ static void test_gemm_trans_and_bias(void)
     for (int ta = 0; ta < 2; ta++)
         for (int tb = 0; tb < 2; tb++) {
             cc_node n = node_of("Gemm");
-            set_i(&n, "transA", ta);
-            set_i(&n, "transB", tb);
+            attr_set_i(&n, "transA", ta);
+            attr_set_i(&n, "transB", tb);
             const cc_tensor *in[3] = { ta ? &at : &a, tb ? &bt : &b, NULL };
             cc_tensor out;
             cc_golden g;
             cc_err e;
-            CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+            CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
             CHECK(out.shape.dims[0] == M && out.shape.dims[1] == N);
             for (int m = 0; m < M; m++)
                 for (int j = 0; j < N; j++) CHECK(g.value[m * N + j] == want[m][j]);
-            free_golden(&g);
+            cc_golden_free(&g, 1);
         }
 
     /* bias forms: shape of c and the formula of its element for output (m, n) */
@@ -212,7 +118,7 @@ static void test_gemm_trans_and_bias(void)
     } forms[] = { { 0, { 0, 0 } }, { 1, { 1, 0 } }, { 1, { N, 0 } }, { 2, { 1, N } },
                   { 2, { M, 1 } }, { 2, { M, N } }, { 2, { 1, 1 } } };
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-        cc_tensor c = make(CC_F32, forms[f].rank, forms[f].dims, NULL);
+        cc_tensor c = tensor_of(CC_F32, forms[f].rank, forms[f].dims, NULL);
         int64_t cm = forms[f].rank == 2 ? forms[f].dims[0] : 1;
         int64_t cn = forms[f].rank == 2   ? forms[f].dims[1]
                      : forms[f].rank == 1 ? forms[f].dims[0]
@@ -224,14 +130,14 @@ static void test_gemm_trans_and_bias(void)
         cc_tensor out;
         cc_golden g;
         cc_err e;
-        CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+        CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
         for (int m = 0; m < M; m++)
             for (int j = 0; j < N; j++) {
                 double cv = 100.0 * (double)((cm == 1 ? 0 : m) * cn + (cn == 1 ? 0 : j) + 1);
                 CHECK(g.value[m * N + j] == want[m][j] + cv);
             }
         CHECK(g.k == K + 1);
-        free_golden(&g);
+        cc_golden_free(&g, 1);
         cc_tensor_free(&c);
     }
     cc_tensor_free(&a);
@@ -243,39 +149,39 @@ static void test_gemm_trans_and_bias(void)
 static void test_gemm_reject_and_cost(void)
 {
     cc_node n = node_of("Gemm");
-    cc_tensor a = make(CC_F32, 2, (const int64_t[]){ 2, 3 }, NULL);
-    cc_tensor b = make(CC_F32, 2, (const int64_t[]){ 3, 4 }, NULL);
-    cc_tensor b5 = make(CC_F32, 2, (const int64_t[]){ 5, 4 }, NULL);
-    cc_tensor a3 = make(CC_F32, 3, (const int64_t[]){ 1, 2, 3 }, NULL);
-    cc_tensor c31 = make(CC_F32, 2, (const int64_t[]){ 3, 1 }, NULL);
-    cc_tensor c3 = make(CC_F32, 1, (const int64_t[]){ 3 }, NULL);
-    cc_tensor bh = make(CC_F16, 2, (const int64_t[]){ 3, 4 }, NULL);
-    cc_tensor ai = make(CC_I32, 2, (const int64_t[]){ 2, 3 }, NULL);
-    cc_tensor bi = make(CC_I32, 2, (const int64_t[]){ 3, 4 }, NULL);
-    cc_tensor au = make(CC_U8, 2, (const int64_t[]){ 2, 3 }, NULL);
-    cc_tensor bu = make(CC_U8, 2, (const int64_t[]){ 3, 4 }, NULL);
+    cc_tensor a = tensor_of(CC_F32, 2, (const int64_t[]){ 2, 3 }, NULL);
+    cc_tensor b = tensor_of(CC_F32, 2, (const int64_t[]){ 3, 4 }, NULL);
+    cc_tensor b5 = tensor_of(CC_F32, 2, (const int64_t[]){ 5, 4 }, NULL);
+    cc_tensor a3 = tensor_of(CC_F32, 3, (const int64_t[]){ 1, 2, 3 }, NULL);
+    cc_tensor c31 = tensor_of(CC_F32, 2, (const int64_t[]){ 3, 1 }, NULL);
+    cc_tensor c3 = tensor_of(CC_F32, 1, (const int64_t[]){ 3 }, NULL);
+    cc_tensor bh = tensor_of(CC_F16, 2, (const int64_t[]){ 3, 4 }, NULL);
+    cc_tensor ai = tensor_of(CC_I32, 2, (const int64_t[]){ 2, 3 }, NULL);
+    cc_tensor bi = tensor_of(CC_I32, 2, (const int64_t[]){ 3, 4 }, NULL);
+    cc_tensor au = tensor_of(CC_U8, 2, (const int64_t[]){ 2, 3 }, NULL);
+    cc_tensor bu = tensor_of(CC_U8, 2, (const int64_t[]){ 3, 4 }, NULL);
 
-    expect_reject(&n, (const cc_tensor *[]){ &a3, &b, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a3, &b, NULL }, 1, CC_ERR_ARG,
                   "a must be 2-D, got rank 3");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b5, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b5, NULL }, 1, CC_ERR_ARG,
                   "inner dimensions differ");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &c31 }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &c31 }, 1, CC_ERR_ARG,
                   "c (3x1) does not broadcast to 2x4");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &c3 }, CC_ERR_ARG, "does not broadcast");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &bh, NULL }, CC_ERR_ARG, "b is f16 but a is f32");
-    expect_reject(&n, (const cc_tensor *[]){ &ai, &bi, NULL }, CC_ERR_UNSUPPORTED, "i32");
-    expect_reject(&n, (const cc_tensor *[]){ &au, &bu, NULL }, CC_ERR_ARG, "u8 is not allowed");
-    expect_reject(&n, (const cc_tensor *[]){ NULL, &b, NULL }, CC_ERR_ARG, "required");
-    set_i(&n, "transA", 2);
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &c3 }, 1, CC_ERR_ARG, "does not broadcast");
+    expect_reject(&n, (const cc_tensor *[]){ &a, &bh, NULL }, 1, CC_ERR_ARG, "b is f16 but a is f32");
+    expect_reject(&n, (const cc_tensor *[]){ &ai, &bi, NULL }, 1, CC_ERR_UNSUPPORTED, "i32");
+    expect_reject(&n, (const cc_tensor *[]){ &au, &bu, NULL }, 1, CC_ERR_ARG, "u8 is not allowed");
+    expect_reject(&n, (const cc_tensor *[]){ NULL, &b, NULL }, 1, CC_ERR_ARG, "required");
+    attr_set_i(&n, "transA", 2);
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL }, 1, CC_ERR_ARG,
                   "transA must be 0 or 1, got 2");
-    set_i(&n, "transA", 1); /* op(a) is then 3x2: K = 2 against b's 3 */
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL }, CC_ERR_ARG,
+    attr_set_i(&n, "transA", 1); /* op(a) is then 3x2: K = 2 against b's 3 */
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL }, 1, CC_ERR_ARG,
                   "op(a) has K=2, op(b) has K=3");
 
     /* ResNet50's classifier: 1x2048 @ (1000x2048)^T + [1000] */
     cc_node fc = node_of("Gemm");
-    set_i(&fc, "transB", 1);
+    attr_set_i(&fc, "transB", 1);
     cc_tensor x = { CC_F32, cc_shape_make(2, (const int64_t[]){ 1, 2048 }), NULL };
     cc_tensor w = { CC_F32, cc_shape_make(2, (const int64_t[]){ 1000, 2048 }), NULL };
     cc_tensor bias = { CC_F32, cc_shape_make(1, (const int64_t[]){ 1000 }), NULL };
@@ -347,30 +253,30 @@ static void test_matmul_values(void)
     cc_golden g;
     cc_err e;
     /* [1,2,3] @ [[1,0],[0,1],[1,1]] = [4,5] */
-    cc_tensor v = make(CC_F32, 1, (const int64_t[]){ 3 }, (const double[]){ 1, 2, 3 });
-    cc_tensor m = make(CC_F32, 2, (const int64_t[]){ 3, 2 }, (const double[]){ 1, 0, 0, 1, 1, 1 });
-    CHECK(run(&n, (const cc_tensor *[]){ &v, &m }, &out, &g, &e) == CC_OK);
+    cc_tensor v = tensor_of(CC_F32, 1, (const int64_t[]){ 3 }, (const double[]){ 1, 2, 3 });
+    cc_tensor m = tensor_of(CC_F32, 2, (const int64_t[]){ 3, 2 }, (const double[]){ 1, 0, 0, 1, 1, 1 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &v, &m }, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 1 && out.shape.dims[0] == 2);
     CHECK(g.value[0] == 4 && g.value[1] == 5 && g.k == 3);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* [[1,2,3],[4,5,-6]] @ [1,2,3] = [14, -4], S = [14, 32] */
     cc_tensor m2 =
-        make(CC_BF16, 2, (const int64_t[]){ 2, 3 }, (const double[]){ 1, 2, 3, 4, 5, -6 });
-    cc_tensor v2 = make(CC_BF16, 1, (const int64_t[]){ 3 }, (const double[]){ 1, 2, 3 });
-    CHECK(run(&n, (const cc_tensor *[]){ &m2, &v2 }, &out, &g, &e) == CC_OK);
+        tensor_of(CC_BF16, 2, (const int64_t[]){ 2, 3 }, (const double[]){ 1, 2, 3, 4, 5, -6 });
+    cc_tensor v2 = tensor_of(CC_BF16, 1, (const int64_t[]){ 3 }, (const double[]){ 1, 2, 3 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &m2, &v2 }, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 1 && out.dtype == CC_BF16);
     CHECK(g.value[0] == 14 && g.value[1] == -4 && g.mag[0] == 14 && g.mag[1] == 32);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* dot product: [1,2,3] . [4,5,6] = 32, a scalar */
-    cc_tensor w = make(CC_F32, 1, (const int64_t[]){ 3 }, (const double[]){ 4, 5, 6 });
-    CHECK(run(&n, (const cc_tensor *[]){ &v, &w }, &out, &g, &e) == CC_OK);
+    cc_tensor w = tensor_of(CC_F32, 1, (const int64_t[]){ 3 }, (const double[]){ 4, 5, 6 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &v, &w }, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 0 && g.value[0] == 32);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* batch broadcast 2x1x3x4 @ 5x4x6 against out[i,j,m,n] = sum_k a[i,0,m,k] b[j,k,n] */
     cc_tensor a = make_seq(CC_F32, 4, (const int64_t[]){ 2, 1, 3, 4 }, 3);
     cc_tensor b = make_seq(CC_F32, 3, (const int64_t[]){ 5, 4, 6 }, 4);
-    CHECK(run(&n, (const cc_tensor *[]){ &a, &b }, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a, &b }, 1, &out, &g, &e) == CC_OK);
     int bad = 0;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 5; j++)
@@ -383,11 +289,11 @@ static void test_matmul_values(void)
                     bad += g.value[((i * 5 + j) * 3 + r) * 6 + c] != s;
                 }
     CHECK(bad == 0);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* 1-D @ batched: [k] @ [3,k,n] -> [3,n], row r of each batch */
     cc_tensor bb = make_seq(CC_F32, 3, (const int64_t[]){ 3, 3, 2 }, 5);
-    CHECK(run(&n, (const cc_tensor *[]){ &v, &bb }, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &v, &bb }, 1, &out, &g, &e) == CC_OK);
     CHECK(out.shape.rank == 2 && out.shape.dims[0] == 3 && out.shape.dims[1] == 2);
     bad = 0;
     for (int t = 0; t < 3; t++)
@@ -398,7 +304,7 @@ static void test_matmul_values(void)
             bad += g.value[t * 2 + c] != s;
         }
     CHECK(bad == 0);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     cc_tensor all[] = { v, m, m2, v2, w, a, b, bb };
     free_all(all, (int)(sizeof all / sizeof all[0]));
@@ -413,18 +319,18 @@ static void test_matmul_reject(void)
     cc_tensor b2 = { CC_F32, cc_shape_make(2, (const int64_t[]){ 5, 5 }), NULL };
     cc_tensor bh = { CC_F16, cc_shape_make(2, (const int64_t[]){ 4, 5 }), NULL };
     cc_tensor bi = { CC_I64, cc_shape_make(2, (const int64_t[]){ 4, 5 }), NULL };
-    expect_reject(&n, (const cc_tensor *[]){ &s, &b }, CC_ERR_ARG, "a must have rank >= 1");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s }, CC_ERR_ARG, "b must have rank >= 1");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &s, &b }, 1, CC_ERR_ARG, "a must have rank >= 1");
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s }, 1, CC_ERR_ARG, "b must have rank >= 1");
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b }, 1, CC_ERR_ARG,
                   "batch dimensions do not broadcast: a is 2x3x4, b is 3x4x5");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b2 }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b2 }, 1, CC_ERR_ARG,
                   "inner dimensions differ: a is 2x3x4 (K=4), b is 5x5 (K=5)");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &bh }, CC_ERR_ARG, "b is f16 but a is f32");
+    expect_reject(&n, (const cc_tensor *[]){ &a, &bh }, 1, CC_ERR_ARG, "b is f16 but a is f32");
     cc_tensor ai = { CC_I64, cc_shape_make(2, (const int64_t[]){ 3, 4 }), NULL };
-    expect_reject(&n, (const cc_tensor *[]){ &ai, &bi }, CC_ERR_UNSUPPORTED, "not implemented");
+    expect_reject(&n, (const cc_tensor *[]){ &ai, &bi }, 1, CC_ERR_UNSUPPORTED, "not implemented");
     cc_tensor big = { CC_F32, cc_shape_make(2, (const int64_t[]){ (int64_t)1 << 30, 1 }), NULL };
     cc_tensor wide = { CC_F32, cc_shape_make(2, (const int64_t[]){ 1, (int64_t)1 << 30 }), NULL };
-    expect_reject(&n, (const cc_tensor *[]){ &big, &wide }, CC_ERR_ARG, "output");
+    expect_reject(&n, (const cc_tensor *[]){ &big, &wide }, 1, CC_ERR_ARG, "output");
 }
 
 /* ---- MatMulInteger ------------------------------------------------------------------- */
@@ -436,48 +342,48 @@ static void test_matmulinteger(void)
     cc_golden g;
     cc_err e;
     /* a - 10 = [[0,10],[20,30]]; b - [1,2] per column = [[0,0],[2,2]] -> [[20,20],[60,60]] */
-    cc_tensor a = make(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 10, 20, 30, 40 });
-    cc_tensor b = make(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, 2, 3, 4 });
-    cc_tensor azp = make(CC_U8, 0, NULL, (const double[]){ 10 });
-    cc_tensor bzp = make(CC_U8, 1, (const int64_t[]){ 2 }, (const double[]){ 1, 2 });
-    CHECK(run(&n, (const cc_tensor *[]){ &a, &b, &azp, &bzp }, &out, &g, &e) == CC_OK);
+    cc_tensor a = tensor_of(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 10, 20, 30, 40 });
+    cc_tensor b = tensor_of(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, 2, 3, 4 });
+    cc_tensor azp = tensor_of(CC_U8, 0, NULL, (const double[]){ 10 });
+    cc_tensor bzp = tensor_of(CC_U8, 1, (const int64_t[]){ 2 }, (const double[]){ 1, 2 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a, &b, &azp, &bzp }, 1, &out, &g, &e) == CC_OK);
     CHECK(out.dtype == CC_I32 && out.shape.rank == 2);
     CHECK(g.value[0] == 20 && g.value[1] == 20 && g.value[2] == 60 && g.value[3] == 60);
     CHECK(g.mag[0] == 0 && g.k == 2);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* per-row a zero point [10, 30]: a - zp = [[0,10],[0,10]] -> all 20 */
-    cc_tensor azr = make(CC_U8, 1, (const int64_t[]){ 2 }, (const double[]){ 10, 30 });
-    CHECK(run(&n, (const cc_tensor *[]){ &a, &b, &azr, &bzp }, &out, &g, &e) == CC_OK);
+    cc_tensor azr = tensor_of(CC_U8, 1, (const int64_t[]){ 2 }, (const double[]){ 10, 30 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a, &b, &azr, &bzp }, 1, &out, &g, &e) == CC_OK);
     CHECK(g.value[0] == 20 && g.value[1] == 20 && g.value[2] == 20 && g.value[3] == 20);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* no zero points: [[10,20],[30,40]] @ [[1,2],[3,4]] = [[70,100],[150,220]] */
-    CHECK(run(&n, (const cc_tensor *[]){ &a, &b, NULL, NULL }, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a, &b, NULL, NULL }, 1, &out, &g, &e) == CC_OK);
     CHECK(g.value[0] == 70 && g.value[1] == 100 && g.value[2] == 150 && g.value[3] == 220);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* u8 x i8: [[1,2],[3,4]] @ ([[-1,2],[3,-4]] - (-1)) = [[1,2],[3,4]] @ [[0,3],[4,-3]] */
-    cc_tensor a2 = make(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, 2, 3, 4 });
-    cc_tensor b2 = make(CC_I8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ -1, 2, 3, -4 });
-    cc_tensor bz2 = make(CC_I8, 0, NULL, (const double[]){ -1 });
-    CHECK(run(&n, (const cc_tensor *[]){ &a2, &b2, NULL, &bz2 }, &out, &g, &e) == CC_OK);
+    cc_tensor a2 = tensor_of(CC_U8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ 1, 2, 3, 4 });
+    cc_tensor b2 = tensor_of(CC_I8, 2, (const int64_t[]){ 2, 2 }, (const double[]){ -1, 2, 3, -4 });
+    cc_tensor bz2 = tensor_of(CC_I8, 0, NULL, (const double[]){ -1 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a2, &b2, NULL, &bz2 }, 1, &out, &g, &e) == CC_OK);
     CHECK(g.value[0] == 8 && g.value[1] == -3 && g.value[2] == 16 && g.value[3] == -3);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     /* extremes: (0 - 255) * (-128 - 127) * 3 = 195075 */
-    cc_tensor a3 = make(CC_U8, 2, (const int64_t[]){ 1, 3 }, (const double[]){ 0, 0, 0 });
-    cc_tensor az3 = make(CC_U8, 0, NULL, (const double[]){ 255 });
-    cc_tensor b3 = make(CC_I8, 2, (const int64_t[]){ 3, 1 }, (const double[]){ -128, -128, -128 });
-    cc_tensor bz3 = make(CC_I8, 0, NULL, (const double[]){ 127 });
-    CHECK(run(&n, (const cc_tensor *[]){ &a3, &b3, &az3, &bz3 }, &out, &g, &e) == CC_OK);
+    cc_tensor a3 = tensor_of(CC_U8, 2, (const int64_t[]){ 1, 3 }, (const double[]){ 0, 0, 0 });
+    cc_tensor az3 = tensor_of(CC_U8, 0, NULL, (const double[]){ 255 });
+    cc_tensor b3 = tensor_of(CC_I8, 2, (const int64_t[]){ 3, 1 }, (const double[]){ -128, -128, -128 });
+    cc_tensor bz3 = tensor_of(CC_I8, 0, NULL, (const double[]){ 127 });
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &a3, &b3, &az3, &bz3 }, 1, &out, &g, &e) == CC_OK);
     CHECK(g.value[0] == 195075);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* N-D zero points: a 2x3x4, zp [2,3,1] per row; b 2x4x5, zp [2,1,5] per column */
     cc_tensor an = make_seq(CC_I8, 3, (const int64_t[]){ 2, 3, 4 }, 1);
     cc_tensor bn = make_seq(CC_I8, 3, (const int64_t[]){ 2, 4, 5 }, 2);
     cc_tensor azn =
-        make(CC_I8, 3, (const int64_t[]){ 2, 3, 1 }, (const double[]){ 1, -2, 3, 0, 4, -1 });
-    cc_tensor bzn = make(CC_I8, 3, (const int64_t[]){ 2, 1, 5 },
+        tensor_of(CC_I8, 3, (const int64_t[]){ 2, 3, 1 }, (const double[]){ 1, -2, 3, 0, 4, -1 });
+    cc_tensor bzn = tensor_of(CC_I8, 3, (const int64_t[]){ 2, 1, 5 },
                          (const double[]){ 1, 2, 3, 4, 5, -1, -2, -3, -4, -5 });
-    CHECK(run(&n, (const cc_tensor *[]){ &an, &bn, &azn, &bzn }, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, (const cc_tensor *[]){ &an, &bn, &azn, &bzn }, 1, &out, &g, &e) == CC_OK);
     int bad = 0;
     for (int t = 0; t < 2; t++)
         for (int r = 0; r < 3; r++)
@@ -491,23 +397,23 @@ static void test_matmulinteger(void)
                 bad += g.value[(t * 3 + r) * 5 + c] != s;
             }
     CHECK(bad == 0);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* rejections */
-    cc_tensor af = make(CC_F32, 2, (const int64_t[]){ 2, 2 }, NULL);
-    cc_tensor az8 = make(CC_I8, 0, NULL, (const double[]){ 0 });
-    cc_tensor az3v = make(CC_U8, 1, (const int64_t[]){ 3 }, NULL);
-    expect_reject(&n, (const cc_tensor *[]){ &af, &b, NULL, NULL }, CC_ERR_ARG,
+    cc_tensor af = tensor_of(CC_F32, 2, (const int64_t[]){ 2, 2 }, NULL);
+    cc_tensor az8 = tensor_of(CC_I8, 0, NULL, (const double[]){ 0 });
+    cc_tensor az3v = tensor_of(CC_U8, 1, (const int64_t[]){ 3 }, NULL);
+    expect_reject(&n, (const cc_tensor *[]){ &af, &b, NULL, NULL }, 1, CC_ERR_ARG,
                   "a must be u8 or i8, got f32");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &af, NULL, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &af, NULL, NULL }, 1, CC_ERR_ARG,
                   "b must be u8 or i8, got f32");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &az8, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &az8, NULL }, 1, CC_ERR_ARG,
                   "a_zero_point is i8 but a is u8");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &az3v, NULL }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, &az3v, NULL }, 1, CC_ERR_ARG,
                   "a_zero_point must be a scalar");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL, &az3v }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &b, NULL, &az3v }, 1, CC_ERR_ARG,
                   "b_zero_point must be a scalar");
-    expect_reject(&n, (const cc_tensor *[]){ &an, &bn, &bzn, NULL }, CC_ERR_ARG, "got 2x1x5");
+    expect_reject(&n, (const cc_tensor *[]){ &an, &bn, &bzn, NULL }, 1, CC_ERR_ARG, "got 2x1x5");
 
     cc_tensor all[] = { a,  b,   azp, bzp, azr, a2,  b2, bz2, a3,  az3,
                         b3, bz3, an,  bn,  azn, bzn, af, az8, az3v };
@@ -523,27 +429,27 @@ static void qlmm(cc_dtype ta, int m, int k, const double *av, double as, double 
 {
     cc_node n = node_of("QLinearMatMul");
     cc_tensor t[8];
-    t[0] = make(ta, 2, (const int64_t[]){ m, k }, av);
-    t[1] = make(CC_F32, 0, NULL, &as);
-    t[2] = make(ta, 0, NULL, &azp);
-    t[3] = make(tb, 2, (const int64_t[]){ k, nn }, bv);
-    t[4] = make(CC_F32, nb > 1, (const int64_t[]){ nb }, bs);
-    t[5] = make(tb, nb > 1, (const int64_t[]){ nb }, bzp);
-    t[6] = make(CC_F32, 0, NULL, &ys);
-    t[7] = make(ty, 0, NULL, &yzp);
+    t[0] = tensor_of(ta, 2, (const int64_t[]){ m, k }, av);
+    t[1] = tensor_of(CC_F32, 0, NULL, &as);
+    t[2] = tensor_of(ta, 0, NULL, &azp);
+    t[3] = tensor_of(tb, 2, (const int64_t[]){ k, nn }, bv);
+    t[4] = tensor_of(CC_F32, nb > 1, (const int64_t[]){ nb }, bs);
+    t[5] = tensor_of(tb, nb > 1, (const int64_t[]){ nb }, bzp);
+    t[6] = tensor_of(CC_F32, 0, NULL, &ys);
+    t[7] = tensor_of(ty, 0, NULL, &yzp);
     const cc_tensor *in[8];
     for (int i = 0; i < 8; i++) in[i] = &t[i];
     cc_tensor out;
     cc_golden g;
     cc_err e;
-    CHECK(run(&n, in, &out, &g, &e) == CC_OK);
+    CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
     CHECK(out.dtype == ty);
     for (int i = 0; i < m * nn; i++) {
         CHECK(g.value[i] == want[i]);
         if (g.value[i] != want[i])
             fprintf(stderr, "  element %d: %g, want %g\n", i, g.value[i], want[i]);
     }
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     free_all(t, 8);
 }
 
@@ -577,30 +483,30 @@ static void test_qlinearmatmul(void)
 
     /* rejections */
     cc_node n = node_of("QLinearMatMul");
-    cc_tensor a = make(CC_U8, 2, (const int64_t[]){ 2, 3 }, NULL),
-              b = make(CC_U8, 2, (const int64_t[]){ 3, 4 }, NULL);
-    cc_tensor s = make(CC_F32, 0, NULL, (const double[]){ 0.5 }), z = make(CC_U8, 0, NULL, NULL);
-    cc_tensor s16 = make(CC_F16, 0, NULL, (const double[]){ 0.5 }),
-              s0 = make(CC_F32, 0, NULL, (const double[]){ 0 });
-    cc_tensor s4 = make(CC_F32, 1, (const int64_t[]){ 4 }, (const double[]){ 1, 1, 1, 1 });
-    cc_tensor s5 = make(CC_F32, 1, (const int64_t[]){ 5 }, (const double[]){ 1, 1, 1, 1, 1 });
-    cc_tensor z5 = make(CC_U8, 1, (const int64_t[]){ 5 }, NULL), zf = make(CC_F32, 0, NULL, NULL);
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s16, &z, &b, &s, &z, &s, &z }, CC_ERR_ARG,
+    cc_tensor a = tensor_of(CC_U8, 2, (const int64_t[]){ 2, 3 }, NULL),
+              b = tensor_of(CC_U8, 2, (const int64_t[]){ 3, 4 }, NULL);
+    cc_tensor s = tensor_of(CC_F32, 0, NULL, (const double[]){ 0.5 }), z = tensor_of(CC_U8, 0, NULL, NULL);
+    cc_tensor s16 = tensor_of(CC_F16, 0, NULL, (const double[]){ 0.5 }),
+              s0 = tensor_of(CC_F32, 0, NULL, (const double[]){ 0 });
+    cc_tensor s4 = tensor_of(CC_F32, 1, (const int64_t[]){ 4 }, (const double[]){ 1, 1, 1, 1 });
+    cc_tensor s5 = tensor_of(CC_F32, 1, (const int64_t[]){ 5 }, (const double[]){ 1, 1, 1, 1, 1 });
+    cc_tensor z5 = tensor_of(CC_U8, 1, (const int64_t[]){ 5 }, NULL), zf = tensor_of(CC_F32, 0, NULL, NULL);
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s16, &z, &b, &s, &z, &s, &z }, 1, CC_ERR_ARG,
                   "a_scale must be f32, got f16");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s4, &z, &s, &z }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s4, &z, &s, &z }, 1, CC_ERR_ARG,
                   "must have the same shape");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s5, &z5, &s, &z }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s5, &z5, &s, &z }, 1, CC_ERR_ARG,
                   "b_zero_point must be a scalar");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s4, &z }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s4, &z }, 1, CC_ERR_ARG,
                   "y_scale");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s0, &z }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s0, &z }, 1, CC_ERR_ARG,
                   "y_scale must be positive");
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s, &zf }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s, &zf }, 1, CC_ERR_ARG,
                   "y_zero_point must be u8 or i8");
-    expect_reject(&n, (const cc_tensor *[]){ &zf, &s, &z, &b, &s, &z, &s, &z }, CC_ERR_ARG,
+    expect_reject(&n, (const cc_tensor *[]){ &zf, &s, &z, &b, &s, &z, &s, &z }, 1, CC_ERR_ARG,
                   "a must be u8 or i8");
-    set_i(&n, "per_column", 3);
-    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s, &z }, CC_ERR_ARG,
+    attr_set_i(&n, "per_column", 3);
+    expect_reject(&n, (const cc_tensor *[]){ &a, &s, &z, &b, &s, &z, &s, &z }, 1, CC_ERR_ARG,
                   "per_column must be 0 or 1");
     cc_tensor all[] = { a, b, s, z, s16, s0, s4, s5, z5, zf };
     free_all(all, (int)(sizeof all / sizeof all[0]));
@@ -617,16 +523,9 @@ static void test_qlinearmatmul_gen(void)
     };
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         for (int exact = 0; exact < 2; exact++) {
-            cc_case c;
             cc_case_inst inst;
             cc_golden g[1];
-            cc_err e;
-            if (cc_case_parse(ids[i], &c, &e) || cc_case_instantiate(&c, 11, exact, &inst, &e)) {
-                CHECK(!"case failed");
-                fprintf(stderr, "  %s: %s\n", ids[i], e.msg);
-                continue;
-            }
-            CHECK(cc_case_golden(&inst, g, &e) == CC_OK);
+            if (!case_golden_of(ids[i], 11, exact, &inst, g)) continue;
             cc_dtype ty = inst.inputs[7].dtype;
             CHECK(ty == (i == 1 ? CC_U8 : inst.inputs[0].dtype));
             int64_t n = cc_shape_numel(&g[0].shape), sat = 0, distinct_lo = 0, distinct_hi = 0;
@@ -656,47 +555,14 @@ static void test_qlinearmatmul_gen(void)
 
 static void test_cases(void)
 {
-    for (int i = 0; i < cc_family_matmul.n_ops; i++) {
-        const cc_op_def *op = cc_family_matmul.ops[i];
-        CHECK(strcmp(op->family, "matmul") == 0);
-        for (int quick = 1; quick >= 0; quick--) {
-            cc_case *cases = NULL;
-            int n = 0;
-            cc_err e = { 0 };
-            cc_status st = cc_case_enumerate(op, CC_DTYPE_COUNT, quick, &cases, &n, &e);
-            CHECK(st == CC_OK);
-            if (st) {
-                fprintf(stderr, "  %s: %s\n", op->name, e.msg);
-                continue;
-            }
-            CHECK(n >= (quick ? 8 : 25));
-            for (int c = 0; quick && c < n; c++)
-                for (int exact = 0; exact < 2; exact++) {
-                    cc_case_inst inst;
-                    cc_golden g[1];
-                    if (cc_case_instantiate(&cases[c], 3, exact, &inst, &e) ||
-                        cc_case_golden(&inst, g, &e)) {
-                        CHECK(!"case failed");
-                        fprintf(stderr, "  %s: %s\n", cases[c].id, e.msg);
-                        continue;
-                    }
-                    int64_t m = cc_shape_numel(&g[0].shape), nonfinite = 0;
-                    for (int64_t k = 0; k < m; k++)
-                        nonfinite += !isfinite(g[0].value[k]) || !isfinite(g[0].mag[k]);
-                    CHECK(nonfinite == 0);
-                    cc_golden_free(g, 1);
-                    cc_case_inst_free(&inst);
-                }
-            free(cases);
-        }
-    }
+    family_cases_check(&cc_family_matmul, 3, 8, 25);
     /* canonical ids keep what matters */
     cc_case c;
     cc_err e;
-    CHECK(cc_case_parse("Gemm(a=1x2048:f32,b=1000x2048,c=1000,transB=1)", &c, &e) == CC_OK);
-    CHECK(strcmp(c.id, "Gemm(a=1x2048:f32,b=1000x2048,c=1000,transB=1)") == 0);
-    CHECK(cc_case_parse("MatMul(a=2x1x3x4:bf16,b=5x4x6)", &c, &e) == CC_OK);
-    CHECK(strcmp(c.id, "MatMul(a=2x1x3x4:bf16,b=5x4x6)") == 0);
+    expect_canonical("Gemm(a=1x2048:f32,b=1000x2048,c=1000,transB=1)",
+                     "Gemm(a=1x2048:f32,b=1000x2048,c=1000,transB=1)");
+    expect_canonical("MatMul(a=2x1x3x4:bf16,b=5x4x6)",
+                     "MatMul(a=2x1x3x4:bf16,b=5x4x6)");
     CHECK(cc_case_parse("MatMul(a=2x3x4:f32,b=3x4x5)", &c, &e) == CC_ERR_ARG);
 }
 

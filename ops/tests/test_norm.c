@@ -1,42 +1,11 @@
 /* test_norm.c — BatchNormalization (inference mode) against hand-worked examples, its
  * magnitude term, its shape inference rejections, its cost, its generated variances and
  * its case sweep. */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "harness/cctest.h"
-#include "ops/case.h"
+#include "op_test.h"
 
 extern const cc_op_family cc_family_norm;
 
-static cc_node make_node(void)
-{
-    cc_node n;
-    memset(&n, 0, sizeof n);
-    n.op = cc_family_norm.ops[0];
-    CHECK(strcmp(n.op->name, "BatchNormalization") == 0);
-    CHECK(cc_node_set_defaults(&n, NULL) == CC_OK);
-    return n;
-}
-
-static void set_attr(cc_node *n, const char *name, const char *text)
-{
-    int i = cc_attr_index(n->op, name);
-    CHECK(i >= 0);
-    if (i >= 0) CHECK(cc_attr_parse(n->op->attrs[i].kind, text, &n->attrs[i], NULL) == CC_OK);
-}
-
-static cc_tensor make_tensor(cc_dtype dt, int rank, const int64_t *dims, const double *vals)
-{
-    cc_shape s = cc_shape_make(rank, dims);
-    cc_tensor t;
-    memset(&t, 0, sizeof t);
-    CHECK(cc_tensor_alloc(&t, dt, &s, NULL) == CC_OK);
-    if (vals)
-        for (int64_t i = 0; i < cc_tensor_numel(&t); i++) cc_store(t.data, dt, (size_t)i, vals[i]);
-    return t;
-}
+static cc_node make_node(void) { return node_make(family_op(&cc_family_norm, "BatchNormalization"), -1); }
 
 typedef struct bn_inputs {
     cc_tensor t[5];
@@ -47,9 +16,9 @@ static void bn_make(bn_inputs *b, cc_dtype dt, int rank, const int64_t *dims, co
                     const double *scale, const double *bias, const double *mean, const double *var)
 {
     int64_t c = dims[1];
-    b->t[0] = make_tensor(dt, rank, dims, x);
+    b->t[0] = tensor_of(dt, rank, dims, x);
     const double *p[4] = { scale, bias, mean, var };
-    for (int i = 0; i < 4; i++) b->t[1 + i] = make_tensor(dt, 1, &c, p[i]);
+    for (int i = 0; i < 4; i++) b->t[1 + i] = tensor_of(dt, 1, &c, p[i]);
     for (int i = 0; i < 5; i++) b->in[i] = &b->t[i];
 }
 
@@ -58,26 +27,11 @@ static void bn_free(bn_inputs *b)
     for (int i = 0; i < 5; i++) cc_tensor_free(&b->t[i]);
 }
 
+/* infer() then golden() of node on in (the output description is not kept). */
 static cc_status run(const cc_node *node, const cc_tensor *const *in, cc_golden *g, cc_err *err)
 {
     cc_tensor out;
-    memset(&out, 0, sizeof out);
-    memset(g, 0, sizeof *g);
-    cc_status st = node->op->infer(node, in, 1, &out, err);
-    if (st) return st;
-    int64_t n = cc_shape_numel(&out.shape);
-    g->dtype = out.dtype;
-    g->shape = out.shape;
-    g->value = calloc((size_t)(n ? n : 1), sizeof(double));
-    g->mag = calloc((size_t)(n ? n : 1), sizeof(double));
-    g->k = 1;
-    return node->op->golden(node, in, 1, g, err);
-}
-
-static void free_golden(cc_golden *g)
-{
-    free(g->value);
-    free(g->mag);
+    return golden_run(node, in, 1, &out, g, err);
 }
 
 static void test_hand(void)
@@ -89,7 +43,7 @@ static void test_hand(void)
     bn_inputs b;
     bn_make(&b, CC_F32, 4, dims, x, scale, bias, mean, var);
     cc_node node = make_node();
-    set_attr(&node, "epsilon", "0");
+    attr_set_text(&node, "epsilon", "0");
     cc_golden g;
     CHECK(run(&node, b.in, &g, NULL) == CC_OK);
     CHECK(g.dtype == CC_F32 && cc_shape_numel(&g.shape) == 4);
@@ -99,27 +53,27 @@ static void test_hand(void)
     static const double mag[] = { 3, 4, 7, 8 };
     for (int i = 0; i < 4; i++) CHECK_NEAR(g.mag[i], mag[i], 1e-15);
     CHECK(g.k == 6);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* epsilon enters under the root: var 0 with epsilon 0.25 gives a = 2 * scale */
     static const double zero_var[] = { 0, 0 }, ones[] = { 1, 1 }, zeros[] = { 0, 0 };
     bn_inputs e;
     bn_make(&e, CC_F32, 4, dims, x, ones, zeros, mean, zero_var);
-    set_attr(&node, "epsilon", "0.25");
+    attr_set_text(&node, "epsilon", "0.25");
     CHECK(run(&node, e.in, &g, NULL) == CC_OK);
     static const double want_e[] = { 0, 2, 0, 2 };
     for (int i = 0; i < 4; i++) CHECK_NEAR(g.value[i], want_e[i], 1e-15);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* var + eps <= 0 has no square root */
     static const double neg_var[] = { -1, 1 };
     bn_inputs n;
     bn_make(&n, CC_F32, 4, dims, x, ones, zeros, mean, neg_var);
-    set_attr(&node, "epsilon", "0");
+    attr_set_text(&node, "epsilon", "0");
     cc_err err = { 0 };
     CHECK(run(&node, n.in, &g, &err) == CC_ERR_ARG);
     CHECK(strstr(err.msg, "input_var + epsilon must be > 0") != NULL);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* rank 2 (N x C): each column is a channel; f16 data */
     static const int64_t d2[2] = { 2, 3 };
@@ -131,7 +85,7 @@ static void test_hand(void)
     CHECK(g.dtype == CC_F16);
     static const double want2[] = { 0, 0, 0, 3, 3, 3 };
     for (int i = 0; i < 6; i++) CHECK_NEAR(g.value[i], want2[i], 1e-15);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
 
     /* the schema defaults */
     cc_node def = make_node();
@@ -144,17 +98,11 @@ static void test_hand(void)
     bn_free(&r);
 }
 
-static void expect_reject(bn_inputs *b, const char *attrs[][2], int n, int n_out, cc_status code, const char *want)
+static void bn_reject(bn_inputs *b, const char *attrs[][2], int n, int n_out, cc_status code, const char *want)
 {
     cc_node node = make_node();
-    for (int i = 0; i < n; i++) set_attr(&node, attrs[i][0], attrs[i][1]);
-    cc_tensor out[3];
-    cc_err e = { 0 };
-    CHECK(node.op->infer(&node, b->in, n_out, out, &e) == code);
-    if (!strstr(e.msg, want) || strncmp(e.msg, "BatchNormalization", 18) != 0) {
-        fprintf(stderr, "message '%s' lacks '%s'\n", e.msg, want);
-        CHECK(0);
-    }
+    for (int i = 0; i < n; i++) attr_set_text(&node, attrs[i][0], attrs[i][1]);
+    expect_reject(&node, b->in, n_out, code, want);
 }
 
 static void test_rejects(void)
@@ -163,25 +111,25 @@ static void test_rejects(void)
     bn_inputs b;
     bn_make(&b, CC_F32, 4, dims, NULL, NULL, NULL, NULL, NULL);
     const char *train[][2] = { { "training_mode", "1" } };
-    expect_reject(&b, train, 1, 3, CC_ERR_UNSUPPORTED, "training_mode=1 is not supported");
+    bn_reject(&b, train, 1, 3, CC_ERR_UNSUPPORTED, "training_mode=1 is not supported");
     const char *bad[][2] = { { "training_mode", "2" } };
-    expect_reject(&b, bad, 1, 1, CC_ERR_ARG, "training_mode must be 0 or 1");
-    expect_reject(&b, NULL, 0, 3, CC_ERR_ARG, "outputs of training mode only");
+    bn_reject(&b, bad, 1, 1, CC_ERR_ARG, "training_mode must be 0 or 1");
+    bn_reject(&b, NULL, 0, 3, CC_ERR_ARG, "outputs of training mode only");
     const char *eps[][2] = { { "epsilon", "-0.1" } };
-    expect_reject(&b, eps, 1, 1, CC_ERR_ARG, "epsilon must be finite and >= 0");
+    bn_reject(&b, eps, 1, 1, CC_ERR_ARG, "epsilon must be finite and >= 0");
 
     /* a parameter of the wrong length, a missing one, mismatched types */
     int64_t two = 2;
-    cc_tensor shortv = make_tensor(CC_F32, 1, &two, NULL);
+    cc_tensor shortv = tensor_of(CC_F32, 1, &two, NULL);
     const cc_tensor *keep = b.in[4];
     b.in[4] = &shortv;
-    expect_reject(&b, NULL, 0, 1, CC_ERR_ARG, "input_var must be 1-D with 3 values");
+    bn_reject(&b, NULL, 0, 1, CC_ERR_ARG, "input_var must be 1-D with 3 values");
     b.in[4] = NULL;
-    expect_reject(&b, NULL, 0, 1, CC_ERR_ARG, "input input_var is required");
+    bn_reject(&b, NULL, 0, 1, CC_ERR_ARG, "input input_var is required");
     int64_t three = 3;
-    cc_tensor half = make_tensor(CC_F16, 1, &three, NULL);
+    cc_tensor half = tensor_of(CC_F16, 1, &three, NULL);
     b.in[4] = &half;
-    expect_reject(&b, NULL, 0, 1, CC_ERR_ARG, "must share a type");
+    bn_reject(&b, NULL, 0, 1, CC_ERR_ARG, "must share a type");
     b.in[4] = keep;
     cc_tensor_free(&shortv);
     cc_tensor_free(&half);
@@ -191,15 +139,15 @@ static void test_rejects(void)
     bn_inputs r1;
     static const int64_t d1[1] = { 3 };
     for (int i = 0; i < 5; i++) {
-        r1.t[i] = make_tensor(CC_F32, 1, d1, NULL);
+        r1.t[i] = tensor_of(CC_F32, 1, d1, NULL);
         r1.in[i] = &r1.t[i];
     }
-    expect_reject(&r1, NULL, 0, 1, CC_ERR_ARG, "rank >= 2");
+    bn_reject(&r1, NULL, 0, 1, CC_ERR_ARG, "rank >= 2");
     bn_free(&r1);
 
     bn_inputs ix;
     bn_make(&ix, CC_I8, 4, dims, NULL, NULL, NULL, NULL, NULL);
-    expect_reject(&ix, NULL, 0, 1, CC_ERR_ARG, "x must be f32, f16 or bf16");
+    bn_reject(&ix, NULL, 0, 1, CC_ERR_ARG, "x must be f32, f16 or bf16");
     bn_free(&ix);
 }
 

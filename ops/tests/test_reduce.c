@@ -2,85 +2,17 @@
  * shift invariance, ReduceMean/ReduceMax against hand examples (keepdims 0/1, negative
  * axes, all axes) and an explicit loop formula, S and K, infer() rejections with their
  * messages, cost() on known shapes, and every generated case id. */
-#include <math.h>
-#include <string.h>
-
-#include "harness/cctest.h"
-#include "ops/case.h"
-#include "ops/op.h"
+#include "op_test.h"
 
 extern const cc_op_family cc_family_reduce;
 
-static const cc_op_def *op_named(const char *name)
-{
-    for (int i = 0; i < cc_family_reduce.n_ops; i++)
-        if (strcmp(cc_family_reduce.ops[i]->name, name) == 0) return cc_family_reduce.ops[i];
-    fprintf(stderr, "no op %s in the reduce family\n", name);
-    exit(1);
-}
+static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_reduce, name), 1); }
 
-static cc_tensor make(cc_dtype dt, int rank, const int64_t *dims, const double *vals)
-{
-    cc_tensor t;
-    memset(&t, 0, sizeof t);
-    cc_shape s = cc_shape_make(rank, dims);
-    cc_err e;
-    if (cc_tensor_alloc(&t, dt, &s, &e)) {
-        fprintf(stderr, "alloc: %s\n", e.msg);
-        exit(1);
-    }
-    for (int64_t i = 0; i < cc_shape_numel(&s); i++) cc_store(t.data, dt, (size_t)i, vals[i]);
-    return t;
-}
-
-static cc_node node_of(const char *name)
-{
-    cc_node n;
-    memset(&n, 0, sizeof n);
-    n.op = op_named(name);
-    n.n_in = 1;
-    n.n_out = 1;
-    cc_err e;
-    if (cc_node_set_defaults(&n, &e)) {
-        fprintf(stderr, "defaults: %s\n", e.msg);
-        exit(1);
-    }
-    return n;
-}
-
-static void set_i(cc_node *n, const char *attr, int64_t v)
-{
-    int i = cc_attr_index(n->op, attr);
-    n->attrs[i].set = 1;
-    n->attrs[i].i = v;
-}
-
-static void set_axes(cc_node *n, int cnt, const int64_t *axes)
-{
-    int i = cc_attr_index(n->op, "axes");
-    n->attrs[i].set = 1;
-    n->attrs[i].n = cnt;
-    for (int k = 0; k < cnt; k++) n->attrs[i].ints[k] = axes[k];
-}
-
+/* infer() then golden() of n on the one input x. */
 static cc_status run(const cc_node *n, const cc_tensor *x, cc_tensor *out, cc_golden *g, cc_err *e)
 {
     const cc_tensor *in[1] = { x };
-    memset(g, 0, sizeof *g);
-    cc_status st = n->op->infer(n, in, 1, out, e);
-    if (st) return st;
-    int64_t cnt = cc_tensor_numel(out);
-    g->value = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    g->mag = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-    g->shape = out->shape;
-    g->dtype = out->dtype;
-    return n->op->golden(n, in, 1, g, e);
-}
-
-static void free_golden(cc_golden *g)
-{
-    free(g->value);
-    free(g->mag);
+    return golden_run(n, in, 1, out, g, e);
 }
 
 static void test_softmax_hand(void)
@@ -88,7 +20,7 @@ static void test_softmax_hand(void)
     /* softmax([1, 2, 3]) = e^k / (e + e^2 + e^3) */
     const int64_t d[] = { 3 };
     const double x[] = { 1, 2, 3 };
-    cc_tensor t = make(CC_F32, 1, d, x);
+    cc_tensor t = tensor_of(CC_F32, 1, d, x);
     cc_node n = node_of("Softmax");
     cc_tensor out;
     cc_golden g;
@@ -100,7 +32,7 @@ static void test_softmax_hand(void)
         CHECK_NEAR(g.mag[i], want[i], 1e-15); /* S = value */
     }
     CHECK(g.k == 3);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&t);
 }
 
@@ -114,12 +46,12 @@ static void test_softmax_properties(void)
         x[i] = ((i * 37) % 17) / 4.0 - 2;
         xs[i] = x[i] + 50;
     }
-    cc_tensor t = make(CC_F32, 3, d, x), ts = make(CC_F32, 3, d, xs);
+    cc_tensor t = tensor_of(CC_F32, 3, d, x), ts = tensor_of(CC_F32, 3, d, xs);
     const int64_t stride[] = { 15, 5, 1 };
     for (int axis = -3; axis < 3; axis++) {
         int ax = axis < 0 ? axis + 3 : axis;
         cc_node n = node_of("Softmax");
-        set_i(&n, "axis", axis);
+        attr_set_i(&n, "axis", axis);
         cc_tensor out;
         cc_golden g, gs;
         cc_err e;
@@ -139,8 +71,8 @@ static void test_softmax_properties(void)
             CHECK_NEAR(g.value[i], exp(x[i]) / den, 1e-14);
             CHECK_NEAR(gs.value[i], g.value[i], 1e-14);
         }
-        free_golden(&g);
-        free_golden(&gs);
+        cc_golden_free(&g, 1);
+        cc_golden_free(&gs, 1);
     }
     cc_tensor_free(&t);
     cc_tensor_free(&ts);
@@ -152,10 +84,10 @@ static void check_reduce(const char *op, const double *x, int n_axes, const int6
                          const double *want_s, double want_k)
 {
     const int64_t d[] = { 2, 3 };
-    cc_tensor t = make(CC_F32, 2, d, x);
+    cc_tensor t = tensor_of(CC_F32, 2, d, x);
     cc_node n = node_of(op);
-    if (n_axes >= 0) set_axes(&n, n_axes, axes);
-    set_i(&n, "keepdims", keepdims);
+    if (n_axes >= 0) attr_set_ints(&n, "axes", axes, n_axes);
+    attr_set_i(&n, "keepdims", keepdims);
     cc_tensor out;
     cc_golden g;
     cc_err e = {0};
@@ -173,7 +105,7 @@ static void check_reduce(const char *op, const double *x, int n_axes, const int6
         if (want_s) CHECK_NEAR(g.mag[i], want_s[i], 1e-15);
     }
     CHECK(g.k == want_k);
-    free_golden(&g);
+    cc_golden_free(&g, 1);
     cc_tensor_free(&t);
 }
 
@@ -215,10 +147,10 @@ static void test_reduce_formula(void)
     const int64_t d[] = { 2, 3, 4 }, axes[] = { 2, 0 };
     double x[24];
     for (int i = 0; i < 24; i++) x[i] = ((i * 11) % 7) - 3.5;
-    cc_tensor t = make(CC_F32, 3, d, x);
+    cc_tensor t = tensor_of(CC_F32, 3, d, x);
     for (int mean = 0; mean < 2; mean++) {
         cc_node n = node_of(mean ? "ReduceMean" : "ReduceMax");
-        set_axes(&n, 2, axes);
+        attr_set_ints(&n, "axes", axes, 2);
         cc_tensor out;
         cc_golden g;
         cc_err e;
@@ -236,7 +168,7 @@ static void test_reduce_formula(void)
             CHECK_NEAR(g.value[j], mean ? sum / 8 : mx, 1e-15);
         }
         CHECK(g.k == (mean ? 8 : 1));
-        free_golden(&g);
+        cc_golden_free(&g, 1);
     }
     cc_tensor_free(&t);
 }
@@ -244,13 +176,7 @@ static void test_reduce_formula(void)
 static void check_reject(const cc_node *n, const cc_tensor *x, cc_status code, const char *want)
 {
     const cc_tensor *in[1] = { x };
-    cc_tensor out;
-    cc_err e = {0};
-    cc_status st = n->op->infer(n, in, 1, &out, &e);
-    CHECK(st == code);
-    CHECK(strstr(e.msg, want) != NULL);
-    if (st != code || !strstr(e.msg, want))
-        fprintf(stderr, "  got %d '%s', want %d '%s'\n", (int)st, e.msg, (int)code, want);
+    expect_reject(n, in, 1, code, want);
 }
 
 static void test_rejections(void)
@@ -261,36 +187,36 @@ static void test_rejections(void)
     cc_tensor xs = { CC_F32, cc_shape_make(0, NULL), NULL };
     cc_tensor xe = { CC_F32, cc_shape_make(3, d203), NULL };
     cc_node sm = node_of("Softmax");
-    set_i(&sm, "axis", 2);
+    attr_set_i(&sm, "axis", 2);
     check_reject(&sm, &x, CC_ERR_ARG, "Softmax: axis 2 out of range [-2, 1] for rank 2");
-    set_i(&sm, "axis", -3);
+    attr_set_i(&sm, "axis", -3);
     check_reject(&sm, &x, CC_ERR_ARG, "Softmax: axis -3 out of range [-2, 1] for rank 2");
-    set_i(&sm, "axis", -1);
+    attr_set_i(&sm, "axis", -1);
     check_reject(&sm, &xs, CC_ERR_ARG, "Softmax: axis -1 out of range [0, -1] for rank 0");
     check_reject(&sm, &xi, CC_ERR_ARG, "Softmax: input dtype i32 is not allowed (float types only)");
 
     cc_node rm = node_of("ReduceMean");
     const int64_t bad[] = { 2 }, dup[] = { 1, -1 }, ok[] = { 1 };
-    set_axes(&rm, 1, bad);
+    attr_set_ints(&rm, "axes", bad, 1);
     check_reject(&rm, &x, CC_ERR_ARG, "ReduceMean: axis 2 out of range [-2, 1] for rank 2");
-    set_axes(&rm, 2, dup);
+    attr_set_ints(&rm, "axes", dup, 2);
     check_reject(&rm, &x, CC_ERR_ARG, "ReduceMean: axis -1 repeats dimension 1");
-    set_axes(&rm, 1, ok);
-    set_i(&rm, "keepdims", 2);
+    attr_set_ints(&rm, "axes", ok, 1);
+    attr_set_i(&rm, "keepdims", 2);
     check_reject(&rm, &x, CC_ERR_ARG, "ReduceMean: keepdims must be 0 or 1, got 2");
-    set_i(&rm, "keepdims", 1);
+    attr_set_i(&rm, "keepdims", 1);
     check_reject(&rm, &xi, CC_ERR_UNSUPPORTED, "ReduceMean: integer input (i32) is not implemented");
     check_reject(&rm, &xe, CC_ERR_UNSUPPORTED, "ReduceMean: reducing over an empty dimension");
 
     cc_node rx = node_of("ReduceMax");
-    set_axes(&rx, 1, ok);
+    attr_set_ints(&rx, "axes", ok, 1);
     cc_tensor xb = { CC_BOOL, cc_shape_make(2, d23), NULL };
     check_reject(&rx, &xb, CC_ERR_ARG, "ReduceMax: input dtype bool is not allowed");
     const int64_t neg[] = { -3 };
-    set_axes(&rx, 1, neg);
+    attr_set_ints(&rx, "axes", neg, 1);
     check_reject(&rx, &x, CC_ERR_ARG, "ReduceMax: axis -3 out of range [-2, 1] for rank 2");
     /* integer ReduceMax is exact and allowed */
-    set_axes(&rx, 1, ok);
+    attr_set_ints(&rx, "axes", ok, 1);
     const cc_tensor *in[1] = { &xi };
     cc_tensor out;
     cc_err e;
@@ -303,8 +229,8 @@ static void test_cost(void)
     const int64_t d[] = { 1, 2048, 7, 7 }, axes[] = { 2, 3 }, dl[] = { 1, 1000 };
     cc_tensor x = { CC_F32, cc_shape_make(4, d), NULL };
     cc_node rm = node_of("ReduceMean");
-    set_axes(&rm, 2, axes);
-    set_i(&rm, "keepdims", 0);
+    attr_set_ints(&rm, "axes", axes, 2);
+    attr_set_i(&rm, "keepdims", 0);
     const cc_tensor *in[1] = { &x };
     cc_tensor out;
     cc_err e;
@@ -323,47 +249,11 @@ static void test_cost(void)
     CHECK(flops == 5000 && bytes == 4000);
 }
 
+/* Every generated id parses (with shape inference); the quick cases also instantiate in
+ * both regimes and give finite golden values. */
 static void test_cases(void)
 {
-    int total = 0;
-    for (int i = 0; i < cc_family_reduce.n_ops; i++) {
-        const cc_op_def *op = cc_family_reduce.ops[i];
-        CHECK(strcmp(op->family, "reduce") == 0);
-        for (int quick = 1; quick >= 0; quick--) {
-            cc_case *cases = NULL;
-            int n = 0;
-            cc_err e = {0};
-            cc_status st = cc_case_enumerate(op, CC_DTYPE_COUNT, quick, &cases, &n, &e);
-            CHECK(st == CC_OK);
-            if (st) {
-                fprintf(stderr, "  %s: %s\n", op->name, e.msg);
-                continue;
-            }
-            CHECK(n >= (quick ? 12 : 30));
-            total += n;
-            for (int c = 0; quick && c < n; c++) {
-                for (int exact = 0; exact < 2; exact++) {
-                    cc_case_inst inst;
-                    cc_golden g[1];
-                    if (cc_case_instantiate(&cases[c], 11, exact, &inst, &e) ||
-                        cc_case_golden(&inst, g, &e)) {
-                        CHECK(!"case failed");
-                        fprintf(stderr, "  %s: %s\n", cases[c].id, e.msg);
-                        cc_case_inst_free(&inst);
-                        continue;
-                    }
-                    int64_t m = cc_shape_numel(&g[0].shape), nonfinite = 0;
-                    for (int64_t k = 0; k < m; k++)
-                        nonfinite += !isfinite(g[0].value[k]) || !isfinite(g[0].mag[k]);
-                    CHECK(nonfinite == 0);
-                    cc_golden_free(g, 1);
-                    cc_case_inst_free(&inst);
-                }
-            }
-            free(cases);
-        }
-    }
-    CHECK(total > 100);
+    CHECK(family_cases_check(&cc_family_reduce, 11, 12, 30) > 100);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
-/* common.c — helpers shared by the cpu kernel files: attribute lists with defaults, the
- * window geometry of convolutions and pools (pads, auto_pad, strides, dilations) and
- * quantization parameter access. */
+/* common.c — helpers shared by the cpu kernel files: valid output ranges of sliding
+ * windows, quantization parameter access, integer GEMM and transposes, and
+ * OpenBLAS sgemm on every OpenMP thread (common.h). */
 #include "common.h"
 
 #include <math.h>
@@ -8,84 +8,6 @@
 #include <string.h>
 
 #include <cblas.h>
-
-int cc_cpu_attr_ints(const cc_node *node, const char *name, int n, int64_t def, int64_t *v)
-{
-    int idx = cc_attr_index(node->op, name);
-    const cc_attr_value *a = idx >= 0 ? &node->attrs[idx] : NULL;
-    if (!a || !a->set || a->n == 0) {
-        for (int i = 0; i < n; i++) v[i] = def;
-        return 0;
-    }
-    if (a->n != n) return -1;
-    for (int i = 0; i < n; i++) v[i] = a->ints[i];
-    return 0;
-}
-
-int64_t cc_cpu_attr_int(const cc_node *node, const char *name, int64_t def)
-{
-    int idx = cc_attr_index(node->op, name);
-    if (idx < 0 || !node->attrs[idx].set) return def;
-    return node->attrs[idx].i;
-}
-
-cc_status cc_cpu_window_make(const cc_node *node, const cc_shape *x, const int64_t *k,
-                             const cc_shape *y, cc_cpu_window *w, cc_err *err)
-{
-    const char *op = node->op->name;
-    int nsp = x->rank - 2;
-    if (nsp < 1 || nsp > CC_CPU_MAX_SPATIAL)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: cpu handles 1 to %d spatial dims, got %d",
-                          op, CC_CPU_MAX_SPATIAL, nsp);
-    if (y->rank != x->rank)
-        return cc_err_set(err, CC_ERR_ARG, "%s: output rank %d differs from input rank %d", op,
-                          y->rank, x->rank);
-    cc_cpu_window g;
-    int64_t strides[CC_CPU_MAX_SPATIAL], dils[CC_CPU_MAX_SPATIAL], pads[2 * CC_CPU_MAX_SPATIAL];
-    if (cc_cpu_attr_ints(node, "strides", nsp, 1, strides) ||
-        cc_cpu_attr_ints(node, "dilations", nsp, 1, dils) ||
-        cc_cpu_attr_ints(node, "pads", 2 * nsp, 0, pads))
-        return cc_err_set(err, CC_ERR_ARG, "%s: strides/dilations/pads do not match %d spatial dims",
-                          op, nsp);
-    const char *auto_pad = "NOTSET";
-    int ai = cc_attr_index(node->op, "auto_pad");
-    if (ai >= 0 && node->attrs[ai].set) auto_pad = node->attrs[ai].s;
-    int lead = CC_CPU_MAX_SPATIAL - nsp;
-    for (int a = 0; a < CC_CPU_MAX_SPATIAL; a++) {
-        g.in[a] = g.out[a] = g.k[a] = g.stride[a] = g.dil[a] = 1;
-        g.pad0[a] = g.pad1[a] = 0;
-    }
-    g.nsp = nsp;
-    for (int i = 0; i < nsp; i++) {
-        int a = lead + i;
-        g.in[a] = x->dims[2 + i];
-        g.out[a] = y->dims[2 + i];
-        g.k[a] = k[i];
-        g.stride[a] = strides[i];
-        g.dil[a] = dils[i];
-        if (g.stride[a] < 1 || g.dil[a] < 1 || g.k[a] < 1)
-            return cc_err_set(err, CC_ERR_ARG, "%s: strides, dilations and kernel must be >= 1", op);
-        int64_t span = (g.k[a] - 1) * g.dil[a] + 1;
-        if (strcmp(auto_pad, "SAME_UPPER") == 0 || strcmp(auto_pad, "SAME_LOWER") == 0) {
-            int64_t total = (g.out[a] - 1) * g.stride[a] + span - g.in[a];
-            if (total < 0) total = 0;
-            int64_t small = total / 2;
-            g.pad0[a] = auto_pad[5] == 'U' ? small : total - small;
-            g.pad1[a] = total - g.pad0[a];
-        } else if (strcmp(auto_pad, "VALID") == 0) {
-            g.pad0[a] = g.pad1[a] = 0;
-        } else if (strcmp(auto_pad, "NOTSET") == 0 || auto_pad[0] == '\0') {
-            g.pad0[a] = pads[i];
-            g.pad1[a] = pads[nsp + i];
-        } else {
-            return cc_err_set(err, CC_ERR_ARG, "%s: unknown auto_pad '%s'", op, auto_pad);
-        }
-        if (g.pad0[a] < 0 || g.pad1[a] < 0)
-            return cc_err_set(err, CC_ERR_ARG, "%s: pads must be >= 0", op);
-    }
-    *w = g;
-    return CC_OK;
-}
 
 void cc_cpu_valid_range(int64_t off, int64_t stride, int64_t in, int64_t out, int64_t *lo,
                         int64_t *hi)

@@ -1,15 +1,12 @@
 /* common.h — helpers shared by the cpu backend's kernel files (not part of the backend
- * ABI): plan notes, f32 staging of f16/bf16 tensors, attribute lists with defaults, the
- * window geometry of convolutions and pools, and quantization parameter access. */
+ * ABI): f32 staging of f16/bf16 tensors, valid output ranges of sliding windows, and
+ * quantization parameter access; plan notes, attributes with defaults, broadcasting and
+ * window geometry are the backends' shared ones (../backend.h). */
 #ifndef CC_CPU_COMMON_H
 #define CC_CPU_COMMON_H
 
 #include "cpu.h"
-
-/* Records a short note on how the kernel whose prepare() is running will execute its
- * node ("im2col+sgemm"); cpu.c shows it in describe_plan. Call from prepare() only
- * (single-threaded); a later call replaces the note. */
-void cc_cpu_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#include "../backend.h"
 
 /* ---- f32 staging --------------------------------------------------------------------- */
 
@@ -20,38 +17,7 @@ const float *cc_cpu_f32_in(const cc_tensor *t, float *scratch);
 /* Allocates n floats (64-byte aligned, at least one), NULL on failure; free with free(). */
 float *cc_cpu_alloc_f32(int64_t n);
 
-/* ---- attributes ---------------------------------------------------------------------- */
-
-/* Fills v[0..n-1] from the ints attribute `name` when the schema has it and it is set,
- * else with `def`. Returns -1 when a set attribute has a length other than n. */
-int cc_cpu_attr_ints(const cc_node *node, const char *name, int n, int64_t def, int64_t *v);
-/* Integer attribute `name` if the schema has it and it is set, else def. */
-int64_t cc_cpu_attr_int(const cc_node *node, const char *name, int64_t def);
-
-/* ---- windows (Conv, pools) ------------------------------------------------------------ */
-
-#define CC_CPU_MAX_SPATIAL 3
-
-/* Geometry of a sliding window over the spatial dims of an N x C x spatial tensor,
- * always as three axes (depth, height, width): a 1-D or 2-D window fills the last axes
- * and leaves the leading ones of size 1 (in, out, k, stride, dilation 1; pads 0), so
- * kernels are written once for 1-D, 2-D and 3-D. */
-typedef struct cc_cpu_window {
-    int nsp;                              /* true spatial rank, 1..CC_CPU_MAX_SPATIAL */
-    int64_t in[CC_CPU_MAX_SPATIAL];       /* input extent */
-    int64_t out[CC_CPU_MAX_SPATIAL];      /* output extent (from the inferred output) */
-    int64_t k[CC_CPU_MAX_SPATIAL];        /* kernel extent */
-    int64_t stride[CC_CPU_MAX_SPATIAL];
-    int64_t dil[CC_CPU_MAX_SPATIAL];
-    int64_t pad0[CC_CPU_MAX_SPATIAL];     /* padding before (begin) */
-    int64_t pad1[CC_CPU_MAX_SPATIAL];     /* padding after (end) */
-} cc_cpu_window;
-
-/* Resolves strides, dilations (when the op has them), pads and auto_pad for an input of
- * shape x (N x C x spatial), kernel extents k and output shape y. CC_ERR_ARG or
- * CC_ERR_UNSUPPORTED with a one-line message naming op. */
-cc_status cc_cpu_window_make(const cc_node *node, const cc_shape *x, const int64_t *k,
-                             const cc_shape *y, cc_cpu_window *w, cc_err *err);
+/* ---- windows (Conv, pools; their geometry: cc_backend_window_make) ---------------------- */
 
 /* First and one-past-last output index o along an axis whose input index
  * o * stride + off lies in [0, in), clamped to [0, out). */

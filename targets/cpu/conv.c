@@ -33,20 +33,20 @@ cc_status cc_cpu_conv_make(const cc_node *node, const cc_shape *x, const cc_shap
     r.n = x->dims[0];
     r.c = x->dims[1];
     r.m = w->dims[0];
-    r.group = cc_cpu_attr_int(node, "group", 1);
+    r.group = cc_backend_attr_int(node, "group", 1);
     if (r.group < 1 || r.c % r.group || r.m % r.group || w->dims[1] * r.group != r.c)
         return cc_err_set(err, CC_ERR_ARG, "%s: group %lld does not fit %lld channels, %lld filters",
                           op, (long long)r.group, (long long)r.c, (long long)r.m);
     r.cg = r.c / r.group;
     r.mg = r.m / r.group;
-    cc_status st = cc_cpu_window_make(node, x, w->dims + 2, y, &r.win, err);
+    cc_status st = cc_backend_window_make(node, x, w->dims + 2, y, "cpu", &r.win, err);
     if (st) return st;
-    const cc_cpu_window *g = &r.win;
+    const cc_backend_window *g = &r.win;
     r.kv = g->k[0] * g->k[1] * g->k[2];
     r.iv = g->in[0] * g->in[1] * g->in[2];
     r.ov = g->out[0] * g->out[1] * g->out[2];
     int plain = 1;
-    for (int a = 0; a < CC_CPU_MAX_SPATIAL; a++)
+    for (int a = 0; a < CC_BACKEND_MAX_SPATIAL; a++)
         plain &= g->k[a] == 1 && g->stride[a] == 1 && g->pad0[a] == 0 && g->pad1[a] == 0;
     if (r.group > 1 && r.cg == 1) r.algo = CC_CPU_CONV_DEPTHWISE;
     else if (plain && r.ov == r.iv) r.algo = CC_CPU_CONV_GEMM;
@@ -57,7 +57,7 @@ cc_status cc_cpu_conv_make(const cc_node *node, const cc_shape *x, const cc_shap
 
 /* Rows r0..r1-1 of the column matrix, restricted to output positions p0..p1-1, into col
  * (row stride ld elements; column 0 is position p0). */
-static void im2col_block(const void *x, size_t es, const cc_cpu_window *w, int64_t r0, int64_t r1,
+static void im2col_block(const void *x, size_t es, const cc_backend_window *w, int64_t r0, int64_t r1,
                          int64_t p0, int64_t p1, void *col, int64_t ld)
 {
     const int64_t D = w->in[0], H = w->in[1], W = w->in[2];
@@ -102,7 +102,7 @@ static void im2col_block(const void *x, size_t es, const cc_cpu_window *w, int64
     }
 }
 
-void cc_cpu_im2col(const void *x, size_t es, const cc_cpu_window *w, int64_t channels, void *col)
+void cc_cpu_im2col(const void *x, size_t es, const cc_backend_window *w, int64_t channels, void *col)
 {
     const int64_t kv = w->k[0] * w->k[1] * w->k[2], ov = w->out[0] * w->out[1] * w->out[2];
     const int64_t rows = channels * kv;
@@ -146,8 +146,8 @@ static cc_support conv_supports(const cc_node *node, const cc_tensor *const *in,
         return CC_SUPPORT_NO;
     }
     int nsp = in[0]->shape.rank - 2;
-    if (nsp < 1 || nsp > CC_CPU_MAX_SPATIAL) {
-        snprintf(reason, n, "Conv: cpu handles 1 to %d spatial dims, got %d", CC_CPU_MAX_SPATIAL, nsp);
+    if (nsp < 1 || nsp > CC_BACKEND_MAX_SPATIAL) {
+        snprintf(reason, n, "Conv: cpu handles 1 to %d spatial dims, got %d", CC_BACKEND_MAX_SPATIAL, nsp);
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
@@ -203,8 +203,8 @@ static cc_status conv_prepare(const cc_node *node, const cc_tensor *const *in, i
         goto fail;
     }
     static const char *const names[] = { "1x1 sgemm", "im2col+sgemm", "depthwise direct" };
-    if (s->chunk) cc_cpu_note("im2col+sgemm in chunks of %lld", (long long)s->chunk);
-    else cc_cpu_note("%s", names[cv->algo]);
+    if (s->chunk) cc_backend_note("im2col+sgemm in chunks of %lld", (long long)s->chunk);
+    else cc_backend_note("%s", names[cv->algo]);
     *state = s;
     return CC_OK;
 fail:
@@ -213,7 +213,7 @@ fail:
 }
 
 /* y[m] (one output channel of one image) += sum over taps of w[m] * x[channel]. */
-static void depthwise_channel(const cc_cpu_window *g, const float *xc, const float *wm, float *yc)
+static void depthwise_channel(const cc_backend_window *g, const float *xc, const float *wm, float *yc)
 {
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];
     const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2];

@@ -88,7 +88,7 @@ cc_status cc_cpu_qconv_prepare(const cc_node *node, const cc_tensor *const *in, 
         s->w_fixed = 1;
     }
     static const char *const names[] = { "1x1 int gemm", "im2col+int gemm", "depthwise direct int" };
-    cc_cpu_note("%s", names[cv->algo]);
+    cc_backend_note("%s", names[cv->algo]);
     *state = s;
     return CC_OK;
 fail:
@@ -97,7 +97,7 @@ fail:
 }
 
 /* acc (one output channel) = sum over taps of w * x, x and w already minus zero points. */
-static void depthwise_channel_int(const cc_cpu_window *g, const int16_t *xc, const int16_t *wm,
+static void depthwise_channel_int(const cc_backend_window *g, const int16_t *xc, const int16_t *wm,
                                   int32_t *acc)
 {
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];

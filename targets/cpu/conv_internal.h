@@ -14,7 +14,7 @@ typedef enum cc_cpu_conv_algo {
 } cc_cpu_conv_algo;
 
 typedef struct cc_cpu_conv {
-    cc_cpu_window win;
+    cc_backend_window win;
     int64_t n, c, m, group;   /* batch, input channels, filters, groups */
     int64_t cg, mg;           /* channels and filters per group */
     int64_t kv, iv, ov;       /* kernel, input and output volumes (spatial) */
@@ -30,7 +30,7 @@ cc_status cc_cpu_conv_make(const cc_node *node, const cc_shape *x, const cc_shap
  * elements of es = 2 or 4 bytes): row (c, kd, kh, kw) holds, for every output position,
  * the input element under that tap, or zero in the padding. col holds
  * channels * kv * ov elements. Runs on both cores when large. */
-void cc_cpu_im2col(const void *x, size_t es, const cc_cpu_window *w, int64_t channels, void *col);
+void cc_cpu_im2col(const void *x, size_t es, const cc_backend_window *w, int64_t channels, void *col);
 
 /* ConvInteger and QLinearConv (conv_int.c). */
 cc_status cc_cpu_qconv_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,

@@ -10,7 +10,6 @@
 
 #include <math.h>
 #include <omp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,19 +42,6 @@ static const cc_cpu_kernel *find_kernel(const char *op)
             if (strcmp(families[f]->kernels[i].op, op) == 0) return &families[f]->kernels[i];
     }
     return NULL;
-}
-
-/* ---- plan notes -------------------------------------------------------------------- */
-
-#define NOTE_MAX 64
-static _Thread_local char current_note[NOTE_MAX];
-
-void cc_cpu_note(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(current_note, sizeof current_note, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- dtype conversion ---------------------------------------------------------------- */
@@ -383,12 +369,7 @@ static cc_support cpu_supports(void *ctx, const cc_graph *g, const cc_node *node
     (void)ctx;
     if (reason_size) reason[0] = '\0';
     const cc_tensor *in[CC_MAX_IO];
-    for (int i = 0; i < node->n_in; i++)
-        if (node->in[i] >= g->n_values) {
-            snprintf(reason, reason_size, "node input %d names value %d of %d", i, node->in[i],
-                     g->n_values);
-            return CC_SUPPORT_NO;
-        }
+    if (!cc_backend_inputs_valid(g, node, reason, reason_size)) return CC_SUPPORT_NO;
     node_inputs(g->values, node, in);
     return kernel_supports(find_kernel(node->op->name), node, in, reason, reason_size);
 }
@@ -399,7 +380,7 @@ typedef struct plan_node {
     const cc_node *node;
     const cc_cpu_kernel *kernel;
     void *state;
-    char note[NOTE_MAX];
+    char note[CC_BACKEND_NOTE_MAX];
 } plan_node;
 
 typedef struct cpu_plan {
@@ -506,13 +487,13 @@ static cc_status cpu_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *
         cc_tensor out[CC_MAX_IO], tmp[CC_MAX_IO];
         prepare_inputs(g, p->vals, node, tmp, in);
         for (int j = 0; j < node->n_out; j++) out[j] = p->vals[node->out[j]];
-        current_note[0] = '\0';
+        cc_backend_note_clear();
         if (pn->kernel->prepare) {
             st = pn->kernel->prepare(node, in, node->n_out, out, &pn->state, err);
             if (st) goto fail;
         }
         p->n_nodes = n + 1;
-        snprintf(pn->note, sizeof pn->note, "%s", current_note);
+        snprintf(pn->note, sizeof pn->note, "%s", cc_backend_note_get());
     }
     p->n_nodes = g->n_nodes;
     free(produced);
@@ -558,35 +539,20 @@ static cc_status cpu_run(void *ctx, void *plan, void *const *inputs, void *const
     return CC_OK;
 }
 
+/* Node i of the plan for describe_plan: its op and kernel note. */
+static const char *cpu_note(const void *plan, int i, const cc_op_def **op)
+{
+    const plan_node *pn = &((const cpu_plan *)plan)->nodes[i];
+    *op = pn->node->op;
+    return pn->note;
+}
+
 /* Writes "Conv: im2col+sgemm; Relu" with identical entries counted ("Conv: 1x1 sgemm x3"). */
 static void cpu_describe_plan(void *ctx, void *plan, char *buf, size_t n)
 {
     (void)ctx;
-    cpu_plan *p = plan;
-    if (!n) return;
-    buf[0] = '\0';
-    if (!p) return;
-    size_t len = 0;
-    for (int i = 0; i < p->n_nodes && len < n; i++) {
-        const plan_node *a = &p->nodes[i];
-        int seen = 0, count = 0;
-        for (int k = 0; k < p->n_nodes; k++) {
-            const plan_node *b = &p->nodes[k];
-            if (b->node->op != a->node->op || strcmp(b->note, a->note) != 0) continue;
-            if (k < i) seen = 1;
-            count++;
-        }
-        if (seen) continue;
-        int w = snprintf(buf + len, n - len, "%s%s%s%s", len ? "; " : "", a->node->op->name,
-                         a->note[0] ? ": " : "", a->note);
-        if (w < 0) break;
-        len += (size_t)w;
-        if (count > 1 && len < n) {
-            w = snprintf(buf + len, n - len, " x%d", count);
-            if (w < 0) break;
-            len += (size_t)w;
-        }
-    }
+    const cpu_plan *p = plan;
+    cc_backend_describe_plan(p, p ? p->n_nodes : 0, cpu_note, buf, n);
 }
 
 const cc_target_iface cc_target_cpu = {

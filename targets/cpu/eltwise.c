@@ -261,27 +261,11 @@ typedef struct bplan {
     int64_t n;                      /* output elements */
 } bplan;
 
-/* Contiguous strides of `s` aligned to rank r (leading dims of size 1), 0 where the dim
- * is 1 (broadcast). Fails when a dim is neither 1 nor the output's. */
-static int align_strides(const cc_shape *s, const cc_shape *o, int64_t *st)
-{
-    int r = o->rank, off = r - s->rank;
-    if (off < 0) return -1;
-    int64_t run = 1;
-    for (int i = r - 1; i >= 0; i--) {
-        int64_t d = i >= off ? s->dims[i - off] : 1;
-        if (d != 1 && d != o->dims[i]) return -1;
-        st[i] = d == 1 ? 0 : run;
-        run *= d;
-    }
-    return 0;
-}
-
 static cc_status bplan_make(const cc_shape *a, const cc_shape *b, const cc_shape *o, bplan *p,
                             const char *opname, cc_err *err)
 {
     int64_t sa[CC_MAX_RANK], sb[CC_MAX_RANK];
-    if (align_strides(a, o, sa) || align_strides(b, o, sb)) {
+    if (cc_backend_broadcast_strides(a, o, sa) || cc_backend_broadcast_strides(b, o, sb)) {
         char ba[96], bb[96], bo[96];
         return cc_err_set(err, CC_ERR_ARG, "%s: shapes %s and %s do not broadcast to %s", opname,
                           cc_shape_format(a, ba, sizeof ba), cc_shape_format(b, bb, sizeof bb),
@@ -508,11 +492,11 @@ static cc_status binary_prepare(const cc_node *node, const cc_tensor *const *in,
         }
         *state = scr;
     }
-    if (p.rank == 1 && p.sa[0] == 1 && p.sb[0] == 1) cc_cpu_note("same shape");
-    else if (na == 1 || nb == 1) cc_cpu_note("scalar operand");
+    if (p.rank == 1 && p.sa[0] == 1 && p.sb[0] == 1) cc_backend_note("same shape");
+    else if (na == 1 || nb == 1) cc_backend_note("scalar operand");
     else if (p.sa[p.rank - 1] == 0 || p.sb[p.rank - 1] == 0)
-        cc_cpu_note("broadcast, %d merged dims, scalar inner runs", p.rank);
-    else cc_cpu_note("broadcast, %d merged dims, contiguous inner runs", p.rank);
+        cc_backend_note("broadcast, %d merged dims, scalar inner runs", p.rank);
+    else cc_backend_note("broadcast, %d merged dims, contiguous inner runs", p.rank);
     return CC_OK;
 }
 

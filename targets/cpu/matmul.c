@@ -99,7 +99,7 @@ static cc_status gemm_prepare(const cc_node *node, const cc_tensor *const *in, i
         free(s);
         return st;
     }
-    cc_cpu_note("sgemm");
+    cc_backend_note("sgemm");
     *state = s;
     return CC_OK;
 }
@@ -206,13 +206,13 @@ static cc_status matmul_prepare(const cc_node *node, const cc_tensor *const *in,
     mm_geom g;
     mm_geom_make(&in[0]->shape, &in[1]->shape, &g);
     if (g.n_mat <= 1)
-        cc_cpu_note("sgemm");
+        cc_backend_note("sgemm");
     else if (g.b_mats == 1 && g.a_mats == g.n_mat)
-        cc_cpu_note("sgemm, batch folded into rows");
+        cc_backend_note("sgemm, batch folded into rows");
     else if (g.n_mat >= omp_get_max_threads())
-        cc_cpu_note("sgemm per matrix, matrices across threads");
+        cc_backend_note("sgemm per matrix, matrices across threads");
     else
-        cc_cpu_note("sgemm per matrix");
+        cc_backend_note("sgemm per matrix");
     *state = s;
     return CC_OK;
 }
@@ -335,7 +335,7 @@ static cc_status qmm_prepare_common(const cc_node *node, const cc_tensor *a, con
         convert_b(b, bzp, &g, q->b16);
         q->b_fixed = 1;
     }
-    cc_cpu_note("int16 operands, int32 gemm");
+    cc_backend_note("int16 operands, int32 gemm");
     *state = q;
     return CC_OK;
 }

@@ -42,7 +42,7 @@ static double attr_float(const cc_node *node, const char *name, double def)
 
 static cc_support bn_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
 {
-    if (cc_cpu_attr_int(node, "training_mode", 0) != 0) {
+    if (cc_backend_attr_int(node, "training_mode", 0) != 0) {
         snprintf(reason, n, "BatchNormalization: cpu implements inference only (training_mode=0)");
         return CC_SUPPORT_NO;
     }
@@ -98,7 +98,7 @@ static cc_status bn_prepare(const cc_node *node, const cc_tensor *const *in, int
         bn_params(s, in, (double)(float)attr_float(node, "epsilon", 1e-5));
         s->fixed = 1;
     }
-    cc_cpu_note("per-channel scale and shift");
+    cc_backend_note("per-channel scale and shift");
     *state = s;
     return CC_OK;
 }

@@ -17,7 +17,7 @@
 #include "common.h"
 
 typedef struct pool_state {
-    cc_cpu_window win;
+    cc_backend_window win;
     int64_t planes;        /* N * C */
     int64_t iv, ov;        /* spatial volumes */
     float *x, *y;          /* f32 staging of non-f32 data */
@@ -45,15 +45,15 @@ static cc_support pool_supports(const cc_node *node, const cc_tensor *const *in,
         return CC_SUPPORT_NO;
     }
     int nsp = in[0]->shape.rank - 2;
-    if (nsp < 1 || nsp > CC_CPU_MAX_SPATIAL) {
-        snprintf(reason, n, "%s: cpu handles 1 to %d spatial dims, got %d", op, CC_CPU_MAX_SPATIAL, nsp);
+    if (nsp < 1 || nsp > CC_BACKEND_MAX_SPATIAL) {
+        snprintf(reason, n, "%s: cpu handles 1 to %d spatial dims, got %d", op, CC_BACKEND_MAX_SPATIAL, nsp);
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
 }
 
 /* Divisors of one axis for AveragePool. */
-static void axis_counts(const cc_cpu_window *g, int a, int include_pad, float *count)
+static void axis_counts(const cc_backend_window *g, int a, int include_pad, float *count)
 {
     for (int64_t o = 0; o < g->out[a]; o++) {
         int64_t lo = include_pad ? -g->pad0[a] : 0, hi = include_pad ? g->in[a] + g->pad1[a] : g->in[a];
@@ -78,23 +78,23 @@ static cc_status pool_prepare(const cc_node *node, const cc_tensor *const *in, i
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
     cc_status st = CC_OK;
     int nsp = x->shape.rank - 2;
-    int64_t k[CC_CPU_MAX_SPATIAL];
+    int64_t k[CC_BACKEND_MAX_SPATIAL];
     if (global) {
         for (int i = 0; i < nsp; i++) k[i] = x->shape.dims[2 + i];
-    } else if (cc_cpu_attr_ints(node, "kernel_shape", nsp, 0, k)) {
+    } else if (cc_backend_attr_ints(node, "kernel_shape", nsp, 0, k)) {
         st = cc_err_set(err, CC_ERR_ARG, "%s: kernel_shape must have %d values", op, nsp);
         goto fail;
     }
     if (global) {
         memset(&s->win, 0, sizeof s->win);
         s->win.nsp = nsp;
-        for (int a = 0; a < CC_CPU_MAX_SPATIAL; a++) s->win.in[a] = s->win.out[a] = s->win.k[a] = 1;
-        for (int i = 0; i < nsp; i++) s->win.in[CC_CPU_MAX_SPATIAL - nsp + i] = x->shape.dims[2 + i];
+        for (int a = 0; a < CC_BACKEND_MAX_SPATIAL; a++) s->win.in[a] = s->win.out[a] = s->win.k[a] = 1;
+        for (int i = 0; i < nsp; i++) s->win.in[CC_BACKEND_MAX_SPATIAL - nsp + i] = x->shape.dims[2 + i];
     } else {
-        st = cc_cpu_window_make(node, &x->shape, k, &out[0].shape, &s->win, err);
+        st = cc_backend_window_make(node, &x->shape, k, &out[0].shape, "cpu", &s->win, err);
         if (st) goto fail;
     }
-    const cc_cpu_window *g = &s->win;
+    const cc_backend_window *g = &s->win;
     s->planes = x->shape.dims[0] * x->shape.dims[1];
     s->iv = g->in[0] * g->in[1] * g->in[2];
     s->ov = g->out[0] * g->out[1] * g->out[2];
@@ -104,7 +104,7 @@ static cc_status pool_prepare(const cc_node *node, const cc_tensor *const *in, i
     if (average) {
         nomem |= !(s->count = cc_cpu_alloc_f32(g->out[0] + g->out[1] + g->out[2]));
         if (s->count) {
-            int inc = cc_cpu_attr_int(node, "count_include_pad", 0) != 0;
+            int inc = cc_backend_attr_int(node, "count_include_pad", 0) != 0;
             axis_counts(g, 0, inc, s->count);
             axis_counts(g, 1, inc, s->count + g->out[0]);
             axis_counts(g, 2, inc, s->count + g->out[0] + g->out[1]);
@@ -122,7 +122,7 @@ fail:
 }
 
 /* Max (or sum) of one plane into yc, window by window along rows. */
-static void pool_plane(const cc_cpu_window *g, const float *xc, float *yc, int is_max)
+static void pool_plane(const cc_backend_window *g, const float *xc, float *yc, int is_max)
 {
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];
     const int64_t OD = g->out[0], OH = g->out[1], OW = g->out[2];
@@ -158,7 +158,7 @@ static void pool_plane(const cc_cpu_window *g, const float *xc, float *yc, int i
 /* MaxPool with indices: the first tap (in window order) holding the maximum; its flat
  * index in x, over the spatial dims in row-major (storage_order 0) or column-major
  * (storage_order 1) order, plus plane * spatial volume. */
-static void maxpool_plane_indices(const cc_cpu_window *g, const float *xc, int64_t plane,
+static void maxpool_plane_indices(const cc_backend_window *g, const float *xc, int64_t plane,
                                   int col_major, float *yc, int64_t *ic)
 {
     const int64_t D = g->in[0], H = g->in[1], W = g->in[2];
@@ -197,7 +197,7 @@ static cc_status pool_run(const cc_node *node, const cc_tensor *const *in, int n
     (void)err;
     pool_state *s = state;
     const char *op = node->op->name;
-    const cc_cpu_window *g = &s->win;
+    const cc_backend_window *g = &s->win;
     const float *x = cc_cpu_f32_in(in[0], s->x);
     float *y = out[0].dtype == CC_F32 ? out[0].data : s->y;
     const int64_t iv = s->iv, ov = s->ov;
@@ -211,7 +211,7 @@ static cc_status pool_run(const cc_node *node, const cc_tensor *const *in, int n
             y[p] = (float)(sum / (double)iv);
         }
     } else if (strcmp(op, "MaxPool") == 0 && n_out > 1 && out[1].data) {
-        int col_major = cc_cpu_attr_int(node, "storage_order", 0) != 0;
+        int col_major = cc_backend_attr_int(node, "storage_order", 0) != 0;
 #pragma omp parallel for schedule(dynamic, 4)
         for (int64_t p = 0; p < s->planes; p++)
             maxpool_plane_indices(g, x + p * iv, p, col_major, y + p * ov, (int64_t *)out[1].data + p * ov);

@@ -21,7 +21,7 @@ static qaxis axis_split(const cc_node *node, const cc_shape *x, const cc_tensor 
 {
     qaxis q = { 1, 1, cc_shape_numel(x) };
     if (!param || cc_tensor_numel(param) == 1) return q;
-    int64_t axis = cc_cpu_attr_int(node, "axis", 1);
+    int64_t axis = cc_backend_attr_int(node, "axis", 1);
     if (axis < 0) axis += x->rank;
     q.outer = q.inner = 1;
     for (int i = 0; i < axis; i++) q.outer *= x->dims[i];

@@ -416,9 +416,9 @@ static cc_status resize_prepare(const cc_node *node, const cc_tensor *const *in,
     cc_status st = plan_make(node, in, &out[0], &p, err);
     if (st != CC_OK) return st;
     if (p->mode == M_NEAREST)
-        cc_cpu_note("nearest, index tables");
+        cc_backend_note("nearest, index tables");
     else
-        cc_cpu_note("%s, %lld taps per output", mode_names[p->mode],
+        cc_backend_note("%s, %lld taps per output", mode_names[p->mode],
                     (long long)(p->combos * p->ax[p->rank - 1].taps));
     *state = p;
     return CC_OK;

@@ -361,7 +361,7 @@ static cc_status transpose_prepare(const cc_node *node, const cc_tensor *const *
     if (s != CC_OK) return s;
     walk_simplify(&w);
     int k;
-    cc_cpu_note("%s over %d merged dims",
+    cc_backend_note("%s over %d merged dims",
                 walk_kind_names[walk_kind_of(&w, cc_dtype_size(in[0]->dtype), &k)], w.rank);
     return CC_OK;
 }

@@ -1,6 +1,6 @@
 /* common.c — helpers shared by the cuda backend's files: CUDA, cuDNN and cuBLAS status
  * codes turned into cc_status with the library's own message, device memory, walk
- * simplification, attribute and constant-input access, and window geometry. */
+ * simplification, constant-input access, and window geometry in the kernels' form. */
 #include <stdio.h>
 #include <string.h>
 
@@ -129,27 +129,7 @@ int cc_cuda_dnn_type(cc_dtype d)
     }
 }
 
-/* ---- attributes and constant inputs ------------------------------------------------------- */
-
-int64_t cc_cuda_attr_int(const cc_node *node, const char *name, int64_t def)
-{
-    int idx = cc_attr_index(node->op, name);
-    if (idx < 0 || !node->attrs[idx].set) return def;
-    return node->attrs[idx].i;
-}
-
-int cc_cuda_attr_ints(const cc_node *node, const char *name, int n, int64_t def, int64_t *v)
-{
-    int idx = cc_attr_index(node->op, name);
-    const cc_attr_value *a = idx >= 0 ? &node->attrs[idx] : NULL;
-    if (!a || !a->set || a->n == 0) {
-        for (int i = 0; i < n; i++) v[i] = def;
-        return 0;
-    }
-    if (a->n != n) return -1;
-    for (int i = 0; i < n; i++) v[i] = a->ints[i];
-    return 0;
-}
+/* ---- constant inputs ------------------------------------------------------- */
 
 /* The input tensor idx of node, or NULL where absent. */
 static const cc_tensor *input_at(const cc_node *node, const cc_tensor *const *in, int idx)
@@ -222,54 +202,20 @@ cc_status cc_cuda_const_floats(const cc_node *node, const cc_tensor *const *in, 
 cc_status cc_cuda_window_make(const cc_node *node, const cc_shape *x, const int64_t *k,
                               const cc_shape *y, cc_cuda_window *w, cc_err *err)
 {
-    const char *op = node->op->name;
-    int nsp = x->rank - 2;
-    if (nsp < 1 || nsp > 3)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: cuda handles 1 to 3 spatial dims, got %d",
-                          op, nsp);
-    if (y->rank != x->rank)
-        return cc_err_set(err, CC_ERR_ARG, "%s: output rank %d differs from input rank %d", op,
-                          y->rank, x->rank);
-    int64_t strides[3], dils[3], pads[6];
-    if (cc_cuda_attr_ints(node, "strides", nsp, 1, strides) ||
-        cc_cuda_attr_ints(node, "dilations", nsp, 1, dils) ||
-        cc_cuda_attr_ints(node, "pads", 2 * nsp, 0, pads))
-        return cc_err_set(err, CC_ERR_ARG, "%s: strides/dilations/pads do not match %d spatial dims",
-                          op, nsp);
-    const char *auto_pad = "NOTSET";
-    int ai = cc_attr_index(node->op, "auto_pad");
-    if (ai >= 0 && node->attrs[ai].set) auto_pad = node->attrs[ai].s;
+    cc_backend_window b;
+    cc_status st = cc_backend_window_make(node, x, k, y, "cuda", &b, err);
+    if (st) return st;
     cc_cuda_window g;
     memset(&g, 0, sizeof g);
     g.planes = x->dims[0] * x->dims[1];
-    int lead = 3 - nsp;
-    for (int a = 0; a < 3; a++) g.in[a] = g.out[a] = g.k[a] = g.stride[a] = g.dil[a] = 1;
-    for (int i = 0; i < nsp; i++) {
-        int a = lead + i;
-        g.in[a] = x->dims[2 + i];
-        g.out[a] = y->dims[2 + i];
-        g.k[a] = k[i];
-        g.stride[a] = strides[i];
-        g.dil[a] = dils[i];
-        if (g.stride[a] < 1 || g.dil[a] < 1 || g.k[a] < 1)
-            return cc_err_set(err, CC_ERR_ARG, "%s: strides, dilations and kernel must be >= 1", op);
-        int64_t span = (g.k[a] - 1) * g.dil[a] + 1;
-        if (strcmp(auto_pad, "SAME_UPPER") == 0 || strcmp(auto_pad, "SAME_LOWER") == 0) {
-            int64_t total = (g.out[a] - 1) * g.stride[a] + span - g.in[a];
-            if (total < 0) total = 0;
-            int64_t small = total / 2;
-            g.pad0[a] = auto_pad[5] == 'U' ? small : total - small;
-            g.pad1[a] = total - g.pad0[a];
-        } else if (strcmp(auto_pad, "VALID") == 0) {
-            g.pad0[a] = g.pad1[a] = 0;
-        } else if (strcmp(auto_pad, "NOTSET") == 0 || auto_pad[0] == '\0') {
-            g.pad0[a] = pads[i];
-            g.pad1[a] = pads[nsp + i];
-        } else {
-            return cc_err_set(err, CC_ERR_ARG, "%s: unknown auto_pad '%s'", op, auto_pad);
-        }
-        if (g.pad0[a] < 0 || g.pad1[a] < 0)
-            return cc_err_set(err, CC_ERR_ARG, "%s: pads must be >= 0", op);
+    for (int a = 0; a < 3; a++) {
+        g.in[a] = b.in[a];
+        g.out[a] = b.out[a];
+        g.k[a] = b.k[a];
+        g.stride[a] = b.stride[a];
+        g.dil[a] = b.dil[a];
+        g.pad0[a] = b.pad0[a];
+        g.pad1[a] = b.pad1[a];
     }
     *w = g;
     return CC_OK;

@@ -140,7 +140,7 @@ static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_e
         s->algo = a;
         s->ws_bytes = ws;
         if (ws && (st = cc_cuda_alloc(ws, &s->ws, "Conv workspace", err))) return st;
-        cc_cuda_note("cudnn %s, %s, ws %zu B%s", algo_name(a), math_name(math), ws,
+        cc_backend_note("cudnn %s, %s, ws %zu B%s", algo_name(a), math_name(math), ws,
                      s->xpad ? ", explicit asymmetric pad" : "");
         return CC_OK;
     }
@@ -353,7 +353,7 @@ static cc_status qconv_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
         if (st) goto fail;
         s->acc = buf;
     }
-    cc_cuda_note("cuda direct int32 kernel%s", q ? " + requantization" : "");
+    cc_backend_note("cuda direct int32 kernel%s", q ? " + requantization" : "");
     *state = s;
     return CC_OK;
 fail:

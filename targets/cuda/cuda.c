@@ -8,7 +8,6 @@
  * CUDNN_TENSOR_OP_MATH); without it FP32 work is FP32 arithmetic only (CUBLAS_COMPUTE_32F,
  * CUDNN_FMA_MATH), because cuDNN's default math mode would allow TF32 on Ampere and later.
  * `crosscheck run --targets cuda:tf32` selects it. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,19 +31,6 @@ static const cc_cuda_kernel *find_kernel(const char *op)
         for (int i = 0; i < families[f]->n; i++)
             if (strcmp(families[f]->kernels[i].op, op) == 0) return &families[f]->kernels[i];
     return NULL;
-}
-
-/* ---- plan notes ------------------------------------------------------------------------- */
-
-#define NOTE_MAX 96
-static _Thread_local char current_note[NOTE_MAX];
-
-void cc_cuda_note(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(current_note, sizeof current_note, fmt, ap);
-    va_end(ap);
 }
 
 /* ---- device --------------------------------------------------------------------------------- */
@@ -242,12 +228,7 @@ static cc_support cuda_supports(void *ctx, const cc_graph *g, const cc_node *nod
 {
     if (reason_size) reason[0] = '\0';
     const cc_tensor *in[CC_MAX_IO];
-    for (int i = 0; i < node->n_in; i++)
-        if (node->in[i] >= g->n_values) {
-            snprintf(reason, reason_size, "node input %d names value %d of %d", i, node->in[i],
-                     g->n_values);
-            return CC_SUPPORT_NO;
-        }
+    if (!cc_backend_inputs_valid(g, node, reason, reason_size)) return CC_SUPPORT_NO;
     node_inputs(g->values, node, in);
     return kernel_supports(ctx, find_kernel(node->op->name), node, in, reason, reason_size);
 }
@@ -258,7 +239,7 @@ typedef struct plan_node {
     const cc_node *node;
     const cc_cuda_kernel *kernel;
     void *state;
-    char note[NOTE_MAX];
+    char note[CC_BACKEND_NOTE_MAX];
 } plan_node;
 
 typedef struct cuda_plan {
@@ -403,13 +384,13 @@ static cc_status cuda_prepare(void *ctx, const cc_graph *g, void **plan, cc_err 
         cc_tensor out[CC_MAX_IO];
         node_inputs(p->host, node, in);
         for (int j = 0; j < node->n_out; j++) out[j] = p->host[node->out[j]];
-        current_note[0] = '\0';
+        cc_backend_note_clear();
         if (pn->kernel->prepare) {
             st = pn->kernel->prepare(c, node, in, node->n_out, out, &pn->state, err);
             if (st) goto fail;
         }
         p->n_nodes = n + 1;
-        snprintf(pn->note, sizeof pn->note, "%s", current_note);
+        snprintf(pn->note, sizeof pn->note, "%s", cc_backend_note_get());
     }
     p->n_nodes = g->n_nodes;
     *plan = p;
@@ -495,35 +476,20 @@ static cc_status cuda_run_timed(void *ctx, void *plan, void *const *inputs, void
     return CC_OK;
 }
 
+/* Node i of the plan for describe_plan: its op and kernel note. */
+static const char *cuda_note(const void *plan, int i, const cc_op_def **op)
+{
+    const plan_node *pn = &((const cuda_plan *)plan)->nodes[i];
+    *op = pn->node->op;
+    return pn->note;
+}
+
 /* Writes "Conv: cudnn IMPLICIT_GEMM; Relu: cudnn" with identical entries counted. */
 static void cuda_describe_plan(void *ctx, void *plan, char *buf, size_t n)
 {
     (void)ctx;
-    cuda_plan *p = plan;
-    if (!n) return;
-    buf[0] = '\0';
-    if (!p) return;
-    size_t len = 0;
-    for (int i = 0; i < p->n_nodes && len < n; i++) {
-        const plan_node *a = &p->nodes[i];
-        int seen = 0, count = 0;
-        for (int k = 0; k < p->n_nodes; k++) {
-            const plan_node *b = &p->nodes[k];
-            if (b->node->op != a->node->op || strcmp(b->note, a->note) != 0) continue;
-            if (k < i) seen = 1;
-            count++;
-        }
-        if (seen) continue;
-        int w = snprintf(buf + len, n - len, "%s%s%s%s", len ? "; " : "", a->node->op->name,
-                         a->note[0] ? ": " : "", a->note);
-        if (w < 0) break;
-        len += (size_t)w;
-        if (count > 1 && len < n) {
-            w = snprintf(buf + len, n - len, " x%d", count);
-            if (w < 0) break;
-            len += (size_t)w;
-        }
-    }
+    const cuda_plan *p = plan;
+    cc_backend_describe_plan(p, p ? p->n_nodes : 0, cuda_note, buf, n);
 }
 
 const cc_target_iface cc_target_cuda = {

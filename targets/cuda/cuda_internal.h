@@ -1,8 +1,9 @@
 /* cuda_internal.h — internal contract of the cuda backend: the opened device context,
  * the per-op kernel tables the family files (conv.c, pool.c, matmul.c, eltwise.c,
  * reduce.c, normquant.c, shape.c, resize.c) export, and the helpers they share (cuda.c, common.c): error
- * mapping of CUDA, cuDNN and cuBLAS status codes into cc_status, device memory, plan
- * notes, walks and attribute access.
+ * mapping of CUDA, cuDNN and cuBLAS status codes into cc_status, device memory, walks,
+ * constant inputs and windows; plan notes, attributes and broadcasting come from the
+ * backends' shared helpers (../backend.h).
  *
  * Tensors handed to a kernel's prepare() are host descriptions: data is the host copy of
  * a constant (weights, Slice's starts, quantization scales) and NULL for everything
@@ -15,6 +16,7 @@
 #include <cuda_runtime_api.h>
 #include <cudnn.h>
 
+#include "../backend.h"
 #include "../target.h"
 #include "kernels.h"
 
@@ -85,11 +87,8 @@ void cc_cuda_free(void *p);
 cc_status cc_cuda_put(cc_cuda_ctx *c, void *dst, const void *src, size_t bytes, const char *what,
                       cc_err *err);
 
-/* ---- plan notes (cuda.c) ------------------------------------------------------------------ */
-
-/* Records how the node whose prepare() is running will execute ("cudnn IMPLICIT_GEMM,
- * ws 0 B"); describe_plan shows it. A later call replaces the note. */
-void cc_cuda_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Kernels record how they run ("cudnn IMPLICIT_GEMM, ws 0 B") with cc_backend_note
+ * (../backend.h) in prepare(); describe_plan shows it. */
 
 /* ---- walks and shapes (common.c) ---------------------------------------------------------- */
 
@@ -102,11 +101,6 @@ void cc_cuda_walk_simplify(cc_cuda_walk *w, int nops);
 cc_cuda_qparam cc_cuda_qp(const cc_tensor *t);
 /* The cuDNN data type of a floating dtype; -1 for others. */
 int cc_cuda_dnn_type(cc_dtype d);
-
-/* Integer attribute `name` when the op's schema has it and it is set, else def. */
-int64_t cc_cuda_attr_int(const cc_node *node, const char *name, int64_t def);
-/* ints attribute `name` into v[0..n-1] (def where absent); -1 when set with another length. */
-int cc_cuda_attr_ints(const cc_node *node, const char *name, int n, int64_t def, int64_t *v);
 
 /* Integer values of constant input idx (an int32/int64 tensor with host data), or else of
  * the schema's INTS attribute `name` filling that input (an op case). *present = 0 where

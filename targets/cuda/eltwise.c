@@ -152,9 +152,9 @@ static cc_status unary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
                                                                1, 1, 1, (int)n),
                                     "cudnnSetTensor4dDescriptor", err)))
             goto fail;
-        cc_cuda_note("cudnnActivationForward");
+        cc_backend_note("cudnnActivationForward");
     } else {
-        cc_cuda_note("cuda kernel");
+        cc_backend_note("cuda kernel");
     }
     *state = s;
     return CC_OK;
@@ -187,22 +187,6 @@ typedef struct binary_state {
     cc_cuda_walk w;
 } binary_state;
 
-/* Strides of s aligned to the output shape o (leading dims of size 1), 0 along dims where s
- * has size 1. -1 when s does not broadcast to o. */
-static int align_strides(const cc_shape *s, const cc_shape *o, int64_t *st)
-{
-    int r = o->rank, off = r - s->rank;
-    if (off < 0) return -1;
-    int64_t run = 1;
-    for (int i = r - 1; i >= 0; i--) {
-        int64_t d = i >= off ? s->dims[i - off] : 1;
-        if (d != 1 && d != o->dims[i]) return -1;
-        st[i] = d == 1 ? 0 : run;
-        run *= d;
-    }
-    return 0;
-}
-
 static cc_support binary_supports(const cc_cuda_ctx *c, const cc_node *node,
                                   const cc_tensor *const *in, char *reason, size_t n)
 {
@@ -226,14 +210,15 @@ static cc_status binary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     const cc_shape *o = &out[0].shape;
     s->w.rank = o->rank;
     for (int i = 0; i < o->rank; i++) s->w.dims[i] = o->dims[i];
-    if (align_strides(&in[0]->shape, o, s->w.st[0]) || align_strides(&in[1]->shape, o, s->w.st[1])) {
+    if (cc_backend_broadcast_strides(&in[0]->shape, o, s->w.st[0]) ||
+        cc_backend_broadcast_strides(&in[1]->shape, o, s->w.st[1])) {
         free(s);
         return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", op);
     }
     cc_cuda_strides(o, s->w.st[2]);
     cc_cuda_walk_simplify(&s->w, 3);
-    if (s->w.rank == 1 && s->w.st[0][0] == 1 && s->w.st[1][0] == 1) cc_cuda_note("same shape");
-    else cc_cuda_note("broadcast, %d merged dims", s->w.rank);
+    if (s->w.rank == 1 && s->w.st[0][0] == 1 && s->w.st[1][0] == 1) cc_backend_note("same shape");
+    else cc_backend_note("broadcast, %d merged dims", s->w.rank);
     *state = s;
     return CC_OK;
 }

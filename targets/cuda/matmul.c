@@ -272,7 +272,7 @@ static cc_status fmm_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tenso
     }
     if (md.m == 0 || md.n == 0 || md.n_mat == 0) {
         s->n_calls = 0;
-        cc_cuda_note("empty output");
+        cc_backend_note("empty output");
         *state = s;
         return CC_OK;
     }
@@ -358,7 +358,7 @@ static cc_status fmm_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tenso
     cublasLtMatmulAlgoConfigGetAttribute(&s->algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written);
     cublasLtMatmulAlgoConfigGetAttribute(&s->algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile,
                                          &written);
-    cc_cuda_note("cublasLt algo %d tile %u, %s, %d call%s x batch %lld, ws %zu B", (int)id, (unsigned)tile,
+    cc_backend_note("cublasLt algo %d tile %u, %s, %d call%s x batch %lld, ws %zu B", (int)id, (unsigned)tile,
                  ct == CUBLAS_COMPUTE_32F_FAST_TF32 ? "TF32" : "f32 accumulate", s->n_calls,
                  s->n_calls == 1 ? "" : "s", (long long)count, s->ws_bytes);
     cublasLtMatmulPreferenceDestroy(pref);
@@ -488,7 +488,7 @@ static cc_status imm_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tenso
         s->acc = buf;
     }
     free(host);
-    cc_cuda_note("cuda direct int32 kernel%s", q ? " + requantization" : "");
+    cc_backend_note("cuda direct int32 kernel%s", q ? " + requantization" : "");
     *state = s;
     return CC_OK;
 fail:

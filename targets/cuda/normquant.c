@@ -86,7 +86,7 @@ static cc_status bn_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor
         host = NULL;
         if (st) goto fail;
     }
-    cc_cuda_note("%s, (x - mean) * a + b", s->folded ? "folded in prepare" : "folded per run");
+    cc_backend_note("%s, (x - mean) * a + b", s->folded ? "folded in prepare" : "folded per run");
     *state = s;
     return CC_OK;
 fail:
@@ -189,7 +189,7 @@ static cc_status quant_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "QuantizeLinear: cuda writes u8 and i8, not %s",
                           cc_dtype_name(out[0].dtype));
     }
-    cc_cuda_note("%s", s->dim == 1 ? "per tensor" : "per axis");
+    cc_backend_note("%s", s->dim == 1 ? "per tensor" : "per axis");
     *state = s;
     return CC_OK;
 }

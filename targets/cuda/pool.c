@@ -102,7 +102,7 @@ static cc_status pool_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tens
     if (st) goto fail;
     cc_dtype d = in[0]->dtype;
     if (!dnn_exact(s, d, x, &out[0].shape)) {
-        cc_cuda_note("cuda direct kernel");
+        cc_backend_note("cuda direct kernel");
         *state = s;
         return CC_OK;
     }
@@ -148,7 +148,7 @@ static cc_status pool_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tens
                             op, i, got[2 + i], (long long)s->win.out[3 - wn + i]);
             goto fail;
         }
-    cc_cuda_note("cudnnPoolingForward");
+    cc_backend_note("cudnnPoolingForward");
     *state = s;
     return CC_OK;
 fail:
@@ -206,7 +206,7 @@ static cc_status gap_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tenso
     s->red.rank = 1;
     s->red.dims[0] = spatial;
     s->red.st[0][0] = 1;
-    cc_cuda_note("cuda reduction kernel, block per channel");
+    cc_backend_note("cuda reduction kernel, block per channel");
     *state = s;
     return CC_OK;
 }

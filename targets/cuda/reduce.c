@@ -41,7 +41,7 @@ static cc_status softmax_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_t
     for (int i = 0; i < axis; i++) s->outer *= x->dims[i];
     for (int i = (int)axis + 1; i < x->rank; i++) s->inner *= x->dims[i];
     s->k = x->dims[axis];
-    cc_cuda_note("block per row, %s", s->inner == 1 ? "contiguous rows" : "strided rows");
+    cc_backend_note("block per row, %s", s->inner == 1 ? "contiguous rows" : "strided rows");
     *state = s;
     return CC_OK;
 }
@@ -98,9 +98,9 @@ static cc_status reduce_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     cc_cuda_walk_simplify(&s->kept, 1);
     cc_cuda_walk_simplify(&s->red, 1);
     if (s->red.rank == 1 && s->red.dims[0] == 1 && cc_shape_numel(x) > 0)
-        cc_cuda_note("block per output, nothing reduced");
+        cc_backend_note("block per output, nothing reduced");
     else
-        cc_cuda_note("block per output, %d reduced dim%s", s->red.rank, s->red.rank == 1 ? "" : "s");
+        cc_backend_note("block per output, %d reduced dim%s", s->red.rank, s->red.rank == 1 ? "" : "s");
     *state = s;
     return CC_OK;
 }

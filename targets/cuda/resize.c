@@ -244,7 +244,7 @@ static cc_status resize_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     free(hidx);
     free(hw);
     free(hout);
-    cc_cuda_note("tap tables, %s, %lld taps per output", mode_names[r.mode], (long long)combos);
+    cc_backend_note("tap tables, %s, %lld taps per output", mode_names[r.mode], (long long)combos);
     *state = s;
     return CC_OK;
 fail:

@@ -66,7 +66,7 @@ static cc_status same_data_prepare(cc_cuda_ctx *c, const cc_node *node, const cc
     (void)out;
     (void)err;
     *state = NULL;
-    cc_cuda_note("cudaMemcpyAsync");
+    cc_backend_note("cudaMemcpyAsync");
     return CC_OK;
 }
 
@@ -103,7 +103,7 @@ static cc_status transpose_prepare(cc_cuda_ctx *c, const cc_node *node, const cc
     }
     cc_cuda_strides(&out[0].shape, s->w[0].st[1]);
     cc_cuda_walk_simplify(&s->w[0], 2);
-    cc_cuda_note("strided copy, %d merged dims", s->w[0].rank);
+    cc_backend_note("strided copy, %d merged dims", s->w[0].rank);
     *state = s;
     return CC_OK;
 }
@@ -151,7 +151,7 @@ static cc_status concat_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
         return cc_err_set(err, CC_ERR_ARG, "Concat: inputs cover %lld of %lld along the axis",
                           (long long)off, (long long)y->dims[axis]);
     }
-    cc_cuda_note("%d strided copies", s->n);
+    cc_backend_note("%d strided copies", s->n);
     *state = s;
     return CC_OK;
 }
@@ -185,7 +185,7 @@ static cc_status split_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
                           (long long)off, (long long)x->dims[axis]);
     }
     s->n = n_out;
-    cc_cuda_note("%d strided copies", s->n);
+    cc_backend_note("%d strided copies", s->n);
     *state = s;
     return CC_OK;
 }
@@ -239,7 +239,7 @@ static cc_status slice_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
     }
     cc_cuda_strides(&out[0].shape, s->w[0].st[1]);
     cc_cuda_walk_simplify(&s->w[0], 2);
-    cc_cuda_note("strided copy, %d merged dims", s->w[0].rank);
+    cc_backend_note("strided copy, %d merged dims", s->w[0].rank);
     *state = s;
     return CC_OK;
 }

@@ -29,7 +29,7 @@ enum { QC_X, QC_XS, QC_XZ, QC_W, QC_WS, QC_WZ, QC_YS, QC_YZ, QC_B }; /* QLinearC
 /* Geometry of a convolution node. */
 typedef struct conv_geom {
     int64_t n, c, m, group, cg, mg, kvol, red, p; /* red = cg * kvol, p = output pixels */
-    ocl_window w;
+    cc_backend_window w;
 } conv_geom;
 
 static cc_status geometry(const cc_node *node, const cc_tensor *x, const cc_tensor *w, const cc_tensor *y,
@@ -39,7 +39,7 @@ static cc_status geometry(const cc_node *node, const cc_tensor *x, const cc_tens
     int nsp = x->shape.rank - 2;
     if (nsp < 1 || nsp > 3)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s with %d spatial axes", node->op->name, nsp);
-    cc_status st = cc_ocl_window(node, &x->shape, w->shape.dims + 2, &y->shape, &g->w, err);
+    cc_status st = cc_backend_window_make(node, &x->shape, w->shape.dims + 2, &y->shape, "opencl", &g->w, err);
     if (st) return st;
     g->n = x->shape.dims[0];
     g->c = x->shape.dims[1];
@@ -63,7 +63,7 @@ static int is_pointwise(const conv_geom *g)
     return 1;
 }
 
-static void window_ints(const ocl_window *w, int *v)
+static void window_ints(const cc_backend_window *w, int *v)
 {
     for (int d = 0; d < 3; d++) {
         v[d] = (int)w->stride[d];
@@ -103,7 +103,7 @@ static cc_status im2col_geom(ocl_build *b, const conv_geom *g, int *slot, cc_err
     if (g->c * g->kvol * g->p >= INT32_MAX)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s: the unfolded input has 2^31 or more elements",
                           b->node->op->name);
-    const ocl_window *w = &g->w;
+    const cc_backend_window *w = &g->w;
     int v[19] = { (int)g->c, (int)w->in[0], (int)w->in[1], (int)w->in[2], (int)w->out[0], (int)w->out[1],
                   (int)w->out[2], (int)w->k[0], (int)w->k[1], (int)w->k[2] };
     window_ints(w, v + 10);
@@ -160,7 +160,7 @@ static cc_support conv_supports(ocl_ctx *c, const cc_node *node, const cc_tensor
 
 static cc_status conv_direct(ocl_build *b, const conv_geom *g, cc_dtype dt, int has_bias, cc_err *err)
 {
-    const ocl_window *w = &g->w;
+    const cc_backend_window *w = &g->w;
     int v[22] = { (int)g->n, (int)g->c, (int)w->in[0], (int)w->in[1], (int)w->in[2], (int)g->m,
                   (int)w->out[0], (int)w->out[1], (int)w->out[2], (int)w->k[0], (int)w->k[1], (int)w->k[2] };
     window_ints(w, v + 12);

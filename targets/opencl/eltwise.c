@@ -113,35 +113,17 @@ static cc_support binary_supports(ocl_ctx *c, const cc_node *node, const cc_tens
     return CC_SUPPORT_YES;
 }
 
-/* Strides of x seen through the output shape (0 along broadcast dims). */
-static void broadcast_strides(const cc_shape *x, const cc_shape *out, int64_t *strides)
-{
-    int64_t s = 1;
-    for (int i = out->rank - 1; i >= 0; i--) {
-        int ix = x->rank - out->rank + i;
-        int64_t d = ix >= 0 ? x->dims[ix] : 1;
-        strides[i] = d == 1 ? 0 : s;
-        s *= d;
-    }
-}
-
 static cc_status binary_prepare(ocl_build *b, cc_err *err)
 {
     const cc_shape *os = &b->out[0]->shape;
     int64_t dims[CC_MAX_RANK], strides[2][CC_MAX_RANK];
     int rank = os->rank;
     for (int d = 0; d < rank; d++) dims[d] = os->dims[d];
-    broadcast_strides(&b->in[0]->shape, os, strides[0]);
-    broadcast_strides(&b->in[1]->shape, os, strides[1]);
-    cc_ocl_collapse(&rank, dims, 2, strides);
-    int geom[3 * CC_MAX_RANK];
-    for (int d = 0; d < rank; d++) {
-        geom[d] = (int)dims[d];
-        geom[rank + d] = (int)strides[0][d];
-        geom[2 * rank + d] = (int)strides[1][d];
-    }
+    if (cc_backend_broadcast_strides(&b->in[0]->shape, os, strides[0]) ||
+        cc_backend_broadcast_strides(&b->in[1]->shape, os, strides[1]))
+        return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", b->node->op->name);
     int gslot;
-    cc_status st = cc_ocl_const(b, geom, sizeof(int) * 3 * (size_t)rank, &gslot, err);
+    cc_status st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
     if (st) return st;
     char base[16];
     snprintf(base, sizeof base, "%s", b->node->op->name);

@@ -553,34 +553,19 @@ cc_status cc_ocl_run_timed(void *ctx, void *plan, void *const *inputs, void *con
     return st;
 }
 
+/* Node i of the plan for describe_plan: its op and kernel note. */
+static const char *ocl_note(const void *plan, int i, const cc_op_def **op)
+{
+    const plan_node *pn = &((const ocl_plan *)plan)->nodes[i];
+    *op = pn->node->op;
+    return pn->note;
+}
+
 /* "Conv: im2col+gemm_t64 wg 16x16; Relu: relu_f32 wg 256" with identical entries counted. */
 void cc_ocl_describe_plan(void *ctx, void *plan, char *buf, size_t n)
 {
     (void)ctx;
-    ocl_plan *p = plan;
-    if (!n) return;
-    buf[0] = '\0';
-    if (!p) return;
-    size_t len = 0;
-    for (int i = 0; i < p->n_nodes && len < n; i++) {
-        const plan_node *a = &p->nodes[i];
-        int seen = 0, count = 0;
-        for (int k = 0; k < p->n_nodes; k++) {
-            const plan_node *b = &p->nodes[k];
-            if (b->node->op != a->node->op || strcmp(b->note, a->note) != 0) continue;
-            if (k < i) seen = 1;
-            count++;
-        }
-        if (seen) continue;
-        int w = snprintf(buf + len, n - len, "%s%s%s%s", len ? "; " : "", a->node->op->name,
-                         a->note[0] ? ": " : "", a->note);
-        if (w < 0) break;
-        len += (size_t)w;
-        if (count > 1 && len < n) {
-            w = snprintf(buf + len, n - len, " x%d", count);
-            if (w < 0) break;
-            len += (size_t)w;
-        }
-    }
+    const ocl_plan *p = plan;
+    cc_backend_describe_plan(p, p ? p->n_nodes : 0, ocl_note, buf, n);
 }
 

@@ -41,8 +41,8 @@ static cc_status pool_prepare(ocl_build *b, cc_err *err)
     int nsp = x->shape.rank - 2;
     if (!ks->set || ks->n != nsp)
         return cc_err_set(err, CC_ERR_ARG, "%s: kernel_shape must have %d values", b->node->op->name, nsp);
-    ocl_window w;
-    cc_status st = cc_ocl_window(b->node, &x->shape, ks->ints, &b->out[0]->shape, &w, err);
+    cc_backend_window w;
+    cc_status st = cc_backend_window_make(b->node, &x->shape, ks->ints, &b->out[0]->shape, "opencl", &w, err);
     if (st) return st;
     int v[21];
     for (int d = 0; d < 3; d++) {

@@ -59,15 +59,8 @@ static cc_status strided_copy(ocl_build *b, cc_dtype dt, int src, int64_t sbase,
         strides[0][0] = strides[1][0] = 0;
         rank = 1;
     }
-    cc_ocl_collapse(&rank, dims, 2, strides);
-    int geom[3 * CC_MAX_RANK];
-    for (int d = 0; d < rank; d++) {
-        geom[d] = (int)dims[d];
-        geom[rank + d] = (int)strides[0][d];
-        geom[2 * rank + d] = (int)strides[1][d];
-    }
     int gslot;
-    cc_status st = cc_ocl_const(b, geom, sizeof(int) * 3 * (size_t)rank, &gslot, err);
+    cc_status st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
     if (st) return st;
     char name[32], prog[32];
     snprintf(name, sizeof name, "copy_strided_%s", word_suffix(cc_dtype_size(dt)));

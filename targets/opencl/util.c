@@ -1,6 +1,6 @@
 /* util.c — helpers shared by the opencl backend's files: OpenCL error names, dtype
- * suffixes of the kernel templates, constant reads, window geometry of convolutions and
- * pools, and the collapsing of strided iteration spaces. */
+ * suffixes of the kernel templates, constant reads, and the collapsing of strided
+ * iteration spaces (and the upload of their geometry). */
 #include <stdio.h>
 #include <string.h>
 
@@ -139,67 +139,6 @@ double cc_ocl_const_float(const cc_tensor *t, int64_t i)
     return cc_load(t->data, t->dtype, (size_t)i);
 }
 
-/* ---- windows --------------------------------------------------------------------------- */
-
-/* v[0..n-1] from ints attribute `name` when the op has it and it is set, else def. -1 when
- * a set list has another length. */
-static int attr_ints(const cc_node *node, const char *name, int n, int64_t def, int64_t *v)
-{
-    for (int i = 0; i < n; i++) v[i] = def;
-    if (cc_attr_index(node->op, name) < 0) return 0;
-    const cc_attr_value *a = cc_attr_get(node, name);
-    if (!a->set) return 0;
-    if (a->n != n) return -1;
-    for (int i = 0; i < n; i++) v[i] = a->ints[i];
-    return 0;
-}
-
-cc_status cc_ocl_window(const cc_node *node, const cc_shape *x, const int64_t *k, const cc_shape *y,
-                        ocl_window *w, cc_err *err)
-{
-    const char *op = node->op->name;
-    int nsp = x->rank - 2;
-    if (nsp < 1 || nsp > 3 || y->rank != x->rank)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s with %d spatial axes (1 to 3 supported)",
-                          op, nsp);
-    int64_t stride[3], dil[3], pads[6];
-    if (attr_ints(node, "strides", nsp, 1, stride) || attr_ints(node, "dilations", nsp, 1, dil) ||
-        attr_ints(node, "pads", 2 * nsp, 0, pads))
-        return cc_err_set(err, CC_ERR_ARG, "%s: strides, dilations or pads have the wrong length", op);
-    const char *ap = cc_attr_s(node, "auto_pad");
-    int same_upper = strcmp(ap, "SAME_UPPER") == 0, same_lower = strcmp(ap, "SAME_LOWER") == 0;
-    int valid = strcmp(ap, "VALID") == 0;
-    if (!same_upper && !same_lower && !valid && strcmp(ap, "NOTSET") != 0)
-        return cc_err_set(err, CC_ERR_ARG, "%s: unknown auto_pad '%s'", op, ap);
-    ocl_window r;
-    memset(&r, 0, sizeof r);
-    r.nsp = nsp;
-    for (int d = 0; d < 3; d++) {
-        r.in[d] = r.out[d] = r.k[d] = r.stride[d] = r.dil[d] = 1;
-    }
-    for (int s = 0; s < nsp; s++) {
-        int d = 3 - nsp + s;
-        r.in[d] = x->dims[2 + s];
-        r.out[d] = y->dims[2 + s];
-        r.k[d] = k[s];
-        r.stride[d] = stride[s];
-        r.dil[d] = dil[s];
-        if (stride[s] < 1 || dil[s] < 1 || k[s] < 1)
-            return cc_err_set(err, CC_ERR_ARG, "%s: strides, dilations and kernel must be >= 1", op);
-        if (same_upper || same_lower) {
-            int64_t total = (r.out[d] - 1) * stride[s] + (k[s] - 1) * dil[s] + 1 - r.in[d];
-            if (total < 0) total = 0;
-            r.pad0[d] = same_upper ? total / 2 : total - total / 2;
-            r.pad1[d] = total - r.pad0[d];
-        } else if (!valid) {
-            r.pad0[d] = pads[s];
-            r.pad1[d] = pads[nsp + s];
-        }
-    }
-    *w = r;
-    return CC_OK;
-}
-
 /* ---- strided iteration spaces -------------------------------------------------------- */
 
 void cc_ocl_collapse(int *rank, int64_t *dims, int n_ops, int64_t (*strides)[CC_MAX_RANK])
@@ -225,4 +164,17 @@ void cc_ocl_collapse(int *rank, int64_t *dims, int n_ops, int64_t (*strides)[CC_
         r = 1;
     }
     *rank = r;
+}
+
+cc_status cc_ocl_walk_const(ocl_build *b, int *rank, int64_t *dims, int64_t (*strides)[CC_MAX_RANK],
+                            int *slot, cc_err *err)
+{
+    cc_ocl_collapse(rank, dims, 2, strides);
+    int r = *rank, geom[3 * CC_MAX_RANK];
+    for (int d = 0; d < r; d++) {
+        geom[d] = (int)dims[d];
+        geom[r + d] = (int)strides[0][d];
+        geom[2 * r + d] = (int)strides[1][d];
+    }
+    return cc_ocl_const(b, geom, sizeof(int) * 3 * (size_t)r, slot, err);
 }

@@ -120,6 +120,23 @@ void bcast_offsets(int i, int rank, global const int *g, int *ia, int *ib)
     *ib = ob;
 }
 
+/* A broadcasting binary kernel KN(NAME)(a, b, y, n, rank, sa, sb, g): y[i] = EXPR of
+ * u = LOAD(a, ia) and v = LOAD(b, ib), both of type VT, written with STORE(y, i, value);
+ * g and rank describe the broadcast (bcast_offsets), and a rank-1 broadcast (the usual
+ * case once dimensions are merged) uses the strides sa, sb alone. The eltwise templates
+ * instantiate it. */
+#define BINARY_KERNEL(NAME, VT, LOAD, STORE, EXPR)                                        \
+    kernel void KN(NAME)(global const TY *a, global const TY *b, global TY *y, int n,     \
+                         int rank, int sa, int sb, global const int *g)                   \
+    {                                                                                     \
+        int i = get_global_id(0);                                                         \
+        if (i >= n) return;                                                               \
+        int ia = i * sa, ib = i * sb;                                                     \
+        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
+        VT u = LOAD(a, ia), v = LOAD(b, ib);                                              \
+        STORE(y, i, (EXPR));                                                              \
+    }
+
 /* 8-wide loads of storage types as float8 (p points at the first element). */
 #define VLD8_f32(p) vload8(0, (p))
 #define VLD8_f16(p) f16_to_f32_8(vload8(0, (p)))
@@ -129,3 +146,22 @@ void bcast_offsets(int i, int rank, global const int *g, int *ia, int *ib)
 #define VLD16_f16(p) f16_to_f32_16(vload16(0, (p)))
 #define VLD16_bf16(p) as_float16(convert_uint16(vload16(0, (p))) << 16)
 #define VLD16(p) PASTE(VLD16_, S)(p)
+
+/* For the tiled GEMM templates (gemm_tiled.cl, gemm_q8.cl, which define TK, TS and RT and
+ * name the work-item's index in its RT x RT group tid): stages one TK x TS slice of an
+ * operand in local memory, T[kk][xx] = VALUE for kk < TK, xx < TS, where VALUE may use kk,
+ * xx and the global indices gk = k0 + kk and gx = x0 + xx. The group's work-items walk
+ * the slice along k when k_fast (the operand is contiguous along k), else along x. */
+#define STAGE_TILE(T, k_fast, x0, k0, VALUE)                                              \
+    for (int e = tid; e < TK * TS; e += RT * RT) {                                        \
+        int kk, xx;                                                                       \
+        if (k_fast) {                                                                     \
+            kk = e % TK;                                                                  \
+            xx = e / TK;                                                                  \
+        } else {                                                                          \
+            xx = e % TS;                                                                  \
+            kk = e / TS;                                                                  \
+        }                                                                                 \
+        int gx = (x0) + xx, gk = (k0) + kk;                                               \
+        T[kk][xx] = VALUE;                                                                \
+    }

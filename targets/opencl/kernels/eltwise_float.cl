@@ -85,19 +85,8 @@ kernel void KN(elt_sqrt)(global const TY *x, global TY *y, int n, float p0, floa
     ST(y, i, sqrt(LD(x, i)));
 }
 
-/* Binary ops: g and rank describe the broadcast (bcast_offsets in common.cl); a rank-1
- * broadcast (the usual case once dimensions are merged) uses the strides sa, sb alone. */
-#define BINARY_FLOAT(NAME, EXPR)                                                          \
-    kernel void KN(NAME)(global const TY *a, global const TY *b, global TY *y, int n,     \
-                         int rank, int sa, int sb, global const int *g)                   \
-    {                                                                                     \
-        int i = get_global_id(0);                                                         \
-        if (i >= n) return;                                                               \
-        int ia = i * sa, ib = i * sb;                                                     \
-        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
-        float u = LD(a, ia), v = LD(b, ib);                                               \
-        ST(y, i, (EXPR));                                                                 \
-    }
+/* Binary ops (BINARY_KERNEL in common.cl), computed in float. */
+#define BINARY_FLOAT(NAME, EXPR) BINARY_KERNEL(NAME, float, LD, ST, EXPR)
 
 BINARY_FLOAT(add, u + v)
 BINARY_FLOAT(sub, u - v)

@@ -2,17 +2,10 @@
  * ops on integers. Add, Sub and Mul wrap around (two's complement, computed unsigned);
  * Div truncates toward zero, and (signed types) x / -1 is a wrapping negation (INT_MIN / -1 = INT_MIN). */
 
-#define BINARY_INT(NAME, EXPR)                                                            \
-    kernel void KN(NAME)(global const TY *a, global const TY *b, global TY *y, int n,     \
-                         int rank, int sa, int sb, global const int *g)                   \
-    {                                                                                     \
-        int i = get_global_id(0);                                                         \
-        if (i >= n) return;                                                               \
-        int ia = i * sa, ib = i * sb;                                                     \
-        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
-        TY u = a[ia], v = b[ib];                                                          \
-        y[i] = (EXPR);                                                                    \
-    }
+/* Binary ops (BINARY_KERNEL in common.cl) on the stored integers themselves. */
+#define INT_LOAD(p, i) (p)[i]
+#define INT_STORE(p, i, v) ((p)[i] = (v))
+#define BINARY_INT(NAME, EXPR) BINARY_KERNEL(NAME, TY, INT_LOAD, INT_STORE, EXPR)
 
 BINARY_INT(add, (TY)((UT)u + (UT)v))
 BINARY_INT(sub, (TY)((UT)u - (UT)v))

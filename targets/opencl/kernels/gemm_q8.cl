@@ -73,30 +73,10 @@ kernel void KN(PASTE(q8_t, TS))(int M, int N, int K,
         for (int j = 0; j < WPT; j++) acc[i][j] = 0;
 
     for (int k0 = 0; k0 < K; k0 += TK) {
-        for (int e = tid; e < TK * TS; e += RT * RT) {
-            int kk, mm;
-            if (sak == 1) {
-                kk = e % TK;
-                mm = e / TK;
-            } else {
-                mm = e % TS;
-                kk = e / TS;
-            }
-            int gm = m0 + mm, gk = k0 + kk;
-            As[kk][mm] = (gm < M && gk < K) ? (int)a[gm * sam + gk * sak] - azp[o[4] + gm * azs] : 0;
-        }
-        for (int e = tid; e < TK * TS; e += RT * RT) {
-            int kk, nn;
-            if (sbn == 1) {
-                nn = e % TS;
-                kk = e / TS;
-            } else {
-                kk = e % TK;
-                nn = e / TK;
-            }
-            int gn = n0 + nn, gk = k0 + kk;
-            Bs[kk][nn] = (gn < N && gk < K) ? (int)b[gk * sbk + gn * sbn] - bzp[o[5] + gn * bzs] : 0;
-        }
+        STAGE_TILE(As, sak == 1, m0, k0,
+                   (gx < M && gk < K) ? (int)a[gx * sam + gk * sak] - azp[o[4] + gx * azs] : 0);
+        STAGE_TILE(Bs, sbn != 1, n0, k0,
+                   (gx < N && gk < K) ? (int)b[gk * sbk + gx * sbn] - bzp[o[5] + gx * bzs] : 0);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int k = 0; k < TK; k++) {
             int ra[WPT], rb[WPT];
