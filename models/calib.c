@@ -66,7 +66,8 @@ cc_status cc_model_synthetic_input(const cc_model *m, uint64_t seed, cc_tensor *
             cc_tensor f = { 0 };
             if ((st = cc_tensor_alloc(&f, CC_F32, &v->shape, err))) break;
             uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)i;
-            st = m->task == CC_TASK_DETECT ? cc_zoo_noise(&f, s, err) : cc_zoo_images(&f, s, err);
+            int scenes = m->task == CC_TASK_DETECT && v->shape.dims[2] >= 64 && v->shape.dims[3] >= 64;
+            st = scenes ? cc_zoo_scenes(&f, s, NULL, NULL, err) : cc_zoo_images(&f, s, err);
             for (int64_t e = 0; e < n && !st; e++) cc_store(in[i].data, v->dtype, (size_t)e, ((float *)f.data)[e]);
             cc_tensor_free(&f);
             if (st) break;

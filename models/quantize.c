@@ -535,31 +535,103 @@ static void finish_report(qstate *q, int n_folded, double p)
                                 q->types[i], q->type_count[i]);
 }
 
-cc_status cc_model_quantize(const cc_model *m, const cc_calib_options *opt, cc_model **out, cc_quant_report *rep,
-                            cc_err *err)
+/* ---- parameters ---------------------------------------------------------------------- */
+
+/* The calibrated range of one value of the folded model, by name. */
+typedef struct named_range {
+    char name[CC_VALUE_NAME_MAX];
+    cc_calib_range r;
+} named_range;
+
+struct cc_quant_params {
+    cc_calib_options opt;   /* as calibrated, inputs cleared */
+    int n;
+    named_range *e;         /* every non-constant value, sorted by name */
+};
+
+static int by_name(const void *a, const void *b)
 {
-    cc_calib_options def = cc_calib_options_default();
-    if (!opt) opt = &def;
-    if (opt->n_images < 1) return cc_err_set(err, CC_ERR_ARG, "calibration needs at least one input");
-    const cc_graph *g0 = &m->graph;
-    for (int v = 0; v < g0->n_values; v++)
-        if (cc_dtype_is_float(g0->values[v].dtype) && g0->values[v].dtype != CC_F32)
+    return strcmp(((const named_range *)a)->name, ((const named_range *)b)->name);
+}
+
+void cc_quant_params_free(cc_quant_params *p)
+{
+    if (!p) return;
+    free(p->e);
+    free(p);
+}
+
+static cc_status check_f32(const cc_model *m, cc_err *err)
+{
+    const cc_graph *g = &m->graph;
+    for (int v = 0; v < g->n_values; v++)
+        if (cc_dtype_is_float(g->values[v].dtype) && g->values[v].dtype != CC_F32)
             return cc_err_set(err, CC_ERR_ARG, "quantize: %s is %s; quantization starts from an FP32 model",
-                              m->value_names[v], cc_dtype_name(g0->values[v].dtype));
-    cc_model *f = NULL;
+                              m->value_names[v], cc_dtype_name(g->values[v].dtype));
+    return CC_OK;
+}
+
+/* Calibrates the folded model f into a new *out. */
+static cc_status calibrate_folded(const cc_model *f, const cc_calib_options *opt, cc_quant_params **out, cc_err *err)
+{
+    const cc_graph *g = &f->graph;
     cc_calib_range *ranges = NULL;
-    qstate q;
-    memset(&q, 0, sizeof q);
-    int n_folded = 0;
-    cc_status st = cc_model_fold_bn(m, &f, &n_folded, err);
+    cc_status st = cc_calib_collect(f, opt, &ranges, err);
     if (st) return st;
-    if ((st = cc_calib_collect(f, opt, &ranges, err))) goto fail;
-    if ((st = cc_rewrite_begin(f, CC_DTYPE_COUNT, &q.rw, err))) goto fail;
+    cc_quant_params *p = calloc(1, sizeof *p);
+    if (!p || !(p->e = malloc(sizeof *p->e * ((size_t)g->n_values + 1)))) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (int v = 0; v < g->n_values; v++) {
+        if (g->values[v].data) continue;
+        snprintf(p->e[p->n].name, sizeof p->e[p->n].name, "%s", f->value_names[v]);
+        p->e[p->n++].r = ranges[v];
+    }
+    qsort(p->e, (size_t)p->n, sizeof *p->e, by_name);
+    for (int i = 1; i < p->n; i++)
+        if (!strcmp(p->e[i - 1].name, p->e[i].name)) {
+            st = cc_err_set(err, CC_ERR_ARG, "quantize: two values are named %s", p->e[i].name);
+            goto fail;
+        }
+    p->opt = *opt;
+    p->opt.inputs = NULL;
+    free(ranges);
+    *out = p;
+    return CC_OK;
+fail:
+    free(ranges);
+    cc_quant_params_free(p);
+    return st;
+}
+
+/* Quantizes the folded model f (n_folded BatchNormalizations folded) with p. */
+static cc_status apply_folded(const cc_model *f, int n_folded, const cc_quant_params *p, cc_model **out,
+                              cc_quant_report *rep, cc_err *err)
+{
     const cc_graph *g = &f->graph;
     size_t nv = (size_t)g->n_values + 1;
+    qstate q;
+    memset(&q, 0, sizeof q);
+    cc_calib_range *ranges = calloc(nv, sizeof *ranges);
+    if (!ranges) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    cc_status st = CC_OK;
+    for (int v = 0; v < g->n_values; v++) {
+        if (g->values[v].data) continue;
+        named_range key;
+        snprintf(key.name, sizeof key.name, "%s", f->value_names[v]);
+        const named_range *e = bsearch(&key, p->e, (size_t)p->n, sizeof *p->e, by_name);
+        if (e) ranges[v] = e->r;
+        else if (g->values[v].dtype == CC_F32) {
+            free(ranges);
+            return cc_err_set(err, CC_ERR_ARG, "quantize: the parameters have no range for %s (calibrated on another model?)",
+                              f->value_names[v]);
+        }
+    }
+    if ((st = cc_rewrite_begin(f, CC_DTYPE_COUNT, &q.rw, err))) goto fail;
     q.range = ranges;
-    q.opt = opt;
-    q.act = opt->signed_activations ? CC_I8 : CC_U8;
+    q.opt = &p->opt;
+    q.act = p->opt.signed_activations ? CC_I8 : CC_U8;
     q.qmin = cc_dtype_min(q.act);
     q.qmax = cc_dtype_max(q.act);
     q.fv = malloc(nv * sizeof *q.fv);
@@ -577,19 +649,61 @@ cc_status cc_model_quantize(const cc_model *m, const cc_calib_options *opt, cc_m
     }
     for (size_t i = 0; i < nv; i++) q.fv[i] = q.qv[i] = q.sc[i] = q.zc[i] = -1;
     if ((st = mark_needs(&q, err)) || (st = build(&q, err))) goto fail;
-    finish_report(&q, n_folded, opt->percentile > 0 ? opt->percentile : 99.99);
+    finish_report(&q, n_folded, p->opt.percentile > 0 ? p->opt.percentile : 99.99);
     cc_quant_report r = q.rep;
     st = cc_rewrite_finish(&q.rw, out, err);
     memset(&q.rw, 0, sizeof q.rw);
     if (!st && rep) *rep = r;
     qstate_free(&q);
     free(ranges);
-    cc_model_free(f);
     return st;
 fail:
     cc_rewrite_abort(&q.rw);
     qstate_free(&q);
     free(ranges);
+    return st;
+}
+
+cc_status cc_quant_calibrate(const cc_model *m, const cc_calib_options *opt, cc_quant_params **out, cc_err *err)
+{
+    cc_calib_options def = cc_calib_options_default();
+    if (!opt) opt = &def;
+    if (opt->n_images < 1) return cc_err_set(err, CC_ERR_ARG, "calibration needs at least one input");
+    cc_model *f = NULL;
+    int n_folded = 0;
+    cc_status st = check_f32(m, err);
+    if (!st) st = cc_model_fold_bn(m, &f, &n_folded, err);
+    if (!st) st = calibrate_folded(f, opt, out, err);
+    cc_model_free(f);
+    return st;
+}
+
+cc_status cc_model_quantize_with(const cc_model *m, const cc_quant_params *p, cc_model **out, cc_quant_report *rep,
+                                 cc_err *err)
+{
+    cc_model *f = NULL;
+    int n_folded = 0;
+    cc_status st = check_f32(m, err);
+    if (!st) st = cc_model_fold_bn(m, &f, &n_folded, err);
+    if (!st) st = apply_folded(f, n_folded, p, out, rep, err);
+    cc_model_free(f);
+    return st;
+}
+
+cc_status cc_model_quantize(const cc_model *m, const cc_calib_options *opt, cc_model **out, cc_quant_report *rep,
+                            cc_err *err)
+{
+    cc_calib_options def = cc_calib_options_default();
+    if (!opt) opt = &def;
+    if (opt->n_images < 1) return cc_err_set(err, CC_ERR_ARG, "calibration needs at least one input");
+    cc_model *f = NULL;
+    cc_quant_params *p = NULL;
+    int n_folded = 0;
+    cc_status st = check_f32(m, err);
+    if (!st) st = cc_model_fold_bn(m, &f, &n_folded, err);
+    if (!st) st = calibrate_folded(f, opt, &p, err);
+    if (!st) st = apply_folded(f, n_folded, p, out, rep, err);
+    cc_quant_params_free(p);
     cc_model_free(f);
     return st;
 }

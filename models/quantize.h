@@ -70,9 +70,9 @@ const char *cc_calib_method_name(cc_calib_method m);
 int cc_calib_method_parse(const char *name, cc_calib_method *out);
 
 /* Synthetic inputs for m, deterministic in seed: rank-4 floating inputs are images
- * (cc_zoo_images: the suite's synthetic photographs of its scene classes; white noise,
- * cc_zoo_noise, for detectors),
- * made in f32 and rounded to the input's type), other floating inputs standard normal,
+ * (cc_zoo_images: the suite's synthetic photographs of its scene classes; for detectors
+ * cc_zoo_scenes, objects on a background, when the image is at least 64x64), made in f32
+ * and rounded to the input's type, other floating inputs standard normal,
  * integer inputs 0. in[0..n_inputs-1] are allocated (free each with cc_tensor_free). On
  * error nothing is allocated. */
 cc_status cc_model_synthetic_input(const cc_model *m, uint64_t seed, cc_tensor *in, cc_err *err);
@@ -122,5 +122,31 @@ typedef struct cc_quant_report {
  * (CC_ERR_ARG), golden evaluation failures (passed through). */
 cc_status cc_model_quantize(const cc_model *m, const cc_calib_options *opt, cc_model **out,
                             cc_quant_report *rep, cc_err *err);
+
+/* Quantization parameters: the calibration options and the calibrated range of every
+ * activation of the BN-folded model, by value name. The scales and zero points
+ * follow from them (activations) and from the weights (per channel); neither depends on
+ * the batch, so a model rebuilt at another batch with the same weights (cc_weights_copy)
+ * and quantized with the parameters of the batch-1 model gets the same scales and zero
+ * points, value by value, without a second calibration. */
+typedef struct cc_quant_params cc_quant_params;
+
+/* The calibration half of cc_model_quantize: folds m's BatchNormalizations, calibrates
+ * the folded model with opt (NULL: defaults) and returns the parameters in *out (free
+ * with cc_quant_params_free). Errors as cc_model_quantize's; on error *out is untouched. */
+cc_status cc_quant_calibrate(const cc_model *m, const cc_calib_options *opt, cc_quant_params **out,
+                             cc_err *err);
+
+/* The rewrite half: quantizes the FP32 model m with p, as cc_model_quantize would with
+ * the calibration p came from (cc_model_quantize(m, opt) is cc_model_quantize_with(m,
+ * cc_quant_calibrate(m, opt))). m's folded graph must name its values as the one p was
+ * calibrated on (the same builder, any batch); *out and rep as cc_model_quantize's, the
+ * report's calibration figures being p's. Errors: a model that is not FP32, a floating
+ * activation of m with no range in p (CC_ERR_ARG naming it); *out is untouched. */
+cc_status cc_model_quantize_with(const cc_model *m, const cc_quant_params *p, cc_model **out,
+                                 cc_quant_report *rep, cc_err *err);
+
+/* Frees p (NULL allowed). */
+void cc_quant_params_free(cc_quant_params *p);
 
 #endif

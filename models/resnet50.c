@@ -140,13 +140,13 @@ static void project_out(double *u, double *const *q, int nq, int64_t c)
  * (measured on the calibration images) and is scaled so that its logit has unit standard
  * deviation over the calibration images; then the row of class CLASS_OF(k) gains
  * LOGIT_MARGIN * p_k / |p_k|^2, where p_k is the mean feature vector of the calibration
- * images of class k (image i shows class i % CC_ZOO_IMAGE_CLASSES) with the same span
+ * images of class k (cal->classes says which image shows which) with the same span
  * removed, so such an image scores about LOGIT_MARGIN above its class's usual level.
  * fc.bias = -fc.weight . mu (zero up to rounding). */
 #define LOGIT_MARGIN 12.0
 #define RANDOM_LOGIT_STD 0.5
 #define CLASS_OF(k) ((k) * (N_CLASSES / CC_ZOO_IMAGE_CLASSES) + N_CLASSES / (2 * CC_ZOO_IMAGE_CLASSES))
-static cc_status resnet50_tune(cc_model *m, const cc_model_eval *ev, cc_err *err)
+static cc_status resnet50_tune(cc_model *m, const cc_model_eval *ev, const cc_zoo_calib *cal, cc_err *err)
 {
     int vx = cc_model_find_value(m, "layer4.2.relu3:0"), vw = cc_model_find_value(m, "fc.weight"),
         vb = cc_model_find_value(m, "fc.bias");
@@ -196,11 +196,11 @@ static cc_status resnet50_tune(cc_model *m, const cc_model_eval *ev, cc_err *err
     }
     /* centred features per image, class prototypes */
     for (int64_t i = 0; i < n; i++) {
-        double *gi = g + i * c, *pk = proto + (i % nk) * c;
+        double *gi = g + i * c, *pk = proto + cal->classes[i] * c;
         for (int64_t k = 0; k < c; k++) gi[k] -= mu[k];
         project_out(gi, q, nq, c);
         for (int64_t k = 0; k < c; k++) pk[k] += gi[k];
-        count_k[i % nk]++;
+        count_k[cal->classes[i]]++;
     }
     for (int k = 0; k < nk; k++)
         for (int64_t j = 0; j < c && count_k[k]; j++) proto[k * c + j] /= count_k[k];

@@ -131,26 +131,47 @@ static void scene_of_class(int k, scene *sc)
     sc->contrast = 1;
 }
 
-/* Renders scene class k as one image (d: [nc, h, w]) with jittered contrast, cast and
- * wave amplitudes plus pixel noise. */
-static void render(float *d, int64_t nc, int64_t h, int64_t w, int k, cc_rng *rng)
-{
+/* The jittered look of one rendering of a scene class: contrast, cast, wave amplitudes. */
+typedef struct look {
     scene sc;
-    scene_of_class(k, &sc);
-    double contrast = sc.contrast * exp(IMG_JITTER * cc_rng_normal(rng)), amp[IMG_WAVES], cast[IMG_COLOURS];
-    for (int v = 0; v < IMG_WAVES; v++) amp[v] = sqrt(2.0 / IMG_WAVES) * 0.9 * (1 + IMG_JITTER * cc_rng_normal(rng));
-    for (int c = 0; c < IMG_COLOURS; c++) cast[c] = sc.cast[c] + IMG_JITTER * cc_rng_normal(rng);
+    double contrast, amp[IMG_WAVES], cast[IMG_COLOURS];
+} look;
+
+static void look_of(int k, double contrast, cc_rng *rng, look *lk)
+{
+    scene_of_class(k, &lk->sc);
+    lk->contrast = contrast * lk->sc.contrast * exp(IMG_JITTER * cc_rng_normal(rng));
+    for (int v = 0; v < IMG_WAVES; v++)
+        lk->amp[v] = sqrt(2.0 / IMG_WAVES) * 0.9 * (1 + IMG_JITTER * cc_rng_normal(rng));
+    for (int c = 0; c < IMG_COLOURS; c++) lk->cast[c] = lk->sc.cast[c] + IMG_JITTER * cc_rng_normal(rng);
+}
+
+/* Paints lk over the rectangle [x0, x1) x [y0, y1) of image d ([nc, h, w]) with pixel
+ * noise; the pattern's origin is the rectangle's corner, so an object carries its
+ * texture with it wherever it stands. */
+static void paint(float *d, int64_t nc, int64_t h, int64_t w, const look *lk, int64_t x0, int64_t y0, int64_t x1,
+                  int64_t y1, cc_rng *rng)
+{
     for (int64_t c = 0; c < nc; c++) {
         float *p = d + c * h * w;
-        for (int64_t y = 0; y < h; y++)
-            for (int64_t x = 0; x < w; x++) {
+        for (int64_t y = y0; y < y1; y++)
+            for (int64_t x = x0; x < x1; x++) {
                 double f = 0;
                 for (int v = 0; v < IMG_WAVES; v++)
-                    f += amp[v] * sc.colour[v][c % IMG_COLOURS] *
-                         cos(sc.kx[v] * (double)x + sc.ky[v] * (double)y + sc.phase[v]);
-                p[y * w + x] = (float)(cast[c % IMG_COLOURS] + contrast * (f + IMG_NOISE * cc_rng_normal(rng)));
+                    f += lk->amp[v] * lk->sc.colour[v][c % IMG_COLOURS] *
+                         cos(lk->sc.kx[v] * (double)(x - x0) + lk->sc.ky[v] * (double)(y - y0) + lk->sc.phase[v]);
+                p[y * w + x] =
+                    (float)(lk->cast[c % IMG_COLOURS] + lk->contrast * (f + IMG_NOISE * cc_rng_normal(rng)));
             }
     }
+}
+
+/* Renders scene class k as one whole image (d: [nc, h, w]). */
+static void render(float *d, int64_t nc, int64_t h, int64_t w, int k, cc_rng *rng)
+{
+    look lk;
+    look_of(k, 1, rng, &lk);
+    paint(d, nc, h, w, &lk, 0, 0, w, h, rng);
 }
 
 cc_status cc_zoo_images_of(cc_tensor *t, uint64_t seed, const int *classes, int *drawn, cc_err *err)
@@ -181,15 +202,65 @@ cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err)
     return cc_zoo_images_of(t, seed, NULL, NULL, err);
 }
 
-cc_status cc_zoo_noise(cc_tensor *t, uint64_t seed, cc_err *err)
+/* Detection scenes: a background of one class at SCENE_BG_CONTRAST with objects of other
+ * classes pasted at full contrast, sides drawn in [SCENE_OBJ_MIN, SCENE_OBJ_MAX] pixels,
+ * not overlapping (a placement that would overlap is drawn again, SCENE_TRIES times).
+ * An object's colour cast gains SCENE_OBJ_LIGHT on every channel and +-SCENE_OBJ_COLOUR
+ * by the bits of its class. */
+#define SCENE_BG_CONTRAST 0.1
+#define SCENE_OBJ_MIN 64
+#define SCENE_OBJ_MAX 128
+#define SCENE_TRIES 20
+#define SCENE_OBJ_LIGHT 1.0
+#define SCENE_OBJ_COLOUR 0.6
+
+static int overlaps(const cc_zoo_object *o, int n, double x1, double y1, double x2, double y2)
 {
-    if (t->dtype != CC_F32 || !t->data)
-        return cc_err_set(err, CC_ERR_ARG, "synthetic images: need an f32 tensor with data");
-    float *d = t->data;
+    for (int i = 0; i < n; i++)
+        if (x1 < o[i].x2 && o[i].x1 < x2 && y1 < o[i].y2 && o[i].y1 < y2) return 1;
+    return 0;
+}
+
+cc_status cc_zoo_scenes(cc_tensor *t, uint64_t seed, cc_zoo_object *objs, int *n_objs, cc_err *err)
+{
+    if (t->dtype != CC_F32 || !t->data || t->shape.rank != 4)
+        return cc_err_set(err, CC_ERR_ARG, "synthetic scenes: need an f32 [N, C, H, W] tensor with data");
+    int64_t nb = t->shape.dims[0], nc = t->shape.dims[1], h = t->shape.dims[2], w = t->shape.dims[3];
+    if (h < SCENE_OBJ_MIN || w < SCENE_OBJ_MIN)
+        return cc_err_set(err, CC_ERR_ARG, "synthetic scenes: images of at least %dx%d pixels, got %lldx%lld",
+                          SCENE_OBJ_MIN, SCENE_OBJ_MIN, (long long)h, (long long)w);
+    int64_t side = h < w ? h : w, omax = side < SCENE_OBJ_MAX ? side : SCENE_OBJ_MAX;
     cc_rng rng;
-    cc_rng_seed(&rng, seed ^ 0x696d616765735eull);
-    int64_t n = cc_tensor_numel(t);
-    for (int64_t i = 0; i < n; i++) d[i] = (float)cc_rng_normal(&rng);
+    cc_rng_seed(&rng, seed ^ 0x7363656e6573ull);
+    int64_t most = 1 + h * w / (160 * 160);
+    if (most > CC_ZOO_MAX_OBJECTS) most = CC_ZOO_MAX_OBJECTS;
+    for (int64_t b = 0; b < nb; b++) {
+        float *d = (float *)t->data + b * nc * h * w;
+        cc_zoo_object o[CC_ZOO_MAX_OBJECTS];
+        int bg = (int)cc_rng_int(&rng, 0, CC_ZOO_IMAGE_CLASSES - 1), n = 0;
+        int64_t want = cc_rng_int(&rng, 1, most);
+        look lk;
+        look_of(bg, SCENE_BG_CONTRAST, &rng, &lk);
+        paint(d, nc, h, w, &lk, 0, 0, w, h, &rng);
+        for (int64_t i = 0; i < want; i++)
+            for (int k = 0; k < SCENE_TRIES; k++) {
+                int64_t ow = cc_rng_int(&rng, SCENE_OBJ_MIN, omax),
+                        oh = cc_rng_int(&rng, SCENE_OBJ_MIN, omax);
+                int64_t x0 = cc_rng_int(&rng, 0, w - ow), y0 = cc_rng_int(&rng, 0, h - oh);
+                if (overlaps(o, n, (double)x0, (double)y0, (double)(x0 + ow), (double)(y0 + oh))) continue;
+                int cls = (int)cc_rng_int(&rng, 0, CC_ZOO_IMAGE_CLASSES - 2);
+                cls += cls >= bg; /* never the background's class */
+                o[n] = (cc_zoo_object){ (float)x0, (float)y0, (float)(x0 + ow), (float)(y0 + oh), cls };
+                look_of(cls, 1, &rng, &lk);
+                for (int c = 0; c < IMG_COLOURS; c++)
+                    lk.cast[c] += SCENE_OBJ_LIGHT + SCENE_OBJ_COLOUR * ((cls >> (c % 3)) & 1 ? 1 : -1);
+                paint(d, nc, h, w, &lk, x0, y0, x0 + ow, y0 + oh, &rng);
+                n++;
+                break;
+            }
+        if (objs) memcpy(objs + b * CC_ZOO_MAX_OBJECTS, o, sizeof *o * (size_t)n);
+        if (n_objs) n_objs[b] = n;
+    }
     return CC_OK;
 }
 
@@ -276,6 +347,16 @@ cc_status cc_zoo_op(cc_model_builder *b, const char *op, const char *name, const
 
 /* ---- the common build path ----------------------------------------------------------- */
 
+/* The calibrated copy of the last synthetic model built, kept for the next build of the
+ * same model and seed (a model run builds its model at batch 1 and again at the
+ * throughput batch; calibration is the slow part of a build). One entry, replaced by the
+ * next model or seed; it stays allocated until the process ends. */
+static struct {
+    const cc_zoo_entry *entry;
+    uint64_t seed;
+    cc_model *cal;
+} last_calibrated;
+
 cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_model **out, cc_err *err)
 {
     const cc_zoo_options def = { 0 };
@@ -286,10 +367,18 @@ cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_mode
     cc_model *m = NULL, *cal = NULL;
     cc_tensor images = { 0 };
     cc_model_eval ev = { 0 };
+    int *classes = NULL, *n_objs = NULL;
+    cc_zoo_object *objs = NULL;
     st = r->graph(batch, size, &m, err);
     if (st) return st;
     if (opt->weights_path) {
         st = cc_weights_load(m, opt->weights_path, err);
+        if (st) goto fail;
+        *out = m;
+        return CC_OK;
+    }
+    if (last_calibrated.cal && last_calibrated.entry == r->entry && last_calibrated.seed == opt->seed) {
+        st = cc_weights_copy(m, last_calibrated.cal, err);
         if (st) goto fail;
         *out = m;
         return CC_OK;
@@ -300,21 +389,35 @@ cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_mode
     if (st) goto fail;
     const cc_tensor *in = &cal->graph.values[cal->graph.inputs[0]];
     st = cc_tensor_alloc(&images, in->dtype, &in->shape, err);
-    int *classes = st ? NULL : malloc(sizeof *classes * (size_t)r->calib_batch);
-    if (!st && !classes) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    size_t nb = (size_t)r->calib_batch;
+    classes = st ? NULL : malloc(sizeof *classes * nb);
+    n_objs = st ? NULL : malloc(sizeof *n_objs * nb);
+    objs = st ? NULL : malloc(sizeof *objs * nb * CC_ZOO_MAX_OBJECTS);
+    if (!st && (!classes || !n_objs || !objs)) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     for (int i = 0; !st && i < r->calib_batch; i++) classes[i] = i % CC_ZOO_IMAGE_CLASSES;
-    if (!st) st = r->noise ? cc_zoo_noise(&images, opt->seed, err) : cc_zoo_images_of(&images, opt->seed, classes, NULL, err);
-    free(classes);
+    if (!st)
+        st = r->scenes ? cc_zoo_scenes(&images, opt->seed, objs, n_objs, err)
+                       : cc_zoo_images_of(&images, opt->seed, classes, NULL, err);
+    cc_zoo_calib cs = { &images, r->scenes ? NULL : classes, r->scenes ? objs : NULL, r->scenes ? n_objs : NULL };
     if (!st) st = cc_weights_calibrate_bn(cal, &images, &ev, err);
-    if (!st && r->tune) st = r->tune(cal, &ev, err);
+    if (!st && r->tune) st = r->tune(cal, &ev, &cs, err);
     if (!st) st = cc_weights_copy(m, cal, err);
     if (st) goto fail;
+    free(classes);
+    free(n_objs);
+    free(objs);
     cc_model_eval_free(&ev);
     cc_tensor_free(&images);
-    cc_model_free(cal);
+    cc_model_free(last_calibrated.cal);
+    last_calibrated.entry = r->entry;
+    last_calibrated.seed = opt->seed;
+    last_calibrated.cal = cal;
     *out = m;
     return CC_OK;
 fail:
+    free(classes);
+    free(n_objs);
+    free(objs);
     cc_model_eval_free(&ev);
     cc_tensor_free(&images);
     cc_model_free(cal);

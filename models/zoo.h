@@ -80,11 +80,25 @@ double cc_zoo_params(const cc_model *m);
 cc_status cc_zoo_images_of(cc_tensor *t, uint64_t seed, const int *classes, int *drawn, cc_err *err);
 cc_status cc_zoo_images(cc_tensor *t, uint64_t seed, cc_err *err);
 
-/* White noise: t (f32, any shape) filled with i.i.d. standard normal values,
- * deterministic in seed; the inputs of models that have not learnt the scene classes
- * (the detector: its head has no tuned notion of objects yet, and on white noise its
- * random head gives a spread of scores above the threshold). */
-cc_status cc_zoo_noise(cc_tensor *t, uint64_t seed, cc_err *err);
+/* Detection scenes, the inputs of detectors: each image is a background of one scene
+ * class at 10 % contrast with 1 to min(CC_ZOO_MAX_OBJECTS, 1 + H W / 160^2) objects on
+ * it: non-overlapping rectangles of 64 to 128 pixels a side (fixed in pixels, as the
+ * classes are; smaller when the image is), each showing another class at full contrast,
+ * lighter than the background and tinted by its class. A detector tuned on them
+ * (yolo.c) finds the objects with clear score margins, as a trained detector finds the
+ * objects of its data set.
+ *
+ * Fills t (f32 [N, C, H, W], H and W >= 64, data allocated by the caller),
+ * deterministic in seed. When objs is not NULL, image b's objects are written to
+ * objs[b * CC_ZOO_MAX_OBJECTS ...] and their count to n_objs[b] (both caller-allocated;
+ * n_objs may be given alone). Corners in pixels, x2 and y2 exclusive. CC_ERR_ARG when t
+ * is not such a tensor. */
+#define CC_ZOO_MAX_OBJECTS 6
+typedef struct cc_zoo_object {
+    float x1, y1, x2, y2;
+    int cls; /* scene class 0..CC_ZOO_IMAGE_CLASSES-1 */
+} cc_zoo_object;
+cc_status cc_zoo_scenes(cc_tensor *t, uint64_t seed, cc_zoo_object *objs, int *n_objs, cc_err *err);
 
 /* ---- the builders (also reachable through the registry) ---------------------------- */
 

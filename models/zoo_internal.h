@@ -33,10 +33,18 @@ cc_status cc_zoo_op(cc_model_builder *b, const char *op, const char *name, const
 
 /* Builds the bare graph (weights zero, buffers filled) for a batch and an image size. */
 typedef cc_status (*cc_zoo_graph_fn)(int batch, int size, cc_model **out, cc_err *err);
+/* The calibration set a recipe's tune sees: the images, and what each shows. */
+typedef struct cc_zoo_calib {
+    const cc_tensor *images;   /* [calib_batch, C, calib_size, calib_size] */
+    const int *classes;        /* scene class of each image (classification scenes), else NULL */
+    const cc_zoo_object *objs; /* detection scenes: CC_ZOO_MAX_OBJECTS slots per image, else NULL */
+    const int *n_objs;         /* objects in each image (detection scenes), else NULL */
+} cc_zoo_calib;
+
 /* Adjusts synthetic weights: `prepare` after cc_weights_init and before calibration,
  * `tune` after it with the calibrated model's values on the calibration images. */
 typedef cc_status (*cc_zoo_prepare_fn)(cc_model *m, uint64_t seed, cc_err *err);
-typedef cc_status (*cc_zoo_tune_fn)(cc_model *m, const cc_model_eval *ev, cc_err *err);
+typedef cc_status (*cc_zoo_tune_fn)(cc_model *m, const cc_model_eval *ev, const cc_zoo_calib *cal, cc_err *err);
 
 typedef struct cc_zoo_recipe {
     const cc_zoo_entry *entry;
@@ -47,13 +55,16 @@ typedef struct cc_zoo_recipe {
     int calib_batch;            /* calibration images: image i is of scene class
                                  * i % CC_ZOO_IMAGE_CLASSES (cc_zoo_images_of), so that
                                  * tune knows which image shows which class */
-    int noise;                  /* calibrate on white noise (cc_zoo_noise) instead */
+    int scenes;                 /* calibrate on detection scenes (cc_zoo_scenes) instead */
 } cc_zoo_recipe;
 
 /* The common build: resolves opt (NULL: defaults), builds the graph, then loads
  * opt->weights_path or makes synthetic weights: init, prepare, BatchNormalization
- * calibration on cc_zoo_images_of(seed, classes 0, 1, ...) and tune, on a copy of the model at the calibration
- * size and batch, then copied by name, so the weights depend on the seed only. */
+ * calibration on the recipe's calibration set (cc_zoo_images_of with classes 0, 1, ...,
+ * or cc_zoo_scenes) and tune, on a copy of the model at the calibration size and batch,
+ * then copied by name, so the weights depend on the seed only. The calibrated copy of the
+ * last model built is kept, and a build of the same model and seed copies its weights
+ * instead of calibrating again (not thread-safe: builds are not concurrent here). */
 cc_status cc_zoo_make(const cc_zoo_recipe *r, const cc_zoo_options *opt, cc_model **out, cc_err *err);
 
 #endif

@@ -45,6 +45,7 @@ typedef struct variant {
     int64_t out_n;            /* elements of output 0 */
     cc_model_eval eval0;      /* every value of image 0 (layers, divergence) */
     char note[256];           /* quantization report line */
+    cc_quant_params *qp;      /* int8: the calibration of m, reused at batch B */
     double noise_db;          /* SQNR of this golden against the FP32 golden (inf for FP32) */
 } variant;
 
@@ -81,21 +82,28 @@ static cc_status build_f32(const cc_model_run_options *o, int batch, cc_model **
     return cc_zoo_build(o->model, &zo, out, err);
 }
 
-static cc_status make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec, cc_model **out,
-                              char *note, size_t note_n, cc_err *err)
+/* The variant of f32 at precision prec. int8: with *qp NULL, calibrates f32 and keeps the
+ * parameters in *qp (the caller frees them); else quantizes with *qp, the calibration of
+ * the batch-1 model, as the quantization parameters do not depend on the batch. */
+static cc_status make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec,
+                              cc_quant_params **qp, cc_model **out, char *note, size_t note_n, cc_err *err)
 {
     note[0] = '\0';
     if (!strcmp(prec, "f32")) return cc_model_to_precision(f32, CC_F32, out, err);
     if (!strcmp(prec, "f16")) return cc_model_to_precision(f32, CC_F16, out, err);
     if (!strcmp(prec, "bf16")) return cc_model_to_precision(f32, CC_BF16, out, err);
-    cc_calib_options co;
-    memset(&co, 0, sizeof co);
-    co.n_images = o->calib_images;
-    co.seed = o->seed ^ 0xca1bull;
-    if (cc_calib_method_parse(o->calib_method ? o->calib_method : "minmax", &co.method))
-        return cc_err_set(err, CC_ERR_ARG, "unknown calibration method '%s' (minmax or percentile)", o->calib_method);
+    cc_status st = CC_OK;
+    if (!*qp) {
+        cc_calib_options co;
+        memset(&co, 0, sizeof co);
+        co.n_images = o->calib_images;
+        co.seed = o->seed ^ 0xca1bull;
+        if (cc_calib_method_parse(o->calib_method ? o->calib_method : "minmax", &co.method))
+            return cc_err_set(err, CC_ERR_ARG, "unknown calibration method '%s' (minmax or percentile)", o->calib_method);
+        if ((st = cc_quant_calibrate(f32, &co, qp, err))) return st;
+    }
     cc_quant_report rep;
-    cc_status st = cc_model_quantize(f32, &co, out, &rep, err);
+    st = cc_model_quantize_with(f32, *qp, out, &rep, err);
     if (!st)
         put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
                  rep.n_qconv, rep.n_qmatmul, rep.n_float_ops, rep.float_ops[0] ? rep.float_ops : "none",
@@ -148,6 +156,7 @@ static void variant_free(variant *v, int n_images)
     free(v->golden);
     cc_model_eval_free(&v->eval0);
     cc_model_free(v->m);
+    cc_quant_params_free(v->qp);
     memset(v, 0, sizeof *v);
 }
 
@@ -551,7 +560,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
             r->tp_batch = 1;
         }
     }
-    /* throughput at a larger batch: the same weights, rebuilt at batch B */
+    /* throughput at a larger batch: the same weights, rebuilt at batch B; INT8 with the
+     * batch-1 model's quantization parameters (no second calibration) */
     if (!st && o->batch > 1 && !is_onnx(o->model)) {
         cc_graph_exec *xb = NULL;
         cc_graph_exec_info ib;
@@ -559,9 +569,11 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         memset(in, 0, sizeof in);
         cc_timing tm = { 0 };
         char note[256];
+        cc_quant_params *qp = v->qp;
         cc_status s2 = build_f32(o, o->batch, &mb_f32, &e);
         if (!s2) s2 = cc_weights_copy(mb_f32, f32, &e);
-        if (!s2) s2 = make_variant(o, mb_f32, v->prec, &mb, note, sizeof note, &e);
+        if (!s2) s2 = make_variant(o, mb_f32, v->prec, &qp, &mb, note, sizeof note, &e);
+        if (qp != v->qp) cc_quant_params_free(qp);
         if (!s2) s2 = cc_graph_exec_create(&mb->graph, t, ctx, cpu, cpu_ctx, &xb, &ib, &e);
         if (!s2) s2 = cc_model_synthetic_input(mb, o->seed, in, &e);
         if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, NULL, NULL, &e);
@@ -704,7 +716,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         snprintf(v->prec, sizeof v->prec, "%s", wanted[i]);
         v->dt = !strcmp(v->prec, "f16") ? CC_F16 : !strcmp(v->prec, "bf16") ? CC_BF16 : !strcmp(v->prec, "int8") ? CC_I8 : CC_F32;
         double tv = cc_now();
-        st = make_variant(o, f32, v->prec, &v->m, v->note, sizeof v->note, err);
+        st = make_variant(o, f32, v->prec, &v->qp, &v->m, v->note, sizeof v->note, err);
         if (!st) st = golden_variant(o, v, err);
         if (st) goto done;
         if (fn) {

@@ -1,9 +1,9 @@
 /* test_yolo.c — the YOLOv5s v6.0 reference detector: the published parameter count
  * exactly, conv MACs against figures worked out by hand at 320 and 640 and cc_model_macs
  * against the published 16.5 GFLOPs, the graph's structure and output shapes at 320 and
- * 640, the in-graph decode recomputed here from the Detect convs' raw outputs, the score
- * distribution on a new random input, and BN outputs of order one on the calibration
- * images. */
+ * 640, the in-graph decode recomputed here from the Detect convs' raw outputs, the tuned
+ * detector on a new scene (every object found, boxes on the objects, few scores near the
+ * threshold), and BN outputs of order one on the calibration scenes. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 
 #include "../../harness/cctest.h"
 #include "../weights.h"
+#include "../detect.h"
 #include "../zoo.h"
 
 static double now(void)
@@ -155,21 +156,25 @@ int main(void)
         CHECK(cc_zoo_params(big) == 7235389);
     }
 
-    /* a new random input at 320: the decode recomputed here, scores as NMS will see them */
-    cc_tensor x;
-    const cc_tensor *in = &m->graph.values[m->graph.inputs[0]];
+    /* a new scene at 640 (the size the detector is tuned for, see yolo.c): the decode
+     * recomputed here; scores as NMS will see them */
+    cc_tensor x = { 0 };
+    cc_model_eval ev = { 0 };
+    if (!big) return CC_TEST_RESULT();
+    const cc_tensor *in = &big->graph.values[big->graph.inputs[0]];
+    cc_zoo_object objs[CC_ZOO_MAX_OBJECTS];
+    int n_objs = 0;
     CHECK(cc_tensor_alloc(&x, CC_F32, &in->shape, &e) == CC_OK);
-    CHECK(cc_zoo_noise(&x, 2002, &e) == CC_OK);
-    cc_model_eval ev;
+    CHECK(cc_zoo_scenes(&x, 2002, objs, &n_objs, &e) == CC_OK);
     t0 = now();
-    CHECK(cc_model_evaluate(&m->graph, &x, 0, NULL, &ev, &e) == CC_OK);
+    CHECK(cc_model_evaluate(&big->graph, &x, 0, NULL, &ev, &e) == CC_OK);
     double t_eval = now() - t0;
-    double derr = decode_error(m, &ev, 1);
+    double derr = decode_error(big, &ev, 1);
     CHECK(derr < 1e-5);
     const float *o = ev.vals[m->graph.outputs[0]].data;
-    int boxes = 0, in_range = 1;
+    int boxes = 0, in_range = 1, near = 0;
     double max_score = 0;
-    for (int r = 0; r < 6300; r++) {
+    for (int r = 0; r < 25200; r++) {
         const float *row = o + r * 85;
         double best = 0;
         for (int j = 5; j < 85; j++) best = fmax(best, row[j]);
@@ -177,14 +182,48 @@ int main(void)
         in_range &= row[2] > 0 && row[3] > 0;
         double score = row[4] * best;
         boxes += score > 0.25;
+        near += score > 0.125 && score < 0.5;
         max_score = fmax(max_score, score);
     }
     CHECK(in_range);
-    CHECK(boxes >= 1 && boxes <= 1000);
+    /* the tuned detector (yolo.c): one class, boxes about a cell wide on the objects, few
+     * scores within a factor 2 of the threshold */
+    cc_detection det[300];
+    int n_det = 0, on_objects = 0, near_objects = 0, found = 0;
+    CHECK(cc_detect_nms(o, 25200, 80, 0.25f, 0.45f, 300, det, &n_det, &e) == CC_OK);
+    for (int k = 0; k < n_det; k++) {
+        double cx = (det[k].x1 + det[k].x2) / 2, cy = (det[k].y1 + det[k].y2) / 2;
+        int on = 0, close = 0;
+        for (int i = 0; i < n_objs; i++) {
+            on |= cx >= objs[i].x1 && cx < objs[i].x2 && cy >= objs[i].y1 && cy < objs[i].y2;
+            close |= cx >= objs[i].x1 - 32 && cx < objs[i].x2 + 32 && cy >= objs[i].y1 - 32 && cy < objs[i].y2 + 32;
+        }
+        on_objects += on;
+        near_objects += close;
+        CHECK(det[k].cls == 0);
+        /* first anchor of head 1 (stride 16) or 2 (stride 32), boxes within 3x of a cell */
+        int head = det[k].box < 19200 ? 0 : det[k].box < 24000 ? 1 : 2, first = head == 1 ? 19200 : 24000;
+        double cell = head == 1 ? 16 : 32, bw = det[k].x2 - det[k].x1, bh = det[k].y2 - det[k].y1;
+        CHECK(head >= 1 && det[k].box < first + (head == 1 ? 1600 : 400));
+        CHECK(bw > cell / 3 && bw < 3 * cell && bh > cell / 3 && bh < 3 * cell);
+    }
+    for (int i = 0; i < n_objs; i++) {
+        int hit = 0;
+        for (int k = 0; k < n_det; k++) {
+            double cx = (det[k].x1 + det[k].x2) / 2, cy = (det[k].y1 + det[k].y2) / 2;
+            hit |= cx >= objs[i].x1 && cx < objs[i].x2 && cy >= objs[i].y1 && cy < objs[i].y2;
+        }
+        found += hit;
+    }
+    CHECK(n_objs >= 1 && found == n_objs);
+    CHECK(n_det == boxes && boxes >= 4 * n_objs && boxes <= 300);
+    CHECK(near_objects == n_det);     /* nothing fires away from the objects */
+    CHECK(on_objects >= 0.6 * n_det); /* most on them; the rest within a cell or two */
+    CHECK(near <= 0.4 * boxes);       /* scores near the threshold a minority */
 
-    /* the calibration images (two of 256 pixels, seeded like the weights): every BN
+    /* the first two calibration scenes (512 pixels, seeded like the weights): every BN
      * output's std is close to its scale, inside [0.3, 3] */
-    cc_zoo_options copt = { .batch = 2, .image_size = 256, .seed = 1, .weights_path = path };
+    cc_zoo_options copt = { .batch = 2, .image_size = 512, .seed = 1, .weights_path = path };
     CHECK(cc_model_yolov5s(&copt, &cal, &e) == CC_OK);
     double lo_sd = 1e9, hi_sd = 0;
     cc_model_eval cev = { 0 };
@@ -192,7 +231,7 @@ int main(void)
     if (cal) {
         in = &cal->graph.values[cal->graph.inputs[0]];
         CHECK(cc_tensor_alloc(&cx, CC_F32, &in->shape, &e) == CC_OK);
-        CHECK(cc_zoo_noise(&cx, 1, &e) == CC_OK);
+        CHECK(cc_zoo_scenes(&cx, 1, NULL, NULL, &e) == CC_OK);
         CHECK(cc_model_evaluate(&cal->graph, &cx, 0, NULL, &cev, &e) == CC_OK);
         for (int k = 0; k < cal->graph.n_nodes && cev.vals; k++) {
             const cc_node *nd = &cal->graph.nodes[k];
@@ -211,10 +250,11 @@ int main(void)
         }
         CHECK(decode_error(cal, &cev, 2) < 1e-5);
     }
-    printf("yolov5s: build at 320 %.2f s, at 640 from a weights file %.2f s; golden eval 320 %.2f s; "
-           "MACs at 640 %.6g; %d boxes above 0.25 (max score %.3f); decode error %.2g; "
-           "BN output std on calibration images [%.3f, %.3f]\n",
-           t_build, t_load, t_eval, macs640, boxes, max_score, derr, lo_sd, hi_sd);
+    printf("yolov5s: build at 320 %.2f s, at 640 from a weights file %.2f s; golden eval 640 %.2f s; "
+           "MACs at 640 %.6g; %d objects, %d boxes above 0.25 (%d on objects, %d within 32 pixels, %d scores in (0.125, 0.5), max %.3f); "
+           "decode error %.2g; "
+           "BN output std on calibration scenes [%.3f, %.3f]\n",
+           t_build, t_load, t_eval, macs640, n_objs, boxes, on_objects, near_objects, near, max_score, derr, lo_sd, hi_sd);
 
     /* bad sizes */
     cc_model *bad = NULL;
