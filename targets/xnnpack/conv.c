@@ -125,7 +125,7 @@ static cc_status build_conv(xp_build *b, cc_err *err)
                                               (uint32_t)v->kh, (uint32_t)v->kw, (uint32_t)v->sh, (uint32_t)v->sw,
                                               (uint32_t)v->dh, (uint32_t)v->dw, (uint32_t)cs.group, (size_t)cs.cg,
                                               (size_t)cs.mg, (size_t)v->c, (size_t)cs.m, k,
-                                              bias ? bias->data : NULL, -INFINITY, INFINITY, 0, &b->np->op);
+                                              bias ? bias->data : NULL, -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_f32;
         strcpy(b->np->impl, "convolution2d_nhwc_f32");
     } else {
@@ -133,7 +133,7 @@ static cc_status build_conv(xp_build *b, cc_err *err)
                                               (uint32_t)v->kh, (uint32_t)v->kw, (uint32_t)v->sh, (uint32_t)v->sw,
                                               (uint32_t)v->dh, (uint32_t)v->dw, (uint32_t)cs.group, (size_t)cs.cg,
                                               (size_t)cs.mg, (size_t)v->c, (size_t)cs.m, k,
-                                              bias ? bias->data : NULL, -INFINITY, INFINITY, 0, &b->np->op);
+                                              bias ? bias->data : NULL, -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_f16;
         strcpy(b->np->impl, "convolution2d_nhwc_f16");
     }
@@ -183,7 +183,7 @@ static cc_status build_qconv(xp_build *b, cc_err *err)
                                                   (uint32_t)v->kh, (uint32_t)v->kw, (uint32_t)v->sh, (uint32_t)v->sw,
                                                   (uint32_t)v->dh, (uint32_t)v->dw, (uint32_t)cs.group, (size_t)cs.cg,
                                                   (size_t)cs.mg, (size_t)v->c, (size_t)cs.m, (int8_t)xz, xs, scales, k,
-                                                  bv, (int8_t)yzv, ys, INT8_MIN, INT8_MAX, 0, &b->np->op);
+                                                  bv, (int8_t)yzv, ys, INT8_MIN, INT8_MAX, b->ctx->xnn_flags, &b->np->op);
             b->np->setup = setup_qc8;
             strcpy(b->np->impl, "convolution2d_nhwc_qc8");
         } else {
@@ -191,7 +191,7 @@ static cc_status build_qconv(xp_build *b, cc_err *err)
                                                   (uint32_t)v->kh, (uint32_t)v->kw, (uint32_t)v->sh, (uint32_t)v->sw,
                                                   (uint32_t)v->dh, (uint32_t)v->dw, (uint32_t)cs.group, (size_t)cs.cg,
                                                   (size_t)cs.mg, (size_t)v->c, (size_t)cs.m, (int8_t)xz, xs, scales[0],
-                                                  k, bv, (int8_t)yzv, ys, INT8_MIN, INT8_MAX, 0, &b->np->op);
+                                                  k, bv, (int8_t)yzv, ys, INT8_MIN, INT8_MAX, b->ctx->xnn_flags, &b->np->op);
             b->np->setup = setup_qs8;
             strcpy(b->np->impl, "convolution2d_nhwc_qs8");
         }
@@ -208,8 +208,8 @@ static cc_status build_qconv(xp_build *b, cc_err *err)
                                           (uint32_t)v->kh, (uint32_t)v->kw, (uint32_t)v->sh, (uint32_t)v->sw,
                                           (uint32_t)v->dh, (uint32_t)v->dw, (uint32_t)cs.group, (size_t)cs.cg, (size_t)cs.mg,
                                           (size_t)v->c, (size_t)cs.m, (uint8_t)xz, xs, (uint8_t)xp_const_at(wz, 0),
-                                          (float)xp_const_at(ws, 0), k, bv, (uint8_t)yzv, ys, 0, UINT8_MAX, 0,
-                                          &b->np->op);
+                                          (float)xp_const_at(ws, 0), k, bv, (uint8_t)yzv, ys, 0, UINT8_MAX,
+                                          b->ctx->xnn_flags, &b->np->op);
     b->np->setup = setup_qu8;
     strcpy(b->np->impl, "convolution2d_nhwc_qu8");
     free(k);

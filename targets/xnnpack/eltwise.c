@@ -43,11 +43,11 @@ static cc_status clamp(xp_build *b, float lo, float hi, cc_err *err)
 {
     enum xnn_status s;
     if (b->in[0]->dtype == CC_F32) {
-        s = xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, 0, &b->np->op);
+        s = xnn_create_clamp_nc_f32(1, 1, 1, lo, hi, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_clamp_f32;
         strcpy(b->np->impl, "clamp_nc_f32");
     } else {
-        s = xnn_create_clamp_nc_f16(1, 1, 1, lo, hi, 0, &b->np->op);
+        s = xnn_create_clamp_nc_f16(1, 1, 1, lo, hi, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_clamp_f16;
         strcpy(b->np->impl, "clamp_nc_f16");
     }
@@ -81,11 +81,11 @@ static cc_status build_leaky(xp_build *b, cc_err *err)
     float alpha = ai >= 0 && b->node->attrs[ai].set ? (float)b->node->attrs[ai].f : 0.01f;
     enum xnn_status s;
     if (b->in[0]->dtype == CC_F32) {
-        s = xnn_create_leaky_relu_nc_f32(1, 1, 1, alpha, 0, &b->np->op);
+        s = xnn_create_leaky_relu_nc_f32(1, 1, 1, alpha, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_leaky_f32;
         strcpy(b->np->impl, "leaky_relu_nc_f32");
     } else {
-        s = xnn_create_leaky_relu_nc_f16(1, 1, 1, alpha, 0, &b->np->op);
+        s = xnn_create_leaky_relu_nc_f16(1, 1, 1, alpha, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_leaky_f16;
         strcpy(b->np->impl, "leaky_relu_nc_f16");
     }
@@ -98,7 +98,7 @@ static cc_status build_sigmoid(xp_build *b, cc_err *err)
     if (st) return st;
     b->np->setup = setup_sigmoid_f32;
     strcpy(b->np->impl, "sigmoid_nc_f32");
-    return xp_check(xnn_create_sigmoid_nc_f32(1, 1, 1, 0, &b->np->op), b->np->impl, err);
+    return xp_check(xnn_create_sigmoid_nc_f32(1, 1, 1, b->ctx->xnn_flags, &b->np->op), b->np->impl, err);
 }
 
 static cc_status build_hardswish(xp_build *b, cc_err *err)
@@ -107,11 +107,11 @@ static cc_status build_hardswish(xp_build *b, cc_err *err)
     if (st) return st;
     enum xnn_status s;
     if (b->in[0]->dtype == CC_F32) {
-        s = xnn_create_hardswish_nc_f32(1, 1, 1, 0, &b->np->op);
+        s = xnn_create_hardswish_nc_f32(1, 1, 1, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_hswish_f32;
         strcpy(b->np->impl, "hardswish_nc_f32");
     } else {
-        s = xnn_create_hardswish_nc_f16(1, 1, 1, 0, &b->np->op);
+        s = xnn_create_hardswish_nc_f16(1, 1, 1, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_hswish_f16;
         strcpy(b->np->impl, "hardswish_nc_f16");
     }
@@ -124,7 +124,7 @@ static cc_status build_sqrt(xp_build *b, cc_err *err)
     if (st) return st;
     b->np->setup = setup_sqrt_f32;
     strcpy(b->np->impl, "square_root_nc_f32");
-    return xp_check(xnn_create_square_root_nc_f32(1, 1, 1, 0, &b->np->op), b->np->impl, err);
+    return xp_check(xnn_create_square_root_nc_f32(1, 1, 1, b->ctx->xnn_flags, &b->np->op), b->np->impl, err);
 }
 
 static cc_status build_softmax(xp_build *b, cc_err *err)
@@ -145,7 +145,7 @@ static cc_status build_softmax(xp_build *b, cc_err *err)
     b->np->batch = c ? (size_t)cc_tensor_numel(x) / c : 0;
     b->np->setup = setup_softmax_f32;
     strcpy(b->np->impl, "softmax_nc_f32");
-    return xp_check(xnn_create_softmax_nc_f32(c, c, c, 0, &b->np->op), b->np->impl, err);
+    return xp_check(xnn_create_softmax_nc_f32(c, c, c, b->ctx->xnn_flags, &b->np->op), b->np->impl, err);
 }
 
 /* ---- binary ----------------------------------------------------------------------------- */
@@ -209,7 +209,7 @@ static cc_status build_binary(xp_build *b, cc_err *err)
     xp_dst(b, 0);
     b->np->setup = k->setup;
     strcpy(b->np->impl, k->impl);
-    return xp_check(k->create(-INFINITY, INFINITY, 0, &b->np->op), k->impl, err);
+    return xp_check(k->create(-INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op), k->impl, err);
 }
 
 static const xp_op ops[] = {

@@ -56,7 +56,7 @@ static cc_status fc_float(xp_build *b, int64_t k, int64_t n, const void *w, int 
     xp_src(b, 0, 0, 0);
     xp_dst(b, 0);
     b->np->batch = k ? (size_t)(cc_tensor_numel(x) / k) : 0;
-    uint32_t flags = trans ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS;
+    uint32_t flags = (trans ? 0 : XNN_FLAG_TRANSPOSE_WEIGHTS) | b->ctx->xnn_flags;
     enum xnn_status s;
     if (x->dtype == CC_F32) {
         s = xnn_create_fully_connected_nc_f32((size_t)k, (size_t)n, (size_t)k, (size_t)n, w, bias, -INFINITY, INFINITY, flags,
@@ -147,18 +147,19 @@ static cc_status build_qmatmul(xp_build *b, cc_err *err)
     xp_src(b, 0, 0, 0);
     xp_dst(b, 0);
     b->np->batch = k ? (size_t)(cc_tensor_numel(a) / k) : 0;
+    uint32_t tflags = XNN_FLAG_TRANSPOSE_WEIGHTS | b->ctx->xnn_flags;
     enum xnn_status s;
     if (a->dtype == CC_I8) {
         if (wz != 0)
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
                               "xnnpack: the signed fully connected takes symmetric weights only (b_zero_point must be 0)");
         s = xnn_create_fully_connected_nc_qs8((size_t)k, (size_t)n, (size_t)k, (size_t)n, (int8_t)az, as, wsc, w->data, NULL,
-                                              (int8_t)yzv, ys, INT8_MIN, INT8_MAX, XNN_FLAG_TRANSPOSE_WEIGHTS, &b->np->op);
+                                              (int8_t)yzv, ys, INT8_MIN, INT8_MAX, tflags, &b->np->op);
         b->np->setup = setup_fc_qs8;
         strcpy(b->np->impl, "fully_connected_nc_qs8");
     } else {
         s = xnn_create_fully_connected_nc_qu8((size_t)k, (size_t)n, (size_t)k, (size_t)n, (uint8_t)az, as, (uint8_t)wz, wsc,
-                                              w->data, NULL, (uint8_t)yzv, ys, 0, UINT8_MAX, XNN_FLAG_TRANSPOSE_WEIGHTS,
+                                              w->data, NULL, (uint8_t)yzv, ys, 0, UINT8_MAX, tflags,
                                               &b->np->op);
         b->np->setup = setup_fc_qu8;
         strcpy(b->np->impl, "fully_connected_nc_qu8");

@@ -35,15 +35,15 @@ static cc_status build_copy(xp_build *b, cc_err *err)
     b->np->batch = (size_t)cc_tensor_numel(x);
     enum xnn_status s;
     if (es == 1) {
-        s = xnn_create_copy_nc_x8(1, 1, 1, 0, &b->np->op);
+        s = xnn_create_copy_nc_x8(1, 1, 1, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_copy_x8;
         strcpy(b->np->impl, "copy_nc_x8");
     } else if (es == 2) {
-        s = xnn_create_copy_nc_x16(1, 1, 1, 0, &b->np->op);
+        s = xnn_create_copy_nc_x16(1, 1, 1, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_copy_x16;
         strcpy(b->np->impl, "copy_nc_x16");
     } else {
-        s = xnn_create_copy_nc_x32(1, 1, 1, 0, &b->np->op);
+        s = xnn_create_copy_nc_x32(1, 1, 1, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_copy_x32;
         strcpy(b->np->impl, "copy_nc_x32");
     }
@@ -79,11 +79,11 @@ static cc_status build_quantize(xp_build *b, cc_err *err)
     if ((st = qparams(b, &scale, &zp, err))) return st;
     enum xnn_status s;
     if (b->out[0].dtype == CC_I8) {
-        s = xnn_create_convert_nc_f32_qs8(1, 1, 1, scale, (int8_t)zp, INT8_MIN, INT8_MAX, 0, &b->np->op);
+        s = xnn_create_convert_nc_f32_qs8(1, 1, 1, scale, (int8_t)zp, INT8_MIN, INT8_MAX, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_q_s8;
         strcpy(b->np->impl, "convert_nc_f32_qs8");
     } else if (b->out[0].dtype == CC_U8) {
-        s = xnn_create_convert_nc_f32_qu8(1, 1, 1, scale, (uint8_t)zp, 0, UINT8_MAX, 0, &b->np->op);
+        s = xnn_create_convert_nc_f32_qu8(1, 1, 1, scale, (uint8_t)zp, 0, UINT8_MAX, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_q_u8;
         strcpy(b->np->impl, "convert_nc_f32_qu8");
     } else {
@@ -102,11 +102,11 @@ static cc_status build_dequantize(xp_build *b, cc_err *err)
     if ((st = qparams(b, &scale, &zp, err))) return st;
     enum xnn_status s;
     if (dt == CC_I8) {
-        s = xnn_create_convert_nc_qs8_f32(1, 1, 1, scale, (int8_t)zp, 0, &b->np->op);
+        s = xnn_create_convert_nc_qs8_f32(1, 1, 1, scale, (int8_t)zp, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_dq_s8;
         strcpy(b->np->impl, "convert_nc_qs8_f32");
     } else {
-        s = xnn_create_convert_nc_qu8_f32(1, 1, 1, scale, (uint8_t)zp, 0, &b->np->op);
+        s = xnn_create_convert_nc_qu8_f32(1, 1, 1, scale, (uint8_t)zp, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_dq_u8;
         strcpy(b->np->impl, "convert_nc_qu8_f32");
     }
@@ -177,6 +177,7 @@ static cc_status build_resize(xp_build *b, cc_err *err)
                 return cc_err_set(err, CC_ERR_UNSUPPORTED,
                                   "xnnpack: bilinear resize scales by output/input size (%g), not by the given scale %g", out / in, s);
         }
+    flags |= b->ctx->xnn_flags;
     xp_src(b, 0, 0, 1);
     xp_dst(b, 1);
     b->np->batch = (size_t)x->shape.dims[0];

@@ -99,25 +99,25 @@ static cc_status build_maxpool(xp_build *b, cc_err *err)
     switch (dt) {
     case CC_F32:
         s = xnn_create_max_pooling2d_nhwc_f32(p[0], p[1], p[2], p[3], k[0], k[1], k[2], k[3], k[4], k[5], c, c, c,
-                                              -INFINITY, INFINITY, 0, &b->np->op);
+                                              -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_max_f32;
         strcpy(b->np->impl, "max_pooling2d_nhwc_f32");
         break;
     case CC_F16:
         s = xnn_create_max_pooling2d_nhwc_f16(p[0], p[1], p[2], p[3], k[0], k[1], k[2], k[3], k[4], k[5], c, c, c,
-                                              -INFINITY, INFINITY, 0, &b->np->op);
+                                              -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_max_f16;
         strcpy(b->np->impl, "max_pooling2d_nhwc_f16");
         break;
     case CC_I8:
         s = xnn_create_max_pooling2d_nhwc_s8(p[0], p[1], p[2], p[3], k[0], k[1], k[2], k[3], k[4], k[5], c, c, c, INT8_MIN,
-                                             INT8_MAX, 0, &b->np->op);
+                                             INT8_MAX, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_max_s8;
         strcpy(b->np->impl, "max_pooling2d_nhwc_s8");
         break;
     default:
         s = xnn_create_max_pooling2d_nhwc_u8(p[0], p[1], p[2], p[3], k[0], k[1], k[2], k[3], k[4], k[5], c, c, c, 0,
-                                             UINT8_MAX, 0, &b->np->op);
+                                             UINT8_MAX, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_max_u8;
         strcpy(b->np->impl, "max_pooling2d_nhwc_u8");
         break;
@@ -140,7 +140,7 @@ static cc_status build_avgpool(xp_build *b, cc_err *err)
     size_t c = (size_t)v.c;
     enum xnn_status s = xnn_create_average_pooling2d_nhwc_f32(
         (uint32_t)v.pt, (uint32_t)v.pr, (uint32_t)v.pb, (uint32_t)v.pl, (uint32_t)v.kh, (uint32_t)v.kw, (uint32_t)v.sh,
-        (uint32_t)v.sw, c, c, c, -INFINITY, INFINITY, 0, &b->np->op);
+        (uint32_t)v.sw, c, c, c, -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
     b->np->setup = setup_avg_f32;
     strcpy(b->np->impl, grown ? "average_pooling2d_nhwc_f32 (ceil pad)" : "average_pooling2d_nhwc_f32");
     return xp_check(s, "average_pooling2d_nhwc_f32", err);
@@ -160,11 +160,11 @@ static cc_status build_gavgpool(xp_build *b, cc_err *err)
     b->np->in_w = (size_t)b->np->src_ncs[0][2];
     enum xnn_status s;
     if (x->dtype == CC_F32) {
-        s = xnn_create_global_average_pooling_nwc_f32(c, c, c, -INFINITY, INFINITY, 0, &b->np->op);
+        s = xnn_create_global_average_pooling_nwc_f32(c, c, c, -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_gavg_f32;
         strcpy(b->np->impl, "global_average_pooling_nwc_f32");
     } else {
-        s = xnn_create_global_average_pooling_nwc_f16(c, c, c, -INFINITY, INFINITY, 0, &b->np->op);
+        s = xnn_create_global_average_pooling_nwc_f16(c, c, c, -INFINITY, INFINITY, b->ctx->xnn_flags, &b->np->op);
         b->np->setup = setup_gavg_f16;
         strcpy(b->np->impl, "global_average_pooling_nwc_f16");
     }

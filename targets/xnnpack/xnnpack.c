@@ -8,7 +8,13 @@
  * inputs are transposed in and their outputs out at run time (skipped where the two
  * layouts coincide: one channel or one pixel), and describe_plan counts those transposes.
  * Buffers carry XNN_EXTRA_BYTES of slack because XNNPACK kernels may read past the end of
- * an input. */
+ * an input.
+ *
+ * Threads: one pthreadpool of CROSSCHECK_XNNPACK_THREADS threads (default one per core)
+ * whose workers sleep after each operator (XNN_FLAG_YIELD_WORKERS), the counterpart of the
+ * OMP_WAIT_POLICY=passive crosscheck sets for OpenMP; 1 runs without a pool. Operators
+ * are created, weights packed and buffers bound once, in prepare; a run is the transposes
+ * (on the calling thread) and xnn_run_operator per node. */
 #include "xnnpack_plugin.h"
 
 #include <math.h>
@@ -19,6 +25,9 @@
 #ifndef XP_LIBRARY_VERSION
 #define XP_LIBRARY_VERSION "unknown version"
 #endif
+
+/* The thread count (default: one per core); 1 runs every operator on the calling thread. */
+#define THREADS_ENV "CROSSCHECK_XNNPACK_THREADS"
 
 static const xp_family *const families[] = {
     &xp_family_conv, &xp_family_pool, &xp_family_eltwise, &xp_family_matmul, &xp_family_misc,
@@ -197,9 +206,8 @@ typedef struct transpose_job {
 
 /* One band of TILE destination rows of one batch item, in TILE x TILE tiles, each written
  * a destination row at a time (sequential stores; strided loads stay within the tile). */
-static void transpose_band(void *ctx, size_t task)
+static void transpose_band(const transpose_job *j, size_t task)
 {
-    const transpose_job *j = ctx;
     int64_t item = (int64_t)task / j->bands, c0 = (int64_t)task % j->bands * TILE;
     int64_t c1 = c0 + TILE < j->cols ? c0 + TILE : j->cols;
     size_t plane = (size_t)(j->rows * j->cols) * j->esize;
@@ -226,12 +234,13 @@ static void transpose_band(void *ctx, size_t task)
     }
 }
 
-/* n items of rows x cols elements, each transposed; parallel over destination row bands. */
-static void transpose(pthreadpool_t pool, const void *src, void *dst, int64_t n, int64_t rows, int64_t cols,
-                      size_t esize)
+/* n items of rows x cols elements, each transposed, on the calling thread: a transpose is
+ * a small part of its operator's time, and one more hand-off to the pool's workers per
+ * transpose cost more than it saved on a busy machine. */
+static void transpose(const void *src, void *dst, int64_t n, int64_t rows, int64_t cols, size_t esize)
 {
     transpose_job j = { src, dst, rows, cols, esize, (cols + TILE - 1) / TILE };
-    pthreadpool_parallelize_1d(pool, transpose_band, &j, (size_t)(n * j.bands), 0);
+    for (int64_t t = 0; t < n * j.bands; t++) transpose_band(&j, (size_t)t);
 }
 
 /* ---- device ------------------------------------------------------------------------ */
@@ -287,12 +296,28 @@ static cc_status xp_open(const char *device, void **ctx, cc_device_desc *desc, c
         return cc_err_set(err, CC_ERR_DEVICE, "xnnpack: xnn_initialize failed (%s)", xp_status_name(s));
     xp_ctx *c = calloc(1, sizeof *c);
     if (!c) return cc_err_set(err, CC_ERR_NOMEM, "xnnpack: out of memory");
-    c->pool = pthreadpool_create(0);
-    if (!c->pool) {
-        free(c);
-        return cc_err_set(err, CC_ERR_DEVICE, "xnnpack: cannot create a thread pool");
+    long want = 0;
+    const char *env = getenv(THREADS_ENV);
+    if (env && env[0]) {
+        char *end;
+        want = strtol(env, &end, 10);
+        if (*end || want < 1 || want > 1024) {
+            free(c);
+            return cc_err_set(err, CC_ERR_ARG, "xnnpack: %s='%s' is not a thread count (1..1024)", THREADS_ENV, env);
+        }
     }
-    c->threads = (int)pthreadpool_get_threads_count(c->pool);
+    /* one thread: no pool (XNNPACK runs on the caller); otherwise workers that sleep after
+     * each operator instead of spinning (pthreadpool's default spin starves the caller on a
+     * busy machine: 1 ms convolutions took 12 to 24 ms) */
+    if (want != 1) {
+        c->pool = pthreadpool_create((size_t)want);
+        if (!c->pool) {
+            free(c);
+            return cc_err_set(err, CC_ERR_DEVICE, "xnnpack: cannot create a thread pool");
+        }
+    }
+    c->threads = c->pool ? (int)pthreadpool_get_threads_count(c->pool) : 1;
+    if (c->threads > 1) c->xnn_flags = XNN_FLAG_YIELD_WORKERS;
     cc_device_desc d;
     memset(&d, 0, sizeof d);
     char model[128], mhz[64];
@@ -300,7 +325,8 @@ static cc_status xp_open(const char *device, void **ctx, cc_device_desc *desc, c
     cpuinfo_value("cpu MHz", mhz, sizeof mhz);
     snprintf(d.name, sizeof d.name, "%.100s (%d thread%s)", model[0] ? model : "unknown CPU", c->threads,
              c->threads == 1 ? "" : "s");
-    snprintf(d.library, sizeof d.library, "XNNPACK %s; pthreadpool", XP_LIBRARY_VERSION);
+    snprintf(d.library, sizeof d.library, "XNNPACK %s; %s", XP_LIBRARY_VERSION,
+             c->pool ? "pthreadpool, workers yield after each operator" : "no thread pool");
     double ghz = atof(mhz) / 1000.0;
     d.peak_gflops = ghz > 0 ? c->threads * flops_per_cycle() * ghz : 0;
     *desc = d;
@@ -624,7 +650,7 @@ static cc_status xp_run(void *ctx, void *plan, void *const *inputs, void *const 
             const void *x = p->ptr[np->node->in[np->src_in[k]]];
             if (np->nhwc_src[k]) {
                 const int64_t *d = np->src_ncs[k];
-                transpose(c->pool, x, np->scratch_src[k], d[0], d[1], d[2], np->esize_src[k]);
+                transpose(x, np->scratch_src[k], d[0], d[1], d[2], np->esize_src[k]);
                 x = np->scratch_src[k];
             }
             src[k] = x;
@@ -638,7 +664,7 @@ static cc_status xp_run(void *ctx, void *plan, void *const *inputs, void *const 
             return cc_err_set(err, CC_ERR_DEVICE, "xnnpack: running %s (%s) failed (%s)", np->node->op->name, np->impl,
                               xp_status_name(s));
         if (np->nhwc_dst)
-            transpose(c->pool, np->scratch_dst, y, np->dst_ncs[0], np->dst_ncs[2], np->dst_ncs[1], np->esize_dst);
+            transpose(np->scratch_dst, y, np->dst_ncs[0], np->dst_ncs[2], np->dst_ncs[1], np->esize_dst);
     }
     for (int j = 0; j < g->n_outputs; j++) {
         int v = g->outputs[j];

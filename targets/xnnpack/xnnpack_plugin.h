@@ -52,10 +52,12 @@ struct xp_node {
     char impl[XP_NOTE_MAX];   /* "convolution2d_nhwc_qc8", for describe_plan */
 };
 
-/* The plugin's context: XNNPACK initialised, one thread pool. */
+/* The plugin's context: XNNPACK initialised, one thread pool (NULL with one thread: XNNPACK
+ * then runs on the calling thread). */
 typedef struct xp_ctx {
     pthreadpool_t pool;
     int threads;
+    uint32_t xnn_flags;       /* or'ed into the flags of every operator: XNN_FLAG_YIELD_WORKERS */
 } xp_ctx;
 
 /* What a builder sees: the node, its input descriptions (NULL for an absent optional

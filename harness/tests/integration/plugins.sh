@@ -104,6 +104,13 @@ mkdir -p "$plugins"
 cp "$xb/crosscheck-xnnpack.so" "$plugins/"
 "$X" list targets --target-path "$plugins" >"$WORK/xl.txt" 2>"$WORK/xl.err"
 grep -q "^xnnpack  *available" "$WORK/xl.txt" || fail "xnnpack not available: $(cat "$WORK/xl.txt" "$WORK/xl.err")"
+# its thread count from CROSSCHECK_XNNPACK_THREADS: 1 runs on the caller; a bad value is one line
+CROSSCHECK_XNNPACK_THREADS=1 "$X" list targets --target-path "$plugins" >"$WORK/xl1.txt" 2>&1
+grep -q "^xnnpack  *available .*(1 thread)" "$WORK/xl1.txt" || fail "CROSSCHECK_XNNPACK_THREADS=1: $(cat "$WORK/xl1.txt")"
+grep -q "no thread pool" "$WORK/xl1.txt" || fail "CROSSCHECK_XNNPACK_THREADS=1 keeps a pool: $(cat "$WORK/xl1.txt")"
+CROSSCHECK_XNNPACK_THREADS=0 "$X" list targets --target-path "$plugins" >"$WORK/xl0.txt" 2>&1
+grep -q "^xnnpack  *unavailable .*CROSSCHECK_XNNPACK_THREADS='0' is not a thread count" "$WORK/xl0.txt" ||
+    fail "CROSSCHECK_XNNPACK_THREADS=0 not refused: $(cat "$WORK/xl0.txt")"
 
 xdb="$WORK/xnn.db"
 "$X" run --quick --targets xnnpack --target-path "$plugins" --no-timing --db "$xdb" >"$WORK/xrun.txt" 2>"$WORK/xrun.err"
