@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — set up, build, and run the tests: the unit tests under AddressSanitizer and
-# UndefinedBehaviorSanitizer first, then every test (unit and integration) on the
-# release build. The last line printed is ctest's summary.
+# UndefinedBehaviorSanitizer first (but those labelled `slow`, which build whole reference
+# models), then every test (unit and integration) on the release build. The last line
+# printed is ctest's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -11,7 +12,7 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCC_SANITIZE=ON >/dev/null
 cmake --build build-asan -j "$jobs" >/dev/null
 ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    ctest --test-dir build-asan -L unit -j "$jobs" --output-on-failure >build-asan/ctest.log 2>&1 || {
+    ctest --test-dir build-asan -L unit -LE slow -j "$jobs" --output-on-failure >build-asan/ctest.log 2>&1 || {
     cat build-asan/ctest.log
     exit 1
 }
