@@ -250,13 +250,14 @@ static const char compare_help[] =
     "  --cross-env         compare even when the stable environment differs\n"
     "  --format md|html|csv  (default md)   --out PATH (default -: standard output; with a\n"
     "                      file, md charts are written beside it, html charts are inline)\n"
+    "  --models            with --format csv: the model rows instead of the case rows\n"
     "  --max-rows N        rows listed per section (default 50)\n"
     "  exit: 0 no regression, 1 regression, 4 improvements only, 2 bad usage,\n"
     "        3 infrastructure error or not enough data (no results in common, environments differ)\n";
 
 typedef struct compare_args {
     const char *db, *baseline, *candidate, *format, *out;
-    int max_rows;
+    int max_rows, models;
     cc_compare_options opt;
 } compare_args;
 
@@ -278,6 +279,7 @@ static int parse_compare(int argc, char **argv, compare_args *a)
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--candidate", &v)) > 0) a->candidate = v;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--format", &v)) > 0) a->format = v;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--out", &v)) > 0) a->out = v;
+        else if (!k && strcmp(argv[i], "--models") == 0) a->models = 1;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--alpha", &v)) > 0) {
             if (parse_pos(v, &a->opt.alpha) || a->opt.alpha >= 1)
                 return complain(EXIT_USAGE, "compare", "--alpha takes a number in (0, 1), got '%s'", v);
@@ -351,7 +353,7 @@ int cc_cmd_compare(int argc, char **argv)
             rc = orc;
             goto done;
         }
-        cc_status st = cc_csv_export_comparison(c, f, &err);
+        cc_status st = a.models ? cc_csv_export_model_comparison(c, f, &err) : cc_csv_export_comparison(c, f, &err);
         int crc = close_out("compare", a.out, f);
         if (st != CC_OK) rc = complain(EXIT_DATA, "compare", "%s", err.msg);
         else if (crc) rc = crc;
@@ -544,16 +546,19 @@ int cc_cmd_export(int argc, char **argv)
 {
     cc_cli cli;
     cc_cli_init(&cli, "export",
-                "crosscheck export --format csv [--run RUN|all] [--db PATH] [--out PATH]\n"
+                "crosscheck export --format csv [--run RUN|all] [--models] [--db PATH] [--out PATH]\n"
                 "  every result of a run (default: latest) or of every run (all) as CSV, one row\n"
-                "  per (case, target, regime) with its run, verdict, error metrics and timing.\n"
+                "  per (case, target, regime) with its run, verdict, error metrics and timing;\n"
+                "  with --models the model results instead, one row per (model, target, precision).\n"
                 "  RUN: an id, latest, latest~N, a tag, a uid or git commit prefix, or FILE.db[:RUN]\n"
                 "  exit: 0, 2 bad usage, 3 no such database or run\n");
     const char *db_path = DEFAULT_DB, *run = "latest", *format = NULL, *out = "-";
+    int models = 0;
     for (int i = 0; i < argc; i++) {
         const char *v;
         int k;
         if ((k = cc_cli_value(&cli, argc, argv, &i, "--db", &v)) > 0) db_path = v;
+        else if (!k && strcmp(argv[i], "--models") == 0) models = 1;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--run", &v)) > 0) run = v;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--format", &v)) > 0) format = v;
         else if (!k && (k = cc_cli_value(&cli, argc, argv, &i, "--out", &v)) > 0) out = v;
@@ -577,7 +582,7 @@ int cc_cmd_export(int argc, char **argv)
     FILE *f = open_out("export", out, &rc);
     if (f) {
         cc_err err = { 0 };
-        cc_status st = cc_csv_export_results(db, id, f, &err);
+        cc_status st = models ? cc_csv_export_model_results(db, id, f, &err) : cc_csv_export_results(db, id, f, &err);
         rc = close_out("export", out, f);
         if (st != CC_OK) rc = complain(EXIT_DATA, "export", "%s", err.msg);
     }

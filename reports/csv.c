@@ -1,5 +1,6 @@
-/* csv.c — CSV exports of results, comparisons and histories through libcsv: text fields
- * go through csv_fwrite (quoted, quotes doubled), numbers are printed round-trip exact. */
+/* csv.c — CSV exports of results (op cases and models), comparisons and histories through
+ * libcsv: text fields go through csv_fwrite (quoted, quotes doubled), numbers are printed
+ * round-trip exact. */
 #include "csv.h"
 
 #include <math.h>
@@ -8,6 +9,7 @@
 
 #include <csv.h>
 
+#include "../results/model_result.h"
 #include "../results/store_query.h"
 
 /* A row being written: fields are separated by commas; the first write error sticks. */
@@ -140,6 +142,92 @@ cc_status cc_csv_export_results(cc_db *store, int64_t run_id, FILE *f, cc_err *e
     return st != CC_OK ? st : io_status(&w, err);
 }
 
+/* ---- model results ------------------------------------------------------------------------ */
+
+static const char *const model_cols[] = {
+    "run_uid", "run_id", "started_at", "tag", "git_commit", "hostname", "model", "target", "precision",
+    "seed", "n_images", "verdict", "reason", "conf_cosine", "conf_sqnr_db", "conf_top1", "top1", "top5",
+    "cosine", "sqnr_db", "det_precision", "det_recall", "det_map50", "n_nodes", "n_fallback", "fallback_ops",
+    "support_rate", "lat_samples", "lat_p50_s", "lat_p90_s", "lat_p99_s", "tp_batch", "throughput",
+    "gflops", "peak_share", "layers", "divergent", "plan",
+};
+
+static void model_row(row *w, const cc_run_info *run, const cc_model_result *r)
+{
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    text(w, run->uid);
+    integer(w, run->id);
+    text(w, run->started_at);
+    text(w, run->tag);
+    text(w, run->git_commit);
+    text(w, run->hostname);
+    text(w, r->model);
+    text(w, r->target);
+    text(w, r->precision);
+    text(w, seed);
+    integer(w, r->n_images);
+    text(w, cc_verdict_name(r->verdict));
+    text(w, r->reason);
+    num(w, r->conf_cosine);
+    num(w, r->conf_sqnr_db);
+    num(w, r->conf_top1);
+    num(w, r->top1);
+    num(w, r->top5);
+    num(w, r->cosine);
+    num(w, r->sqnr_db);
+    num(w, r->det_precision);
+    num(w, r->det_recall);
+    num(w, r->det_map50);
+    integer(w, r->n_nodes);
+    integer(w, r->n_fallback);
+    text(w, r->fallback_ops);
+    num(w, r->support_rate);
+    integer(w, r->lat_samples);
+    num(w, r->lat_p50);
+    num(w, r->lat_p90);
+    num(w, r->lat_p99);
+    integer(w, r->tp_batch);
+    num(w, r->throughput);
+    num(w, r->gflops);
+    num(w, r->peak_share);
+    text(w, r->layers);
+    text(w, r->divergent);
+    text(w, r->plan);
+    end_row(w);
+}
+
+cc_status cc_csv_export_model_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err)
+{
+    if (!store || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
+    cc_run_info *runs = NULL;
+    int n_runs = 0;
+    cc_status st;
+    if (run_id > 0) {
+        runs = malloc(sizeof *runs);
+        if (!runs) return cc_err_set(err, CC_ERR_NOMEM, "CSV export: out of memory");
+        st = cc_store_get_run(store, run_id, runs, err);
+        n_runs = 1;
+    } else {
+        st = cc_store_list_runs(store, &runs, &n_runs, err);
+    }
+    if (st != CC_OK) {
+        free(runs);
+        return st;
+    }
+    row w = { f, 0, 0 };
+    header(&w, model_cols, (int)(sizeof model_cols / sizeof model_cols[0]));
+    for (int i = 0; i < n_runs && st == CC_OK && !w.failed; i++) {
+        cc_model_result *res = NULL;
+        int n = 0;
+        st = cc_store_load_model_results(store, runs[i].id, &res, &n, err);
+        for (int k = 0; st == CC_OK && k < n; k++) model_row(&w, &runs[i], &res[k]);
+        free(res);
+    }
+    free(runs);
+    return st != CC_OK ? st : io_status(&w, err);
+}
+
 /* ---- comparisons -------------------------------------------------------------------------- */
 
 static const char *const compare_cols[] = {
@@ -184,6 +272,49 @@ cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
         text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
         integer(&w, r->lone);
         num(&w, r->own_spread);
+        end_row(&w);
+    }
+    return io_status(&w, err);
+}
+
+static const char *const compare_model_cols[] = {
+    "model", "target", "precision", "judgement", "verdict_change", "accuracy_change", "timing_change",
+    "base_verdict", "cand_verdict", "metric", "base_accuracy", "cand_accuracy", "base_n", "cand_n",
+    "base_p50_s", "cand_p50_s", "change", "p_value", "threshold", "family_threshold", "noise_runs",
+    "unconfirmed", "base_throughput", "cand_throughput",
+};
+
+cc_status cc_csv_export_model_comparison(const cc_comparison *c, FILE *f, cc_err *err)
+{
+    if (!c || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
+    row w = { f, 0, 0 };
+    header(&w, compare_model_cols, (int)(sizeof compare_model_cols / sizeof compare_model_cols[0]));
+    for (int i = 0; i < c->n_mrows && !w.failed; i++) {
+        const cc_compare_model_row *r = &c->mrows[i];
+        text(&w, r->model);
+        text(&w, r->target);
+        text(&w, r->precision);
+        text(&w, r->change_kind ? cc_change_name(r->change_kind) : "unchanged");
+        text(&w, cc_change_name(r->verdict_change));
+        text(&w, cc_change_name(r->accuracy_change));
+        text(&w, cc_change_name(r->timing_change));
+        text(&w, cc_verdict_name(r->base_verdict));
+        text(&w, cc_verdict_name(r->cand_verdict));
+        text(&w, r->metric);
+        num(&w, r->base_acc);
+        num(&w, r->cand_acc);
+        integer(&w, r->base_n);
+        integer(&w, r->cand_n);
+        num(&w, r->base_p50);
+        num(&w, r->cand_p50);
+        num(&w, r->change);
+        num(&w, r->p);
+        num(&w, r->threshold);
+        num(&w, r->family_threshold);
+        integer(&w, r->noise_runs);
+        text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
+        num(&w, r->base_throughput);
+        num(&w, r->cand_throughput);
         end_row(&w);
     }
     return io_status(&w, err);

@@ -35,6 +35,16 @@ line=$(grep -F "| $name | cpu | f32 | latency slower |" "$WORK/out.txt")
     fail "its change and p-value: $line"
 expect_eq "$(grep -cF "| $name | faulty |" "$WORK/out.txt")" 0 "faulty not listed"
 
+# the same as CSV: the model rows of the comparison, and the model results of a run
+expect_exit 1 "$CC" compare --baseline "$db:1" --candidate "$WORK/slow.db:1" --format csv --models --out "$WORK/cmp.csv"
+head -1 "$WORK/cmp.csv" | grep -q '^"model","target","precision","judgement",' || fail "model comparison CSV header: $(head -1 "$WORK/cmp.csv")"
+grep -q "^\"$name\",\"cpu\",\"f32\",\"regression\"," "$WORK/cmp.csv" || fail "the slowed model in the CSV: $(cat "$WORK/cmp.csv")"
+expect_eq "$(wc -l <"$WORK/cmp.csv")" 3 "model comparison CSV lines (header, cpu, faulty)"
+expect_exit 0 "$CC" export --db "$db" --format csv --models --out "$WORK/models.csv"
+head -1 "$WORK/models.csv" | grep -q '^"run_uid","run_id",.*"model","target","precision"' || fail "model CSV header"
+expect_eq "$(grep -c "^\"[^\"]*\",1,.*\"$name\",\"\(cpu\|faulty\)\",\"f32\",\"1\",2,\"passed\"" "$WORK/models.csv")" 2 \
+    "model CSV rows (run 1, cpu and faulty, seed 1, 2 images, passed): $(cat "$WORK/models.csv")"
+
 # the model really slowed twofold on faulty (inside the timed region)
 CROSSCHECK_FAULTY="slow=Conv:2" "$CC" model run "$model" --images 2 --min-time 0.05 --targets faulty --precisions f32 \
     --db "$WORK/slow2.db" >"$WORK/run.txt" 2>&1 || fail "slowed model run: $(tail -3 "$WORK/run.txt")"
