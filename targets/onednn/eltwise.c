@@ -15,13 +15,18 @@
  * Binary: operands are given oneDNN with the output's rank (leading 1s); oneDNN
  * broadcasts a dimension of 1 of the second source. When only the first operand needs
  * broadcasting, Add and Mul swap their operands; Sub and Div keep them and oneDNN says
- * whether it broadcasts the first source. oneDNN's binary computes in f32 and rounds
+ * whether it broadcasts the first source. A broadcast that only oneDNN's reference kernel
+ * implements (2.6's jit kernels broadcast a scalar, per channel or per channel and
+ * spatial, not e.g. [1,3,80,80,2] by [1,3,1,1,2]) is taken away in build mode when the
+ * broadcast operand is a constant: it is expanded once to the output's shape, and the jit
+ * kernel reads two operands of one shape. oneDNN's binary computes in f32 and rounds
  * integer results to nearest, which is neither exact for int32 operands beyond 2^24 nor
  * ONNX's truncating integer Div, so integer dtypes are not claimed. */
 #include "onednn.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <oneapi/dnnl/dnnl_debug.h>
@@ -135,6 +140,56 @@ static void align_dims(const cc_shape *s, int r, int64_t *d)
     }
 }
 
+/* Largest output (elements) for which a broadcast constant operand is expanded. */
+#define EXPAND_MAX ((int64_t)1 << 22)
+
+static const char *impl_name(const_dnnl_primitive_desc_t pd)
+{
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl) return "?";
+    return impl;
+}
+
+/* 1 when operand i (dims d, aligned to rank r) either has the output's dims dd or is a
+ * constant of the output's type that expand_const can broadcast within EXPAND_MAX. */
+static int expandable(const cc_onednn_build *b, int i, int r, const int64_t *d, const int64_t *dd)
+{
+    if (memcmp(d, dd, sizeof(int64_t) * (size_t)r) == 0 && b->in[i]->shape.rank == r) return 1;
+    int64_t n = 1;
+    for (int k = 0; k < r; k++) n *= dd[k];
+    return b->in[i]->data && b->in[i]->dtype == b->in[0]->dtype && n <= EXPAND_MAX;
+}
+
+/* A memory of the node's own (descriptor md, dense of dims dd, rank r) holding constant
+ * input i broadcast to dd. NULL in check mode. */
+static cc_status expand_const(cc_onednn_build *b, int i, int r, const int64_t *dd, const dnnl_memory_desc_t *md,
+                              dnnl_memory_t *mem, cc_err *err)
+{
+    *mem = NULL;
+    if (!b->plan) return CC_OK;
+    const cc_tensor *t = b->in[i];
+    int64_t ds[CC_MAX_RANK], ss[CC_MAX_RANK], idx[CC_MAX_RANK] = { 0 }, n = 1, s = 1;
+    align_dims(&t->shape, r, ds);
+    for (int k = r - 1; k >= 0; k--) {
+        ss[k] = ds[k] == 1 ? 0 : s; /* a broadcast dimension repeats the same elements */
+        s *= ds[k];
+        n *= dd[k];
+    }
+    size_t es = cc_dtype_size(t->dtype);
+    unsigned char *buf = malloc((size_t)n * es);
+    if (!buf) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", b->node->op->name);
+    const unsigned char *src = t->data;
+    for (int64_t e = 0; e < n; e++) {
+        int64_t off = 0;
+        for (int k = 0; k < r; k++) off += idx[k] * ss[k];
+        memcpy(buf + (size_t)e * es, src + (size_t)off * es, es);
+        for (int k = r - 1; k >= 0 && ++idx[k] == dd[k]; k--) idx[k] = 0;
+    }
+    cc_status st = cc_onednn_mem_new(b, md, buf, mem, err);
+    free(buf);
+    return st;
+}
+
 static cc_status binary(cc_onednn_build *b, cc_err *err)
 {
     const char *op = b->node->op->name;
@@ -185,15 +240,33 @@ static cc_status binary(cc_onednn_build *b, cc_err *err)
     if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &l0, &l1, &ld), what, err))) return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &bd, NULL, what, &pd, err))) return st;
+    /* a broadcast oneDNN's jit kernels lack (the reference kernel chosen): constant
+     * operands are expanded to the output's shape once, when that leaves no broadcast */
+    int expand[2] = { 0, 0 };
+    if (b->plan && strncmp(impl_name(pd), "ref", 3) == 0 && expandable(b, first, r, first ? db : da, dd) &&
+        expandable(b, 1 - first, r, first ? da : db, dd)) {
+        dnnl_primitive_desc_destroy(pd);
+        pd = NULL;
+        for (int k = 0; k < 2; k++) expand[k] = !b->in[k == 0 ? first : 1 - first]->shape.rank ||
+                                                memcmp(k == 0 ? m0.dims : m1.dims, dd, sizeof(int64_t) * (size_t)r);
+        l0 = expand[0] ? md : l0;
+        l1 = expand[1] ? md : l1;
+        if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &l0, &l1, &ld), what, err)) ||
+            (st = cc_onednn_pd(b, &bd, NULL, what, &pd, err)))
+            return st;
+    }
     dnnl_memory_t s0 = NULL, s1 = NULL, dst = NULL;
-    if ((st = cc_onednn_input(b, first, &m0, &l0, &s0, err)) ||
-        (st = cc_onednn_input(b, 1 - first, &m1, &l1, &s1, err)) ||
+    if ((st = expand[0] ? expand_const(b, first, r, dd, &md, &s0, err)
+                        : cc_onednn_input(b, first, &m0, &l0, &s0, err)) ||
+        (st = expand[1] ? expand_const(b, 1 - first, r, dd, &md, &s1, err)
+                        : cc_onednn_input(b, 1 - first, &m1, &l1, &s1, err)) ||
         (st = cc_onednn_output(b, 0, &ld, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
     dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC_0, s0 }, { DNNL_ARG_SRC_1, s1 }, { DNNL_ARG_DST, dst } };
     if ((st = cc_onednn_step_add(b, pd, args, 3, 1, err))) return st;
+    if (expand[0] || expand[1]) cc_onednn_note(b, " (broadcast constant expanded)");
     return cc_onednn_output_finish(b, 0, err);
 }
 

@@ -87,16 +87,28 @@ static int in_list(const int *list, int n, int v)
     return 0;
 }
 
+/* The value whose buffer v uses: v itself, or the end of its chain of aliases. */
+static int alias_root(const onednn_plan *p, int v)
+{
+    while (p->vals[v].alias >= 0) v = p->vals[v].alias;
+    return v;
+}
+
 int cc_onednn_plan_overwritable(const cc_onednn_build *b, int v)
 {
     const onednn_plan *p = b->graph_plan;
     if (!p || !b->fuse || v < 0 || !p->vals[v].free_layout || !p->vals[b->fuse->out_value].free_layout) return 0;
-    for (int i = 0; i < b->node->n_in; i++)
-        if (b->node->in[i] == v) return 0;
     const cc_graph *g = p->g;
-    for (int k = 0; k < g->n_nodes; k++) {
-        if (p->group_of[k] >= 0 && &p->groups[p->group_of[k]] == b->fuse) continue;
-        if (in_list(g->nodes[k].in, g->nodes[k].n_in, v) && p->exec_pos[k] >= b->fuse->anchor) return 0;
+    int root = alias_root(p, v);
+    /* every value sharing v's buffer (a Reshape's alias, an earlier in-place sum) */
+    for (int u = 0; u < g->n_values; u++) {
+        if (u != v && (p->vals[u].alias < 0 || alias_root(p, u) != root) && u != root) continue;
+        for (int i = 0; i < b->node->n_in; i++)
+            if (b->node->in[i] == u) return 0;
+        for (int k = 0; k < g->n_nodes; k++) {
+            if (p->group_of[k] >= 0 && &p->groups[p->group_of[k]] == b->fuse) continue;
+            if (in_list(g->nodes[k].in, g->nodes[k].n_in, u) && p->exec_pos[k] >= b->fuse->anchor) return 0;
+        }
     }
     return 1;
 }

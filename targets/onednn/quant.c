@@ -5,8 +5,10 @@
  * ONNX divides, so a quotient within one rounding of a .5 tie may land on the other
  * neighbour, the policy's atol of 1); oneDNN rounds to nearest even and saturates. An
  * even y_zero_point is the destination zero point; oneDNN adds it before rounding and
- * ONNX after, which differs at ties for an odd one, so an odd y_zero_point is added by a
- * second reorder from an s32 result (cc_onednn_zero_point_step).
+ * ONNX after, which differs at ties for an odd one: a per-tensor odd y_zero_point is
+ * added after rounding by one binary multiplication with post-ops round and + zp
+ * (quantize_binary), else by a second reorder from an s32 result
+ * (cc_onednn_zero_point_step).
  * DequantizeLinear (u8/s8/s32 -> f32): output scale x_scale, source zero point
  * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis.
  * Both keep the layout their input is stored in (the mask names logical axes). */
@@ -23,6 +25,56 @@ static int param_mask(const cc_onednn_build *b, const cc_tensor *t, const cc_ten
     int64_t a = cc_attr_i(b->node, "axis");
     int r = x->shape.rank;
     return 1 << (int)(a < 0 ? a + r : a);
+}
+
+/* QuantizeLinear with an odd per-tensor zero point in one pass: oneDNN's binary
+ * multiplication by inv_scale (as the reorder's output scale multiplies), with post-ops
+ * round (to nearest even) and + zp, converted to the 8-bit output with saturation: the
+ * zero point is added after rounding, as ONNX adds it. CC_ERR_UNSUPPORTED when oneDNN
+ * lacks it or offers only its reference kernel; the caller then takes two reorders. */
+static cc_status quantize_binary(cc_onednn_build *b, const dnnl_memory_desc_t *plain, const dnnl_memory_desc_t *smd,
+                                 const dnnl_memory_desc_t *dmd, float inv_scale, int32_t zp, cc_err *err)
+{
+    int64_t ones[DNNL_MAX_NDIMS];
+    for (int d = 0; d < smd->ndims; d++) ones[d] = 1;
+    dnnl_memory_desc_t one;
+    cc_status st = cc_onednn_md(&one, smd->ndims, ones, dnnl_f32, 0, err);
+    if (st) return st;
+    dnnl_primitive_attr_t attr = NULL;
+    dnnl_post_ops_t po = NULL;
+    if (dnnl_primitive_attr_create(&attr) != dnnl_success || dnnl_post_ops_create(&po) != dnnl_success) {
+        dnnl_primitive_attr_destroy(attr);
+        return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
+    }
+    st = cc_onednn_status(cc_onednn_append_eltwise(po, 1.0f, dnnl_eltwise_round, 0.0f, 0.0f), "round post-op", err);
+    if (!st)
+        st = cc_onednn_status(cc_onednn_append_eltwise(po, 1.0f, dnnl_eltwise_linear, 1.0f, (float)zp),
+                              "zero point post-op", err);
+    if (!st) st = cc_onednn_status(dnnl_primitive_attr_set_post_ops(attr, po), "post-ops", err);
+    dnnl_post_ops_destroy(po);
+    dnnl_binary_desc_t bd;
+    dnnl_primitive_desc_t pd = NULL;
+    if (!st)
+        st = cc_onednn_status(dnnl_binary_desc_init(&bd, dnnl_binary_mul, smd, &one, dmd), "binary_mul", err);
+    if (!st) st = cc_onednn_pd(b, &bd, attr, "binary_mul with round and zero point post-ops", &pd, err);
+    dnnl_primitive_attr_destroy(attr);
+    if (st) return st;
+    const char *impl = NULL;
+    if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || !impl ||
+        strncmp(impl, "ref", 3) == 0) {
+        dnnl_primitive_desc_destroy(pd);
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: only a reference binary for QuantizeLinear");
+    }
+    dnnl_memory_t src = NULL, sc = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, 0, plain, smd, &src, err)) || (st = cc_onednn_mem_new(b, &one, &inv_scale, &sc, err)) ||
+        (st = cc_onednn_output(b, 0, dmd, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC_0, src }, { DNNL_ARG_SRC_1, sc }, { DNNL_ARG_DST, dst } };
+    if ((st = cc_onednn_step_add(b, pd, args, 3, 1, err))) return st;
+    cc_onednn_note(b, " (x / y_scale, round, + odd zero point in one pass)");
+    return cc_onednn_output_finish(b, 0, err);
 }
 
 /* Builds the reorder x (input 0) -> output 0 with the scales of input 1 (inverted when
@@ -84,6 +136,17 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
                                   err);
             snprintf(full + strlen(full), sizeof full - strlen(full), ", %s%s zero point",
                      zmask ? "per-axis " : "", zp_arg == DNNL_ARG_SRC ? "source" : "destination");
+        }
+    }
+    if (!st && post && !smask) {
+        cc_err e = { 0 };
+        cc_status bs = quantize_binary(b, &plain, &smd, &dmd, sv[0], post_zp, &e);
+        if (bs != CC_ERR_UNSUPPORTED) {
+            if (bs) *err = e;
+            free(sv);
+            free(zv);
+            dnnl_primitive_attr_destroy(attr);
+            return bs;
         }
     }
     dnnl_memory_desc_t rmd = dmd; /* what the reorder writes: s32 when the zero point follows */

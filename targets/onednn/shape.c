@@ -1,6 +1,6 @@
-/* shape.c — onednn builders of the data-movement ops: Flatten and Reshape (a reorder
- * copying the dense bytes: only the metadata changes, but the graph's output is its own
- * buffer), Transpose (a reorder from the input viewed through permuted strides to the
+/* shape.c — onednn builders of the data-movement ops: Flatten and Reshape (in a graph
+ * plan, an alias of the input's buffer between two intermediates stored dense; otherwise
+ * a reorder copying the dense bytes, since a graph output is its own buffer), Transpose (a reorder from the input viewed through permuted strides to the
  * dense output), Slice with positive steps (a reorder from the input viewed with an
  * offset and its strides times the steps, in the layout the input is stored in when that
  * has no blocks) and Concat (one reorder per input into its slice of the output, in the
@@ -64,9 +64,55 @@ static void note_bytes(cc_onednn_build *b, int bytes)
     if (bytes) cc_onednn_note(b, " (%s moved as %d x u8)", cc_dtype_name(b->in[0]->dtype), bytes);
 }
 
-/* Flatten, Reshape: the dense bytes copied as one 1-D tensor. */
+/* 1 when the output of b's Flatten/Reshape can share its input's buffer in a graph plan:
+ * both are intermediates of the plan and the input is stored dense (no block, no
+ * padding). A later in-place writer of either consults cc_onednn_plan_overwritable, which
+ * sees the shared buffer through the alias. */
+static int can_alias(const cc_onednn_build *b)
+{
+    if (!b->plan || !b->vals || !b->graph_plan || b->in[0]->data) return 0;
+    int x = cc_onednn_in_value(b, 0), y = cc_onednn_out_value(b, 0);
+    if (x < 0 || y < 0 || !b->vals[x].free_layout || !b->vals[y].free_layout) return 0;
+    return !b->vals[x].has_md || cc_onednn_md_is_dense(&b->vals[x].md);
+}
+
+/* Flatten, Reshape of an input the plan stores in a blocked or channels-last layout: one
+ * reorder from that layout into the output's dense bytes (seen with the input's dims). */
+static cc_status reshape_from_layout(cc_onednn_build *b, cc_err *err)
+{
+    const dnnl_memory_desc_t *smd = &b->vals[cc_onednn_in_value(b, 0)].md;
+    dnnl_memory_desc_t dmd;
+    cc_status st = cc_onednn_md_shape(&dmd, &b->in[0]->shape, smd->data_type, err);
+    if (st) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_reorder_pd(b, smd, &dmd, NULL, "reorder (to dense) for a reshape", &pd, err))) return st;
+    dnnl_memory_t src = NULL, dst = NULL;
+    if ((st = cc_onednn_mem_value(b, cc_onednn_in_value(b, 0), smd, &src, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &dmd, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    cc_onednn_note(b, " (from the stored layout, one pass)");
+    return CC_OK;
+}
+
+/* Flatten, Reshape: in a graph plan, an alias of the input's buffer when can_alias says
+ * so (no step); otherwise the dense bytes copied as one 1-D tensor. */
 static cc_status reshape(cc_onednn_build *b, cc_err *err)
 {
+    if (can_alias(b)) {
+        int y = cc_onednn_out_value(b, 0);
+        b->vals[y].has_md = 0;
+        b->vals[y].alias = cc_onednn_in_value(b, 0);
+        cc_onednn_note(b, "alias of its input (no copy)");
+        return CC_OK;
+    }
+    int x = cc_onednn_in_value(b, 0);
+    if (b->plan && b->vals && !b->in[0]->data && x >= 0 && b->vals[x].has_md &&
+        !cc_onednn_md_is_dense(&b->vals[x].md))
+        return reshape_from_layout(b, err);
     dnnl_data_type_t dt;
     int bytes;
     move_type(b->in[0]->dtype, &dt, &bytes);

@@ -13,7 +13,9 @@
  *     requantizing primitive with a sum post-op over q2 in place;
  *  6. INT8: Concat of two DequantizeLinear -> QuantizeLinear: each 8-bit input
  *     requantized straight into its slice of the output (exact here: power-of-two
- *     scales, no saturation).
+ *     scales, no saturation);
+ *  7. a detector's decode: a Mul broadcasting a constant [1,3,1,1,2] (expanded to the
+ *     output's shape) and a Reshape between two intermediates (an alias, no copy).
  * Float graphs use small integers and BatchNormalizations whose factor is a power of two,
  * so every f32 result but the swish is exact and must equal the golden model's bit for
  * bit; the swish is held to the Sigmoid row of the policy (check.c) with the magnitude of
@@ -379,6 +381,44 @@ static void int8_concat(void *ctx)
     check_model(ctx, finish(b, &out, 1), want, 3, &cs);
 }
 
+/* An i64 shape constant of n dims; -1 on error. */
+static int shape_const(cc_model_builder *b, const char *name, int n, const int64_t *dims)
+{
+    int64_t len[1] = { n };
+    int v = konst(b, name, CC_I64, 1, len, 0, 0, 1);
+    if (v < 0) return -1;
+    cc_tensor *t = (cc_tensor *)cc_mb_value(b, v);
+    for (int i = 0; i < n; i++) cc_store(t->data, CC_I64, (size_t)i, (double)dims[i]);
+    return v;
+}
+
+/* A detector's decode, small: Conv (6 filters) -> Reshape [1,3,2,6,6] -> Transpose
+ * [0,1,3,4,2] -> Mul by a constant [1,3,1,1,2] (a broadcast only oneDNN 2.6's reference
+ * kernel does: the constant is expanded) -> Relu -> Reshape [1,108,2] (an alias of the
+ * Relu's buffer) -> Relu. Integer data: exact. */
+static void decode_head(void *ctx)
+{
+    cc_model_builder *b = begin("decode_head");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    int64_t wd[4] = { 6, 4, 3, 3 }, ad[5] = { 1, 3, 1, 1, 2 };
+    int64_t s5[5] = { 1, 3, 2, 6, 6 }, s3[3] = { 1, 108, 2 };
+    int in[3] = { x, konst(b, "w", CC_F32, 4, wd, -2, 2, 1), -1 };
+    int y = node(b, "Conv", "conv", "pads=[1,1,1,1]", 2, in);
+    in[0] = y, in[1] = shape_const(b, "s5", 5, s5);
+    y = node(b, "Reshape", "view", NULL, 2, in);
+    y = node(b, "Transpose", "permute", "perm=[0,1,3,4,2]", 1, &y);
+    in[0] = y, in[1] = konst(b, "anchor", CC_F32, 5, ad, 1, 4, 1);
+    y = node(b, "Mul", "anchor_mul", NULL, 2, in);
+    y = node(b, "Relu", "relu1", NULL, 1, &y);
+    in[0] = y, in[1] = shape_const(b, "s3", 3, s3);
+    y = node(b, "Reshape", "rows", NULL, 2, in);
+    int out = node(b, "Relu", "relu2", NULL, 1, &y);
+    const char *want[] = { "(broadcast constant expanded)", "Reshape: alias of its input (no copy)" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 2, &cs);
+}
+
 int main(void)
 {
     void *ctx = NULL;
@@ -393,6 +433,7 @@ int main(void)
     conv_clip_clip(ctx);
     int8_chain(ctx);
     int8_concat(ctx);
+    decode_head(ctx);
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }
