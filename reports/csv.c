@@ -111,35 +111,56 @@ static void result_row(row *w, const cc_run_info *run, const cc_result *r)
     end_row(w);
 }
 
-cc_status cc_csv_export_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err)
+/* The runs an export covers: run_id, or every run when run_id <= 0; *runs malloc'd. */
+static cc_status export_runs(cc_db *store, int64_t run_id, cc_run_info **runs, int *n_runs, cc_err *err)
+{
+    *runs = NULL;
+    *n_runs = 0;
+    if (run_id <= 0) return cc_store_list_runs(store, runs, n_runs, err);
+    *runs = malloc(sizeof **runs);
+    if (!*runs) return cc_err_set(err, CC_ERR_NOMEM, "CSV export: out of memory");
+    *n_runs = 1;
+    cc_status st = cc_store_get_run(store, run_id, *runs, err);
+    if (st != CC_OK) {
+        free(*runs);
+        *runs = NULL;
+        *n_runs = 0;
+    }
+    return st;
+}
+
+/* Writes the rows of one run's results (case results or model results). */
+typedef cc_status (*run_rows_fn)(cc_db *store, const cc_run_info *run, row *w, cc_err *err);
+
+static cc_status export_by_run(cc_db *store, int64_t run_id, FILE *f, const char *const *cols, int n_cols,
+                               run_rows_fn rows, cc_err *err)
 {
     if (!store || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
     cc_run_info *runs = NULL;
     int n_runs = 0;
-    cc_status st;
-    if (run_id > 0) {
-        runs = malloc(sizeof *runs);
-        if (!runs) return cc_err_set(err, CC_ERR_NOMEM, "CSV export: out of memory");
-        st = cc_store_get_run(store, run_id, runs, err);
-        n_runs = 1;
-    } else {
-        st = cc_store_list_runs(store, &runs, &n_runs, err);
-    }
-    if (st != CC_OK) {
-        free(runs);
-        return st;
-    }
+    cc_status st = export_runs(store, run_id, &runs, &n_runs, err);
+    if (st != CC_OK) return st;
     row w = { f, 0, 0 };
-    header(&w, result_cols, (int)(sizeof result_cols / sizeof result_cols[0]));
-    for (int i = 0; i < n_runs && st == CC_OK && !w.failed; i++) {
-        cc_result *res = NULL;
-        int n = 0;
-        st = cc_store_load_results(store, runs[i].id, &res, &n, err);
-        for (int k = 0; st == CC_OK && k < n; k++) result_row(&w, &runs[i], &res[k]);
-        free(res);
-    }
+    header(&w, cols, n_cols);
+    for (int i = 0; i < n_runs && st == CC_OK && !w.failed; i++) st = rows(store, &runs[i], &w, err);
     free(runs);
     return st != CC_OK ? st : io_status(&w, err);
+}
+
+static cc_status result_rows(cc_db *store, const cc_run_info *run, row *w, cc_err *err)
+{
+    cc_result *res = NULL;
+    int n = 0;
+    cc_status st = cc_store_load_results(store, run->id, &res, &n, err);
+    for (int k = 0; st == CC_OK && k < n; k++) result_row(w, run, &res[k]);
+    free(res);
+    return st;
+}
+
+cc_status cc_csv_export_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err)
+{
+    return export_by_run(store, run_id, f, result_cols, (int)(sizeof result_cols / sizeof result_cols[0]),
+                         result_rows, err);
 }
 
 /* ---- model results ------------------------------------------------------------------------ */
@@ -197,35 +218,20 @@ static void model_row(row *w, const cc_run_info *run, const cc_model_result *r)
     end_row(w);
 }
 
+static cc_status model_rows(cc_db *store, const cc_run_info *run, row *w, cc_err *err)
+{
+    cc_model_result *res = NULL;
+    int n = 0;
+    cc_status st = cc_store_load_model_results(store, run->id, &res, &n, err);
+    for (int k = 0; st == CC_OK && k < n; k++) model_row(w, run, &res[k]);
+    free(res);
+    return st;
+}
+
 cc_status cc_csv_export_model_results(cc_db *store, int64_t run_id, FILE *f, cc_err *err)
 {
-    if (!store || !f) return cc_err_set(err, CC_ERR_ARG, "CSV export: NULL argument");
-    cc_run_info *runs = NULL;
-    int n_runs = 0;
-    cc_status st;
-    if (run_id > 0) {
-        runs = malloc(sizeof *runs);
-        if (!runs) return cc_err_set(err, CC_ERR_NOMEM, "CSV export: out of memory");
-        st = cc_store_get_run(store, run_id, runs, err);
-        n_runs = 1;
-    } else {
-        st = cc_store_list_runs(store, &runs, &n_runs, err);
-    }
-    if (st != CC_OK) {
-        free(runs);
-        return st;
-    }
-    row w = { f, 0, 0 };
-    header(&w, model_cols, (int)(sizeof model_cols / sizeof model_cols[0]));
-    for (int i = 0; i < n_runs && st == CC_OK && !w.failed; i++) {
-        cc_model_result *res = NULL;
-        int n = 0;
-        st = cc_store_load_model_results(store, runs[i].id, &res, &n, err);
-        for (int k = 0; st == CC_OK && k < n; k++) model_row(&w, &runs[i], &res[k]);
-        free(res);
-    }
-    free(runs);
-    return st != CC_OK ? st : io_status(&w, err);
+    return export_by_run(store, run_id, f, model_cols, (int)(sizeof model_cols / sizeof model_cols[0]), model_rows,
+                         err);
 }
 
 /* ---- comparisons -------------------------------------------------------------------------- */
