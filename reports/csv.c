@@ -236,6 +236,24 @@ cc_status cc_csv_export_model_results(cc_db *store, int64_t run_id, FILE *f, cc_
 
 /* ---- comparisons -------------------------------------------------------------------------- */
 
+/* The judgement columns of a comparison row (case or model): overall, by verdict,
+ * accuracy and timing, then both verdicts. */
+static void judgement(row *w, cc_change kind, cc_change verdict, cc_change accuracy, cc_change timing, cc_verdict base,
+                      cc_verdict cand)
+{
+    text(w, kind ? cc_change_name(kind) : "unchanged");
+    text(w, cc_change_name(verdict));
+    text(w, cc_change_name(accuracy));
+    text(w, cc_change_name(timing));
+    text(w, cc_verdict_name(base));
+    text(w, cc_verdict_name(cand));
+}
+
+static const char *unconfirmed_name(int u)
+{
+    return u > 0 ? "slower" : u < 0 ? "faster" : "";
+}
+
 static const char *const compare_cols[] = {
     "case_id", "op", "dtype", "target", "regime", "judgement", "verdict_change",
     "accuracy_change", "timing_change", "base_verdict", "cand_verdict", "base_bound_ratio",
@@ -256,12 +274,8 @@ cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
         text(&w, r->dtype);
         text(&w, r->target);
         text(&w, cc_regime_name(r->regime));
-        text(&w, r->change_kind ? cc_change_name(r->change_kind) : "unchanged");
-        text(&w, cc_change_name(r->verdict_change));
-        text(&w, cc_change_name(r->accuracy_change));
-        text(&w, cc_change_name(r->timing_change));
-        text(&w, cc_verdict_name(r->base_verdict));
-        text(&w, cc_verdict_name(r->cand_verdict));
+        judgement(&w, r->change_kind, r->verdict_change, r->accuracy_change, r->timing_change, r->base_verdict,
+                  r->cand_verdict);
         num(&w, r->base_bound_ratio);
         num(&w, r->cand_bound_ratio);
         integer(&w, r->base_n);
@@ -275,7 +289,7 @@ cc_status cc_csv_export_comparison(const cc_comparison *c, FILE *f, cc_err *err)
         num(&w, r->family_change);
         num(&w, r->family_threshold);
         integer(&w, r->family_rows);
-        text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
+        text(&w, unconfirmed_name(r->unconfirmed));
         integer(&w, r->lone);
         num(&w, r->own_spread);
         end_row(&w);
@@ -300,12 +314,8 @@ cc_status cc_csv_export_model_comparison(const cc_comparison *c, FILE *f, cc_err
         text(&w, r->model);
         text(&w, r->target);
         text(&w, r->precision);
-        text(&w, r->change_kind ? cc_change_name(r->change_kind) : "unchanged");
-        text(&w, cc_change_name(r->verdict_change));
-        text(&w, cc_change_name(r->accuracy_change));
-        text(&w, cc_change_name(r->timing_change));
-        text(&w, cc_verdict_name(r->base_verdict));
-        text(&w, cc_verdict_name(r->cand_verdict));
+        judgement(&w, r->change_kind, r->verdict_change, r->accuracy_change, r->timing_change, r->base_verdict,
+                  r->cand_verdict);
         text(&w, r->metric);
         num(&w, r->base_acc);
         num(&w, r->cand_acc);
@@ -318,7 +328,7 @@ cc_status cc_csv_export_model_comparison(const cc_comparison *c, FILE *f, cc_err
         num(&w, r->threshold);
         num(&w, r->family_threshold);
         integer(&w, r->noise_runs);
-        text(&w, r->unconfirmed > 0 ? "slower" : r->unconfirmed < 0 ? "faster" : "");
+        text(&w, unconfirmed_name(r->unconfirmed));
         num(&w, r->base_throughput);
         num(&w, r->cand_throughput);
         end_row(&w);

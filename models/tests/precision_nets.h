@@ -78,6 +78,21 @@ static int net_unary(cc_model_builder *b, const char *op, const char *name, int 
 }
 
 /* Residual classifier: image [1,3,hw,hw] -> logits [1,10]. */
+/* The classifier's end on x (8 channels): GlobalAveragePool, Flatten, a 10-class Gemm;
+ * finishes b into *out (b is consumed either way). */
+static cc_status net_classifier_tail(cc_model_builder *b, int x, cc_rng *rng, cc_model **out)
+{
+    int fl = net_unary(b, "Flatten", "flatten", net_unary(b, "GlobalAveragePool", "gap", x));
+    int gin[3] = { fl, net_const(b, "fc.w", 2, (int64_t[]){ 10, 8 }, rng, 0, 0.6, 0),
+                   net_const(b, "fc.b", 1, (int64_t[]){ 10 }, rng, 0, 0.1, 0) };
+    int logits = net_node(b, "Gemm", "fc", "transB=1", 3, gin);
+    if (logits < 0 || cc_mb_output(b, logits, NULL)) {
+        cc_mb_destroy(b);
+        return CC_ERR_ARG;
+    }
+    return cc_mb_finish(b, CC_TASK_CLASSIFY, 10, out, NULL);
+}
+
 static cc_status net_classifier(uint64_t seed, int hw, cc_model **out)
 {
     cc_model_builder *b;
@@ -93,16 +108,7 @@ static cc_status net_classifier(uint64_t seed, int hw, cc_model **out)
     int c3 = net_bn(b, "bn3", net_conv(b, "conv3", c2, 8, 8, 3, 1, 1, &rng), 8, &rng);
     int add[2] = { c3, p1 };
     int r = net_unary(b, "Relu", "relu3", net_node(b, "Add", "add", NULL, 2, add));
-    int gap = net_unary(b, "GlobalAveragePool", "gap", r);
-    int fl = net_unary(b, "Flatten", "flatten", gap);
-    int gin[3] = { fl, net_const(b, "fc.w", 2, (int64_t[]){ 10, 8 }, &rng, 0, 0.6, 0),
-                   net_const(b, "fc.b", 1, (int64_t[]){ 10 }, &rng, 0, 0.1, 0) };
-    int logits = net_node(b, "Gemm", "fc", "transB=1", 3, gin);
-    if (logits < 0 || cc_mb_output(b, logits, NULL)) {
-        cc_mb_destroy(b);
-        return CC_ERR_ARG;
-    }
-    return cc_mb_finish(b, CC_TASK_CLASSIFY, 10, out, NULL);
+    return net_classifier_tail(b, r, &rng, out);
 }
 
 static int net_silu(cc_model_builder *b, const char *name, int x)

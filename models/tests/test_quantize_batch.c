@@ -41,15 +41,7 @@ static cc_status batch_net(int batch, uint64_t seed, cc_model **out)
     int c3 = net_bn(b, "bn3", net_conv(b, "conv3", cat, 16, 8, 3, 2, 0, &rng), 8, &rng);
     int add[2] = { c3, p1 };
     int r = net_unary(b, "Relu", "relu3", net_node(b, "Add", "add", NULL, 2, add));
-    int fl = net_unary(b, "Flatten", "flatten", net_unary(b, "GlobalAveragePool", "gap", r));
-    int gin[3] = { fl, net_const(b, "fc.w", 2, (int64_t[]){ 10, 8 }, &rng, 0, 0.6, 0),
-                   net_const(b, "fc.b", 1, (int64_t[]){ 10 }, &rng, 0, 0.1, 0) };
-    int logits = net_node(b, "Gemm", "fc", "transB=1", 3, gin);
-    if (logits < 0 || cc_mb_output(b, logits, NULL)) {
-        cc_mb_destroy(b);
-        return CC_ERR_ARG;
-    }
-    return cc_mb_finish(b, CC_TASK_CLASSIFY, 10, out, NULL);
+    return net_classifier_tail(b, r, &rng, out);
 }
 
 static int tensors_identical(const cc_tensor *a, const cc_tensor *b)
