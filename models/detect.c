@@ -71,7 +71,8 @@ typedef struct record {
 struct cc_detect_eval {
     int n_classes;
     double iou_thr;
-    int n_images, n_golden, n_candidate, n_tp;
+    double op_score;   /* precision and recall count detections above it */
+    int n_images, n_golden, n_candidate, n_tp, n_ranked;
     int *golden_per_class;
     record *rec;
     int *rec_class;
@@ -90,8 +91,34 @@ cc_status cc_detect_eval_create(int n_classes, double iou_thr, cc_detect_eval **
     }
     e->n_classes = n_classes;
     e->iou_thr = iou_thr;
+    e->op_score = -INFINITY;
     *out = e;
     return CC_OK;
+}
+
+cc_status cc_detect_eval_set_operating_point(cc_detect_eval *e, double score, cc_err *err)
+{
+    if (isnan(score)) return cc_err_set(err, CC_ERR_ARG, "detection comparison: operating point is NaN");
+    if (e->n_images)
+        return cc_err_set(err, CC_ERR_ARG, "detection comparison: operating point set after %d images", e->n_images);
+    e->op_score = score;
+    return CC_OK;
+}
+
+cc_status cc_detect_eval_add_outputs(cc_detect_eval *e, const float *gold_pred, const float *cand_pred, int n_boxes,
+                                     int n_classes, cc_err *err)
+{
+    cc_detection *dg = malloc(sizeof *dg * CC_DETECT_MAX), *dc = malloc(sizeof *dc * CC_DETECT_MAX);
+    int ng = 0, nc = 0;
+    cc_status st = dg && dc ? CC_OK : cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    if (!st) st = cc_detect_nms(gold_pred, n_boxes, n_classes, CC_DETECT_SCORE, CC_DETECT_IOU, CC_DETECT_MAX, dg, &ng, err);
+    if (!st)
+        st = cc_detect_nms(cand_pred, n_boxes, n_classes, CC_DETECT_RANK_SCORE, CC_DETECT_IOU, CC_DETECT_MAX, dc, &nc,
+                           err);
+    if (!st) st = cc_detect_eval_add(e, dg, ng, dc, nc, err);
+    free(dg);
+    free(dc);
+    return st;
 }
 
 void cc_detect_eval_destroy(cc_detect_eval *e)
@@ -154,11 +181,14 @@ cc_status cc_detect_eval_add(cc_detect_eval *e, const cc_detection *gold, int n_
         if (tp) matched[best] = 1;
         e->rec[e->n_rec] = (record){ .score = sorted[i].score, .tp = tp, .seq = e->n_rec };
         e->rec_class[e->n_rec++] = sorted[i].cls;
-        e->n_tp += tp;
+        if (sorted[i].score > e->op_score) {
+            e->n_candidate++;
+            e->n_tp += tp;
+        }
     }
     for (int j = 0; j < n_gold; j++) e->golden_per_class[gold[j].cls]++;
     e->n_golden += n_gold;
-    e->n_candidate += n_cand;
+    e->n_ranked += n_cand;
     e->n_images++;
     free(matched);
     free(sorted);
@@ -200,6 +230,7 @@ cc_status cc_detect_eval_result(const cc_detect_eval *e, cc_detect_metrics *out,
     m.n_golden = e->n_golden;
     m.n_candidate = e->n_candidate;
     m.n_tp = e->n_tp;
+    m.n_ranked = e->n_ranked;
     m.precision = e->n_candidate ? (double)e->n_tp / e->n_candidate : 1;
     m.recall = e->n_golden ? (double)e->n_tp / e->n_golden : 1;
     record *buf = malloc(sizeof *buf * (size_t)(e->n_rec ? e->n_rec : 1));
@@ -241,7 +272,8 @@ int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char 
     if (n) reason[0] = '\0';
     if ((isinf(b->map50) && b->map50 < 0) || m->map50 >= b->map50) return 1;
     if (n)
-        snprintf(reason, n, "mAP@0.5 %.3f < %.3f (precision %.3f, recall %.3f; %d of %d golden boxes matched, %d candidate boxes)",
-                 m->map50, b->map50, m->precision, m->recall, m->n_tp, m->n_golden, m->n_candidate);
+        snprintf(reason, n,
+                 "mAP@0.5 %.3f < %.3f (%d boxes ranked; at the operating point precision %.3f, recall %.3f: %d of %d golden boxes matched by %d boxes)",
+                 m->map50, b->map50, m->n_ranked, m->precision, m->recall, m->n_tp, m->n_golden, m->n_candidate);
     return 0;
 }

@@ -23,12 +23,30 @@
  * replaced by the best precision at any recall >= it, summed over the recall steps).
  *  - precision = TP / candidate detections (1 when there are none),
  *  - recall = TP / golden detections (1 when there are none),
- *  - mAP = mean AP over the classes with at least one golden detection; when no class
- *    has one: 1 if the candidate has no detections either, else 0. */
+ *    both counting only the candidate detections above the evaluator's operating point
+ *    (cc_detect_eval_set_operating_point; by default every detection),
+ *  - mAP = mean AP over the classes with at least one golden detection, over every
+ *    candidate detection; when no class has one: 1 if the candidate has no detections
+ *    above the operating point either, else 0.
+ *
+ * The suite's protocol (cc_detect_eval_add_outputs, used by model runs): the golden
+ * detections are the FP32 golden model's at the deployment threshold CC_DETECT_SCORE;
+ * the candidate's detections are ranked down to CC_DETECT_RANK_SCORE, as COCO-style
+ * evaluations (YOLOv5's val.py: 0.001) rank them, so mAP measures how well the candidate
+ * ranks the golden boxes and not only which side of the deployment threshold a
+ * borderline box falls; precision and recall are taken at CC_DETECT_SCORE, the boxes a
+ * deployment would show. Greedy NMS and greedy matching visit boxes by score, so the
+ * boxes above CC_DETECT_SCORE and their matches are the same as with a candidate list
+ * cut at CC_DETECT_SCORE. */
 #ifndef CC_DETECT_H
 #define CC_DETECT_H
 
 #include "metrics.h"
+
+#define CC_DETECT_SCORE 0.25f       /* deployment score threshold: golden boxes, precision, recall */
+#define CC_DETECT_RANK_SCORE 0.001f /* candidate boxes ranked for mAP */
+#define CC_DETECT_IOU 0.45f         /* NMS IoU threshold */
+#define CC_DETECT_MAX 300           /* boxes kept per image */
 
 typedef struct cc_detection {
     float x1, y1, x2, y2;   /* corners, in the units of pred (input pixels) */
@@ -48,7 +66,8 @@ double cc_detect_iou(const cc_detection *a, const cc_detection *b);
 
 typedef struct cc_detect_metrics {
     int n_images;
-    int n_golden, n_candidate, n_tp;
+    int n_golden, n_candidate, n_tp;   /* n_candidate, n_tp: above the operating point */
+    int n_ranked;                       /* every candidate detection */
     int n_classes_present;   /* classes with a golden detection */
     double precision, recall, map50;   /* map50: mAP at the evaluator's IoU threshold */
 } cc_detect_metrics;
@@ -59,10 +78,19 @@ typedef struct cc_detect_eval cc_detect_eval;
  * n_classes < 1 or iou_thr outside [0, 1]: CC_ERR_ARG. */
 cc_status cc_detect_eval_create(int n_classes, double iou_thr, cc_detect_eval **out, cc_err *err);
 void cc_detect_eval_destroy(cc_detect_eval *e);
+/* Precision and recall count only candidate detections with score > score (strictly).
+ * After the first cc_detect_eval_add, or a NaN score: CC_ERR_ARG, nothing changed. */
+cc_status cc_detect_eval_set_operating_point(cc_detect_eval *e, double score, cc_err *err);
 /* Adds one image: the golden detections and the candidate's. A class outside
  * [0, n_classes): CC_ERR_ARG, nothing added. */
 cc_status cc_detect_eval_add(cc_detect_eval *e, const cc_detection *gold, int n_gold, const cc_detection *cand,
                              int n_cand, cc_err *err);
+/* Adds one image by the suite's protocol (above): NMS of the golden output gold_pred at
+ * CC_DETECT_SCORE and of the candidate's cand_pred at CC_DETECT_RANK_SCORE (both
+ * [n_boxes, 5 + n_classes], IoU CC_DETECT_IOU, at most CC_DETECT_MAX boxes each), then
+ * cc_detect_eval_add. Errors as cc_detect_nms and cc_detect_eval_add; nothing added. */
+cc_status cc_detect_eval_add_outputs(cc_detect_eval *e, const float *gold_pred, const float *cand_pred, int n_boxes,
+                                     int n_classes, cc_err *err);
 /* The figures over every image added so far. */
 cc_status cc_detect_eval_result(const cc_detect_eval *e, cc_detect_metrics *out, cc_err *err);
 

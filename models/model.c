@@ -279,6 +279,65 @@ double cc_model_macs(const cc_model *m)
     return total / 2;
 }
 
+/* Whether any element of t is non-zero (0 when t holds no data). */
+static int any_nonzero(const cc_tensor *t)
+{
+    int64_t cnt = t->data ? cc_tensor_numel(t) : 0;
+    for (int64_t e = 0; e < cnt; e++)
+        if (cc_load(t->data, t->dtype, (size_t)e) != 0) return 1;
+    return 0;
+}
+
+/* The knobs of node nd's op (the case-generator settings a case id carries beside the
+ * ONNX attributes), read off the node's generated inputs (scales, zero points), whose
+ * values a case id does not carry: the case draws its own, of the same kind.
+ *  - per_channel, per_axis, per_column: 1 when a generated scale has more than one
+ *    element;
+ *  - zp: 1 when a zero point is given; x_zp, w_zp: 1 when x's / w's zero point is
+ *    non-zero;
+ *  - to: the output's dtype.
+ * A knob is set only where its value differs from its default (the case id stays the
+ * one a sweep would write); other knobs keep their defaults. */
+static void infer_knobs(const cc_graph *g, const cc_node *nd, cc_attr_value *attrs)
+{
+    const cc_op_def *op = nd->op;
+    int vector_scale = 0, zp_given = 0;
+    const cc_tensor *xz = NULL, *wz = NULL;
+    for (int i = 0; i < nd->n_in; i++) {
+        if (nd->in[i] < 0 || op->inputs[i].role != CC_IN_GEN) continue;
+        const cc_tensor *t = &g->values[nd->in[i]];
+        const char *name = op->inputs[i].name;
+        if (strstr(name, "scale") && cc_tensor_numel(t) > 1) vector_scale = 1;
+        if (strstr(name, "zero_point")) zp_given = 1;
+        if (!strcmp(name, "x_zero_point")) xz = t;
+        if (!strcmp(name, "w_zero_point")) wz = t;
+    }
+    for (int a = 0; a < op->n_attrs; a++) {
+        const cc_attr_def *d = &op->attrs[a];
+        if (!d->knob) continue;
+        cc_attr_value v;
+        memset(&v, 0, sizeof v);
+        v.set = 1;
+        if (!strcmp(d->name, "per_channel") || !strcmp(d->name, "per_axis") || !strcmp(d->name, "per_column"))
+            v.i = vector_scale;
+        else if (!strcmp(d->name, "zp"))
+            v.i = zp_given;
+        else if (!strcmp(d->name, "x_zp"))
+            v.i = xz && any_nonzero(xz);
+        else if (!strcmp(d->name, "w_zp"))
+            v.i = wz && any_nonzero(wz);
+        else if (!strcmp(d->name, "to") && nd->n_out > 0) {
+            cc_dtype out = g->values[nd->out[0]].dtype, first = nd->n_in > 0 && nd->in[0] >= 0 ? g->values[nd->in[0]].dtype : out;
+            if (!d->def && out == first) continue;
+            snprintf(v.s, sizeof v.s, "%s", cc_dtype_name(out));
+        } else
+            continue;
+        cc_attr_value dv;
+        if (d->def && cc_attr_parse(d->kind, d->def, &dv, NULL) == CC_OK && cc_attr_equal(d->kind, &dv, &v)) continue;
+        attrs[a] = v;
+    }
+}
+
 cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, cc_err *err)
 {
     const cc_graph *g = &m->graph;
@@ -325,12 +384,11 @@ cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, c
                     v->floats[e] = cc_load(t->data, t->dtype, (size_t)e);
                 }
             }
-        } else {
-            ok = 0; /* generated inputs (scales, zero points) have no case-id form */
         }
     }
+    infer_knobs(g, nd, attrs);
     for (int a = 0; a < op->n_attrs && len < n; a++) {
-        if (!attrs[a].set || op->attrs[a].knob) continue;
+        if (!attrs[a].set) continue;
         cc_attr_value dv;
         if (op->attrs[a].def && cc_attr_parse(op->attrs[a].kind, op->attrs[a].def, &dv, NULL) == CC_OK &&
             cc_attr_equal(op->attrs[a].kind, &dv, &attrs[a]))

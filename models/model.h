@@ -71,9 +71,12 @@ double cc_model_params(const cc_model *m);
 /* Multiply-accumulates of one execution (sum of the nodes' FLOPs / 2). */
 double cc_model_macs(const cc_model *m);
 /* The case id of node k as an op case (its data inputs' shapes and dtypes, constant-valued
- * inputs written as their attribute entries), so a layer can be rerun alone with
- * `crosscheck run --case`. CC_ERR_UNSUPPORTED when the node's constant inputs cannot be
- * written in a case id (e.g. generated quantization scales): buf then holds a description. */
+ * inputs written as their attribute entries, and the op's knobs read off its generated
+ * inputs: per-channel scales, non-zero zero points, output type; see model.c), so a layer
+ * can be rerun alone with `crosscheck run --case`. The case generates its own data,
+ * scales and zero points (of the same kinds). CC_ERR_UNSUPPORTED when a constant input
+ * cannot be written in a case id (a list longer than CC_MAX_INTS): buf then holds a
+ * description. */
 cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, cc_err *err);
 
 /* ---- golden evaluation --------------------------------------------------------------- */

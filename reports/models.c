@@ -62,7 +62,7 @@ static void one_model(cc_text *t, const cc_model_result *r, int n)
     cc_text_put(t, "\n");
     /* the detail table */
     cc_text_put(t, "| target | precision | verdict | latency p50 / p90 / p99 | images/s (batch) | GFLOP/s | ");
-    cc_text_put(t, detect ? "precision / recall / mAP@0.5 vs FP32 |" : "top-1 / top-5 agreement vs FP32 |");
+    cc_text_put(t, detect ? "precision / recall at score 0.25 / mAP@0.5 vs FP32 |" : "top-1 / top-5 agreement vs FP32 |");
     cc_text_put(t, " cosine | SQNR dB | conformance cosine | fallback ops |\n");
     cc_text_put(t, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for (int i = 0; i < n; i++) {

@@ -33,9 +33,6 @@
  * at CONF_CAP_DB, which also sets the bar for FP32). */
 #define CONF_MARGIN_DB 6.0
 #define CONF_CAP_DB 60.0
-#define DET_SCORE 0.25f
-#define DET_IOU 0.45f
-#define DET_MAX 300
 
 typedef struct variant {
     char prec[8];
@@ -446,7 +443,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
     cc_detect_eval *det = NULL;
     int detect = v->m->task == CC_TASK_DETECT, classify = v->m->task == CC_TASK_CLASSIFY;
     int n_classes = classify ? (int)o0->shape.dims[o0->shape.rank - 1] : v->m->n_classes;
-    if (detect && cc_detect_eval_create(v->m->n_classes, 0.5, &det, &e)) {
+    if (detect && (cc_detect_eval_create(v->m->n_classes, 0.5, &det, &e) ||
+                   cc_detect_eval_set_operating_point(det, CC_DETECT_SCORE, &e))) {
         set_reason(r, CC_ERROR, e.msg);
         goto done;
     }
@@ -475,13 +473,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
             cc_class_metrics_add(&acc, vf32->golden[i], y, 1, (int)v->out_n, &e);
             if (detect) {
                 int nb = (int)o0->shape.dims[1], nc = (int)o0->shape.dims[2] - 5;
-                cc_detection *dg = malloc(sizeof *dg * DET_MAX), *dc = malloc(sizeof *dc * DET_MAX);
-                int ng = 0, nc2 = 0;
-                if (dg && dc && !cc_detect_nms(vf32->golden[i], nb, nc, DET_SCORE, DET_IOU, DET_MAX, dg, &ng, &e) &&
-                    !cc_detect_nms(y, nb, nc, DET_SCORE, DET_IOU, DET_MAX, dc, &nc2, &e))
-                    cc_detect_eval_add(det, dg, ng, dc, nc2, &e);
-                free(dg);
-                free(dc);
+                st = cc_detect_eval_add_outputs(det, vf32->golden[i], y, nb, nc, &e);
             }
         }
         free(y);

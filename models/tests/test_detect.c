@@ -1,5 +1,6 @@
 /* test_detect.c — class-aware NMS, IoU, matching and precision/recall/AP on boxes worked
  * out by hand. */
+#include <math.h>
 #include <string.h>
 
 #include "../../harness/cctest.h"
@@ -150,6 +151,63 @@ static void test_images(void)
     CHECK(cc_detect_eval_create(2, 1.5, &e, &err) == CC_ERR_ARG);
 }
 
+/* The operating point: the ranking of test_images (FP 0.9, TP 0.6, TP 0.3) with precision
+ * and recall above 0.5: one TP and one FP of two golden boxes, P 1/2, R 1/2; AP still
+ * ranks all three (2/3). */
+static void test_operating_point(void)
+{
+    cc_detect_eval *e;
+    cc_err err = { 0 };
+    CHECK_OK(cc_detect_eval_create(1, 0.5, &e, NULL));
+    CHECK(cc_detect_eval_set_operating_point(e, NAN, &err) == CC_ERR_ARG);
+    CHECK_OK(cc_detect_eval_set_operating_point(e, 0.5, NULL));
+    cc_detection g = box(0, 0, 10, 10, 1, 0);
+    cc_detection c1 = box(0, 0, 10, 10, 0.6f, 0);
+    cc_detection c2[2] = { box(50, 50, 60, 60, 0.9f, 0), box(1, 0, 10, 10, 0.3f, 0) };
+    CHECK_OK(cc_detect_eval_add(e, &g, 1, &c1, 1, NULL));
+    CHECK(cc_detect_eval_set_operating_point(e, 0.1, &err) == CC_ERR_ARG);
+    CHECK_OK(cc_detect_eval_add(e, &g, 1, c2, 2, NULL));
+    cc_detect_metrics m;
+    CHECK_OK(cc_detect_eval_result(e, &m, NULL));
+    CHECK(m.n_tp == 1 && m.n_candidate == 2 && m.n_ranked == 3 && m.n_golden == 2);
+    CHECK_NEAR(m.precision, 0.5, 1e-12);
+    CHECK_NEAR(m.recall, 0.5, 1e-12);
+    CHECK_NEAR(m.map50, 2.0 / 3.0, 1e-12);
+    cc_detect_eval_destroy(e);
+}
+
+/* The protocol on raw outputs (2 classes): the golden output has A (score 0.3 > 0.25) and
+ * B (0.2, below the deployment threshold: not a golden box); the candidate scores A 0.2
+ * (under the threshold but ranked) and B 0.5 (a box the golden model does not show).
+ * Ranked: B FP (P 0), A TP (P 1/2): AP 1/2. At the operating point: B only, P 0, R 0. */
+static void test_protocol(void)
+{
+    float g[2 * 7], c[2 * 7];
+    row(g, 10, 10, 10, 10, 1, 0.3f, 0);
+    row(g + 7, 50, 50, 10, 10, 1, 0.2f, 0);
+    row(c, 10, 10, 10, 10, 1, 0.2f, 0);
+    row(c + 7, 50, 50, 10, 10, 1, 0.5f, 0);
+    cc_detect_eval *e;
+    CHECK_OK(cc_detect_eval_create(2, 0.5, &e, NULL));
+    CHECK_OK(cc_detect_eval_set_operating_point(e, CC_DETECT_SCORE, NULL));
+    CHECK_OK(cc_detect_eval_add_outputs(e, g, c, 2, 2, NULL));
+    cc_detect_metrics m;
+    CHECK_OK(cc_detect_eval_result(e, &m, NULL));
+    CHECK(m.n_golden == 1 && m.n_ranked == 2 && m.n_candidate == 1 && m.n_tp == 0);
+    CHECK_NEAR(m.map50, 0.5, 1e-12);
+    CHECK(m.precision == 0 && m.recall == 0);
+    /* a score below CC_DETECT_RANK_SCORE is not ranked at all: recall and AP 0 */
+    row(c, 10, 10, 10, 10, 1, 0.0005f, 0);
+    cc_detect_eval_destroy(e);
+    CHECK_OK(cc_detect_eval_create(2, 0.5, &e, NULL));
+    CHECK_OK(cc_detect_eval_add_outputs(e, g, c, 2, 2, NULL));
+    CHECK_OK(cc_detect_eval_result(e, &m, NULL));
+    CHECK(m.n_ranked == 1 && m.map50 == 0);
+    cc_err err = { 0 };
+    CHECK(cc_detect_eval_add_outputs(e, g, c, 2, 0, &err) == CC_ERR_ARG);
+    cc_detect_eval_destroy(e);
+}
+
 static void test_budget(void)
 {
     cc_budget b = cc_budget_default(CC_I8);
@@ -160,7 +218,7 @@ static void test_budget(void)
     char why[256];
     CHECK(cc_budget_check_detect(&b, &m, why, sizeof why) == 0);
     CHECK(strstr(why, "mAP@0.5 0.850 < 0.900") != NULL);
-    CHECK(strstr(why, "17 of 20") != NULL);
+    CHECK(strstr(why, "17 of 20") != NULL && strstr(why, "recall 0.850") != NULL);
     m.map50 = 0.9;
     CHECK(cc_budget_check_detect(&b, &m, why, sizeof why) == 1 && why[0] == '\0');
     m.map50 = NAN;
@@ -173,6 +231,8 @@ int main(void)
     test_nms();
     test_ap();
     test_images();
+    test_operating_point();
+    test_protocol();
     test_budget();
     return CC_TEST_RESULT();
 }

@@ -10,6 +10,7 @@
 #include "../detect.h"
 #include "../metrics.h"
 #include "../precision.h"
+#include "../../ops/case.h"
 #include "../quantize.h"
 #include "precision_nets.h"
 
@@ -210,6 +211,27 @@ static void test_graph(void)
     const cc_node *c3 = node_named(q, "QLinearConv", "conv3");
     CHECK(c3 && c3->n_in == 9 && input_of(q, c3, 8)->dtype == CC_I32);
     CHECK(c3 && cc_load(input_of(q, c3, 7)->data, CC_U8, 0) > 0); /* no Relu: zero point above 0 */
+    /* every node of the INT8 graph has a case id that parses and instantiates, with the
+     * knobs its scales and zero points call for */
+    int n_qconv_ids = 0;
+    for (int k = 0; k < q->graph.n_nodes; k++) {
+        char id[CC_CASE_ID_MAX];
+        cc_err e = { 0 };
+        CHECK_OK(cc_model_node_case_id(q, k, id, sizeof id, &e));
+        cc_case c;
+        cc_case_inst inst;
+        CHECK_OK(cc_case_parse(id, &c, &e));
+        if (cc_case_instantiate(&c, 7, 0, &inst, &e) == CC_OK) cc_case_inst_free(&inst);
+        else CHECK(!"case instantiates");
+        if (strcmp(q->graph.nodes[k].op->name, "QLinearConv") == 0) {
+            n_qconv_ids++;
+            CHECK(strstr(id, "per_channel=1") != NULL && strstr(id, "w_zp") == NULL);
+            CHECK(strstr(id, "x=1x") != NULL && strstr(id, ":u8") != NULL);
+        }
+        if (strcmp(q->graph.nodes[k].op->name, "QuantizeLinear") == 0)
+            CHECK(strstr(id, "per_axis") == NULL && strstr(id, "zp=") == NULL);
+    }
+    CHECK(n_qconv_ids == 3);
     cc_model_free(m);
     cc_model_free(q);
 }
@@ -250,24 +272,19 @@ static void test_accuracy(int signed_act)
     cc_model_free(q);
 }
 
-/* Detections (NMS at score 0.25, IoU 0.45) of m and c on 4 inputs, compared. */
+/* Detections of m and c on 4 inputs, compared by the suite's protocol (detect.h). */
 static cc_detect_metrics detect_map(const cc_model *m, const cc_model *c)
 {
     cc_detect_metrics dm;
     memset(&dm, 0, sizeof dm);
     cc_detect_eval *e;
     CHECK_OK(cc_detect_eval_create(DET_CLASSES, 0.5, &e, NULL));
+    CHECK_OK(cc_detect_eval_set_operating_point(e, CC_DETECT_SCORE, NULL));
     for (uint64_t s = 300; s < 304; s++) {
         int64_t n1 = 0, n2 = 0;
         float *g = net_run(m, s, &n1), *x = net_run(c, s, &n2);
         CHECK(g && x && n1 == DET_BOXES * (5 + DET_CLASSES) && n2 == n1);
-        cc_detection dg[64], dx[64];
-        int ng = 0, nx = 0;
-        if (g && x) {
-            CHECK_OK(cc_detect_nms(g, DET_BOXES, DET_CLASSES, 0.25f, 0.45f, 64, dg, &ng, NULL));
-            CHECK_OK(cc_detect_nms(x, DET_BOXES, DET_CLASSES, 0.25f, 0.45f, 64, dx, &nx, NULL));
-            CHECK_OK(cc_detect_eval_add(e, dg, ng, dx, nx, NULL));
-        }
+        if (g && x) CHECK_OK(cc_detect_eval_add_outputs(e, g, x, DET_BOXES, DET_CLASSES, NULL));
         free(g);
         free(x);
     }
