@@ -17,6 +17,9 @@
  * inside run(), which is what the runner times (run + sync on the host clock), so the
  * slowdown is proportional to the work however loaded the machine is. Example:
  * CROSSCHECK_FAULTY='slow=Conv,ConvTranspose:1.3' or 'slow=conv:1.5'.
+ * "wrong" adds 1 + |v| to the middle element v of the output; with a FACTOR in (0, 1]
+ * (wrong=QLinearConv:0.25), to that fraction of the elements, evenly spaced, so that a
+ * wrong layer also shows through a network's INT8 rounding noise.
  * A graph of several nodes (a model) takes the fault of its first node that has one.
  * Hidden: never part of "all targets". */
 #include <math.h>
@@ -37,7 +40,7 @@ extern const cc_target_iface cc_target_ref;
 
 typedef struct fault {
     char name[16];          /* "" for none */
-    double factor;          /* slow: run time / ref's run time */
+    double factor;          /* slow: run time / ref's run time; wrong: share of elements (0: one) */
 } fault;
 
 /* 1 when the comma-separated list names[0..len-1] holds op's name or its family's. */
@@ -75,10 +78,11 @@ static fault fault_for(const cc_op_def *op)
             if (flen < sizeof f.name && names_op(names, nlen, op)) {
                 memcpy(f.name, p, flen);
                 f.name[flen] = '\0';
-                f.factor = SLOW_DEFAULT;
+                int wrong = strcmp(f.name, "wrong") == 0;
+                f.factor = wrong ? 0 : SLOW_DEFAULT;
                 if (colon) {
                     double x = strtod(colon + 1, NULL);
-                    if (x >= 1 && x <= 100) f.factor = x;
+                    if (wrong ? x > 0 && x <= 1 : x >= 1 && x <= 100) f.factor = x;
                 }
                 return f;
             }
@@ -180,9 +184,10 @@ static cc_status faulty_run(void *ctx, void *plan, void *const *inputs, void *co
     if (st == CC_OK && strcmp(f, "wrong") == 0) {
         const cc_tensor *o = &p->g->values[p->g->outputs[0]];
         int64_t n = cc_tensor_numel(o);
-        if (n > 0) {
-            double v = cc_load(outputs[0], o->dtype, (size_t)(n / 2));
-            cc_store(outputs[0], o->dtype, (size_t)(n / 2), v + 1.0 + fabs(v));
+        int64_t step = fl.factor > 0 ? (int64_t)fmax(1, floor(1 / fl.factor + 0.5)) : n + 1;
+        for (int64_t i = fl.factor > 0 ? 0 : n / 2; i < n; i += step) {
+            double v = cc_load(outputs[0], o->dtype, (size_t)i);
+            cc_store(outputs[0], o->dtype, (size_t)i, v + 1.0 + fabs(v));
         }
     }
     return st;

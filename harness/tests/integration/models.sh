@@ -32,6 +32,20 @@ expect_eq "$?" 1 "run with a broken layer"
 div=$(sql "$db" "SELECT divergent FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")
 [[ "$div" == *"(Add): local error"*"crosscheck run --case 'Add("* ]] || fail "divergence names the Add node: $div"
 
+# the same for INT8: a wrong QLinearConv is named with a case id (its scales and zero
+# points drawn by the case, per channel as in the node) that reruns the layer alone
+CROSSCHECK_FAULTY="wrong=QLinearConv:0.25" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions int8 \
+    >"$WORK/fq.txt" 2>"$WORK/fq.err"
+expect_eq "$?" 1 "int8 run with a broken layer"
+div=$(sql "$db" "SELECT divergent FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")
+[[ "$div" == *"(QLinearConv): local error"*"crosscheck run --case 'QLinearConv("*"per_channel=1"* ]] ||
+    fail "divergence names the QLinearConv node with a case id: $div"
+qid=${div#*--case \'}
+qid=${qid%%\'*}
+CROSSCHECK_FAULTY="wrong=QLinearConv:0.25" "$CC" run --case "$qid" --targets faulty,cpu --db "$WORK/q.db" >"$WORK/q.txt" 2>&1
+expect_eq "$(sql "$WORK/q.db" "SELECT group_concat(x, ', ') FROM (SELECT DISTINCT target||' '||verdict AS x FROM results ORDER BY x)")" \
+    "cpu passed, faulty failed" "the named INT8 case fails alone on faulty and passes on cpu ($(tail -2 "$WORK/q.txt"))"
+
 # an op the backend lacks falls back to cpu and is counted
 CROSSCHECK_FAULTY="unsupported=GlobalAveragePool" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
     >"$WORK/fb.txt" 2>"$WORK/fb.err"
