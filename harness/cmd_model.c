@@ -108,7 +108,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --targets LIST      targets (default: every non-test target except ref)\n"
                 "  --precisions LIST   f32,f16,bf16,int8 (default: all four)\n"
                 "  --images N          inputs compared with the golden model (default 8)\n"
-                "  --batch B           batch for the throughput figure (default 8; 1: none)\n"
+                "  --batch B[,T=B...]  batch for the throughput figure (default 8; 1: none), per target\n"
+                "                      with TARGET=B items, e.g. 8,cuda=64\n"
                 "  --size S            input size in pixels (default: the model's)\n"
                 "  --seed N            weights and inputs seed (default 1)\n"
                 "  --weights FILE      read weights from a file instead of synthesising them\n"
@@ -132,6 +133,7 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     o.min_samples = 10;
     add_precisions(&o, "f32,f16,bf16,int8");
     int have_targets = 0;
+    const char *batch_spec = NULL;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int k;
@@ -161,7 +163,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--images", &v)) != 0) {
             if (k < 0 || parse_int(v, 1, 100000, &o.n_images)) return fprintf(stderr, "crosscheck model run: --images takes 1..100000\n"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--batch", &v)) != 0) {
-            if (k < 0 || parse_int(v, 1, 4096, &o.batch)) return fprintf(stderr, "crosscheck model run: --batch takes 1..4096\n"), 2;
+            if (k < 0) return 2;
+            batch_spec = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--size", &v)) != 0) {
             if (k < 0 || parse_int(v, 1, 8192, &o.image_size)) return fprintf(stderr, "crosscheck model run: --size takes 1..8192\n"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--calib", &v)) != 0) {
@@ -212,6 +215,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.devices[o.n_targets] = "";
             o.targets[o.n_targets++] = t;
         }
+    if (batch_spec) {
+        cc_err be = { 0 };
+        if (cc_model_run_parse_batch(&o, batch_spec, &be)) return fprintf(stderr, "crosscheck model run: %s\n", be.msg), 2;
+    }
     for (int p = 0; p < o.n_prec; p++)
         if (!strcmp(o.precisions[p], "int8") && o.calib_images < 1) {
             fprintf(stderr, "crosscheck model run: INT8 calibration needs at least one input (--calib %d)\n", o.calib_images);

@@ -554,7 +554,10 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
     }
     /* throughput at a larger batch: the same weights, rebuilt at batch B; INT8 with the
      * batch-1 model's quantization parameters (no second calibration) */
-    if (!st && o->batch > 1 && !is_onnx(o->model)) {
+    int batch = o->batch;
+    for (int i = 0; i < o->n_targets; i++)
+        if (o->targets[i] == t && o->batches[i] > 0) batch = o->batches[i];
+    if (!st && batch > 1 && !is_onnx(o->model)) {
         cc_graph_exec *xb = NULL;
         cc_graph_exec_info ib;
         cc_tensor in[CC_MAX_IO];
@@ -562,7 +565,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         cc_timing tm = { 0 };
         char note[256];
         cc_quant_params *qp = v->qp;
-        cc_status s2 = build_f32(o, o->batch, &mb_f32, &e);
+        cc_status s2 = build_f32(o, batch, &mb_f32, &e);
         if (!s2) s2 = cc_weights_copy(mb_f32, f32, &e);
         if (!s2) s2 = make_variant(o, mb_f32, v->prec, &qp, &mb, note, sizeof note, &e);
         if (qp != v->qp) cc_quant_params_free(qp);
@@ -571,9 +574,9 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, NULL, NULL, &e);
         free_inputs(in, mb ? mb->graph.n_inputs : 0);
         cc_graph_exec_destroy(xb);
-        if (!s2 && tm.median > 0 && o->batch / tm.median > r->throughput) {
-            r->throughput = o->batch / tm.median;
-            r->tp_batch = o->batch;
+        if (!s2 && tm.median > 0 && batch / tm.median > r->throughput) {
+            r->throughput = batch / tm.median;
+            r->tp_batch = batch;
         }
     }
     if (o->layers) layer_breakdown(v, t, ctx, r);
@@ -585,6 +588,36 @@ done:
     cc_model_free(mb_f32);
     if (cpu && cpu != t && cpu_ctx) cpu->close(cpu_ctx);
     t->close(ctx);
+}
+
+cc_status cc_model_run_parse_batch(cc_model_run_options *o, const char *spec, cc_err *err)
+{
+    int batch = o->batch, batches[CC_RUN_MAX_TARGETS];
+    memcpy(batches, o->batches, sizeof batches);
+    char buf[512];
+    if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf)
+        return cc_err_set(err, CC_ERR_ARG, "--batch: list too long");
+    char *save = NULL;
+    int items = 0;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), items++) {
+        char *eq = strchr(tok, '='), *num = eq ? eq + 1 : tok, *end;
+        long b = strtol(num, &end, 10);
+        if (!*num || *end || b < 1 || b > 4096)
+            return cc_err_set(err, CC_ERR_ARG, "--batch: '%s' is not a batch of 1..4096 (B or TARGET=B)", tok);
+        if (!eq) {
+            batch = (int)b;
+            continue;
+        }
+        *eq = '\0';
+        int found = 0;
+        for (int i = 0; i < o->n_targets; i++)
+            if (!strcmp(o->targets[i]->name, tok)) batches[i] = (int)b, found = 1;
+        if (!found) return cc_err_set(err, CC_ERR_ARG, "--batch: target '%s' is not one of the run's targets", tok);
+    }
+    if (!items) return cc_err_set(err, CC_ERR_ARG, "--batch: empty list");
+    o->batch = batch;
+    memcpy(o->batches, batches, sizeof batches);
+    return CC_OK;
 }
 
 /* Reads up to n bytes from fd into buf until the deadline (cc_now clock); returns the
@@ -730,8 +763,13 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     memset(&info, 0, sizeof info);
     cc_env_collect(&info);
     snprintf(info.tag, sizeof info.tag, "%s", o->tag ? o->tag : "");
-    snprintf(info.config, sizeof info.config, "model=%s;images=%d;batch=%d;size=%d;seed=%llu", o->model, o->n_images,
-             o->batch, o->image_size, (unsigned long long)o->seed);
+    char batches[256];
+    int bl = snprintf(batches, sizeof batches, "%d", o->batch);
+    for (int i = 0; i < o->n_targets && bl < (int)sizeof batches; i++)
+        if (o->batches[i] > 0)
+            bl += snprintf(batches + bl, sizeof batches - (size_t)bl, ",%s=%d", o->targets[i]->name, o->batches[i]);
+    snprintf(info.config, sizeof info.config, "model=%s;images=%d;batch=%s;size=%d;seed=%llu", o->model, o->n_images,
+             batches, o->image_size, (unsigned long long)o->seed);
     info.seed = o->seed;
     snprintf(info.command, sizeof info.command, "%s", o->command_line ? o->command_line : "");
     snprintf(info.version, sizeof info.version, "%s", o->version ? o->version : "");

@@ -23,6 +23,7 @@ typedef struct cc_model_run_options {
     char precisions[CC_MODEL_MAX_PREC][8]; /* "f32", "f16", "bf16", "int8" */
     int n_images;                     /* inputs compared (default 8) */
     int batch;                        /* throughput batch (default 8; 1 disables) */
+    int batches[CC_RUN_MAX_TARGETS];  /* per target (same index): its own batch; 0: batch */
     int image_size;                   /* 0: the model's default */
     uint64_t seed;
     const char *weights_path;         /* NULL: synthetic weights */
@@ -45,6 +46,12 @@ typedef struct cc_model_summary {
     int interrupted;
     double wall_s;
 } cc_model_summary;
+
+/* Parses a --batch value into o->batch and o->batches: a comma-separated list of B (every
+ * target's batch) and TARGET=B items, TARGET one of o's targets, B in 1..4096, e.g.
+ * "8,cuda=64". Call after o's targets are set. A malformed item or a target not in o:
+ * CC_ERR_ARG with one line, o unchanged. */
+cc_status cc_model_run_parse_batch(cc_model_run_options *o, const char *spec, cc_err *err);
 
 /* Runs the model. CC_ERR_ARG for an unknown model, a malformed ONNX file, bad options
  * (one line naming the problem, nothing recorded); CC_ERR_DB for the database. Results

@@ -53,6 +53,14 @@ expect_eq "$?" 0 "run with a fallback"
 expect_eq "$(sql "$db" "SELECT n_fallback||' '||fallback_ops||' '||verdict FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
     "1 GlobalAveragePool passed" "fallback counted"
 
+# a throughput batch per target: cpu at 3, faulty (no fault) at the default 1 (no batch run)
+CROSSCHECK_FAULTY="" "$CC" model run resnet50 --size 32 --images 1 --batch 1,cpu=3 --min-time 0.05 --targets cpu,faulty \
+    --precisions f32 --db "$WORK/b.db" >"$WORK/b.txt" 2>&1 || fail "per-target batch run: $(tail -3 "$WORK/b.txt")"
+expect_eq "$(sql "$WORK/b.db" "SELECT config LIKE '%;batch=1,cpu=3;%' FROM runs")" 1 "per-target batch in the run's config"
+expect_eq "$(sql "$WORK/b.db" "SELECT group_concat(target||' '||(tp_batch IN (1, 3)), ',') FROM model_results")" "cpu 1,faulty 1" \
+    "batches stored"
+expect_eq "$(sql "$WORK/b.db" "SELECT tp_batch FROM model_results WHERE target='faulty'")" 1 "faulty ran no batch"
+
 "$CC" report --db "$db" --out "$WORK/r.md" 2>/dev/null || fail "report"
 grep -q "^## Models" "$WORK/r.md" || fail "report has a model section"
 
@@ -64,5 +72,7 @@ if [ -f "$src" ]; then head -c $(( $(stat -c %s "$src") / 2 )) "$src" >"$WORK/cu
 expect_exit 2 "$CC" model run "$WORK/cut.onnx" --targets cpu --db "$db"; one_line_error "cut.onnx"
 expect_exit 2 "$CC" model run resnet50 --size 32 --precisions int8 --calib 0 --targets cpu --db "$db"; one_line_error "calibration"
 expect_exit 2 "$CC" model run resnet50 --precisions f64 --db "$db"; one_line_error "f64"
+expect_exit 2 "$CC" model run resnet50 --targets cpu --batch cpu=0 --db "$db"; one_line_error "cpu=0"
+expect_exit 2 "$CC" model run resnet50 --targets cpu --batch 8,ref=4 --db "$db"; one_line_error "ref"
 expect_eq "$(sql "$db" "SELECT count(*) FROM model_results")" "$before" "nothing recorded by bad input"
 finish
