@@ -799,6 +799,9 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             snprintf(r->precision, sizeof r->precision, "%s", v->prec);
             r->seed = o->seed;
             r->verdict = CC_ERROR;
+            /* no figure until the job measures it (an unavailable target measures none) */
+            r->conf_cosine = r->conf_sqnr_db = r->conf_top1 = r->top1 = r->top5 = NAN;
+            r->cosine = r->sqnr_db = NAN;
             r->det_precision = r->det_recall = r->det_map50 = NAN;
             isolated_job(o, f32, &vars[0], v, ti, &jo);
             st = cc_store_put_model_result(store, sum->run_id, r, jo.lat, jo.n_lat, err);
