@@ -135,6 +135,46 @@ static cc_status conv_dst(cc_onednn_build *b, const dnnl_memory_desc_t *dst_md, 
     return cc_onednn_copy_in(b, sum->value, dst_md, *mem, err);
 }
 
+/* 8-bit convolutions with fewer input channels per group than this avoid oneDNN's AMX
+ * kernels (see conv_pd). */
+#define CONV_AMX_MIN_IC 16
+
+/* The primitive descriptor of convolution cd: oneDNN's first choice, except that an 8-bit
+ * convolution with fewer than CONV_AMX_MIN_IC input channels per group takes the first
+ * implementation not on AMX where there is one (not a reference or GEMM kernel either):
+ * AMX tiles take the input channels in rows of 64 bytes, and on YOLOv5s's first layer (3
+ * channels, 6x6 stride 2) oneDNN 2.6's AMX kernel ran about 1.3x slower than its
+ * avx512_core_vnni ones on this machine. */
+static cc_status conv_pd(cc_onednn_build *b, const dnnl_convolution_desc_t *cd, const conv_spec *cs,
+                         int64_t ic_per_group, dnnl_primitive_desc_t *pd, cc_err *err)
+{
+    int small = (cs->sdt == dnnl_u8 || cs->sdt == dnnl_s8) && ic_per_group < CONV_AMX_MIN_IC;
+    if (!small) return cc_onednn_pd(b, cd, cs->attr, cs->what, pd, err);
+    dnnl_primitive_desc_iterator_t it = NULL;
+    dnnl_status_t s = dnnl_primitive_desc_iterator_create(&it, cd, cs->attr, b->ctx->engine, NULL);
+    if (s != dnnl_success) return cc_onednn_status(s, cs->what, err);
+    dnnl_primitive_desc_t first = NULL, pick = NULL;
+    do {
+        dnnl_primitive_desc_t p = dnnl_primitive_desc_iterator_fetch(it);
+        if (!p) break;
+        const char *impl = NULL;
+        if (dnnl_primitive_desc_query(p, dnnl_query_impl_info_str, 0, &impl) != dnnl_success) impl = NULL;
+        if (!first) {
+            first = p;
+            if (!impl || !strstr(impl, "amx")) break; /* oneDNN's first choice is not AMX */
+        } else if (impl && !strstr(impl, "amx") && strncmp(impl, "ref", 3) != 0 && !strstr(impl, "gemm")) {
+            pick = p;
+        } else {
+            dnnl_primitive_desc_destroy(p);
+        }
+    } while (!pick && dnnl_primitive_desc_iterator_next(it) == dnnl_success);
+    dnnl_primitive_desc_iterator_destroy(it);
+    if (!first) return cc_onednn_status(dnnl_unimplemented, cs->what, err);
+    if (pick) dnnl_primitive_desc_destroy(first);
+    *pd = pick ? pick : first;
+    return CC_OK;
+}
+
 /* Builds the convolution of cs: descriptors, primitive, layouts, bias, post-ops, step. */
 static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err)
 {
@@ -190,7 +230,7 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
                                   &cd, dnnl_forward_inference, dnnl_convolution_direct, &src_io, &wei_any,
                                   has_bias ? &bias_md : NULL, &dst_io, strides, dil, pl, pr),
                               cs->what, err);
-        if (!st) st = cc_onednn_pd(b, &cd, cs->attr, cs->what, &pd, err);
+        if (!st) st = conv_pd(b, &cd, cs, x->shape.dims[1] / (g.group > 0 ? g.group : 1), &pd, err);
         if (st != CC_ERR_UNSUPPORTED) break;
     }
     if (st) goto done;

@@ -40,6 +40,9 @@
  *   output with scale s_i / s and both zero points (the reorder adds the output's zero
  *   point before rounding and multiplies in f32: it differs from the nodes at rounding
  *   ties only).
+ * Integer matmuls with a bias: MatMulInteger -> Add of a constant i32 vector (ONNX
+ *   quantizers write Gemm's bias so): one matmul adding the vector in integers
+ *   (matmul.c).
  * oneDNN 2.6's jit post-op injectors keep one eltwise injector per algorithm, so a chain
  * repeating an algorithm with other parameters computes the second with the first's:
  * every algorithm appears at most once in a group (clip and clip_v2 are two), and a chain
@@ -428,6 +431,55 @@ static int concat_group(const walk *w, int k, cc_onednn_fusion *out)
     return 1;
 }
 
+int cc_onednn_bias_add(const cc_graph *g, const cc_node *add, int *mm, int *bias)
+{
+    if (strcmp(add->op->name, "Add") != 0 || add->n_in != 2 || add->n_out != 1) return 0;
+    for (int side = 0; side < 2; side++) {
+        int y = add->in[side], c = add->in[1 - side];
+        if (y < 0 || c < 0 || y == c || !g->values[c].data || g->values[c].dtype != CC_I32) continue;
+        int producer = -1, readers = 0;
+        for (int k = 0; k < g->n_nodes; k++) {
+            const cc_node *n = &g->nodes[k];
+            if (n->n_out == 1 && n->out[0] == y) producer = k;
+            for (int i = 0; i < n->n_in; i++) readers += n->in[i] == y;
+        }
+        for (int j = 0; j < g->n_outputs; j++) readers += g->outputs[j] == y;
+        if (producer < 0 || readers != 1 || strcmp(g->nodes[producer].op->name, "MatMulInteger") != 0) continue;
+        const cc_shape *ys = &g->values[y].shape, *cs = &g->values[c].shape;
+        if (ys->rank < 1 || cs->rank > ys->rank || !cc_shape_equal(ys, &g->values[add->out[0]].shape)) continue;
+        int ok = 1;
+        if (cc_shape_numel(cs) != 1) {
+            for (int i = 0; i < cs->rank - 1; i++) ok &= cs->dims[i] == 1;
+            ok &= cs->dims[cs->rank - 1] == ys->dims[ys->rank - 1];
+        }
+        if (!ok) continue;
+        *mm = producer;
+        *bias = c;
+        return 1;
+    }
+    return 0;
+}
+
+/* An integer matmul with its bias from MatMulInteger node k (cc_onednn_bias_add), or
+ * none; never an Add already grouped. */
+static int mm_bias_group(const walk *w, int k, cc_onednn_fusion *out)
+{
+    const cc_node *n = node_at(w, k);
+    if (n->n_out != 1) return 0;
+    int r = only_reader(w, n->out[0]), mm = -1, c = -1;
+    if (r < 0 || !cc_onednn_bias_add(w->g, node_at(w, r), &mm, &c) || mm != k) return 0;
+    cc_onednn_fusion f;
+    memset(&f, 0, sizeof f);
+    f.main = k;
+    f.bn = -1;
+    f.oscale = 1.0f;
+    f.fused[f.n_fused++] = r;
+    f.out_value = node_at(w, r)->out[0];
+    f.mm_bias = c;
+    *out = f;
+    return 1;
+}
+
 static int by_anchor(const void *a, const void *b)
 {
     const cc_onednn_fusion *x = a, *y = b;
@@ -484,6 +536,7 @@ cc_status cc_onednn_fuse(const cc_graph *g, const cc_onednn_value *vals, cc_oned
         int found = is_op(nd, "Conv")          ? float_group(&w, k, &f)
                     : is_op(nd, "QLinearConv") ? int8_group(&w, k, &f)
                     : is_op(nd, "Concat")      ? concat_group(&w, k, &f)
+                    : is_op(nd, "MatMulInteger") ? mm_bias_group(&w, k, &f)
                                                : 0;
         if (!found) continue;
         f.anchor = k;

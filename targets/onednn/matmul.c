@@ -14,9 +14,12 @@
  * multiplier a_scale * b_scale / y_scale is the output scale (per column when b_scale is);
  * an even y_zero_point is the destination zero point, an odd one is added after rounding
  * by a reorder from an s32 result (oneDNN adds it before rounding, see
- * cc_onednn_zero_point_step). */
+ * cc_onednn_zero_point_step). In a graph plan, MatMulInteger -> Add of an i32 constant
+ * vector (fuse.c) is one matmul whose weights carry the vector as extra rows, read
+ * against extra columns of a (mm_bias): integer arithmetic throughout. */
 #include "onednn.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +93,9 @@ typedef struct mm_spec {
     dnnl_exec_arg_t extra[2];
     int post;        /* 1: the primitive writes s32, then post_zp is added */
     int32_t post_zp; /* (cc_onednn_zero_point_step) */
+    int rows;            /* > 0: K grows by the bias rows of mm_bias */
+    const int8_t *wx;    /* then the weights with those rows, (K + rows) x N */
+    unsigned char afill; /* and the value of a's extra columns */
     const char *what;
 } mm_spec;
 
@@ -97,8 +103,18 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
 {
     const mm_dims *m = ms->dims;
     int b_const = b->in[ms->bi]->data != NULL;
-    dnnl_memory_desc_t a_md, b_md, b_want, d_md, y_md;
+    dnnl_memory_desc_t a_md, b_md, b_want, d_md, y_md, a_plain;
     cc_status st;
+    mm_dims grown;
+    if (ms->rows) { /* a and b grown along K by the bias rows */
+        grown = *m;
+        grown.a[m->nd - 1] += ms->rows;
+        grown.b[m->nd - 2] += ms->rows;
+        dense_strides(m->nd, grown.a, grown.as);
+        dense_strides(m->nd, grown.b, grown.bs);
+        if ((st = cc_onednn_md_strides(&a_plain, m->nd, m->a, m->as, ms->sdt, err))) return st;
+        m = &grown;
+    }
     if ((st = cc_onednn_md_strides(&a_md, m->nd, m->a, m->as, ms->sdt, err)) ||
         (st = cc_onednn_md_strides(&b_md, m->nd, m->b, m->bs, ms->wdt, err)) ||
         (st = cc_onednn_md(&b_want, m->nd, m->b, ms->wdt, b_const, err)) ||
@@ -112,9 +128,13 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &md, ms->attr, ms->what, &pd, err))) return st;
     dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
-    dnnl_memory_t src = NULL, wei = NULL, dst = NULL, res = NULL;
-    if ((st = cc_onednn_input(b, ms->ai, &a_md, &a_md, &src, err)) ||
-        (st = cc_onednn_input(b, ms->bi, &b_md, &wei_md, &wei, err)) ||
+    dnnl_memory_t src = NULL, wei = NULL, dst = NULL, res = NULL, wx = NULL;
+    static const int64_t origin[CC_MAX_RANK] = { 0 };
+    if ((st = ms->rows ? cc_onednn_input_padded(b, ms->ai, &a_plain, &a_md, origin, ms->afill, &src, err)
+                       : cc_onednn_input(b, ms->ai, &a_md, &a_md, &src, err)) ||
+        (st = ms->rows ? cc_onednn_mem_new(b, &b_md, ms->wx, &wx, err) : CC_OK) ||
+        (st = ms->rows ? cc_onednn_to_layout(b, wx, &b_md, &wei_md, 1, &wei, err)
+                       : cc_onednn_input(b, ms->bi, &b_md, &wei_md, &wei, err)) ||
         (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &y_md, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
@@ -124,9 +144,10 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
-    dnnl_exec_arg_t args[5] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, res } };
-    for (int i = 0; i < ms->n_extra; i++) args[3 + i] = ms->extra[i];
-    if ((st = cc_onednn_step_add(b, pd, args, 3 + ms->n_extra, 1, err))) return st;
+    dnnl_exec_arg_t args[6] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, res } };
+    int n_args = 3;
+    for (int i = 0; i < ms->n_extra; i++) args[n_args++] = ms->extra[i];
+    if ((st = cc_onednn_step_add(b, pd, args, n_args, 1, err))) return st;
     return ms->post ? cc_onednn_zero_point_step(b, res, &d_md, dst, &y_md, ms->post_zp, err) : CC_OK;
 }
 
@@ -312,6 +333,60 @@ static cc_status int_dtypes(cc_onednn_build *b, int ai, int bi, dnnl_data_type_t
     return st;
 }
 
+/* The i32 bias of b's group (MatMulInteger -> Add of an i32 constant, fuse.c) as rows of
+ * the weights: oneDNN's own bias is added in f32 (not exact beyond 2^24), while its s8 x
+ * u8/s8 products accumulate in s32 exactly. So a gets `rows` extra columns holding
+ * a_zero_point + 1 (or - 1 at the top of its type: a - a_zero_point is then +1 or -1,
+ * *afill the byte), and the weights `rows` rows whose values in [-127, 127] sum, column by
+ * column, to +-bias[n]: the matmul then adds the bias in integers. *wx ((K + rows) x N,
+ * malloc'd) is the caller's. CC_ERR_UNSUPPORTED for weights that are not one constant
+ * K x N s8 matrix, a weights zero point, a per-row a zero point, or a bias needing more
+ * than MM_MAX_BIAS_ROWS rows. */
+#define MM_MAX_BIAS_ROWS 1024
+
+static cc_status mm_bias(cc_onednn_build *b, const mm_dims *m, int8_t **wx, int *rows, unsigned char *afill,
+                         cc_err *err)
+{
+    const cc_tensor *a = b->in[0], *w = b->in[1], *az = b->in[2], *wz = b->in[3];
+    const cc_tensor *c = b->vals ? &b->vals[b->fuse->mm_bias].desc : &b->graph->values[b->fuse->mm_bias];
+    int64_t K = m->b[m->nd - 2], N = m->b[m->nd - 1];
+    *wx = NULL;
+    if (!w->data || w->dtype != CC_I8 || cc_tensor_numel(w) != K * N || !c->data)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "MatMulInteger + Add: a bias needs constant s8 K x N weights");
+    for (int64_t i = 0; wz && i < cc_tensor_numel(wz); i++)
+        if (cc_onednn_const_at(wz, i) != 0)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "MatMulInteger + Add: a bias with a weights zero point");
+    if (az && !cc_onednn_const_uniform(az))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "MatMulInteger + Add: a bias with a per-row a zero point");
+    double z = az ? cc_onednn_const_at(az, 0) : 0, most = 0;
+    double fill = z < cc_dtype_max(a->dtype) ? z + 1 : z - 1, unit = fill - z;
+    for (int64_t n = 0; n < N; n++) {
+        double v = fabs(cc_onednn_const_at(c, cc_tensor_numel(c) == 1 ? 0 : n));
+        if (v > most) most = v;
+    }
+    double need = ceil(most / 127);
+    if (need > MM_MAX_BIAS_ROWS)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "MatMulInteger + Add: a bias of %.0f needs %.0f rows of weights (at most %d)", most, need,
+                          MM_MAX_BIAS_ROWS);
+    int r = (int)need;
+    int8_t *v = malloc((size_t)((K + r) * N > 0 ? (K + r) * N : 1));
+    if (!v) return cc_err_set(err, CC_ERR_NOMEM, "MatMulInteger: out of memory");
+    memcpy(v, w->data, (size_t)(K * N));
+    for (int64_t n = 0; n < N; n++) {
+        int64_t rest = (int64_t)(cc_onednn_const_at(c, cc_tensor_numel(c) == 1 ? 0 : n) * unit);
+        for (int j = 0; j < r; j++) {
+            int64_t d = rest > 127 ? 127 : rest < -127 ? -127 : rest;
+            v[(K + j) * N + n] = (int8_t)d;
+            rest -= d;
+        }
+    }
+    *wx = v;
+    *rows = r;
+    *afill = a->dtype == CC_I8 ? (unsigned char)(int8_t)fill : (unsigned char)fill;
+    return CC_OK;
+}
+
 static cc_status matmul_integer(cc_onednn_build *b, cc_err *err)
 {
     dnnl_data_type_t sdt, wdt;
@@ -331,12 +406,30 @@ static cc_status matmul_integer(cc_onednn_build *b, cc_err *err)
     if (!st)
         st = mm_zero_point(b, attr, DNNL_ARG_WEIGHTS, b->in[3], m.nd, m.b, 0, "weights zero point", what,
                            sizeof what, err);
-    if (!st) {
-        mm_spec ms = {
-            .ai = 0, .bi = 1, .sdt = sdt, .wdt = wdt, .ddt = dnnl_s32, .dims = &m, .attr = attr, .what = what
-        };
-        st = mm_build(b, &ms, err);
+    int8_t *wx = NULL;
+    int rows = 0;
+    unsigned char afill = 0;
+    int with_bias = b->fuse != NULL; /* a MatMulInteger group always has its bias */
+    if (!st && with_bias) {
+        st = mm_bias(b, &m, &wx, &rows, &afill, err);
+        strncat(what, " and the bias as rows of the weights", sizeof what - strlen(what) - 1);
     }
+    if (!st) {
+        mm_spec ms = { .ai = 0,
+                       .bi = 1,
+                       .sdt = sdt,
+                       .wdt = wdt,
+                       .ddt = dnnl_s32,
+                       .dims = &m,
+                       .attr = attr,
+                       .rows = rows,
+                       .wx = wx,
+                       .afill = afill,
+                       .what = what };
+        st = mm_build(b, &ms, err);
+        if (!st && with_bias) cc_onednn_note(b, " (i32 bias as %d weight rows)", rows);
+    }
+    free(wx);
     dnnl_primitive_attr_destroy(attr);
     return st;
 }

@@ -173,6 +173,25 @@ static cc_support onednn_supports(void *ctx, const cc_graph *g, const cc_node *n
     cc_status st = cc_onednn_build_begin(c, g->values, node, out, &b, &e);
     if (!st) st = fn(&b, &e);
     if (st == CC_OK) return CC_SUPPORT_YES;
+    /* an i32 Add a graph plan computes inside the MatMulInteger before it (fuse.c, matmul.c) */
+    int mm = -1, bias = -1;
+    if (st == CC_ERR_UNSUPPORTED && cc_onednn_bias_add(g, node, &mm, &bias)) {
+        cc_onednn_fusion f;
+        memset(&f, 0, sizeof f);
+        f.main = f.anchor = mm;
+        f.bn = -1;
+        f.oscale = 1.0f;
+        f.out_value = node->out[0];
+        f.mm_bias = bias;
+        cc_err e2 = { 0 };
+        cc_onednn_build mb;
+        cc_status s2 = cc_onednn_build_begin(c, g->values, &g->nodes[mm], out, &mb, &e2);
+        mb.graph = g;
+        mb.fuse = &f;
+        if (!s2) s2 = cc_onednn_find_builder("MatMulInteger")(&mb, &e2);
+        if (s2 == CC_OK) return CC_SUPPORT_YES;
+        if (e2.msg[0]) snprintf(e.msg, sizeof e.msg, "%s", e2.msg);
+    }
     snprintf(reason, reason_size, "%s", e.msg[0] ? e.msg : cc_status_name(st));
     /* bf16 kernels need at least AVX-512 (avx512_core); below that it is the machine */
     if (st == CC_ERR_UNSUPPORTED && strstr(e.msg, "dnnl_unimplemented") && node->n_in > 0 &&

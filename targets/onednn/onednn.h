@@ -79,7 +79,7 @@ typedef struct cc_onednn_post {
     int32_t zero_point;  /* SUM */
 } cc_onednn_post;
 
-/* A fusion group (fuse.c): the main node (Conv, QLinearConv or Concat) and the nodes it
+/* A fusion group (fuse.c): the main node (Conv, QLinearConv, Concat or MatMulInteger) and the nodes it
  * absorbs, computed by its primitives in the place of the group's last node. */
 typedef struct cc_onednn_fusion {
     int main;        /* node index of the convolution (or the concat) */
@@ -101,6 +101,10 @@ typedef struct cc_onednn_fusion {
     float cat_scale[CC_MAX_IO]; /* s_i / s */
     int32_t cat_zero_point[CC_MAX_IO];
     int32_t out_zero_point;
+    /* an integer matmul with a bias: MatMulInteger -> Add of an i32 constant, the
+     * constant's value (matmul.c adds it in integers; only in a group whose main node is
+     * a MatMulInteger) */
+    int mm_bias;
 } cc_onednn_fusion;
 
 /* What a graph plan knows of one value while it builds (plan.c). */
@@ -110,6 +114,8 @@ typedef struct cc_onednn_value {
     int has_md;            /* 1: stored in layout md; 0: dense row-major */
     dnnl_memory_desc_t md;
     int alias;             /* -1, or the value whose buffer it takes over (in-place sum) */
+    int view;              /* 1: md is a strided view of alias's buffer (a Reshape or a
+                              Transpose without a copy); its readers write dense outputs */
 } cc_onednn_value;
 
 /* Everything one node owns: its steps in execution order, the memories it created and
@@ -324,6 +330,10 @@ cc_status cc_onednn_value_md(const cc_onednn_build *b, int v, dnnl_data_type_t d
  * group node k belongs to, or -1. */
 cc_status cc_onednn_fuse(const cc_graph *g, const cc_onednn_value *vals, cc_onednn_fusion **groups, int *n,
                          int *group_of, cc_err *err);
+/* 1 when node `add` is an Add of an i32 constant vector ([N], [1, .., N] or one value,
+ * *bias) to the output of MatMulInteger node *mm, read by that Add alone: a graph plan
+ * computes the two as one matmul (matmul.c, mm_bias). */
+int cc_onednn_bias_add(const cc_graph *g, const cc_node *add, int *mm, int *bias);
 /* Sets f's post-ops on attr. */
 cc_status cc_onednn_post_ops(const cc_onednn_fusion *f, const cc_onednn_value *vals, dnnl_primitive_attr_t attr,
                              cc_err *err);

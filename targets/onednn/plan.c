@@ -231,6 +231,7 @@ static cc_status build_or_split(const cc_onednn_ctx *c, onednn_plan *p, int gi, 
     cc_onednn_value *out = &p->vals[f->out_value];
     out->has_md = 0;
     out->alias = -1;
+    out->view = 0;
     int members[CC_ONEDNN_MAX_FUSED + 1], n = 0;
     members[n++] = f->main;
     for (int i = 0; i < f->n_fused; i++) members[n++] = f->fused[i];

@@ -11,7 +11,9 @@
  * (cc_onednn_zero_point_step).
  * DequantizeLinear (u8/s8/s32 -> f32): output scale x_scale, source zero point
  * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis.
- * Both keep the layout their input is stored in (the mask names logical axes). */
+ * Both keep the layout their input is stored in (the mask names logical axes), except
+ * that a strided view (a Reshape or Transpose of a graph plan without a copy) is read as
+ * it is into a dense output. */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -94,6 +96,9 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
     cc_onednn_in_md(b, 0, &plain, &smd);
     dmd = smd; /* strides count elements: the same layout in another type */
     dmd.data_type = ddt;
+    int xv = cc_onednn_in_value(b, 0);
+    if (b->vals && xv >= 0 && b->vals[xv].view && (st = cc_onednn_md_shape(&dmd, &x->shape, ddt, err)))
+        return st; /* a strided view of another value: the output is dense */
 
     dnnl_primitive_attr_t attr = NULL;
     if (dnnl_primitive_attr_create(&attr) != dnnl_success)

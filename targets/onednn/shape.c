@@ -1,12 +1,17 @@
 /* shape.c — onednn builders of the data-movement ops: Flatten and Reshape (in a graph
- * plan, an alias of the input's buffer between two intermediates stored dense; otherwise
- * a reorder copying the dense bytes, since a graph output is its own buffer), Transpose (a reorder from the input viewed through permuted strides to the
- * dense output), Slice with positive steps (a reorder from the input viewed with an
- * offset and its strides times the steps, in the layout the input is stored in when that
- * has no blocks) and Concat (one reorder per input into its slice of the output, in the
- * first input's dimension order; oneDNN's concat primitive where a slice would cut a
- * block; in a requantizing concat group of a graph plan, one reorder per 8-bit input
- * into its slice of the 8-bit output).
+ * plan, an alias of the input's buffer between two intermediates stored dense, or a
+ * strided view of an input stored channels-last when the new dims split or merge
+ * contiguous ones and only Transpose or Quantize/DequantizeLinear read the output;
+ * otherwise a reorder copying the dense bytes, since a graph output is its own buffer),
+ * Transpose (a reorder from the input viewed through permuted strides, its stored ones
+ * when it has no blocks, to the dense output; in a graph plan a strided view, no copy,
+ * when only Quantize/DequantizeLinear read the output: an INT8 detector head's Reshape,
+ * Transpose and DequantizeLinear become one reorder), Slice with positive steps (a
+ * reorder from the input viewed with an offset and its strides times the steps, in the
+ * layout the input is stored in when that has no blocks) and Concat (one reorder per
+ * input into its slice of the output, in the first input's dimension order; oneDNN's
+ * concat primitive where a slice would cut a block; in a requantizing concat group of a
+ * graph plan, one reorder per 8-bit input into its slice of the 8-bit output).
  *
  * Element types oneDNN 2.x lacks (i64, bool) are moved as bytes: the tensor gets an
  * extra innermost dimension of its element size in u8, which a reorder or concat copies
@@ -98,8 +103,117 @@ static cc_status reshape_from_layout(cc_onednn_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* Strides viewing the elements of dims idims (strides istr) with dims odims, when the
+ * reshape only splits or merges dimensions that are contiguous in memory (every dim > 0);
+ * 0 when it needs a copy. */
+static int reshape_strides(int ni, const int64_t *idims, const int64_t *istr, int no, const int64_t *odims,
+                           int64_t *ostr)
+{
+    int i = 0, o = 0;
+    while (i < ni && o < no) {
+        int i1 = i + 1, o1 = o + 1;
+        int64_t pi = idims[i], po = odims[o];
+        while (pi != po) {
+            if (pi < po && i1 < ni)
+                pi *= idims[i1++];
+            else if (po < pi && o1 < no)
+                po *= odims[o1++];
+            else
+                return 0;
+        }
+        for (int k = i; k < i1 - 1; k++)
+            if (istr[k] != idims[k + 1] * istr[k + 1]) return 0;
+        ostr[o1 - 1] = istr[i1 - 1];
+        for (int k = o1 - 1; k > o; k--) ostr[k - 1] = ostr[k] * odims[k];
+        i = i1;
+        o = o1;
+    }
+    for (; i < ni; i++)
+        if (idims[i] != 1) return 0;
+    for (; o < no; o++) {
+        if (odims[o] != 1) return 0;
+        ostr[o] = 1;
+    }
+    return 1;
+}
+
+/* 1 when every reader of value v is one of the ops in `ops` (NULL-terminated). */
+static int readers_are(const cc_onednn_build *b, int v, const char *const *ops)
+{
+    const cc_graph *g = b->graph;
+    if (!g) return 0;
+    for (int k = 0; k < g->n_nodes; k++)
+        for (int i = 0; i < g->nodes[k].n_in; i++) {
+            if (g->nodes[k].in[i] != v) continue;
+            int ok = 0;
+            for (int j = 0; ops[j] && !ok; j++) ok = strcmp(g->nodes[k].op->name, ops[j]) == 0;
+            if (!ok) return 0;
+        }
+    return 1;
+}
+
+/* The readers that take a strided view as it is and write a dense output. */
+static const char *const view_readers[] = { "Transpose", "QuantizeLinear", "DequantizeLinear", NULL };
+static const char *const quant_readers[] = { "QuantizeLinear", "DequantizeLinear", NULL };
+
+/* The element strides input 0 is stored with when that layout has no blocks (a
+ * channels-last or a strided view; its offset in *offset), else 0. */
+static int stored_strides(const cc_onednn_build *b, const dnnl_memory_desc_t *plain, int64_t *st, int64_t *offset)
+{
+    dnnl_memory_desc_t md;
+    cc_onednn_in_md(b, 0, plain, &md);
+    const dnnl_blocking_desc_t *bd = &md.format_desc.blocking;
+    if (md.format_kind != dnnl_blocked || bd->inner_nblks != 0) return 0;
+    for (int d = 0; d < md.ndims; d++) st[d] = bd->strides[d];
+    *offset = md.offset0;
+    return 1;
+}
+
+/* Makes output 0 a strided view (dims, strides, offset) of input 0's buffer: no step. */
+static cc_status as_view(cc_onednn_build *b, int nd, const int64_t *dims, const int64_t *st, int64_t offset,
+                         dnnl_data_type_t dt, cc_err *err)
+{
+    int y = cc_onednn_out_value(b, 0);
+    dnnl_memory_desc_t md;
+    cc_status s = cc_onednn_md_strides(&md, nd, dims, st, dt, err);
+    if (s) return s;
+    md.offset0 = offset;
+    b->vals[y].md = md;
+    b->vals[y].has_md = 1;
+    b->vals[y].view = 1;
+    b->vals[y].alias = cc_onednn_in_value(b, 0);
+    cc_onednn_note(b, "strided view of its input (no copy)");
+    return CC_OK;
+}
+
+/* Reshape of an input stored channels-last (or as a view) into an intermediate read only
+ * by view_readers, when the new dims are a view of the stored strides: the output is
+ * that view. *done = 0 when it is not. */
+static cc_status reshape_view(cc_onednn_build *b, int *done, cc_err *err)
+{
+    *done = 0;
+    if (!b->plan || !b->vals || !b->graph_plan || b->in[0]->data) return CC_OK;
+    int x = cc_onednn_in_value(b, 0), y = cc_onednn_out_value(b, 0);
+    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0].shape;
+    if (x < 0 || y < 0 || !b->vals[x].free_layout || !b->vals[y].free_layout || !b->vals[x].has_md ||
+        xs->rank < 1 || ys->rank < 1 || cc_tensor_numel(b->in[0]) <= 0 || !readers_are(b, y, view_readers))
+        return CC_OK;
+    dnnl_data_type_t dt;
+    int bytes;
+    move_type(b->in[0]->dtype, &dt, &bytes);
+    dnnl_memory_desc_t plain;
+    int64_t ist[CC_MAX_RANK], ost[CC_MAX_RANK], offset = 0;
+    cc_status st = cc_onednn_md_shape(&plain, xs, dt, err);
+    if (st || bytes || !stored_strides(b, &plain, ist, &offset) ||
+        !reshape_strides(xs->rank, xs->dims, ist, ys->rank, ys->dims, ost))
+        return st;
+    *done = 1;
+    return as_view(b, ys->rank, ys->dims, ost, offset, dt, err);
+}
+
 /* Flatten, Reshape: in a graph plan, an alias of the input's buffer when can_alias says
- * so (no step); otherwise the dense bytes copied as one 1-D tensor. */
+ * so (no step), or a strided view of it (reshape_view); otherwise the dense bytes copied
+ * as one 1-D tensor. */
 static cc_status reshape(cc_onednn_build *b, cc_err *err)
 {
     if (can_alias(b)) {
@@ -109,6 +223,9 @@ static cc_status reshape(cc_onednn_build *b, cc_err *err)
         cc_onednn_note(b, "alias of its input (no copy)");
         return CC_OK;
     }
+    int done = 0;
+    cc_status vs = reshape_view(b, &done, err);
+    if (vs || done) return vs;
     int x = cc_onednn_in_value(b, 0);
     if (b->plan && b->vals && !b->in[0]->data && x >= 0 && b->vals[x].has_md &&
         !cc_onednn_md_is_dense(&b->vals[x].md))
@@ -140,27 +257,51 @@ static cc_status transpose(cc_onednn_build *b, cc_err *err)
     int perm[CC_MAX_RANK];
     const cc_attr_value *p = cc_attr_get(b->node, "perm");
     for (int i = 0; i < r; i++) perm[i] = p->set ? (int)p->ints[i] : r - 1 - i;
-    int64_t xs[CC_MAX_RANK], od[CC_MAX_RANK], os[CC_MAX_RANK], s = 1;
+    int64_t xs[CC_MAX_RANK], od[CC_MAX_RANK], os[CC_MAX_RANK], s = 1, offset = 0;
     for (int i = r - 1; i >= 0; i--) {
         xs[i] = s;
         s *= x->shape.dims[i] > 0 ? x->shape.dims[i] : 1;
     }
+    /* an input stored without blocks (channels-last, a view) is read with its strides */
+    dnnl_memory_desc_t plain;
+    cc_status st = cc_onednn_md_shape(&plain, &x->shape, dt, err);
+    if (st) return st;
+    int strided = !bytes && !x->data && b->vals && stored_strides(b, &plain, xs, &offset);
     for (int i = 0; i < r; i++) {
         od[i] = x->shape.dims[perm[i]];
         os[i] = xs[perm[i]];
     }
+    /* into an intermediate only Quantize/DequantizeLinear read: a view, no copy */
+    int y = cc_onednn_out_value(b, 0);
+    if (strided && b->plan && b->graph_plan && b->vals[cc_onednn_in_value(b, 0)].free_layout &&
+        b->vals[y].free_layout && readers_are(b, y, quant_readers))
+        return as_view(b, r, od, os, offset, dt, err);
     int64_t sd[CC_MAX_RANK + 1], ss[CC_MAX_RANK + 1], dd[CC_MAX_RANK + 1];
     int n = with_bytes(r, od, os, bytes, sd, ss);
     with_bytes(r, od, NULL, bytes, dd, NULL);
     dnnl_memory_desc_t smd, dmd;
-    cc_status st = cc_onednn_md_strides(&smd, n, sd, ss, dt, err);
+    st = cc_onednn_md_strides(&smd, n, sd, ss, dt, err);
     if (!st) st = cc_onednn_md(&dmd, n, dd, dt, 0, err);
     if (st) return st;
+    smd.offset0 = offset;
     char what[64];
     snprintf(what, sizeof what, "reorder (transpose) for %s%s", cc_onednn_dt_name(dt), bytes ? " bytes" : "");
-    st = copy_step(b, &smd, &dmd, what, err);
-    if (!st) note_bytes(b, bytes);
-    return st;
+    if (!strided) {
+        st = copy_step(b, &smd, &dmd, what, err);
+        if (!st) note_bytes(b, bytes);
+        return st;
+    }
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_reorder_pd(b, &smd, &dmd, NULL, what, &pd, err))) return st;
+    dnnl_memory_t src = NULL, dst = NULL;
+    if ((st = cc_onednn_input_view(b, 0, &smd, &src, err)) || (st = cc_onednn_mem_value(b, y, &dmd, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+    if ((st = cc_onednn_step_add(b, pd, args, 2, 1, err))) return st;
+    cc_onednn_note(b, " (from the stored layout)");
+    return CC_OK;
 }
 
 /* Slice (steps > 0): starts are clamped as ONNX clamps them; the output's dims come

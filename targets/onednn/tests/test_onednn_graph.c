@@ -15,7 +15,15 @@
  *     requantized straight into its slice of the output (exact here: power-of-two
  *     scales, no saturation);
  *  7. a detector's decode: a Mul broadcasting a constant [1,3,1,1,2] (expanded to the
- *     output's shape) and a Reshape between two intermediates (an alias, no copy).
+ *     output's shape) and a Reshape between two intermediates (an alias, no copy);
+ *  8. an INT8 detector head: QLinearConv (stored channels-last) -> Reshape -> Transpose
+ *     -> DequantizeLinear: the Reshape and the Transpose are strided views of the
+ *     convolution's buffer, the DequantizeLinear reads through them into a dense output;
+ *  9. a QLinearConv with 3 input channels (padded, so its input is copied into a
+ *     zero-point border): not on oneDNN's AMX kernel;
+ * 10. MatMulInteger -> Add of an i32 constant: one matmul whose weights carry the bias as
+ *     extra rows, exact; a bias of 2^24 would need too many rows and the plan refuses
+ *     (the Add alone has no exact oneDNN primitive).
  * Float graphs use small integers and BatchNormalizations whose factor is a power of two,
  * so every f32 result but the swish is exact and must equal the golden model's bit for
  * bit; the swish is held to the Sigmoid row of the policy (check.c) with the magnitude of
@@ -120,6 +128,7 @@ typedef struct check_spec {
     enum { EXACT, SWISH, STEP } kind;
     int sigmoid, mul; /* SWISH: node indices of the Sigmoid and the Mul */
     double step;      /* STEP: allowed difference */
+    const char *absent; /* text describe_plan must not contain, or NULL */
 } check_spec;
 
 /* SWISH: the golden Mul output against the Sigmoid row of the policy, with the magnitude
@@ -176,6 +185,10 @@ static void check_model(void *ctx, cc_model *m, const char *const *want, int n_w
             fprintf(stderr, "%s: plan lacks '%s'\n", m->name, want[i]);
             CHECK(0);
         }
+    if (cs->absent && strstr(desc, cs->absent)) {
+        fprintf(stderr, "%s: plan has '%s'\n", m->name, cs->absent);
+        CHECK(0);
+    }
     for (int round = 0; round < 2; round++) {
         cc_tensor in[CC_MAX_IO], got[CC_MAX_IO];
         void *ip[CC_MAX_IO], *op[CC_MAX_IO];
@@ -419,6 +432,93 @@ static void decode_head(void *ctx)
     check_model(ctx, finish(b, &out, 1), want, 2, &cs);
 }
 
+/* x -> Q (1, 128) -> QLinearConv 1x1 (8 -> 6 channels, y 1/4, 100) -> Reshape
+ * [1,3,2,6,6] -> Transpose [0,1,3,4,2] -> DequantizeLinear (output). Integer inputs and
+ * power-of-two scales: both sides round the same ties to even, so the output is exact. */
+static void int8_head(void *ctx)
+{
+    cc_model_builder *b = begin("int8_head");
+    if (!b) return;
+    int x = input(b, "x", 8);
+    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
+    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
+    int sy = scalar(b, "sy", CC_F32, 0.25), zy = scalar(b, "zy", CC_U8, 100);
+    int64_t wd[4] = { 6, 8, 1, 1 }, s5[5] = { 1, 3, 2, 6, 6 };
+    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    int qc[8] = { q, sx, zx, w, sw, zw, sy, zy };
+    int y = node(b, "QLinearConv", "head", NULL, 8, qc);
+    in[0] = y, in[1] = shape_const(b, "s5", 5, s5);
+    y = node(b, "Reshape", "view", NULL, 2, in);
+    y = node(b, "Transpose", "permute", "perm=[0,1,3,4,2]", 1, &y);
+    in[0] = y, in[1] = sy, in[2] = zy;
+    int out = node(b, "DequantizeLinear", "dq", NULL, 3, in);
+    const char *want[] = { "Reshape: strided view of its input (no copy)",
+                           "Transpose: strided view of its input (no copy)", "; DequantizeLinear: " };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+}
+
+/* x (3 channels) -> Q (1, 128) -> QLinearConv 3x3 pads 1 (8 filters, y 1/4, 100) -> DQ.
+ * Exact as int8_head; the convolution must not run on an AMX kernel. */
+static void int8_few_channels(void *ctx)
+{
+    cc_model_builder *b = begin("int8_few_channels");
+    if (!b) return;
+    int x = input(b, "x", 3);
+    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
+    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
+    int sy = scalar(b, "sy", CC_F32, 0.25), zy = scalar(b, "zy", CC_U8, 100);
+    int64_t wd[4] = { 8, 3, 3, 3 };
+    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    int qc[8] = { q, sx, zx, w, sw, zw, sy, zy };
+    int y = node(b, "QLinearConv", "first", "pads=[1,1,1,1]", 8, qc);
+    in[0] = y, in[1] = sy, in[2] = zy;
+    int out = node(b, "DequantizeLinear", "dq", NULL, 3, in);
+    const char *want[] = { "QLinearConv: " };
+    check_spec cs = { .kind = EXACT, .absent = "amx" };
+    check_model(ctx, finish(b, &out, 1), want, 1, &cs);
+}
+
+/* x [2,k] -> Q (1 / xq, zp) -> MatMulInteger (w [k,8] in [wlo, 100], a zero point zp) ->
+ * Add (an i32 vector in [-5000, 5000]) -> output (i32): exact. With k = 4096, xq = 85, zp
+ * = 0 and wlo = 100, a is 0 or 85 to 255 and the sums pass 2^24 (where f32 would round).
+ * A bias of 2^24 needs more weight rows than mm_bias allows: the plan is refused. */
+static void int8_matmul_bias(void *ctx, int64_t k, int wlo, double xq, int zp, int too_big)
+{
+    cc_model_builder *b = begin(too_big ? "int8_matmul_bias_big" : "int8_matmul_bias");
+    if (!b) return;
+    int64_t xd[2] = { 2, k }, wd[2] = { k, 8 }, nd[1] = { 8 };
+    cc_shape xs = cc_shape_make(2, xd);
+    int x = -1;
+    cc_err err = { 0 };
+    CHECK_OK(cc_mb_input(b, "x", CC_F32, &xs, &x, &err));
+    int sx = scalar(b, "sx", CC_F32, 1 / xq), zx = scalar(b, "zx", CC_U8, zp);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    in[0] = q, in[1] = konst(b, "w", CC_I8, 2, wd, wlo, 100, 1), in[2] = zx;
+    int acc = node(b, "MatMulInteger", "mm", NULL, 3, in);
+    in[0] = acc, in[1] = too_big ? konst(b, "bias", CC_I32, 1, nd, 1 << 24, 1 << 24, 1)
+                                 : konst(b, "bias", CC_I32, 1, nd, -5000, 5000, 1);
+    int out = node(b, "Add", "bias_add", NULL, 2, in);
+    cc_model *m = finish(b, &out, 1);
+    if (!too_big) {
+        const char *want[] = { "MatMulInteger+Add: ", "weight rows)" };
+        check_spec cs = { .kind = EXACT };
+        check_model(ctx, m, want, 2, &cs);
+        return;
+    }
+    CHECK(m != NULL);
+    if (!m) return;
+    void *plan = NULL;
+    CHECK(cc_target_onednn.prepare(ctx, &m->graph, &plan, &err) == CC_ERR_UNSUPPORTED);
+    if (plan) cc_target_onednn.release(ctx, plan);
+    cc_model_free(m);
+}
+
 int main(void)
 {
     void *ctx = NULL;
@@ -434,6 +534,11 @@ int main(void)
     int8_chain(ctx);
     int8_concat(ctx);
     decode_head(ctx);
+    int8_head(ctx);
+    int8_few_channels(ctx);
+    int8_matmul_bias(ctx, 16, -100, 1, 128, 0);
+    int8_matmul_bias(ctx, 4096, 100, 85, 0, 0);
+    int8_matmul_bias(ctx, 16, -100, 1, 128, 1);
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }
