@@ -387,6 +387,39 @@ static cc_status mm_bias(cc_onednn_build *b, const mm_dims *m, int8_t **wx, int 
     return CC_OK;
 }
 
+/* oneDNN 2.6 applies a weights zero point to the s32 accumulator by way of f32: measured
+ * off by one beyond 2^24 (e.g. a 1x2048 u8 by 2048x1000 s8 product with a weights zero
+ * point), while without one the s32 result is exact. A MatMulInteger with a non-zero
+ * weights zero point is therefore unsupported unless its accumulator is bounded below
+ * 2^24: K * 255 (the most |a - a_zero_point| can be) * max |b - b_zero_point| (over b's
+ * values when b is a constant, else 255). */
+static cc_status weights_zero_point_exact(cc_onednn_build *b, const mm_dims *m, cc_err *err)
+{
+    const cc_tensor *w = b->in[1], *wz = b->in[3];
+    if (!wz) return CC_OK;
+    double zmax = 0, zmin = 0;
+    for (int64_t i = 0; i < cc_tensor_numel(wz); i++) {
+        double z = cc_onednn_const_at(wz, i);
+        zmax = i ? fmax(zmax, z) : z;
+        zmin = i ? fmin(zmin, z) : z;
+    }
+    if (zmax == 0 && zmin == 0) return CC_OK;
+    double bmax = 255;
+    if (w->data) {
+        bmax = 0;
+        for (int64_t i = 0; i < cc_tensor_numel(w); i++) {
+            double v = cc_onednn_const_at(w, i);
+            bmax = fmax(bmax, fmax(fabs(v - zmin), fabs(v - zmax)));
+        }
+    }
+    double bound = (double)m->b[m->nd - 2] * 255 * bmax;
+    if (bound < 16777216.0) return CC_OK;
+    return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                      "MatMulInteger: oneDNN 2.6 applies a weights zero point through f32, exact only for sums "
+                      "below 2^24; these can reach %.0f (K %lld)",
+                      bound, (long long)m->b[m->nd - 2]);
+}
+
 static cc_status matmul_integer(cc_onednn_build *b, cc_err *err)
 {
     dnnl_data_type_t sdt, wdt;
@@ -395,6 +428,7 @@ static cc_status matmul_integer(cc_onednn_build *b, cc_err *err)
     if (!st) st = numpy_dims(b, &b->in[0]->shape, &b->in[1]->shape, &m, err);
     for (int i = 2; i <= 3 && !st; i++)
         st = cc_onednn_need_const(b, i, "zero points are primitive attributes", err);
+    if (!st) st = weights_zero_point_exact(b, &m, err);
     if (st) return st;
     dnnl_primitive_attr_t attr = NULL;
     if ((st = new_attr(&attr, err))) return st;
