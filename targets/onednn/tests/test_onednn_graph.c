@@ -432,6 +432,23 @@ static void decode_head(void *ctx)
     check_model(ctx, finish(b, &out, 1), want, 2, &cs);
 }
 
+/* x (c channels, 6x6) -> Q (1, 128) -> QLinearConv with weights wd in [-3, 3] (scales 1,
+ * output 1/4 with zero point 100) named `name`: the conv's output; *sy, *zy its scale and
+ * zero point. */
+static int int8_conv(cc_model_builder *b, int c, const int64_t *wd, const char *name, const char *attrs, int *sy,
+                     int *zy)
+{
+    int x = input(b, "x", c);
+    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
+    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
+    *sy = scalar(b, "sy", CC_F32, 0.25), *zy = scalar(b, "zy", CC_U8, 100);
+    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    int qc[8] = { q, sx, zx, w, sw, zw, *sy, *zy };
+    return node(b, "QLinearConv", name, attrs, 8, qc);
+}
+
 /* x -> Q (1, 128) -> QLinearConv 1x1 (8 -> 6 channels, y 1/4, 100) -> Reshape
  * [1,3,2,6,6] -> Transpose [0,1,3,4,2] -> DequantizeLinear (output). Integer inputs and
  * power-of-two scales: both sides round the same ties to even, so the output is exact. */
@@ -439,16 +456,9 @@ static void int8_head(void *ctx)
 {
     cc_model_builder *b = begin("int8_head");
     if (!b) return;
-    int x = input(b, "x", 8);
-    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
-    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
-    int sy = scalar(b, "sy", CC_F32, 0.25), zy = scalar(b, "zy", CC_U8, 100);
     int64_t wd[4] = { 6, 8, 1, 1 }, s5[5] = { 1, 3, 2, 6, 6 };
-    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1);
-    int in[3] = { x, sx, zx };
-    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
-    int qc[8] = { q, sx, zx, w, sw, zw, sy, zy };
-    int y = node(b, "QLinearConv", "head", NULL, 8, qc);
+    int sy, zy, in[3];
+    int y = int8_conv(b, 8, wd, "head", NULL, &sy, &zy);
     in[0] = y, in[1] = shape_const(b, "s5", 5, s5);
     y = node(b, "Reshape", "view", NULL, 2, in);
     y = node(b, "Transpose", "permute", "perm=[0,1,3,4,2]", 1, &y);
@@ -466,17 +476,10 @@ static void int8_few_channels(void *ctx)
 {
     cc_model_builder *b = begin("int8_few_channels");
     if (!b) return;
-    int x = input(b, "x", 3);
-    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
-    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
-    int sy = scalar(b, "sy", CC_F32, 0.25), zy = scalar(b, "zy", CC_U8, 100);
     int64_t wd[4] = { 8, 3, 3, 3 };
-    int w = konst(b, "w", CC_I8, 4, wd, -3, 3, 1);
-    int in[3] = { x, sx, zx };
-    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
-    int qc[8] = { q, sx, zx, w, sw, zw, sy, zy };
-    int y = node(b, "QLinearConv", "first", "pads=[1,1,1,1]", 8, qc);
-    in[0] = y, in[1] = sy, in[2] = zy;
+    int sy, zy, in[3];
+    in[0] = int8_conv(b, 3, wd, "first", "pads=[1,1,1,1]", &sy, &zy);
+    in[1] = sy, in[2] = zy;
     int out = node(b, "DequantizeLinear", "dq", NULL, 3, in);
     const char *want[] = { "QLinearConv: " };
     check_spec cs = { .kind = EXACT, .absent = "amx" };
