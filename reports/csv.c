@@ -60,6 +60,18 @@ static cc_status io_status(row *r, cc_err *err)
     return CC_OK;
 }
 
+/* The first six columns of every exported row: run_uid, run_id, started_at, tag,
+ * git_commit, hostname. */
+static void run_cells(row *w, const cc_run_info *run)
+{
+    text(w, run->uid);
+    integer(w, run->id);
+    text(w, run->started_at);
+    text(w, run->tag);
+    text(w, run->git_commit);
+    text(w, run->hostname);
+}
+
 /* ---- results ---------------------------------------------------------------------------- */
 
 static const char *const result_cols[] = {
@@ -75,12 +87,7 @@ static void result_row(row *w, const cc_run_info *run, const cc_result *r)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
-    text(w, run->uid);
-    integer(w, run->id);
-    text(w, run->started_at);
-    text(w, run->tag);
-    text(w, run->git_commit);
-    text(w, run->hostname);
+    run_cells(w, run);
     text(w, r->case_id);
     text(w, r->op);
     text(w, r->dtype);
@@ -177,12 +184,7 @@ static void model_row(row *w, const cc_run_info *run, const cc_model_result *r)
 {
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
-    text(w, run->uid);
-    integer(w, run->id);
-    text(w, run->started_at);
-    text(w, run->tag);
-    text(w, run->git_commit);
-    text(w, run->hostname);
+    run_cells(w, run);
     text(w, r->model);
     text(w, r->target);
     text(w, r->precision);

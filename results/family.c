@@ -50,6 +50,22 @@ static int find_median(const cc_median_row *m, int n, const cc_compare_row *row)
     return -1;
 }
 
+/* The family test on one row: a change the row test found (*change) that the family's
+ * level (log ratio) does not carry beyond threshold is demoted to none and marked
+ * unconfirmed (+1 slower, -1 faster), unless strong evidence of its own keeps it as a lone
+ * change (*lone = 1; lone may be NULL when strong is 0). */
+static void family_test(cc_change *change, int *unconfirmed, int *lone, double level, double threshold, int strong)
+{
+    int dir = *change == CC_CHANGE_REGRESSION ? 1 : *change == CC_CHANGE_IMPROVEMENT ? -1 : 0;
+    if (!dir || dir * level > threshold) return;
+    if (strong) {
+        *lone = 1;
+        return;
+    }
+    *change = CC_CHANGE_NONE;
+    *unconfirmed = dir;
+}
+
 static double median_sorted(double *x, int n)
 {
     gsl_sort(x, 1, (size_t)n);
@@ -199,19 +215,7 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
             double mine = log1p(row->change);
             int strong = own[i].runs >= 3 && row->p < o->lone_alpha &&
                          fabs(mine) > fmax(log1p(o->lone_effect), o->lone_factor * (own[i].hi - own[i].lo));
-            if (row->timing_change == CC_CHANGE_REGRESSION && !(level > threshold)) {
-                if (strong) row->lone = 1;
-                else {
-                    row->timing_change = CC_CHANGE_NONE;
-                    row->unconfirmed = 1;
-                }
-            } else if (row->timing_change == CC_CHANGE_IMPROVEMENT && !(-level > threshold)) {
-                if (strong) row->lone = 1;
-                else {
-                    row->timing_change = CC_CHANGE_NONE;
-                    row->unconfirmed = -1;
-                }
-            }
+            family_test(&row->timing_change, &row->unconfirmed, &row->lone, level, threshold, strong);
         }
     }
 
@@ -283,14 +287,7 @@ cc_status cc_compare_model_families(cc_db *base_db, cc_comparison *c, cc_err *er
         if (fam[i].runs >= 2) threshold = fmax(threshold, o->noise_factor * (fam[i].hi - fam[i].lo));
         row->family_threshold = expm1(threshold);
         row->noise_runs = fam[i].runs >= 2 ? fam[i].runs : 0;
-        double level = log1p(row->change);
-        if (row->timing_change == CC_CHANGE_REGRESSION && !(level > threshold)) {
-            row->timing_change = CC_CHANGE_NONE;
-            row->unconfirmed = 1;
-        } else if (row->timing_change == CC_CHANGE_IMPROVEMENT && !(-level > threshold)) {
-            row->timing_change = CC_CHANGE_NONE;
-            row->unconfirmed = -1;
-        }
+        family_test(&row->timing_change, &row->unconfirmed, NULL, log1p(row->change), threshold, 0);
     }
 
 done:

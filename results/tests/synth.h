@@ -46,6 +46,17 @@ static void synth_path(char *buf, size_t n, const char *name)
     snprintf(buf, n, "%s/%s", synth_dir, name);
 }
 
+/* Opens (creating) the store `name` in the synthetic directory, its path in buf; NULL
+ * (and a failed CHECK) when it cannot be opened. */
+static inline cc_db *synth_open(char *buf, size_t n, const char *name)
+{
+    synth_path(buf, n, name);
+    cc_db *db = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_open(buf, 0, &db, &err));
+    return db;
+}
+
 /* A run's description: machine fields fixed unless changed by the caller. */
 static void synth_run_info(cc_run_info *info, const char *tag, const char *commit)
 {

@@ -153,10 +153,7 @@ static const cc_compare_row *row_of(const cc_comparison *c, const char *case_id,
 static void test_runs(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "cmp.db");
-    cc_db *db = NULL;
-    cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_db *db = synth_open(path, sizeof path, "cmp.db");
     cc_rng rng;
     cc_rng_seed(&rng, 7);
     cc_run_info info;
@@ -297,10 +294,7 @@ static void test_runs(void)
 static void test_noise(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "noise.db");
-    cc_db *db = NULL;
-    cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
+    cc_db *db = synth_open(path, sizeof path, "noise.db");
     cc_rng rng;
     cc_rng_seed(&rng, 99);
     synth_row rows[N_CASES + 1], mod[N_CASES + 1];
@@ -386,10 +380,8 @@ static void test_noise(void)
 static void test_models(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "models.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "models.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 5);
     synth_row rows[N_CASES];
@@ -461,10 +453,8 @@ static void put_model_samples(cc_db *db, int64_t run, const char *prec, double p
 static void test_model_samples(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "msamples.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "msamples.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 8);
     cc_run_info info;
@@ -561,10 +551,8 @@ static void test_model_samples(void)
 static void test_refs(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "refs.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "refs.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 3);
     synth_row rows[N_CASES];
@@ -614,10 +602,8 @@ static void test_refs(void)
 static void test_older_schema(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "old.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "old.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 1);
     synth_row rows[N_CASES];

@@ -84,10 +84,8 @@ static void test_busy(void)
 static void test_store_conditions(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "env.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "env.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
     static cc_run_info info, back;
     synth_run_info(&info, "t", "c1");              /* 8 cores, load 0.5 at the start */
@@ -126,10 +124,8 @@ static void test_store_conditions(void)
 static void test_migration_from_v2(void)
 {
     char path[512];
-    synth_path(path, sizeof path, "v2.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "v2.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
     synth_row row = { "Relu(x=8:f32)", "Relu", "f32", "cpu", CC_PASSED, 0.1, 1e-6, 0.02, 10 };
     static cc_run_info info, back;

@@ -134,10 +134,8 @@ static void test_database(void)
 {
     synth_init();
     char path[512];
-    synth_path(path, sizeof path, "hist.db");
-    cc_db *db = NULL;
+    cc_db *db = synth_open(path, sizeof path, "hist.db");
     cc_err err = { 0 };
-    CHECK_OK(cc_store_open(path, 0, &db, &err));
     cc_rng rng;
     cc_rng_seed(&rng, 11);
     synth_row row = { "Conv(x=1x8x8x8:f32,w=8x8x3x3)", "Conv", "f32", "cpu", CC_PASSED, 0.1, 1e-4, 0.02, 30 };
