@@ -120,6 +120,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --timeout S         per (target, precision) job (default 1800)\n"
                 "  --min-time S        latency sampling time (default 1)\n"
                 "  --db PATH           results database (default out/crosscheck.db)\n"
+                "  --run RUN           add the results to run RUN of the database (an id, latest, a tag,\n"
+                "                      a uid prefix) instead of a run of their own: the suite's op cases\n"
+                "                      and models then form one run; RUN must be finished or interrupted\n"
+                "                      and made by this build on this machine\n"
                 "  --tag TEXT          label stored with the run\n");
     static cc_model_run_options o;
     memset(&o, 0, sizeof o);
@@ -195,6 +199,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--tag", &v)) != 0) {
             if (k < 0) return 2;
             o.tag = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--run", &v)) != 0) {
+            if (k < 0) return 2;
+            if (!v[0]) return fprintf(stderr, "crosscheck model run: --run takes a run (an id, latest, a tag)\n"), 2;
+            o.join_run = v;
         } else if (!strcmp(argv[i], "--layers")) {
             o.layers = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -203,6 +211,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             fprintf(stderr, "crosscheck model run: unknown option '%s'\n", argv[i]);
             return 2;
         }
+    }
+    if (o.join_run && o.tag) {
+        fprintf(stderr, "crosscheck model run: --tag labels a run of its own; a joined run (--run) keeps its tag\n");
+        return 2;
     }
     if (!o.model) {
         fprintf(stderr, "crosscheck model run: name a model (see `crosscheck list models`) or an .onnx file\n");

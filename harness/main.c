@@ -126,6 +126,9 @@ static int cmd_list(int argc, char **argv)
             printf("%-10s %-11s %s%s\n", ts[i]->name, avail ? "available" : "unavailable",
                    avail ? d.name : why, ts[i]->hidden ? "  (test-only; select explicitly)" : "");
             if (avail && d.library[0]) printf("%-10s %-11s %s\n", "", "", d.library);
+            if (avail && d.peak_gflops > 0)
+                printf("%-10s %-11s FP32 peak %.0f GFLOP/s (%s)\n", "", "", d.peak_gflops,
+                       d.peak_source[0] ? d.peak_source : "source unknown");
         }
         cc_worker_destroy(w);
         return EXIT_PASS;

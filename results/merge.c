@@ -23,9 +23,9 @@
     "others_cpu, busy"
 #define ENV_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 #define N_ENV_COLS 17
-#define TARGET_COLS "name, available, reason, device, driver, library, peak_gflops, peak_gbps"
-#define TARGET_QMARKS "?, ?, ?, ?, ?, ?, ?, ?"
-#define N_TARGET_COLS 8
+#define TARGET_COLS "name, available, reason, device, driver, library, peak_gflops, peak_gbps, peak_source"
+#define TARGET_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?"
+#define N_TARGET_COLS 9
 #define RESULT_COLS                                                                          \
     "target, regime, seed, verdict, reason, n, n_bad, max_abs, max_rel, max_ulp, nmse, "     \
     "cosine, bound_ratio, worst_index, worst_got, worst_want, n_samples, device_timer, "     \
@@ -39,11 +39,11 @@
     "model, target, precision, n_images, verdict, reason, conf_cosine, conf_sqnr_db, conf_top1, " \
     "top1, top5, cosine, sqnr_db, det_precision, det_recall, det_map50, n_nodes, n_fallback, "   \
     "fallback_ops, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch, throughput, " \
-    "gflops, peak_share, layers, divergent, seed, created_at, plan"
+    "gflops, peak_share, layers, divergent, seed, created_at, plan, config"
 #define MODEL_QMARKS                                                                    \
     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " \
-    "?, ?, ?, ?, ?"
-#define N_MODEL_COLS 33
+    "?, ?, ?, ?, ?, ?"
+#define N_MODEL_COLS 34
 
 /* The statements of one merge: reads on an input (S_*), writes on the target (D_*). */
 enum { S_RUNS, S_ENV, S_TARGETS, S_RESULTS, S_SAMPLES, S_MODELS, S_MODEL_SAMPLES, S_COUNT };

@@ -37,6 +37,9 @@ typedef struct cc_model_result {
     uint64_t seed;
     char plan[4096];              /* the target's describe_plan text of the batch-1 graph
                                      (fallback segments named), "" if it has none */
+    char config[512];             /* the model job's own settings, e.g.
+                                     "model=resnet50;images=2;batch=8;size=224;seed=1"
+                                     ("" in results stored before schema 5) */
 } cc_model_result;
 
 /* Stores r for run_id with its raw latency samples (seconds, batch 1, in the order taken;

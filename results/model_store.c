@@ -40,14 +40,14 @@ static const char insert_sql[] =
     "INSERT INTO model_results (run_id, model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan)"
-    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?)";
+    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan, config)"
+    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?)";
 
 static const char select_sql[] =
     "SELECT model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan"
+    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan, config"
     " FROM model_results WHERE run_id = ? ORDER BY model, target, precision";
 
 /* Deletes the row of (run, model, target, precision), if any. */
@@ -89,6 +89,7 @@ static cc_status insert_row(cc_db *store, int64_t run_id, const cc_model_result 
     cc_db_bind_text(st, c++, r->divergent);
     sqlite3_bind_int64(st, c++, (sqlite3_int64)r->seed);
     cc_db_bind_text(st, c++, r->plan);
+    cc_db_bind_text(st, c++, r->config);
     cc_status status = CC_OK;
     if (sqlite3_step(st) != SQLITE_DONE) status = cc_db_error(store, "storing a model result", err);
     sqlite3_finalize(st);
@@ -217,6 +218,7 @@ cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_res
         cc_db_column_text(st, c++, r->divergent, sizeof r->divergent);
         r->seed = (uint64_t)sqlite3_column_int64(st, c++);
         cc_db_column_text(st, c++, r->plan, sizeof r->plan);
+        cc_db_column_text(st, c++, r->config, sizeof r->config);
         count++;
     }
     if (!status && rc != SQLITE_DONE) status = cc_db_error(store, "reading model results", err);

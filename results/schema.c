@@ -138,11 +138,20 @@ static const char schema_v4[] =
     ") WITHOUT ROWID;\n"
     "PRAGMA user_version = 4;\n";
 
+/* Version 5: how each target's peak was found (measured by a probe, or estimated from the
+ * device's properties; '' unknown), and each model result's own settings (model, images,
+ * batch, size, seed), so that model results can join the op cases' run of a suite. */
+static const char schema_v5[] =
+    "ALTER TABLE run_targets ADD COLUMN peak_source TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE model_results ADD COLUMN config TEXT NOT NULL DEFAULT '';\n"
+    "PRAGMA user_version = 5;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
     { 3, "add the volatile conditions of runs", schema_v3 },
     { 4, "add model plans and model latency samples", schema_v4 },
+    { 5, "add peak sources and model result settings", schema_v5 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

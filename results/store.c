@@ -78,11 +78,11 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_RUN_RESUME] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?",
     [ST_TARGET_PUT] =
         "INSERT INTO run_targets (run_id, name, available, reason, device, driver, library,"
-        " peak_gflops, peak_gbps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        " peak_gflops, peak_gbps, peak_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (run_id, name) DO UPDATE SET available = excluded.available,"
         " reason = excluded.reason, device = excluded.device, driver = excluded.driver,"
         " library = excluded.library, peak_gflops = excluded.peak_gflops,"
-        " peak_gbps = excluded.peak_gbps",
+        " peak_gbps = excluded.peak_gbps, peak_source = excluded.peak_source",
     [ST_CASE_INSERT] =
         "INSERT INTO cases (case_id, op, dtype) VALUES (?, ?, ?) ON CONFLICT (case_id) DO NOTHING",
     [ST_CASE_FIND] = "SELECT id, op, dtype FROM cases WHERE case_id = ?",
@@ -115,8 +115,8 @@ static const char *const stmt_sql[ST_COUNT] = {
         " ON c.id = r.case_ref WHERE r.run_id = ?"
         " ORDER BY c.op, c.dtype, c.case_id, r.target, r.regime",
     [ST_LOAD_TARGETS] =
-        "SELECT name, available, reason, device, driver, library, peak_gflops, peak_gbps"
-        " FROM run_targets WHERE run_id = ? ORDER BY id",
+        "SELECT name, available, reason, device, driver, library, peak_gflops, peak_gbps,"
+        " peak_source FROM run_targets WHERE run_id = ? ORDER BY id",
     [ST_LOAD_SAMPLES] =
         "SELECT s.seconds FROM timing_samples s JOIN results r ON r.id = s.result_id"
         " JOIN cases c ON c.id = r.case_ref WHERE r.run_id = ? AND c.case_id = ?"
@@ -566,6 +566,7 @@ cc_status cc_store_put_target(cc_db *store, int64_t run_id, const char *name,
     cc_db_bind_text(st, 7, desc->library);
     cc_db_bind_real(st, 8, desc->peak_gflops);
     cc_db_bind_real(st, 9, desc->peak_gbps);
+    cc_db_bind_text(st, 10, desc->peak_source);
     return cc_db_step_done(store, st, "storing a target", err);
 }
 

@@ -214,6 +214,7 @@ cc_status cc_store_load_targets(cc_db *store, int64_t run_id, cc_run_target **ou
         cc_db_column_text(st, 5, t->desc.library, sizeof t->desc.library);
         t->desc.peak_gflops = cc_db_column_real(st, 6);
         t->desc.peak_gbps = cc_db_column_real(st, 7);
+        cc_db_column_text(st, 8, t->desc.peak_source, sizeof t->desc.peak_source);
     }
     if (rc != SQLITE_DONE) {
         status = cc_db_error(store, "reading targets", err);

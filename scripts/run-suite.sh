@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # run-suite.sh — the suite's main job: set up, run every case on every available
-# backend, then the reference models (ResNet50, YOLOv5s) on every available backend in
-# every precision, and write out/crosscheck.db, out/report.md and out/report.html.
-# Extra arguments go to `crosscheck run` (e.g. --quick, --targets cpu, --ops Conv); with
-# --quick the models run small (64 and 128 pixels, 2 images). CROSSCHECK_MODELS lists the
-# models (default "resnet50 yolov5s"; empty: none).
+# backend, then the reference models (ResNet50, YOLOv5s) on the same backends in every
+# precision, and write out/crosscheck.db, out/report.md and out/report.html. The models'
+# results join the op cases' run (`model run --run`), so the suite is one run: the report,
+# `compare` and `history` see op cases and models together.
+# Extra arguments go to `crosscheck run` (e.g. --quick, --targets cpu, --ops Conv); the
+# models take the same --targets. With --quick the models run small (64 and 128 pixels,
+# 2 images). CROSSCHECK_MODELS lists the models (default "resnet50 yolov5s"; empty: none).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build || exit 3
@@ -13,7 +15,15 @@ cc=build/harness/crosscheck
 $cc run --db out/crosscheck.db "$@"
 status=$?
 quick=0
-for a in "$@"; do [ "$a" == "--quick" ] && quick=1; done
+targets=()
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+    case "${args[i]}" in
+    --quick) quick=1 ;;
+    --targets) targets=(--targets "${args[i + 1]:-}") ;;
+    --targets=*) targets=(--targets "${args[i]#--targets=}") ;;
+    esac
+done
 models=${CROSSCHECK_MODELS-resnet50 yolov5s}
 [ "$status" -ge 2 ] && models=   # bad usage, infrastructure or interrupted: report what is there
 for model in $models; do
@@ -24,7 +34,7 @@ for model in $models; do
     else
         opts=(--images 4)
     fi
-    $cc model run "$model" --db out/crosscheck.db "${opts[@]}"
+    $cc model run "$model" --db out/crosscheck.db --run latest "${targets[@]}" "${opts[@]}"
     s=$?
     [ "$s" -gt "$status" ] && status=$s
     [ "$s" -ge 2 ] && break

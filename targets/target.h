@@ -12,7 +12,7 @@
 
 #include "../ops/op.h"
 
-#define CC_TARGET_ABI_VERSION 1
+#define CC_TARGET_ABI_VERSION 2
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,
@@ -26,6 +26,9 @@ typedef struct cc_device_desc {
     char library[256];      /* library versions: "OpenBLAS 0.3.21; OpenMP 4.5" */
     double peak_gflops;     /* FP32 peak where known, else 0 */
     double peak_gbps;       /* memory bandwidth where known, else 0 */
+    char peak_source[96];   /* how peak_gflops was found, "" where unknown: "measured: ..."
+                               (a probe run on this machine) or "estimate: ..." (counted
+                               from the device's properties, e.g. SMs x lanes x clock) */
 } cc_device_desc;
 
 typedef struct cc_target_iface cc_target_iface;
@@ -92,6 +95,15 @@ void cc_host_buffer_free(void *ctx, void *buf);
 cc_status cc_host_upload(void *ctx, void *buf, const void *src, size_t bytes, cc_err *err);
 cc_status cc_host_download(void *ctx, const void *buf, void *dst, size_t bytes, cc_err *err);
 cc_status cc_host_sync(void *ctx, cc_err *err);
+
+/* The host CPU's FP32 peak in GFLOP/s on `threads` threads, measured (targets/peak.c: a
+ * loop of independent FMAs on the widest vectors the CPU has, the fastest of several
+ * short repetitions per thread, summed over threads), about 0.1 s the first time for a
+ * thread count and cached in the process after that. source (may be NULL) receives how
+ * it was found, e.g. "measured: AVX-512 FMA loop, 2 threads", for cc_device_desc's
+ * peak_source. Backends that compute on the host CPU use it instead of assuming flops per
+ * cycle. */
+double cc_host_fp32_peak(int threads, char *source, size_t source_size);
 
 /* ---- plugins: backends loaded from shared libraries (targets/loader.h) -------------- *
  * A plugin is a shared library that exports one function, named CC_PLUGIN_ENTRY_NAME

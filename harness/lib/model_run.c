@@ -22,6 +22,7 @@
 #include "../../models/weights.h"
 #include "../../models/zoo.h"
 #include "graph_exec.h"
+#include "model_record.h"
 #include "stats.h"
 
 /* Conformance to the golden model at the same precision. Two correct implementations of
@@ -714,7 +715,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
 {
     cc_status st = CC_OK;
     cc_model *f32 = NULL;
-    cc_db *store = NULL;
+    static cc_model_record rec;
+    memset(&rec, 0, sizeof rec);
     variant vars[CC_MODEL_MAX_PREC + 1];
     memset(vars, 0, sizeof vars);
     memset(sum, 0, sizeof *sum);
@@ -723,7 +725,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     cc_env_mark mark_start;
     cc_env_mark_take(&mark_start);
 
-    st = build_f32(o, 1, &f32, err);
+    st = cc_model_record_open(o, &rec, err);
+    if (!st) st = build_f32(o, 1, &f32, err);
     if (st) goto done;
     if (fn) {
         snprintf(line, sizeof line, "model %s: %d nodes, %.4g M parameters, %.4g GMAC per image", f32->name,
@@ -757,8 +760,6 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             cc_class_metrics_add(&nm, vars[0].golden[k], vars[i].golden[k], 1, (int)vars[i].out_n, err);
         vars[i].noise_db = i == 0 ? INFINITY : nm.sqnr_db;
     }
-    st = cc_store_open(o->db_path, 0, &store, err);
-    if (st) goto done;
     static cc_run_info info;
     memset(&info, 0, sizeof info);
     cc_env_collect(&info);
@@ -775,11 +776,12 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     snprintf(info.version, sizeof info.version, "%s", o->version ? o->version : "");
     snprintf(info.git_commit, sizeof info.git_commit, "%s", o->git_commit ? o->git_commit : "");
     snprintf(info.libraries, sizeof info.libraries, "%s", o->libraries ? o->libraries : "");
-    st = cc_store_run_begin(store, &info, &sum->run_id, err);
+    st = cc_model_record_begin(o, &rec, &info, err);
     if (st) goto done;
-    for (int ti = 0; ti < o->n_targets; ti++) {
-        st = cc_store_put_target(store, sum->run_id, o->targets[ti]->name, NULL, 1, "", err);
-        if (st) goto done;
+    sum->run_id = rec.run_id;
+    if (fn && rec.join_id) {
+        put(line, sizeof line, "results join run %lld", (long long)rec.run_id);
+        fn(user, line, NULL);
     }
     for (int p = 0; p < o->n_prec; p++) {
         const variant *v = NULL;
@@ -803,8 +805,15 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             r->conf_cosine = r->conf_sqnr_db = r->conf_top1 = r->top1 = r->top5 = NAN;
             r->cosine = r->sqnr_db = NAN;
             r->det_precision = r->det_recall = r->det_map50 = NAN;
-            isolated_job(o, f32, &vars[0], v, ti, &jo);
-            st = cc_store_put_model_result(store, sum->run_id, r, jo.lat, jo.n_lat, err);
+            if (rec.available[ti]) {
+                isolated_job(o, f32, &vars[0], v, ti, &jo);
+            } else {
+                char msg[CC_REASON_MAX];
+                snprintf(msg, sizeof msg, "target unavailable: %.200s", rec.why[ti]);
+                set_reason(r, CC_UNSUPPORTED, msg);
+            }
+            snprintf(r->config, sizeof r->config, "%.500s", info.config);
+            st = cc_store_put_model_result(rec.store, sum->run_id, r, jo.lat, jo.n_lat, err);
             if (st) goto done;
             sum->counts[r->verdict]++;
             if (fn) fn(user, NULL, r);
@@ -813,18 +822,11 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
 finish:
     /* the conditions at the end, as op runs record them: every job's child has been
      * waited for, so its CPU time counts as the run's own */
-    {
-        cc_env_state at_end;
-        cc_env_mark mark_end;
-        cc_env_sample(&at_end);
-        cc_env_mark_take(&mark_end);
-        st = cc_store_run_conditions(store, sum->run_id, &at_end, cc_env_others_share(&mark_start, &mark_end), err);
-    }
-    if (!st) st = cc_store_run_end(store, sum->run_id, sum->interrupted ? "interrupted" : "finished", err);
+    st = cc_model_record_end(&rec, sum->interrupted, &mark_start, err);
 done:
     sum->wall_s = cc_now() - t0;
     for (int i = 0; i < CC_MODEL_MAX_PREC + 1; i++) variant_free(&vars[i], o->n_images);
     cc_model_free(f32);
-    cc_store_close(store);
+    cc_model_record_close(&rec);
     return st;
 }

@@ -34,6 +34,8 @@ typedef struct cc_model_run_options {
     double min_time;                  /* latency sampling (default 1 s) */
     int min_samples;                  /* (default 10) */
     int layers;                       /* 1: per-layer breakdown */
+    const char *join_run;             /* NULL: a run of its own; else a run reference
+                                         (cc_store_resolve_run) whose run the results join */
     const char *tag, *command_line, *libraries, *git_commit, *version;
     volatile int *interrupt;
 } cc_model_run_options;

@@ -259,13 +259,13 @@ int main(void)
     CHECK(cc_merge_databases(inputs, 0, merged, &st, &err) == CC_ERR_ARG);
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
-     * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 8;
-     * model_results id, run_id and 33; model_samples 3 */
+     * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 9;
+     * model_results id, run_id and 34; model_samples 3 */
     CHECK(columns(merged, "results") == 3 + 39);
     CHECK(columns(merged, "runs") == 1 + 12);
     CHECK(columns(merged, "environments") == 1 + 17);
-    CHECK(columns(merged, "run_targets") == 2 + 8);
-    CHECK(columns(merged, "model_results") == 2 + 33);
+    CHECK(columns(merged, "run_targets") == 2 + 9);
+    CHECK(columns(merged, "model_results") == 2 + 34);
     CHECK(columns(merged, "timing_samples") == 3);
     CHECK(columns(merged, "model_samples") == 3);
     return CC_TEST_RESULT();

@@ -254,14 +254,6 @@ static int cpuinfo_field(const char *key, char *buf, size_t n)
     return found;
 }
 
-static int has_flag(const char *flags, const char *flag)
-{
-    size_t len = strlen(flag);
-    for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += len)
-        if ((p == flags || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0')) return 1;
-    return 0;
-}
-
 static const char *openmp_version(void)
 {
 #if _OPENMP >= 202111
@@ -277,27 +269,6 @@ static const char *openmp_version(void)
 #else
     return "3.x";
 #endif
-}
-
-/* FP32 peak estimate: cores x flops per cycle x clock. Flops per cycle assume two FMA
- * pipes per core (2 pipes x lanes x 2 flops per FMA): 64 with AVX-512 (16 lanes), 32 with
- * AVX2+FMA (8 lanes), 8 with SSE only (4 lanes, separate mul and add). The clock is
- * /proc/cpuinfo's "cpu MHz" (under a hypervisor: the nominal clock; turbo not counted).
- * A single-threaded OpenBLAS sgemm on the development machine (2.6 GHz, AVX-512) reached
- * 139 GFLOP/s, above what 32 flops/cycle would allow (83), consistent with 64. 0 when
- * the clock is unknown. */
-static double peak_gflops(int cores)
-{
-    char mhz[64], flags[8192];
-    if (cpuinfo_field("cpu MHz", mhz, sizeof mhz)) return 0;
-    double ghz = atof(mhz) / 1000.0;
-    if (!(ghz > 0)) return 0;
-    int fpc = 8;
-    if (!cpuinfo_field("flags", flags, sizeof flags)) {
-        if (has_flag(flags, "avx512f")) fpc = 64;
-        else if (has_flag(flags, "avx2") && has_flag(flags, "fma")) fpc = 32;
-    }
-    return cores * fpc * ghz;
 }
 
 static cc_status cpu_open(const char *device, void **ctx, cc_device_desc *desc, cc_err *err)
@@ -319,7 +290,7 @@ static cc_status cpu_open(const char *device, void **ctx, cc_device_desc *desc, 
     const char *cfg = openblas_get_config();
     snprintf(d.library, sizeof d.library, "%.200s; OpenMP %s (%d)", cfg ? cfg : "OpenBLAS",
              openmp_version(), (int)_OPENMP);
-    d.peak_gflops = peak_gflops(c->threads);
+    d.peak_gflops = cc_host_fp32_peak(c->threads, d.peak_source, sizeof d.peak_source);
     d.peak_gbps = 0;
     *desc = d;
     *ctx = c;

@@ -91,19 +91,40 @@ static void version_text(int v, char *buf, size_t n)
     snprintf(buf, n, "%d.%d", v / 1000, (v % 1000) / 10);
 }
 
+/* Why there is no CUDA device, in the words a user acts on: no NVIDIA driver at all
+ * (cudaDriverGetVersion reports 0 when libcuda is absent), a driver too old for the
+ * runtime this build carries, a driver without a visible GPU, or the runtime's own
+ * message for anything else. */
+static cc_status no_device(cudaError_t e, cc_err *err)
+{
+    int drv = 0, rt = 0;
+    char d[16], r[16];
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    cudaGetLastError();
+    version_text(drv, d, sizeof d);
+    version_text(rt, r, sizeof r);
+    const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+    if (drv == 0)
+        return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no NVIDIA driver (libcuda.so.1 not found; this build's runtime is CUDA %s)", r);
+    if (e == cudaErrorInsufficientDriver)
+        return cc_err_set(err, CC_ERR_DEVICE, "CUDA: the NVIDIA driver supports CUDA %s, this build's runtime needs %s", d, r);
+    if (e == cudaSuccess || e == cudaErrorNoDevice)
+        return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no NVIDIA GPU (driver for CUDA %s present%s%s%s)", d,
+                          visible ? ", CUDA_VISIBLE_DEVICES='" : "", visible ? visible : "", visible ? "'" : "");
+    return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no usable device: %s (driver for CUDA %s)", cudaGetErrorString(e), d);
+}
+
 static cc_status cuda_open(const char *device, void **ctx, cc_device_desc *desc, cc_err *err)
 {
     int index, tf32, count = 0;
     cc_status st = parse_device(device, &index, &tf32, err);
     if (st) return st;
     cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess) {
+    if (e != cudaSuccess || count == 0) {
         cudaGetLastError();
-        return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no device: %s", cudaGetErrorString(e));
+        return no_device(e, err);
     }
-    if (count == 0)
-        return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no device: %s",
-                          cudaGetErrorString(cudaErrorNoDevice));
     if (index >= count)
         return cc_err_set(err, CC_ERR_DEVICE, "CUDA: no device %d (%d present)", index, count);
     struct cudaDeviceProp p;
@@ -158,6 +179,9 @@ static cc_status cuda_open(const char *device, void **ctx, cc_device_desc *desc,
     /* FMA = 2 flops per lane per clock; DDR memory: 2 transfers per clock */
     d.peak_gflops = 2.0 * fp32_lanes(sm) * p.multiProcessorCount * (clock_khz / 1e6);
     d.peak_gbps = 2.0 * (mem_khz * 1e3) * (bus_bits / 8.0) / 1e9;
+    if (d.peak_gflops > 0)
+        snprintf(d.peak_source, sizeof d.peak_source, "estimate: %d SMs x %d FP32 lanes x 2 x %.2f GHz",
+                 p.multiProcessorCount, fp32_lanes(sm), clock_khz / 1e6);
     *desc = d;
     *ctx = c;
     return CC_OK;

@@ -57,23 +57,6 @@ static const char *isa_name(dnnl_cpu_isa_t isa)
     return strncmp(s, "cpu_isa_", 8) == 0 ? s + 8 : s;
 }
 
-/* FP32 peak estimate: threads x FP32 flops per cycle of the ISA oneDNN dispatches to (two
- * FMA pipes: 64 with AVX-512, 32 with AVX2, 8 below) x the clock /proc/cpuinfo reports
- * (nominal under a hypervisor). 0 when the clock is unknown. */
-static double peak_gflops(int threads, dnnl_cpu_isa_t isa)
-{
-    char mhz[64];
-    cpuinfo_value("cpu MHz", mhz, sizeof mhz);
-    double ghz = atof(mhz) / 1000.0;
-    if (!(ghz > 0)) return 0;
-    int fpc = 8;
-    if ((isa & dnnl_cpu_isa_avx512_core) == dnnl_cpu_isa_avx512_core)
-        fpc = 64;
-    else if ((isa & dnnl_cpu_isa_avx2) == dnnl_cpu_isa_avx2)
-        fpc = 32;
-    return threads * fpc * ghz;
-}
-
 static void onednn_close(void *ctx)
 {
     cc_onednn_ctx *c = ctx;
@@ -120,7 +103,7 @@ static cc_status onednn_open(const char *device, void **ctx, cc_device_desc *des
                  wait ? wait : "unset", spin ? spin : "unset");
     else
         snprintf(d.driver, sizeof d.driver, "%s", v->cpu_runtime == DNNL_RUNTIME_TBB ? "TBB runtime" : "");
-    d.peak_gflops = peak_gflops(threads, c->isa);
+    d.peak_gflops = cc_host_fp32_peak(threads, d.peak_source, sizeof d.peak_source);
     *desc = d;
     *ctx = c;
     return CC_OK;

@@ -88,17 +88,15 @@ static void ocl_close(void *ctx)
     free(c);
 }
 
-/* FP32 peak of a CPU device: compute units x clock x preferred float vector width x 2
- * flops per FMA x 2 FMA pipes (the cpu target's assumption; AVX-512 at 2.6 GHz on two
- * cores gives 333). Other device types: 0, as OpenCL does not say how many lanes a
+/* FP32 peak of a CPU device: measured on the host with one thread per compute unit
+ * (cc_host_fp32_peak). Other device types: 0, as OpenCL does not say how many lanes a
  * compute unit has. */
-static double peak_gflops(const ocl_ctx *c)
+static double peak_gflops(const ocl_ctx *c, char *source, size_t n)
 {
-    cl_uint units = 0, mhz = 0;
-    if (!c->is_cpu || clGetDeviceInfo(c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) ||
-        clGetDeviceInfo(c->device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof mhz, &mhz, NULL))
+    cl_uint units = 0;
+    if (!c->is_cpu || clGetDeviceInfo(c->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) || !units)
         return 0;
-    return (double)units * (double)mhz * 1e-3 * (double)(c->float_width ? c->float_width : 1) * 4.0;
+    return cc_host_fp32_peak((int)units, source, n);
 }
 
 static cc_status ocl_open(const char *device, void **ctx, cc_device_desc *desc, cc_err *err)
@@ -176,7 +174,7 @@ static cc_status ocl_open(const char *device, void **ctx, cc_device_desc *desc, 
     snprintf(d.library, sizeof d.library, "%.120s; %.40s; %s", c->platform_version, c->c_version,
              c->has_fp16 ? "cl_khr_fp16 (f16 kernels still store f16, compute f32)"
                          : "no cl_khr_fp16 (f16/bf16 as storage, f32 compute)");
-    d.peak_gflops = peak_gflops(c);
+    d.peak_gflops = peak_gflops(c, d.peak_source, sizeof d.peak_source);
     d.peak_gbps = 0;
     *desc = d;
     *ctx = c;

@@ -266,19 +266,6 @@ static void cpuinfo_value(const char *key, char *buf, size_t n)
     fclose(f);
 }
 
-/* FP32 flops per cycle and core of the widest FMA unit XNNPACK dispatches to (two pipes). */
-static int flops_per_cycle(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) return 64;
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 32;
-    return 8;
-#else
-    return 8;
-#endif
-}
-
 static void xp_close(void *ctx)
 {
     xp_ctx *c = ctx;
@@ -320,15 +307,13 @@ static cc_status xp_open(const char *device, void **ctx, cc_device_desc *desc, c
     if (c->threads > 1) c->xnn_flags = XNN_FLAG_YIELD_WORKERS;
     cc_device_desc d;
     memset(&d, 0, sizeof d);
-    char model[128], mhz[64];
+    char model[128];
     cpuinfo_value("model name", model, sizeof model);
-    cpuinfo_value("cpu MHz", mhz, sizeof mhz);
     snprintf(d.name, sizeof d.name, "%.100s (%d thread%s)", model[0] ? model : "unknown CPU", c->threads,
              c->threads == 1 ? "" : "s");
     snprintf(d.library, sizeof d.library, "XNNPACK %s; %s", XP_LIBRARY_VERSION,
              c->pool ? "pthreadpool, workers yield after each operator" : "no thread pool");
-    double ghz = atof(mhz) / 1000.0;
-    d.peak_gflops = ghz > 0 ? c->threads * flops_per_cycle() * ghz : 0;
+    d.peak_gflops = cc_host_fp32_peak(c->threads, d.peak_source, sizeof d.peak_source);
     *desc = d;
     *ctx = c;
     return CC_OK;
@@ -732,6 +717,10 @@ CC_PLUGIN_EXPORT int crosscheck_target_v1(uint32_t host_abi, const cc_target_ifa
     (void)reason;
     (void)reason_size;
     *target = &xnnpack_target;
-    int fpc = flops_per_cycle();
-    return fpc >= 64 ? 3 : fpc >= 32 ? 2 : 1;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) return 3;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 2;
+#endif
+    return 1;
 }
