@@ -427,7 +427,7 @@ static cc_status legacy_attr_input(importer *im, const char *label, const Onnx__
     }
     char cname[CC_VALUE_NAME_MAX];
     char pn[80];
-    snprintf(cname, sizeof cname, "%s/%.8s", printable(pn, sizeof pn, str_or(nd->name, str_or(nd->output[0], label))),
+    snprintf(cname, sizeof cname, "%s/%.8s", printable(pn, sizeof pn, str_or(nd->name, str_or(nd->n_output ? nd->output[0] : NULL, label))),
              li->attr);
     int v;
     if ((st = cc_mb_const(im->b, cname, &c, &v, err))) return st;

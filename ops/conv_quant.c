@@ -389,7 +389,8 @@ static cc_status qconv_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int 
         }
         double kk = (double)k;
         double rms = sqrt(kk * ea2 * eb2 + kk * (kk - 1) * (ea * eb) * (ea * eb));
-        if (in[QC_B].data) {
+        if (in[QC_B].data && f < cc_tensor_numel(&in[QC_B])) { /* a bias of another length:
+                                                                 infer reports it */
             int64_t r = (int64_t)ceil(rms);
             if (r < 1) r = 1;
             cc_store(in[QC_B].data, CC_I32, (size_t)f, (double)cc_rng_int(rng, -r, r));

@@ -138,12 +138,18 @@ static void quant_cost(const cc_node *node, const cc_tensor *const *in, int n_ou
 }
 
 /* Shape of the generated scale/zero point: x's size along the axis, or a scalar. */
-static cc_shape param_shape(const cc_node *node, const cc_shape *x)
+static cc_status param_shape(const cc_node *node, const cc_shape *x, cc_shape *out, cc_err *err)
 {
-    if (!cc_attr_i(node, "per_axis")) return cc_shape_make(0, NULL);
-    int64_t axis = cc_attr_i(node, "axis");
-    if (axis < 0) axis += x->rank;
-    return cc_shape_make(1, &x->dims[axis]);
+    if (!cc_attr_i(node, "per_axis")) {
+        *out = cc_shape_make(0, NULL);
+        return CC_OK;
+    }
+    int64_t axis = cc_attr_i(node, "axis"), a = axis < 0 ? axis + x->rank : axis;
+    if (a < 0 || a >= x->rank)
+        return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld is out of range for x of rank %d", node->op->name,
+                          (long long)axis, x->rank);
+    *out = cc_shape_make(1, &x->dims[a]);
+    return CC_OK;
 }
 
 /* A zero point away from the ends of the range. */
@@ -163,7 +169,8 @@ static cc_status gen_params(const cc_node *node, cc_tensor *in, cc_rng *rng, int
 {
     cc_tensor s = { 0 }, z = { 0 };
     cc_status st;
-    cc_shape ps = param_shape(node, &in[0].shape);
+    cc_shape ps;
+    if ((st = param_shape(node, &in[0].shape, &ps, err))) return st;
     int64_t n = cc_shape_numel(&ps);
     if ((st = cc_tensor_alloc(&s, CC_F32, &ps, err))) return st;
     for (int64_t i = 0; i < n; i++) cc_store(s.data, CC_F32, (size_t)i, scale(rng, exact, i));

@@ -513,6 +513,13 @@ static void test_legacy_rewrites(void)
     expect_values(m, &a, s0, 2);
     if (m) CHECK(cc_tensor_numel(&m->graph.values[m->graph.outputs[1]]) == 4);
     cc_model_free(m);
+    /* Split-11 with a split attribute and no outputs: refused, not a NULL read of output[0] */
+    hm_init(&h, 11);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y0", F32, 2, o1);
+    nd = hm_node(&h, "Split", "", 1, (const char *[]){ "a" }, 0, (const char *[]){ NULL });
+    hm_attr_ints(&h, nd, "split", sp, 2);
+    expect_fail(hm_write(&h, "split_no_out.onnx"), NULL, CC_ERR_ARG, "no output");
     /* Split-13 takes split as an input: the attribute is unknown there */
     hm_init(&h, 13);
     hm_input(&h, "a", F32, 2, d);

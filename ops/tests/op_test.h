@@ -220,6 +220,28 @@ static inline int case_golden_of(const char *id, uint64_t seed, int exact, cc_ca
     return 1;
 }
 
+/* A case id that must be refused in one line, in both regimes, before anything is read or
+ * written out of bounds (the sanitizer build runs this): it either does not parse, or
+ * instantiating it fails with CC_ERR_ARG and a message containing needle. */
+static inline void expect_case_refused(const char *id, const char *needle)
+{
+    cc_case c;
+    cc_err e = { 0 };
+    if (cc_case_parse(id, &c, &e)) {
+        CHECK(strstr(e.msg, needle) != NULL && strchr(e.msg, '\n') == NULL);
+        if (!strstr(e.msg, needle)) fprintf(stderr, "  %s: refused with '%s', expected '%s'\n", id, e.msg, needle);
+        return;
+    }
+    for (int exact = 0; exact <= 1; exact++) {
+        cc_case_inst inst;
+        cc_status st = cc_case_instantiate(&c, 1, exact, &inst, &e);
+        if (st == CC_OK) cc_case_inst_free(&inst);
+        CHECK(st == CC_ERR_ARG && strstr(e.msg, needle) != NULL && strchr(e.msg, '\n') == NULL);
+        if (st != CC_ERR_ARG || !strstr(e.msg, needle))
+            fprintf(stderr, "  %s: status %d '%s', expected refusal with '%s'\n", id, (int)st, st ? e.msg : "", needle);
+    }
+}
+
 /* Instantiates c from seed in the given regime (exact: small integers) and runs the golden
  * model: both must succeed and every output value and magnitude must be finite. */
 static inline void case_golden_finite(const cc_case *c, uint64_t seed, int exact)

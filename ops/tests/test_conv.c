@@ -621,5 +621,8 @@ int main(void)
     test_qlinear_conv();
     test_quant_gen();
     test_sweeps();
+    /* a bias of the wrong length is refused before the generator writes one value per
+     * output channel into it */
+    expect_case_refused("QLinearConv(x=1x1x3x3:i8,w=64x1x1x1,b=1:i32)", "b");
     return CC_TEST_RESULT();
 }

@@ -319,5 +319,9 @@ int main(void)
     test_reject_and_cost();
     test_gen();
     test_cases();
+    /* a per-axis parameter's axis is checked before the parameters are generated */
+    expect_case_refused("DequantizeLinear(x=2:u8,axis=100000000,per_axis=1)", "axis 100000000 is out of range");
+    expect_case_refused("QuantizeLinear(x=2x3:f32,axis=2,per_axis=1)", "axis 2 is out of range");
+    expect_case_refused("QuantizeLinear(x=2x3:f32,axis=-3,per_axis=1)", "axis -3 is out of range");
     return CC_TEST_RESULT();
 }
