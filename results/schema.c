@@ -197,7 +197,19 @@ cc_status cc_schema_migrate(sqlite3 *db, const char *path, const cc_migration *s
             sqlite3_free(msg);
             return s;
         }
+        /* another process may have applied this step between the version read above and
+         * this write lock (two runs creating one database): read it again under the lock */
         int now = -1;
+        s = cc_schema_version(db, path, &now, err);
+        if (s != CC_OK) goto fail;
+        if (now >= m->version) {
+            if (sqlite3_exec(db, "COMMIT", NULL, NULL, &msg) != SQLITE_OK) {
+                s = cc_err_set(err, CC_ERR_DB, "results database '%s': %s", path, msg ? msg : sqlite3_errmsg(db));
+                sqlite3_free(msg);
+                return s;
+            }
+            continue;
+        }
         if (sqlite3_exec(db, m->sql, NULL, NULL, &msg) != SQLITE_OK) {
             s = cc_err_set(err, CC_ERR_DB,
                            "results database '%s': schema step %d (%s) failed: %s", path,
