@@ -80,14 +80,22 @@ static int parse_double(const char *s, double *out)
 }
 
 /* Calls fn on each comma-separated item of list; stops at the first non-(-1) return. */
-static int each_item(const char *list, int (*fn)(void *, const char *), void *user)
+/* Calls fn on each item of a comma-separated list. An empty list or an empty item (",,",
+ * a leading or trailing comma) is refused: an empty selection never means "everything". */
+static int each_item(const cc_cli *cli, const char *opt, const char *list, int (*fn)(void *, const char *),
+                     void *user)
 {
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", list);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf)
+        return usage_error(cli, "%s: list longer than %zu bytes", opt, sizeof buf - 1);
+    if (!buf[0]) return usage_error(cli, "%s takes a comma-separated list, got an empty one", opt);
+    for (char *tok = buf, *end;; tok = end + 1) {
+        end = strchr(tok, ',');
+        if (end) *end = '\0';
+        if (!tok[0]) return usage_error(cli, "%s: empty item in '%s'", opt, list);
         int r = fn(user, tok);
         if (r >= 0) return r;
+        if (!end) break;
     }
     return -1;
 }
@@ -165,12 +173,12 @@ static int selection_option(const cc_cli *cli, int argc, char **argv, int *i, cc
     sel_ctx c = { cli, sel, NULL };
     if ((k = cc_cli_value(cli, argc, argv, i, "--ops", &v)) != 0) {
         if (k < 0) return 4;
-        int r = each_item(v, add_op, &c);
+        int r = each_item(cli, "--ops", v, add_op, &c);
         return r >= 0 ? r + 2 : 1;
     }
     if ((k = cc_cli_value(cli, argc, argv, i, "--dtypes", &v)) != 0) {
         if (k < 0) return 4;
-        int r = each_item(v, add_dtype, &c);
+        int r = each_item(cli, "--dtypes", v, add_dtype, &c);
         return r >= 0 ? r + 2 : 1;
     }
     if ((k = cc_cli_value(cli, argc, argv, i, "--case", &v)) != 0) {
@@ -234,7 +242,7 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
         if (r >= 2) return r - 2;
         if ((k = cc_cli_value(cli, argc, argv, &i, "--targets", &v)) != 0) {
             if (k < 0) return 2;
-            r = each_item(v, add_target, &c);
+            r = each_item(cli, "--targets", v, add_target, &c);
             if (r >= 0) return r;
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--db", &v)) != 0) {
             if (k < 0) return 2;

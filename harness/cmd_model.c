@@ -145,6 +145,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.model = argv[i];
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--targets", &v)) != 0) {
             if (k < 0) return 2;
+            if (!v[0] || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+                return fprintf(stderr, "crosscheck model run: --targets: empty item in '%s'\n", v), 2;
             char buf[512];
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;

@@ -14,12 +14,21 @@
 
 #define MAX_CELLS 64
 #define CELL_MAX CC_CASE_ID_MAX
+/* Bounds on what is buffered before a cell's own limit applies: a physical line, and a
+ * record (a quoted field may span lines; an unclosed quote would otherwise swallow the
+ * rest of the file). Far above any real case list's rows. */
+#define LINE_MAX_BYTES 65536
+#define RECORD_MAX_BYTES (4 * LINE_MAX_BYTES)
 
 typedef struct reader {
     /* the record being read */
     char cells[MAX_CELLS][CELL_MAX];
     int n_cells;
     int too_long;              /* a cell did not fit */
+    int nul;                   /* a cell held a NUL byte */
+    size_t record_bytes;       /* bytes fed since the last record ended */
+    int record_line;           /* the first line of the record being fed */
+    long quotes;               /* '"' fed since the last record ended: odd inside a quote */
     int newlines;              /* line breaks inside its fields */
     int line;                  /* physical line being fed */
     /* the layout, decided by the first record */
@@ -38,7 +47,10 @@ static void on_field(void *data, size_t len, void *user)
 {
     reader *r = user;
     const char *s = data ? data : "";
-    for (size_t i = 0; i < len; i++) r->newlines += s[i] == '\n';
+    for (size_t i = 0; i < len; i++) {
+        r->newlines += s[i] == '\n';
+        r->nul |= s[i] == '\0';
+    }
     if (r->n_cells == MAX_CELLS) return;
     char *cell = r->cells[r->n_cells++];
     if (len >= CELL_MAX) {
@@ -101,9 +113,16 @@ static void on_record(int c, void *user)
     int n_cells = r->n_cells;
     r->n_cells = 0;
     r->newlines = 0;
-    int too_long = r->too_long;
+    int too_long = r->too_long, nul = r->nul;
     r->too_long = 0;
+    r->nul = 0;
+    r->record_bytes = 0;
+    r->quotes = 0;
     if (r->status != CC_OK) return;
+    if (nul) {
+        report(r, line, "a NUL byte in the row%s", "");
+        return;
+    }
 
     int blank = 1;
     for (int i = 0; i < n_cells; i++)
@@ -179,18 +198,50 @@ cc_status cc_cases_from_csv(const char *path, cc_case **out, int *n, cc_csv_bad_
         goto done;
     }
     parser = 1;
-    ssize_t len;
-    while ((len = getline(&buf, &cap, f)) > 0) {
+    buf = malloc(LINE_MAX_BYTES);
+    if (!buf) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "case list: out of memory");
+        goto done;
+    }
+    (void)cap;
+    for (;;) {
+        /* one physical line, bounded (NUL bytes included: a row holding one is reported) */
+        size_t len = 0;
+        int ch = EOF;
+        while (len < LINE_MAX_BYTES && (ch = getc(f)) != EOF) {
+            buf[len++] = (char)ch;
+            if (ch == '\n') break;
+        }
+        if (len == 0) break;
         r->line++;
-        if (csv_parse(&p, buf, (size_t)len, on_field, on_record, r) != (size_t)len) {
+        if (len == LINE_MAX_BYTES && ch != '\n') {
+            st = cc_err_set(err, CC_ERR_ARG, "case list '%s', line %d: longer than %d bytes", path, r->line,
+                            LINE_MAX_BYTES);
+            goto done;
+        }
+        if (r->record_bytes == 0) r->record_line = r->line;
+        r->record_bytes += len;
+        for (size_t i = 0; i < len; i++) r->quotes += buf[i] == '"';
+        if (csv_parse(&p, buf, len, on_field, on_record, r) != len) {
             st = cc_err_set(err, CC_ERR_ARG, "case list '%s', line %d: %s", path, r->line,
                             csv_strerror(csv_error(&p)));
+            goto done;
+        }
+        if (r->record_bytes > RECORD_MAX_BYTES) {
+            st = cc_err_set(err, CC_ERR_ARG,
+                            "case list '%s', line %d: a row runs past %d bytes (an unclosed quote?)", path,
+                            r->line, RECORD_MAX_BYTES);
             goto done;
         }
         if (r->status != CC_OK) break;
     }
     if (ferror(f)) {
         st = cc_err_set(err, CC_ERR_IO, "case list '%s': read error", path);
+        goto done;
+    }
+    if (r->quotes % 2) {
+        st = cc_err_set(err, CC_ERR_ARG, "case list '%s', line %d: a quote opened there is not closed by the end of the file",
+                        path, r->record_line);
         goto done;
     }
     csv_fini(&p, on_field, on_record, r);

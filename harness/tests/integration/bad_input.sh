@@ -22,6 +22,14 @@ expect_exit 2 "$CC" frobnicate;                                    one_line_erro
 expect_exit 2 "$CC" report --db "$WORK/none.db";                   one_line_error "no database"
 expect_exit 2 "$CC" dump --case 'Relu(x=2x3:f32)' --target nosuch --out "$WORK/d"; one_line_error "unknown target"
 
+# an empty list, or an empty item, never means "everything"
+for opt in "--targets ''" "--targets ',,,'" "--targets 'ref,'" "--ops ''" "--ops 'Relu,,Add'" "--dtypes ''" "--dtypes ','"; do
+    eval "expect_exit 2 \"\$CC\" run --quick $opt --db \"\$db\""
+    one_line_error "empty"
+done
+expect_exit 2 "$CC" list cases --ops ''; one_line_error "empty"
+expect_exit 2 "$CC" model run resnet50 --targets ',cpu' --db "$db"; one_line_error "empty item"
+
 # a corrupt database is refused and left byte for byte as it was
 head -c 4096 /dev/urandom >"$WORK/corrupt.db"
 sum=$(sha256sum "$WORK/corrupt.db" | cut -d' ' -f1)

@@ -23,4 +23,19 @@ printf 'case\nNoSuchOp(x=1:f32)\n' >"$WORK/none.csv"
 expect_exit 2 "$CC" run --cases-file "$WORK/none.csv" --targets cpu --db "$WORK/c.db"
 grep -q "no valid case id" "$WORK/err.txt" || fail "empty list message"
 expect_exit 2 "$CC" run --cases-file "$WORK/missing.csv" --targets cpu --db "$WORK/c.db"; one_line_error "missing.csv"
+
+# bounded reading: a file without line breaks, and an unclosed quote, are refused in one line
+# (before, /dev/zero was buffered whole: 8 GB after 10 s); nothing recorded
+runs=$(sql "$WORK/c.db" "SELECT count(*) FROM runs")
+expect_exit 2 timeout 20 "$CC" run --cases-file /dev/zero --targets cpu --db "$WORK/c.db"; one_line_error "longer than 65536 bytes"
+{ printf 'case\n"Relu(x=4:f32),'; head -c 300000 /dev/zero | tr '\0' '\n'; } >"$WORK/open.csv"
+expect_exit 2 "$CC" run --cases-file "$WORK/open.csv" --targets cpu --db "$WORK/c.db"; one_line_error "unclosed quote"
+printf 'case\n"Relu(x=4:f32)\n' >"$WORK/open_end.csv"
+expect_exit 2 "$CC" run --cases-file "$WORK/open_end.csv" --targets cpu --db "$WORK/c.db"
+one_line_error "line 2: a quote opened there is not closed"
+expect_eq "$(sql "$WORK/c.db" "SELECT count(*) FROM runs")" "$runs" "refused lists record no run"
+# a row with a NUL byte is named, not dropped without a word
+printf 'case\n\0\0Relu(x=4:f32)\nRelu(x=5:f32)\n' >"$WORK/nul.csv"
+"$CC" run --cases-file "$WORK/nul.csv" --targets cpu --no-timing --db "$WORK/c.db" >/dev/null 2>"$WORK/nul.err"
+grep -q "nul.csv:2: a NUL byte" "$WORK/nul.err" || fail "NUL row named: $(cat "$WORK/nul.err")"
 finish
