@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../models/quantize.h"
+#include "../models/metrics.h"
 #include "../models/zoo.h"
 #include "cli.h"
 #include "commands.h"
@@ -229,6 +231,15 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.devices[o.n_targets] = "";
             o.targets[o.n_targets++] = t;
         }
+    if (o.budget) {
+        cc_err be = { 0 };
+        cc_budget b = cc_budget_default(CC_F32);
+        if (cc_budget_parse(o.budget, &b, &be)) return fprintf(stderr, "crosscheck model run: --%s\n", be.msg), 2;
+    }
+    cc_calib_method cm;
+    if (o.calib_method && cc_calib_method_parse(o.calib_method, &cm))
+        return fprintf(stderr, "crosscheck model run: --calib-method: unknown method '%s' (minmax or percentile)\n",
+                       o.calib_method), 2;
     if (batch_spec) {
         cc_err be = { 0 };
         if (cc_model_run_parse_batch(&o, batch_spec, &be)) return fprintf(stderr, "crosscheck model run: %s\n", be.msg), 2;

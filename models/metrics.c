@@ -157,7 +157,9 @@ cc_status cc_budget_parse(const char *text, cc_budget *b, cc_err *err)
         }
         *(double *)((char *)&nb + keys[k].off) = v;
         p = end ? end + 1 : p + len;
+        if (end && !*p) return cc_err_set(err, CC_ERR_ARG, "budget: empty item at the end of '%s'", text);
     }
+    if (!text || !text[0]) return cc_err_set(err, CC_ERR_ARG, "budget: empty");
     *b = nb;
     return CC_OK;
 }

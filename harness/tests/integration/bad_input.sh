@@ -30,6 +30,14 @@ done
 expect_exit 2 "$CC" list cases --ops ''; one_line_error "empty"
 expect_exit 2 "$CC" model run resnet50 --targets ',cpu' --db "$db"; one_line_error "empty item"
 
+# model run options that used to fail open: refused before anything is computed or recorded
+for b in top1=abc frob=1 'top1=0.9,' ''; do
+    expect_exit 2 "$CC" model run resnet50 --budget "$b" --db "$WORK/budget.db"; one_line_error "budget"
+done
+expect_exit 2 "$CC" model run resnet50 --precisions f32 --calib-method median --db "$WORK/budget.db"
+one_line_error "median"
+[ -e "$WORK/budget.db" ] && fail "a refused model run created its database"
+
 # a corrupt database is refused and left byte for byte as it was
 head -c 4096 /dev/urandom >"$WORK/corrupt.db"
 sum=$(sha256sum "$WORK/corrupt.db" | cut -d' ' -f1)
