@@ -235,6 +235,7 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
     o->params.max_samples = 1000;
     o->params.max_time = 2.0;
     sel_ctx c = { cli, &o->sel, o };
+    int max_given = 0;
     for (int i = 0; i < argc; i++) {
         const char *v;
         int k, r = selection_option(cli, argc, argv, &i, &o->sel);
@@ -255,17 +256,18 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             if (cc_cli_u64(v, &o->seed)) return usage_error(cli, "--seed takes a non-negative integer, got '%s'", v);
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--timeout", &v)) != 0) {
             if (k < 0) return 2;
-            if (parse_double(v, &o->timeout_s) || o->timeout_s <= 0)
-                return usage_error(cli, "--timeout takes a positive number of seconds, got '%s'", v);
+            if (parse_double(v, &o->timeout_s) || !(o->timeout_s > 0 && o->timeout_s <= 604800))
+                return usage_error(cli, "--timeout takes seconds, more than 0 and at most 604800 (a week), got '%s'", v);
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--mem-limit", &v)) != 0) {
             uint64_t mb;
             if (k < 0) return 2;
-            if (cc_cli_u64(v, &mb)) return usage_error(cli, "--mem-limit takes MiB as an integer, got '%s'", v);
+            if (cc_cli_u64(v, &mb) || mb < 1 || mb > ((uint64_t)1 << 30))
+                return usage_error(cli, "--mem-limit takes MiB as an integer of at least 1, got '%s'", v);
             o->mem_limit_mb = (size_t)mb;
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--min-time", &v)) != 0) {
             if (k < 0) return 2;
-            if (parse_double(v, &o->params.min_time))
-                return usage_error(cli, "--min-time takes seconds, got '%s'", v);
+            if (parse_double(v, &o->params.min_time) || !(o->params.min_time >= 0 && o->params.min_time <= 3600))
+                return usage_error(cli, "--min-time takes seconds from 0 to 3600, got '%s'", v);
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--min-samples", &v)) != 0) {
             uint64_t n;
             if (k < 0) return 2;
@@ -278,6 +280,7 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             if (cc_cli_u64(v, &n) || n < 1 || n > 100000)
                 return usage_error(cli, "--max-samples takes 1..100000, got '%s'", v);
             o->params.max_samples = (int)n;
+            max_given = 1;
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--shard", &v)) != 0) {
             cc_err err = { 0 };
             if (k < 0) return 2;
@@ -302,6 +305,9 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             return usage_error(cli, "unknown option '%s'", argv[i]);
         }
     }
+    if (max_given && o->params.max_samples < o->params.min_samples)
+        return usage_error(cli, "--max-samples %d is below --min-samples %d", o->params.max_samples,
+                           o->params.min_samples);
     if (o->n_targets == 0) add_target(&c, "all");
     if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;
     if (o->params.max_samples < o->params.min_samples) o->params.max_samples = o->params.min_samples;

@@ -84,6 +84,7 @@ static int parse_float(const char *s, size_t len, double *out)
     errno = 0;
     double v = strtod(buf, &end);
     if (*end || (errno && !isinf(v) && v != 0)) return -1;
+    if (isnan(v)) return -1; /* no catalog attribute means anything with NaN */
     /* ONNX float attributes and float constant inputs are float32 */
     *out = (double)(float)v;
     return 0;

@@ -30,6 +30,13 @@ done
 expect_exit 2 "$CC" list cases --ops ''; one_line_error "empty"
 expect_exit 2 "$CC" model run resnet50 --targets ',cpu' --db "$db"; one_line_error "empty item"
 
+# values that used to be taken: each refused in one line
+for a in "--min-samples 100 --max-samples 5" "--min-time inf" "--min-time nan" "--timeout 1e308" "--mem-limit 0"; do
+    eval "expect_exit 2 \"\$CC\" run --quick --targets ref --ops Relu $a --db \"\$db\""
+    one_line_error "${a%% *}"
+done
+expect_exit 2 "$CC" list cases --case 'LeakyRelu(x=4:f32,alpha=nan)'; one_line_error "alpha"
+
 # model run options that used to fail open: refused before anything is computed or recorded
 for b in top1=abc frob=1 'top1=0.9,' ''; do
     expect_exit 2 "$CC" model run resnet50 --budget "$b" --db "$WORK/budget.db"; one_line_error "budget"

@@ -18,7 +18,7 @@ expect_exit() {
 one_line_error() {
     local n; n=$(wc -l <"$WORK/err.txt")
     [ "$n" == 1 ] || fail "expected one line on stderr, got $n: $(cat "$WORK/err.txt")"
-    grep -q "$1" "$WORK/err.txt" || fail "stderr does not mention '$1': $(cat "$WORK/err.txt")"
+    grep -q -e "$1" "$WORK/err.txt" || fail "stderr does not mention '$1': $(cat "$WORK/err.txt")"
 }
 sql() { sqlite3 -batch -noheader "$1" "$2"; }
 finish() {
