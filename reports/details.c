@@ -1,5 +1,6 @@
 /* details.c — the detailed sections of the op-support report: failures with their repro
- * lines, unsupported reasons grouped with counts, and performance (the most expensive
+ * lines (model results that did not pass are counted there and listed by the model
+ * section), unsupported reasons grouped with counts, and performance (the most expensive
  * timed cases on every target, and a per-op summary with speedups over a baseline). */
 #include <math.h>
 #include <stdlib.h>
@@ -39,9 +40,15 @@ void cc_report_failures(const cc_rdata *d, cc_text *t)
     long total = 0, shown = 0;
     for (int i = 0; i < d->n_res; i++)
         total += d->res[i].verdict != CC_PASSED && d->res[i].verdict != CC_UNSUPPORTED;
+    long models = 0;
+    for (int i = 0; i < d->n_models; i++)
+        models += d->models[i].verdict != CC_PASSED && d->models[i].verdict != CC_UNSUPPORTED;
     cc_text_put(t, "## Failures\n\n");
+    if (models > 0)
+        cc_text_printf(t, "%ld model result(s) did not pass: the Models section gives their reasons and "
+                          "repro lines. The op results follow.\n\n", models);
     if (total == 0) {
-        cc_text_put(t, "None: every result passed or is unsupported.\n\n");
+        cc_text_put(t, "None: every op result passed or is unsupported.\n\n");
         return;
     }
     cc_text_printf(t, "%ld result(s) neither passed nor unsupported, worst first. The repro "

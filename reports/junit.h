@@ -1,11 +1,14 @@
 /* junit.h — a run as JUnit XML for CI systems: one <testsuite> per target, one
  * <testcase> per (case, target) with classname "crosscheck.<target>.<op>" and the case id
- * as its name. The verdict is the worst over the case's regimes (the report's order):
- * failed -> <failure type="failed"> with the error figures (max abs/rel/ULP error, bound
- * ratio, worst element) and the repro line; error, crashed, timeout -> <error type=...>
- * with the reason; unsupported -> <skipped message=reason>; passed and mistrusted pass
- * (mistrusted with a note in <system-out>). time is the median time in seconds when the
- * case was timed. Every text is XML-escaped. */
+ * as its name, and one per model result (model, target, precision) with classname
+ * "crosscheck.<target>.model.<model>" and name "<model> <precision>". A case's verdict is
+ * the worst over its regimes (the report's order): failed -> <failure type="failed"> with
+ * the error figures (max abs/rel/ULP error, bound ratio, worst element; for a model its
+ * accuracy against the FP32 golden model and conformance) and the repro line; error,
+ * crashed, timeout -> <error type=...> with the reason and the repro line; unsupported ->
+ * <skipped message=reason>; passed and mistrusted pass (mistrusted with a note in
+ * <system-out>). time is the median time in seconds when the case was timed, for a model
+ * its median latency at batch 1. Every text is XML-escaped. */
 #ifndef CC_JUNIT_H
 #define CC_JUNIT_H
 

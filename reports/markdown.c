@@ -1,6 +1,8 @@
-/* markdown.c — the op-support report of one run as GitHub-flavoured Markdown: summary,
- * targets, verdict counts, the op x (target, dtype) support matrix and support rates.
- * Failures, unsupported reasons and performance are written by details.c. */
+/* markdown.c — the report of one run (op cases and models) as GitHub-flavoured Markdown:
+ * the summary with the overall verdict over everything the run holds, the targets with
+ * their peaks and where those came from, and verdict counts; then the order of all
+ * sections. "At a glance" is written by glance.c, the models by models.c, the op-support
+ * matrix by matrix.c, failures, unsupported reasons and performance by details.c. */
 #include "report.h"
 
 #include <math.h>
@@ -16,27 +18,102 @@ static const char *const notable_flags[] = {
     "asimd", "asimdhp", "asimddp", "sve", "sve2", "bf16", "i8mm",
 };
 
-static const char *const legend[CC_VERDICT_COUNT] = {
-    [CC_PASSED] = "all passed",
-    [CC_FAILED] = "wrong results (numerics out of bound)",
-    [CC_MISTRUSTED] = "passed a check that could not mean much",
-    [CC_UNSUPPORTED] = "the target does not run it",
-    [CC_ERROR] = "the target returned an error",
-    [CC_CRASHED] = "the worker process died",
-    [CC_TIMEOUT] = "over the time limit",
-};
-
-/* Display order of verdict columns: best to worst. */
-static const cc_verdict verdict_order[CC_VERDICT_COUNT] = {
-    CC_PASSED, CC_UNSUPPORTED, CC_MISTRUSTED, CC_ERROR, CC_TIMEOUT, CC_FAILED, CC_CRASHED,
-};
-
 static int has_flag(const char *flags, const char *flag)
 {
     size_t n = strlen(flag);
     for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += n)
         if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
     return 0;
+}
+
+/* "1 model result", "2 model results". */
+static void count_of(cc_text *t, long n, const char *what)
+{
+    cc_text_printf(t, "%ld %s result%s", n, what, n == 1 ? "" : "s");
+}
+
+/* One kind of result (op or model): counts per verdict. */
+typedef struct tally {
+    const char *what;
+    long n, count[CC_VERDICT_COUNT];
+} tally;
+
+static long supported(const tally *k)
+{
+    return k->n - k->count[CC_UNSUPPORTED];
+}
+
+static long not_passed(const tally *k)
+{
+    return supported(k) - k->count[CC_PASSED];
+}
+
+/* The verdicts of one kind, worst first: "💥 1 crashed · ❌ 6 failed · ✅ 120 passed". */
+static void breakdown(cc_text *t, const tally *k)
+{
+    for (int i = CC_VERDICT_COUNT - 1; i >= 0; i--) {
+        cc_verdict v = cc_report_verdict_order[i];
+        if (v == CC_PASSED || v == CC_UNSUPPORTED || !k->count[v]) continue;
+        cc_text_printf(t, "%s %ld %s · ", cc_report_verdict_symbol(v), k->count[v], cc_verdict_name(v));
+    }
+    cc_text_printf(t, "✅ %ld passed", k->count[CC_PASSED]);
+}
+
+/* The overall line: op results and model results, each counted, so that a model failure
+ * shows and a run holding only model results is not "no results". */
+static void overall(const cc_rdata *d, cc_text *t)
+{
+    tally kinds[2] = { { "op", d->n_res, { 0 } }, { "model", d->n_models, { 0 } } };
+    for (int i = 0; i < d->n_res; i++) kinds[0].count[d->res[i].verdict]++;
+    for (int i = 0; i < d->n_models; i++)
+        if (d->models[i].verdict >= 0 && d->models[i].verdict < CC_VERDICT_COUNT)
+            kinds[1].count[d->models[i].verdict]++;
+    const tally *k[2];
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        if (kinds[i].n > 0) k[n++] = &kinds[i];
+    if (n == 0) {
+        cc_text_put(t, "**Overall: · no results.**\n\n");
+        return;
+    }
+    long bad = 0, unsupported = 0;
+    for (int i = 0; i < n; i++) {
+        bad += not_passed(k[i]);
+        unsupported += k[i]->count[CC_UNSUPPORTED];
+    }
+    if (bad == 0) {
+        cc_text_put(t, "**Overall: ✅ all ");
+        for (int i = 0; i < n; i++) {
+            if (i) cc_text_put(t, " and ");
+            cc_text_printf(t, "%ld supported ", supported(k[i]));
+            cc_text_printf(t, "%s result%s", k[i]->what, supported(k[i]) == 1 ? "" : "s");
+        }
+        cc_text_put(t, " passed** (");
+        if (unsupported == 0) cc_text_put(t, "none unsupported");
+        for (int i = 0, first = 1; i < n; i++) {
+            if (!k[i]->count[CC_UNSUPPORTED]) continue;
+            if (!first) cc_text_put(t, ", ");
+            count_of(t, k[i]->count[CC_UNSUPPORTED], k[i]->what);
+            first = 0;
+        }
+        cc_text_put(t, unsupported ? " unsupported).\n\n" : ").\n\n");
+        return;
+    }
+    cc_text_put(t, "**Overall: ❌ ");
+    for (int i = 0; i < n; i++) {
+        if (i) cc_text_put(t, " and ");
+        cc_text_printf(t, "%ld of %ld supported %s result%s", not_passed(k[i]), supported(k[i]), k[i]->what,
+                       supported(k[i]) == 1 ? "" : "s");
+    }
+    cc_text_put(t, " did not pass** — ");
+    for (int i = 0; i < n; i++) {
+        if (i) cc_text_put(t, "; ");
+        cc_text_printf(t, "%s results: ", k[i]->what);
+        breakdown(t, k[i]);
+        if (k[i]->count[CC_UNSUPPORTED])
+            cc_text_printf(t, " · ⛔ %ld unsupported", k[i]->count[CC_UNSUPPORTED]);
+    }
+    cc_text_put(t, ".\n\n");
 }
 
 static void summary(const cc_rdata *d, cc_text *t)
@@ -95,11 +172,23 @@ static void summary(const cc_rdata *d, cc_text *t)
     }
     cc_text_put(t, "\n- **Conditions** ");
     cc_report_conditions(t, run);
-    cc_text_printf(t, "\n- **Selection** seed %llu · %s sweep", (unsigned long long)run->seed,
-                   run->quick ? "quick" : "full");
+    if (d->n_res > 0 || d->n_models == 0)
+        cc_text_printf(t, "\n- **Selection** seed %llu · %s sweep", (unsigned long long)run->seed,
+                       run->quick ? "quick" : "full");
+    else cc_text_put(t, "\n- **Selection** models only");
     if (run->config[0]) {
         cc_text_put(t, " · ");
         cc_text_md_code(t, run->config, 0);
+    }
+    /* the settings of the model jobs whose results the run holds, one per distinct text */
+    int shown = 0;
+    for (int i = 0; i < d->n_models; i++) {
+        const char *c = d->models[i].config;
+        int seen = !c[0] || strcmp(c, run->config) == 0;
+        for (int j = 0; j < i && !seen; j++) seen = strcmp(d->models[j].config, c) == 0;
+        if (seen) continue;
+        cc_text_put(t, shown++ ? " · " : "\n- **Models** ");
+        cc_text_md_code(t, c, 0);
     }
     if (run->command[0]) {
         cc_text_put(t, "\n- **Command** ");
@@ -113,47 +202,21 @@ static void summary(const cc_rdata *d, cc_text *t)
         cc_text_put(t, "**: its results are incomplete.\n\n");
     }
 
-    long count[CC_VERDICT_COUNT] = {0};
-    for (int i = 0; i < d->n_res; i++) count[d->res[i].verdict]++;
-    long bad = d->n_res - count[CC_PASSED] - count[CC_UNSUPPORTED];
-    if (d->n_res == 0) {
-        cc_text_put(t, "**Overall: · no results.**\n\n");
-        return;
-    }
-    if (bad == 0) {
-        cc_text_printf(t, "**Overall: ✅ all %ld supported results passed** (%ld unsupported).\n\n",
-                       count[CC_PASSED], count[CC_UNSUPPORTED]);
-        return;
-    }
-    cc_text_printf(t, "**Overall: ❌ %ld of %ld supported results did not pass**", bad,
-                   d->n_res - count[CC_UNSUPPORTED]);
-    const char *sep = " — ";
-    for (int k = CC_VERDICT_COUNT - 1; k >= 0; k--) {
-        cc_verdict v = verdict_order[k];
-        if (v == CC_PASSED || !count[v]) continue;
-        cc_text_printf(t, "%s%s %ld %s", sep, cc_report_verdict_symbol(v), count[v],
-                       cc_verdict_name(v));
-        sep = " · ";
-    }
-    cc_text_printf(t, " · ✅ %ld passed.\n\n", count[CC_PASSED]);
+    overall(d, t);
 }
 
 static void targets(const cc_rdata *d, cc_text *t)
 {
-    cc_text_put(t, "## Targets\n\n| target | status | device | driver | library | peak GFLOP/s | peak GB/s |\n"
-                   "| --- | --- | --- | --- | --- | ---: | ---: |\n");
+    cc_text_put(t, "## Targets\n\nThe peak is the target's FP32 peak with how it was found: measured "
+                   "by a probe on this machine, or estimated from the device's properties.\n\n"
+                   "| target | status | device | driver | library | peak GFLOP/s | peak GB/s |\n"
+                   "| --- | --- | --- | --- | --- | --- | ---: |\n");
     for (int i = 0; i < d->n_targets; i++) {
         const cc_run_target *g = &d->targets[i];
         cc_text_put(t, "| ");
         cc_text_md_code(t, g->name, 1);
-        if (g->available > 0) {
-            cc_text_put(t, " | ✅ available");
-        } else if (g->available == 0) {
-            cc_text_put(t, " | ⛔ unavailable: ");
-            cc_text_md(t, g->reason[0] ? g->reason : "no reason given");
-        } else {
-            cc_text_put(t, " | not in the run's target list");
-        }
+        cc_text_put(t, " | ");
+        cc_report_target_status(t, g);
         const char *cols[3] = { g->desc.name, g->desc.driver, g->desc.library };
         for (int c = 0; c < 3; c++) {
             cc_text_put(t, " | ");
@@ -161,6 +224,11 @@ static void targets(const cc_rdata *d, cc_text *t)
         }
         cc_text_put(t, " | ");
         cc_text_num(t, g->desc.peak_gflops > 0 ? g->desc.peak_gflops : (double)NAN);
+        if (g->desc.peak_gflops > 0) {
+            cc_text_put(t, " (");
+            cc_text_md(t, g->desc.peak_source[0] ? g->desc.peak_source : "source unknown");
+            cc_text_put(t, ")");
+        }
         cc_text_put(t, " | ");
         cc_text_num(t, g->desc.peak_gbps > 0 ? g->desc.peak_gbps : (double)NAN);
         cc_text_put(t, " |\n");
@@ -168,104 +236,47 @@ static void targets(const cc_rdata *d, cc_text *t)
     cc_text_put(t, "\n");
 }
 
+/* One row of the verdict table: counts of the results of one kind on target g. */
+static void verdict_row(cc_text *t, const cc_rdata *d, int g, const char *kind, const long *count)
+{
+    long total = 0;
+    for (int k = 0; k < CC_VERDICT_COUNT; k++) total += count[k];
+    cc_text_put(t, "| ");
+    cc_text_md_code(t, d->targets[g].name, 1);
+    cc_text_printf(t, " | %s", kind);
+    for (int k = 0; k < CC_VERDICT_COUNT; k++) cc_text_printf(t, " | %ld", count[cc_report_verdict_order[k]]);
+    cc_text_printf(t, " | %ld |\n", total);
+}
+
+/* Results per target and verdict: op results (one per case and input regime) when the run
+ * has any, on every target but those that only ran models; model results (one per model
+ * and precision) on the targets that ran a model. */
 static void verdict_counts(const cc_rdata *d, cc_text *t)
 {
-    cc_text_put(t, "## Verdicts\n\nResults per target (one per case and input regime).\n\n| target |");
+    if (d->n_res == 0 && d->n_models == 0) return;
+    cc_text_put(t, "## Verdicts\n\nResults per target: op results count one per case and input regime, "
+                   "model results one per model and precision.\n\n| target | results |");
     for (int k = 0; k < CC_VERDICT_COUNT; k++)
-        cc_text_printf(t, " %s %s |", cc_report_verdict_symbol(verdict_order[k]),
-                       cc_verdict_name(verdict_order[k]));
-    cc_text_put(t, " total |\n| --- |");
+        cc_text_printf(t, " %s %s |", cc_report_verdict_symbol(cc_report_verdict_order[k]),
+                       cc_verdict_name(cc_report_verdict_order[k]));
+    cc_text_put(t, " total |\n| --- | --- |");
     for (int k = 0; k <= CC_VERDICT_COUNT; k++) cc_text_put(t, " ---: |");
     cc_text_put(t, "\n");
     for (int g = 0; g < d->n_targets; g++) {
-        long count[CC_VERDICT_COUNT] = {0}, total = 0;
+        long ops[CC_VERDICT_COUNT] = { 0 }, models[CC_VERDICT_COUNT] = { 0 }, n_ops = 0, n_models = 0;
         for (int i = 0; i < d->n_res; i++)
             if (d->res_target[i] == g) {
-                count[d->res[i].verdict]++;
-                total++;
+                ops[d->res[i].verdict]++;
+                n_ops++;
             }
-        cc_text_put(t, "| ");
-        cc_text_md_code(t, d->targets[g].name, 1);
-        for (int k = 0; k < CC_VERDICT_COUNT; k++)
-            cc_text_printf(t, " | %ld", count[verdict_order[k]]);
-        cc_text_printf(t, " | %ld |\n", total);
-    }
-    cc_text_put(t, "\n");
-}
-
-/* One cell of the matrix: outcomes of an op's cases of one dtype on one target. */
-typedef struct cell {
-    int n, passed;
-    cc_verdict worst;
-} cell;
-
-static void matrix(const cc_rdata *d, cc_text *t, cell *cells, int *totals)
-{
-    int nt = d->n_targets, nd = d->n_dtypes;
-    for (int c = 0; c < d->n_cases; c++) totals[d->cases[c].op * nd + d->cases[c].dtype]++;
-    for (int i = 0; i < d->n_oc; i++) {
-        const cc_routcome *o = &d->oc[i];
-        const cc_rcase *c = &d->cases[o->kase];
-        cell *x = &cells[(c->op * nt + o->target) * nd + c->dtype];
-        if (x->n == 0 || cc_report_verdict_rank(o->worst) > cc_report_verdict_rank(x->worst))
-            x->worst = o->worst;
-        x->n++;
-        x->passed += o->worst == CC_PASSED;
-    }
-
-    cc_text_put(t, "## Op support\n\nEach cell: the worst verdict over the op's cases on that "
-                   "target and dtype, then passed / cases.\n\n| op |");
-    for (int g = 0; g < nt; g++)
-        for (int k = 0; k < nd; k++) {
-            cc_text_put(t, " ");
-            cc_text_md(t, d->targets[g].name);
-            cc_text_put(t, " ");
-            cc_text_md(t, d->dtypes[k]);
-            cc_text_put(t, " |");
-        }
-    cc_text_put(t, "\n| --- |");
-    for (int i = 0; i < nt * nd; i++) cc_text_put(t, " :---: |");
-    cc_text_put(t, "\n");
-    for (int o = 0; o < d->n_ops; o++) {
-        cc_text_put(t, "| ");
-        cc_text_md(t, d->ops[o]);
-        for (int g = 0; g < nt; g++)
-            for (int k = 0; k < nd; k++) {
-                const cell *x = &cells[(o * nt + g) * nd + k];
-                if (x->n == 0) cc_text_put(t, " | ·");
-                else
-                    cc_text_printf(t, " | %s %d/%d", cc_report_verdict_symbol(x->worst), x->passed,
-                                   totals[o * nd + k]);
+        for (int i = 0; i < d->n_models; i++)
+            if (d->model_target[i] == g && d->models[i].verdict >= 0 && d->models[i].verdict < CC_VERDICT_COUNT) {
+                models[d->models[i].verdict]++;
+                n_models++;
             }
-        cc_text_put(t, " |\n");
-    }
-    cc_text_put(t, "\nLegend:");
-    for (int k = 0; k < CC_VERDICT_COUNT; k++)
-        cc_text_printf(t, " %s %s;", cc_report_verdict_symbol(verdict_order[k]),
-                       legend[verdict_order[k]]);
-    cc_text_put(t, " · no cases.\n\n");
-}
-
-static void support_rate(const cc_rdata *d, cc_text *t)
-{
-    cc_text_printf(t, "## Support rate\n\nA case passes on a target when every input regime "
-                      "passed. Claimed cases are those not unsupported.\n\n"
-                      "| target | passed / all %d cases | passed / claimed cases |\n"
-                      "| --- | ---: | ---: |\n", d->n_cases);
-    for (int g = 0; g < d->n_targets; g++) {
-        long passed = 0, claimed = 0;
-        for (int i = 0; i < d->n_oc; i++) {
-            if (d->oc[i].target != g) continue;
-            passed += d->oc[i].worst == CC_PASSED;
-            claimed += d->oc[i].worst != CC_UNSUPPORTED;
-        }
-        cc_text_put(t, "| ");
-        cc_text_md_code(t, d->targets[g].name, 1);
-        cc_text_put(t, " | ");
-        cc_text_percent(t, passed, d->n_cases);
-        cc_text_put(t, " | ");
-        cc_text_percent(t, passed, claimed);
-        cc_text_put(t, " |\n");
+        /* a target only the model jobs used gets no row of op zeros */
+        if (d->n_res > 0 && (n_ops > 0 || n_models == 0)) verdict_row(t, d, g, "op cases", ops);
+        if (n_models > 0) verdict_row(t, d, g, "models", models);
     }
     cc_text_put(t, "\n");
 }
@@ -279,21 +290,13 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
     if (s != CC_OK) return s;
 
     cc_text t = {0};
-    size_t n_cells = (size_t)d.n_ops * d.n_targets * d.n_dtypes + 1;
-    cell *cells = calloc(n_cells, sizeof *cells);
-    int *totals = calloc((size_t)d.n_ops * d.n_dtypes + 1, sizeof *totals);
-    if (!cells || !totals) {
-        s = cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
-        goto done;
-    }
     summary(&d, &t);
+    cc_report_glance(&d, &t);
     targets(&d, &t);
     verdict_counts(&d, &t);
-    s = cc_report_models(store, d.run->id, &t, err);
-    if (s != CC_OK) goto done;
+    cc_report_models(&d, &t);
     if (d.n_res > 0) {
-        matrix(&d, &t, cells, totals);
-        support_rate(&d, &t);
+        cc_report_matrix(&d, &t);
         cc_report_failures(&d, &t);
         cc_report_unsupported(&d, &t);
         cc_report_performance(&d, &t);
@@ -311,8 +314,6 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
 
 done:
     cc_text_free(&t);
-    free(cells);
-    free(totals);
     cc_rdata_free(&d);
     return s;
 }

@@ -1,9 +1,11 @@
 /* report_data.c — loads one run from the store and indexes it for the report sections:
  * display order of ops (catalog order), dtypes and targets; distinct cases; the worst
- * verdict of every case on every target. Also the verdict symbols and ranks. */
+ * verdict of every case on every target; the model results and their targets. Also the
+ * verdict symbols and ranks, and the small cells several sections share. */
 #include "report_data.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,19 @@ static const struct {
     [CC_TIMEOUT] = { "⏱", 4 },      [CC_FAILED] = { "❌", 5 },
     [CC_CRASHED] = { "💥", 6 },
 };
+
+const cc_verdict cc_report_verdict_order[CC_VERDICT_COUNT] = {
+    CC_PASSED, CC_UNSUPPORTED, CC_MISTRUSTED, CC_ERROR, CC_TIMEOUT, CC_FAILED, CC_CRASHED,
+};
+
+const char *const cc_report_precisions[CC_N_PRECISIONS] = { "f32", "f16", "bf16", "int8" };
+
+int cc_report_precision_order(const char *precision)
+{
+    for (int i = 0; i < CC_N_PRECISIONS; i++)
+        if (strcmp(cc_report_precisions[i], precision) == 0) return i;
+    return CC_N_PRECISIONS;
+}
 
 const char *cc_report_verdict_symbol(int verdict)
 {
@@ -48,6 +63,8 @@ void cc_rdata_free(cc_rdata *d)
     free(d->oc);
     free(d->ops);
     free(d->dtypes);
+    free(d->models);
+    free(d->model_target);
     memset(d, 0, sizeof *d);
 }
 
@@ -113,23 +130,34 @@ static cc_status distinct(const cc_rdata *d, size_t field, const char ***out, in
     return CC_OK;
 }
 
+/* The index of target name, added (available -1: not in the run's list) when missing;
+ * -1 when out of memory. */
+static int add_target(cc_rdata *d, const char *name)
+{
+    int t = find_target(d, name);
+    if (t >= 0) return t;
+    cc_run_target *p = realloc(d->targets, ((size_t)d->n_targets + 1) * sizeof *p);
+    if (!p) return -1;
+    d->targets = p;
+    t = d->n_targets++;
+    memset(&p[t], 0, sizeof p[t]);
+    snprintf(p[t].name, sizeof p[t].name, "%s", name);
+    p[t].available = -1;
+    return t;
+}
+
 static cc_status index_targets(cc_rdata *d, cc_err *err)
 {
     d->res_target = malloc(((size_t)d->n_res + 1) * sizeof *d->res_target);
-    if (!d->res_target) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
-    for (int i = 0; i < d->n_res; i++) {
-        int t = find_target(d, d->res[i].target);
-        if (t < 0) {
-            cc_run_target *p = realloc(d->targets, ((size_t)d->n_targets + 1) * sizeof *p);
-            if (!p) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
-            d->targets = p;
-            t = d->n_targets++;
-            memset(&p[t], 0, sizeof p[t]);
-            memcpy(p[t].name, d->res[i].target, sizeof p[t].name);
-            p[t].available = -1;
-        }
-        d->res_target[i] = t;
-    }
+    d->model_target = malloc(((size_t)d->n_models + 1) * sizeof *d->model_target);
+    if (!d->res_target || !d->model_target)
+        return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    for (int i = 0; i < d->n_res; i++)
+        if ((d->res_target[i] = add_target(d, d->res[i].target)) < 0)
+            return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    for (int i = 0; i < d->n_models; i++)
+        if ((d->model_target[i] = add_target(d, d->models[i].target)) < 0)
+            return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
     return CC_OK;
 }
 
@@ -195,6 +223,7 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
     s = cc_store_get_run(store, run_id, d->run, err);
     if (s == CC_OK) s = cc_store_load_targets(store, run_id, &d->targets, &d->n_targets, err);
     if (s == CC_OK) s = cc_store_load_results(store, run_id, &d->res, &d->n_res, err);
+    if (s == CC_OK) s = cc_store_load_model_results(store, run_id, &d->models, &d->n_models, err);
     if (s != CC_OK) goto fail;
     d->n_listed = d->n_targets;
 
@@ -212,4 +241,35 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
 fail:
     cc_rdata_free(d);
     return s;
+}
+
+cc_rsupport cc_rdata_support(const cc_rdata *d, int g)
+{
+    cc_rsupport r = { 0, 0, 0 };
+    for (int i = 0; i < d->n_oc; i++) {
+        if (d->oc[i].target != g) continue;
+        r.ran++;
+        r.passed += d->oc[i].worst == CC_PASSED;
+        r.claimed += d->oc[i].worst != CC_UNSUPPORTED;
+    }
+    return r;
+}
+
+void cc_report_target_status(cc_text *t, const cc_run_target *g)
+{
+    if (g->available > 0) {
+        cc_text_put(t, "✅" CC_NBSP "available");
+    } else if (g->available == 0) {
+        cc_text_put(t, "⛔" CC_NBSP "unavailable: ");
+        cc_text_md(t, g->reason[0] ? g->reason : "no reason given");
+    } else {
+        cc_text_put(t, "not in the run's target list");
+    }
+}
+
+const char *cc_report_peak_kind(const char *peak_source)
+{
+    if (strncmp(peak_source, "measured", 8) == 0) return "measured peak";
+    if (strncmp(peak_source, "estimate", 8) == 0) return "estimated peak";
+    return "peak, source unknown";
 }

@@ -109,6 +109,33 @@ void cc_text_html(cc_text *t, const char *s)
     }
 }
 
+void cc_text_details_open(cc_text *t, const char *fmt, ...)
+{
+    cc_text summary = { 0 };
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || reserve(&summary, (size_t)n)) {
+        t->failed = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(summary.s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    for (char *p = summary.s; *p; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\t') *p = ' ';
+    cc_text_put(t, "<details><summary>");
+    cc_text_html(t, summary.s);
+    cc_text_put(t, "</summary>\n\n");
+    cc_text_free(&summary);
+}
+
+void cc_text_details_close(cc_text *t)
+{
+    cc_text_put(t, "\n</details>\n\n");
+}
+
 void cc_text_num(cc_text *t, double v)
 {
     if (isnan(v)) cc_text_put(t, "—");

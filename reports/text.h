@@ -32,6 +32,16 @@ void cc_text_md_code(cc_text *t, const char *s, int in_table);
 /* Appends s with HTML's special characters (&, <, >, ") escaped. */
 void cc_text_html(cc_text *t, const char *s);
 
+/* Opens a collapsed block: "<details><summary>S</summary>" on a line of its own, then a
+ * blank line, where S is the printf-formatted text with HTML's special characters escaped
+ * and line breaks turned into spaces (Markdown is not read inside it). GitHub renders the
+ * Markdown that follows until cc_text_details_close; cc_report_html passes exactly this
+ * form through and drops every other raw HTML. Call it at the start of a line after a
+ * blank line. */
+void cc_text_details_open(cc_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Closes it: "</details>" between blank lines. */
+void cc_text_details_close(cc_text *t);
+
 /* Number formats used in tables. NaN and (where noted) non-positive values print as "—". */
 void cc_text_num(cc_text *t, double v);          /* %.3g */
 void cc_text_seconds(cc_text *t, double s);      /* "12.3 µs"; "—" when s <= 0 */

@@ -1,18 +1,17 @@
 /* test_report.c — the Markdown report of a synthetic run (2 targets, 5 ops, 2 dtypes,
  * all 7 verdicts, hostile characters in case ids and reasons) parsed back with cmark-gfm:
- * the support matrix has the expected shape and cells, the support rates match numbers
- * computed here from the stored data, every failure's repro line is there, and the HTML
- * page holds real tables with no broken rows. */
+ * the compact support matrix and each target's collapsed op x dtype table have the
+ * expected shape and cells, the support rates at a glance match numbers computed here
+ * from the stored data, every failure's repro line is there, and the HTML page holds real
+ * tables with no broken rows, passes the report's collapsed blocks and no other raw HTML. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <cmark-gfm-core-extensions.h>
-#include <cmark-gfm.h>
-
 #include "harness/cctest.h"
+#include "md_ast.h"
 #include "reports/report.h"
 
 /* The synthetic run: one row per stored result. */
@@ -66,15 +65,32 @@ static const row rows[] = {
 };
 #define N_ROWS ((int)(sizeof rows / sizeof rows[0]))
 
-/* Expected matrix, worked out by hand from rows[]: op, then ref f32, ref f16, cpu f32, cpu f16. */
-static const char *const expect_matrix[][5] = {
-    { "Conv", "✅ 2/2", "✅ 1/1", "❌ 1/2", "⛔ 0/1" },
-    { "Relu", "✅ 2/2", "·", "⚠️ 1/2", "·" },
-    { "MatMul", "✅ 3/3", "·", "💥 0/3", "·" },
-    { "Weird", "✅ 1/1", "·", "❌ 0/1", "·" },
-    { "Gelu", "·", "✅ 1/1", "·", "·" },
+/* Expected compact matrix, worked out by hand from rows[]: op, then ref, cpu. A cell
+ * groups the dtypes by the worst verdict over their cases, best group first. */
+static const char *const expect_matrix[][3] = {
+    { "Conv", "✅ f32 f16", "⛔ f16 · ❌ f32" },
+    { "Relu", "✅ f32", "⚠️ f32" },
+    { "MatMul", "✅ f32", "💥 f32" },
+    { "Weird", "✅ f32", "❌ f32" },
+    { "Gelu", "✅ f16", "·" },
 };
-static const char *const expect_header[5] = { "op", "ref f32", "ref f16", "cpu f32", "cpu f16" };
+static const char *const expect_header[3] = { "op", "ref", "cpu" };
+
+/* Expected per-target tables (op, f32, f16): worst symbol and passed / the run's cases of
+ * that op and dtype; only the ops the target has cases of. */
+static const char *const expect_ref[][3] = {
+    { "Conv", "✅ 2/2", "✅ 1/1" },
+    { "Relu", "✅ 2/2", "·" },
+    { "MatMul", "✅ 3/3", "·" },
+    { "Weird", "✅ 1/1", "·" },
+    { "Gelu", "·", "✅ 1/1" },
+};
+static const char *const expect_cpu[][3] = {
+    { "Conv", "❌ 1/2", "⛔ 0/1" },
+    { "Relu", "⚠️ 1/2", "·" },
+    { "MatMul", "💥 0/3", "·" },
+    { "Weird", "❌ 0/1", "·" },
+};
 
 static char path[256];
 
@@ -130,124 +146,60 @@ static cc_status build_store(int64_t *run_id)
     return st;
 }
 
-/* ---- AST helpers -------------------------------------------------------------------- */
-
-static void node_text(cmark_node *n, char *buf, size_t cap)
-{
-    for (cmark_node *c = cmark_node_first_child(n); c; c = cmark_node_next(c)) {
-        cmark_node_type ty = cmark_node_get_type(c);
-        const char *lit = NULL;
-        if (ty == CMARK_NODE_TEXT || ty == CMARK_NODE_CODE) lit = cmark_node_get_literal(c);
-        else if (ty == CMARK_NODE_SOFTBREAK || ty == CMARK_NODE_LINEBREAK) lit = " ";
-        if (lit) strncat(buf, lit, cap - strlen(buf) - 1);
-        else node_text(c, buf, cap);
-    }
-}
-
-static const char *type_of(cmark_node *n)
-{
-    return cmark_node_get_type_string(n);
-}
-
-/* The text of cell col of a table row. */
-static void cell_text(cmark_node *rowp, int col, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    cmark_node *c = cmark_node_first_child(rowp);
-    for (int i = 0; c && i < col; i++) c = cmark_node_next(c);
-    if (c) node_text(c, buf, cap);
-}
-
-/* The n-th table of the document whose header starts with cells h0 (and h1 as a prefix). */
-static cmark_node *find_table(cmark_node *doc, const char *h0, const char *h1)
-{
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        if (strcmp(type_of(n), "table") != 0) continue;
-        char a[256], b[256];
-        cmark_node *head = cmark_node_first_child(n);
-        cell_text(head, 0, a, sizeof a);
-        cell_text(head, 1, b, sizeof b);
-        if (strcmp(a, h0) == 0 && strncmp(b, h1, strlen(h1)) == 0) return n;
-    }
-    return NULL;
-}
-
-static int count_type(cmark_node *root, const char *type)
-{
-    int n = 0;
-    cmark_iter *it = cmark_iter_new(root);
-    cmark_event_type ev;
-    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE)
-        if (ev == CMARK_EVENT_ENTER && strcmp(type_of(cmark_iter_get_node(it)), type) == 0) n++;
-    cmark_iter_free(it);
-    return n;
-}
-
-/* 1 when some code span in the document has exactly this text. */
-static int has_code(cmark_node *root, const char *text)
-{
-    int found = 0;
-    cmark_iter *it = cmark_iter_new(root);
-    cmark_event_type ev;
-    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-        cmark_node *n = cmark_iter_get_node(it);
-        if (ev == CMARK_EVENT_ENTER && cmark_node_get_type(n) == CMARK_NODE_CODE &&
-            strcmp(cmark_node_get_literal(n), text) == 0)
-            found = 1;
-    }
-    cmark_iter_free(it);
-    return found;
-}
-
-static cmark_node *parse(const char *md, cmark_parser **pp)
-{
-    cmark_gfm_core_extensions_ensure_registered();
-    cmark_parser *p = cmark_parser_new(CMARK_OPT_DEFAULT);
-    cmark_parser_attach_syntax_extension(p, cmark_find_syntax_extension("table"));
-    cmark_parser_feed(p, md, strlen(md));
-    *pp = p;
-    return cmark_parser_finish(p);
-}
-
 /* ---- checks ------------------------------------------------------------------------- */
 
-static void check_matrix(cmark_node *doc)
+/* Table t has n_cols columns, the header want_header and exactly the body rows of want
+ * (matched by their first cell), each with the expected cells. */
+static void check_table(cmark_node *t, const char *what, int n_cols, const char *const *want_header,
+                        const char *const *want, int n_want)
 {
-    cmark_node *t = find_table(doc, "op", "ref f32");
     CHECK(t != NULL);
     if (!t) return;
-    CHECK(cmark_gfm_extensions_get_table_columns(t) == 5);
+    CHECK(cmark_gfm_extensions_get_table_columns(t) == n_cols);
     int n_rows = 0;
     char buf[256];
     for (cmark_node *r = cmark_node_first_child(t); r; r = cmark_node_next(r)) {
         int cells = 0;
         for (cmark_node *c = cmark_node_first_child(r); c; c = cmark_node_next(c)) cells++;
-        CHECK(cells == 5);
+        CHECK(cells == n_cols);
         if (cmark_gfm_extensions_get_table_row_is_header(r)) {
-            for (int k = 0; k < 5; k++) {
+            for (int k = 0; k < n_cols; k++) {
                 cell_text(r, k, buf, sizeof buf);
-                CHECK(strcmp(buf, expect_header[k]) == 0);
+                CHECK(strcmp(buf, want_header[k]) == 0);
             }
             continue;
         }
         n_rows++;
         cell_text(r, 0, buf, sizeof buf);
         int found = 0;
-        for (size_t e = 0; e < sizeof expect_matrix / sizeof expect_matrix[0]; e++) {
-            if (strcmp(buf, expect_matrix[e][0]) != 0) continue;
+        for (int e = 0; e < n_want; e++) {
+            const char *const *w = &want[e * n_cols];
+            if (strcmp(buf, w[0]) != 0) continue;
             found = 1;
-            for (int k = 1; k < 5; k++) {
+            for (int k = 1; k < n_cols; k++) {
                 cell_text(r, k, buf, sizeof buf);
-                if (strcmp(buf, expect_matrix[e][k]) != 0) {
-                    fprintf(stderr, "matrix %s col %d: got '%s', want '%s'\n", expect_matrix[e][0],
-                            k, buf, expect_matrix[e][k]);
+                if (strcmp(buf, w[k]) != 0) {
+                    fprintf(stderr, "%s %s col %d: got '%s', want '%s'\n", what, w[0], k, buf, w[k]);
                     CHECK(0);
                 }
             }
         }
         CHECK(found);
     }
-    CHECK(n_rows == 5);
+    CHECK(n_rows == n_want);
+}
+
+static void check_matrix(cmark_node *doc)
+{
+    check_table(find_table(doc, "op", "ref"), "matrix", 3, expect_header, &expect_matrix[0][0],
+                (int)(sizeof expect_matrix / sizeof expect_matrix[0]));
+    /* the old 35-column layout is gone: no header cell names a target and a dtype */
+    CHECK(find_table(doc, "op", "ref f32") == NULL);
+    static const char *const per_target_header[3] = { "op", "f32", "f16" };
+    check_table(details_table(doc, "<details><summary>ref "), "ref", 3, per_target_header, &expect_ref[0][0],
+                (int)(sizeof expect_ref / sizeof expect_ref[0]));
+    check_table(details_table(doc, "<details><summary>cpu "), "cpu", 3, per_target_header, &expect_cpu[0][0],
+                (int)(sizeof expect_cpu / sizeof expect_cpu[0]));
 }
 
 /* Support rates computed from rows[] directly: a case passes on a target when the target
@@ -262,7 +214,9 @@ static void check_support(cmark_node *doc)
         if (!seen) cases[n_cases++] = rows[i].case_id;
     }
     CHECK(n_cases == 10);
-    cmark_node *t = find_table(doc, "target", "passed / all");
+    char head[64];
+    snprintf(head, sizeof head, "op cases passed / all %d", n_cases);
+    cmark_node *t = find_table_at(doc, "target", 2, head);
     CHECK(t != NULL);
     if (!t) return;
     const char *targets[2] = { "ref", "cpu" };
@@ -288,9 +242,9 @@ static void check_support(cmark_node *doc)
             cell_text(r, 0, buf, sizeof buf);
             if (strcmp(buf, targets[g]) != 0) continue;
             found = 1;
-            cell_text(r, 1, buf, sizeof buf);
-            CHECK(strcmp(buf, want_all) == 0);
             cell_text(r, 2, buf, sizeof buf);
+            CHECK(strcmp(buf, want_all) == 0);
+            cell_text(r, 3, buf, sizeof buf);
             CHECK(strcmp(buf, want_claimed) == 0);
         }
         CHECK(found);
@@ -389,6 +343,48 @@ static void check_html(const char *md, cmark_node *doc)
                          &html, &err) == CC_OK);
     CHECK(html && !strstr(html, "<script>") && !strstr(html, "onclick"));
     free(html);
+    /* The report's own collapsed blocks pass through; look-alikes carrying more do not. */
+    html = NULL;
+    CHECK(cc_report_html("<details><summary>a &amp; b</summary>\n\n| x |\n| --- |\n| 1 |\n\n</details>\n",
+                         NULL, &html, &err) == CC_OK);
+    CHECK(html && strstr(html, "<details><summary>a &amp; b</summary>") && strstr(html, "</details>") &&
+          strstr(html, "<td>1</td>"));
+    free(html);
+    static const char *const lookalikes[] = {
+        "<details open onclick=x><summary>y</summary>\n\nz\n",
+        "<details><summary>a<img src=x onerror=y></summary>\n\nz\n",
+        "<details><summary>ok</summary><script>alert(1)</script>\n\nz\n",
+        "<details><summary>a > b</summary>\n\nz\n",
+        "</details><script>alert(1)</script>\n",
+    };
+    for (size_t i = 0; i < sizeof lookalikes / sizeof lookalikes[0]; i++) {
+        html = NULL;
+        CHECK(cc_report_html(lookalikes[i], NULL, &html, &err) == CC_OK);
+        CHECK(html && !strstr(html, "<details") && !strstr(html, "</details>") && !strstr(html, "onclick") &&
+              !strstr(html, "onerror") && !strstr(html, "<script>"));
+        free(html);
+    }
+}
+
+/* The overall line counts the op results (no model results here) by verdict. */
+static void check_overall(cmark_node *doc)
+{
+    int passed = 0, unsupported = 0;
+    for (int i = 0; i < N_ROWS; i++) {
+        passed += rows[i].verdict == CC_PASSED;
+        unsupported += rows[i].verdict == CC_UNSUPPORTED;
+    }
+    char want[256], got[1024];
+    snprintf(want, sizeof want, "Overall: ❌ %d of %d supported op results did not pass — op results: 💥 1 crashed",
+             N_ROWS - unsupported - passed, N_ROWS - unsupported);
+    paragraph(doc, "Overall:", got, sizeof got);
+    if (strncmp(got, want, strlen(want)) != 0) {
+        fprintf(stderr, "overall: got '%s', want '%s…'\n", got, want);
+        CHECK(0);
+    }
+    snprintf(want, sizeof want, "✅ %d passed · ⛔ %d unsupported.", passed, unsupported);
+    CHECK(strlen(got) > strlen(want) && strcmp(got + strlen(got) - strlen(want), want) == 0);
+    CHECK(strstr(got, "model") == NULL);
 }
 
 int main(void)
@@ -413,6 +409,7 @@ int main(void)
         if (getenv("CC_REPORT_DUMP")) fputs(md, stdout);
         cmark_parser *p = NULL;
         cmark_node *doc = parse(md, &p);
+        check_overall(doc);
         check_matrix(doc);
         check_support(doc);
         check_failures(doc);

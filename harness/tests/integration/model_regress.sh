@@ -19,7 +19,7 @@ expect_eq "$(sql "$db" "SELECT count(*) FROM model_results m WHERE lat_samples >
                         (SELECT count(*) FROM model_samples s WHERE s.model_result_id = m.id)")" 2 "every latency sample stored"
 
 "$CC" report --db "$db" --out "$WORK/r.md" 2>/dev/null || fail "report"
-grep -qxF "<details><summary>Plans: what each target chose for $name</summary>" "$WORK/r.md" || fail "report shows the plans"
+grep -qxF "<details><summary>Plans: what each target chose for test_conv_with_strides_padding</summary>" "$WORK/r.md" || fail "report shows the plans"
 grep -q '^- `faulty` f32: golden loops, fault: none$' "$WORK/r.md" || fail "faulty's plan in the report"
 
 # a copy is its own A/A twin; the copy with cpu's samples 30% slower is a regression
