@@ -26,7 +26,13 @@ typedef struct cc_err {
     char msg[256];
 } cc_err;
 
-/* Fills err (if non-NULL) with code and a printf-formatted one-line message; returns code. */
+/* Copies src to dst (n bytes, NUL-terminated, cut at a whole character) with every control
+ * character escaped (\n, \t, \r, \xNN), so that text from input (a case id, a file's
+ * bytes) prints as one line and never reaches a terminal as an escape sequence. */
+void cc_escape_controls(char *dst, size_t n, const char *src);
+
+/* Fills err (if non-NULL) with code and a printf-formatted message, control characters
+ * escaped (cc_escape_controls) so that it is one line; returns code. */
 cc_status cc_err_set(cc_err *err, cc_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -17,13 +17,20 @@
 #include "../targets/loader.h"
 
 static int usage_error(const cc_cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void cc_cli_vsay(const char *cmd, const char *fmt, va_list ap)
+{
+    char raw[2048], line[4096];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    cc_escape_controls(line, sizeof line, raw);
+    if (cmd && cmd[0]) fprintf(stderr, "crosscheck %s: %s\n", cmd, line);
+    else fprintf(stderr, "crosscheck: %s\n", line);
+}
+
 static int usage_error(const cc_cli *cli, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "crosscheck %s: ", cli->cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cc_cli_vsay(cli->cmd, fmt, ap);
     va_end(ap);
     return 2;
 }

@@ -4,6 +4,7 @@
 #ifndef CC_CLI_H
 #define CC_CLI_H
 
+#include <stdarg.h>
 #include "lib/runner.h"
 
 typedef struct cc_cli {
@@ -35,5 +36,10 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
 int cc_cli_load_plugins(const char *cmd, int *argc, char **argv);
 /* `crosscheck bench ...` */
 int cc_bench_main(int argc, char **argv);
+
+/* Prints "crosscheck CMD: MESSAGE" (cmd NULL or "": "crosscheck: MESSAGE") as one line on
+ * stderr, control characters of the message escaped (cc_escape_controls): a case id or a
+ * file name from the command line can hold anything. */
+void cc_cli_vsay(const char *cmd, const char *fmt, va_list ap);
 
 #endif

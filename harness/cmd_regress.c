@@ -31,9 +31,7 @@ static int complain(int code, const char *cmd, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "crosscheck %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cc_cli_vsay(cmd, fmt, ap);
     va_end(ap);
     return code;
 }

@@ -61,9 +61,7 @@ static int fail(int code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("crosscheck: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    cc_cli_vsay(NULL, fmt, ap);
     va_end(ap);
     return code;
 }
