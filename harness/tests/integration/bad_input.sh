@@ -37,6 +37,11 @@ for a in "--min-samples 100 --max-samples 5" "--min-time inf" "--min-time nan" "
 done
 expect_exit 2 "$CC" list cases --case 'LeakyRelu(x=4:f32,alpha=nan)'; one_line_error "alpha"
 
+# control characters in input are escaped in the message: one line, no live escape sequence
+expect_exit 2 "$CC" list cases --case $'Relu(x=4:f32,\e[31mred\nline)'; one_line_error 'x1b\[31mred\\nline'
+grep -q $'\e' "$WORK/err.txt" && fail "an ESC byte reached stderr"
+expect_exit 2 "$CC" run --targets $'cp\e[2Ju' --db "$db"; one_line_error 'cp\\x1b\[2Ju'
+
 # model run options that used to fail open: refused before anything is computed or recorded
 for b in top1=abc frob=1 'top1=0.9,' ''; do
     expect_exit 2 "$CC" model run resnet50 --budget "$b" --db "$WORK/budget.db"; one_line_error "budget"
