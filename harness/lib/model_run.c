@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -658,6 +659,7 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
         return;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(p[0]);
@@ -667,6 +669,8 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
     }
     if (pid == 0) {
         close(p[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* the job dies with its parent */
+        if (getppid() != parent) _exit(3);
         signal(SIGINT, SIG_IGN);
         job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", jo);
         size_t n = offsetof(job_out, lat) + sizeof(double) * (size_t)jo->n_lat, done = 0;

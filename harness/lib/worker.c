@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,6 +193,7 @@ static cc_status start(cc_worker *w, cc_err *err)
         return cc_err_set(err, CC_ERR_INTERNAL, "pipe: %s", strerror(errno));
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(a[0]);
@@ -203,6 +205,10 @@ static cc_status start(cc_worker *w, cc_err *err)
     if (pid == 0) {
         close(a[1]);
         close(b[0]);
+        /* a worker never outlives its parent: a parent killed with -9 while a job hangs
+         * would otherwise leave the worker sleeping under PID 1 */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(3); /* the parent died before prctl */
         signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt means */
         signal(SIGPIPE, SIG_DFL);
         if (w->cfg->mem_limit_mb) {

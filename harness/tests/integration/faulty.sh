@@ -22,4 +22,26 @@ status=$(sql "$db" "SELECT status FROM runs")
 expect_eq "$status" "finished" "run status"
 n_cases=$("$CC" list cases --quick --ops Relu,Sigmoid,Add,Tanh,Exp,Sqrt,Conv --dtypes f32 | wc -l)
 expect_eq "$(sql "$db" "SELECT count(*) FROM results")" $((n_cases * 2)) "every job recorded"
+
+# a worker dies with its parent: the parent killed with -9 while a job hangs leaves no
+# worker behind (it used to sleep on under PID 1 until its hang ended)
+CROSSCHECK_FAULTY="hang=Relu" "$CC" run --targets faulty --ops Relu --quick --dtypes f32 --timeout 60 \
+    --db "$WORK/hang.db" >/dev/null 2>&1 &
+parent=$!
+worker=""
+for _ in $(seq 1 100); do
+    worker=$(pgrep -P "$parent" | head -1)
+    [ -n "$worker" ] && [ "$(sql "$WORK/hang.db" "SELECT count(*) FROM runs" 2>/dev/null)" == 1 ] && break
+    sleep 0.1
+done
+[ -n "$worker" ] || fail "no worker process under the run"
+sleep 0.5
+kill -9 "$parent"
+wait "$parent" 2>/dev/null
+gone=0
+for _ in $(seq 1 50); do
+    kill -0 "$worker" 2>/dev/null || { gone=1; break; }
+    sleep 0.1
+done
+[ "$gone" == 1 ] || { fail "the worker outlived its parent"; kill -9 "$worker" 2>/dev/null; }
 finish
