@@ -155,6 +155,7 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
     cfg.n_targets = o->n_targets;
     cfg.params = o->params;
     cfg.mem_limit_mb = o->mem_limit_mb;
+    cfg.interrupt = o->interrupt;
     samples = malloc(sizeof(double) * (size_t)(o->params.max_samples > 0 ? o->params.max_samples : 1));
     if (!samples) {
         st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
@@ -229,6 +230,10 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
                     st = cc_worker_run(w, ci, t, (cc_regime)regime, seed, time_it, o->timeout_s,
                                        &res, samples, &n, err);
                     if (st) goto done;
+                    if (res.verdict == CC_VERDICT_COUNT) { /* interrupted in flight */
+                        sum->interrupted = 1;
+                        goto finish;
+                    }
                 }
                 st = cc_store_put_result(store, run_id, &res, samples, n, err);
                 if (st) goto done;

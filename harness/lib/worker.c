@@ -226,15 +226,17 @@ static cc_status start(cc_worker *w, cc_err *err)
     return CC_OK;
 }
 
-/* Reads n bytes from the worker before the deadline. 0 ok, 1 timeout, -1 worker gone. */
+/* Reads n bytes from the worker before the deadline. 0 ok, 1 timeout, -1 worker gone,
+ * 2 interrupted (cfg->interrupt set; checked at least every 100 ms). */
 static int read_deadline(cc_worker *w, void *p, size_t n, double deadline)
 {
     char *c = p;
     while (n) {
+        if (w->cfg->interrupt && *w->cfg->interrupt) return 2;
         double left = deadline - cc_now();
         if (left <= 0) return 1;
         struct pollfd pfd = { .fd = w->from_worker, .events = POLLIN };
-        int r = poll(&pfd, 1, (int)(left * 1000) + 1);
+        int r = poll(&pfd, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r == 0) continue;
         if (r < 0) return -1;
@@ -278,7 +280,8 @@ cc_status cc_worker_probe(cc_worker *w, int target, double timeout_s, int *avail
         stop(w, SIGKILL, &status);
         *available = 0;
         memset(desc, 0, sizeof *desc);
-        if (r == 1) snprintf(reason, reason_size, "opening the target timed out after %.0f s", timeout_s);
+        if (r == 2) snprintf(reason, reason_size, "interrupted while opening the target");
+        else if (r == 1) snprintf(reason, reason_size, "opening the target timed out after %.0f s", timeout_s);
         else describe_death(status, reason, reason_size);
         return CC_OK;
     }
@@ -307,9 +310,12 @@ cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t 
         return CC_OK;
     }
     int status = 0;
-    stop(w, r == 1 ? SIGKILL : 0, &status);
+    stop(w, r == 1 || r == 2 ? SIGKILL : 0, &status);
     cc_exec_result_init(res, &w->cfg->cases[ci], w->cfg->targets[t]->name, regime, seed);
-    if (r == 1) {
+    if (r == 2) {
+        res->verdict = CC_VERDICT_COUNT;
+        snprintf(res->reason, sizeof res->reason, "interrupted");
+    } else if (r == 1) {
         res->verdict = CC_TIMEOUT;
         snprintf(res->reason, sizeof res->reason, "no result within %.3g s; worker killed", timeout_s);
     } else {

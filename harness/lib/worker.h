@@ -14,6 +14,8 @@ typedef struct cc_worker_config {
     int n_targets;
     cc_exec_params params;
     size_t mem_limit_mb;                   /* RLIMIT_DATA of the worker; 0: none */
+    volatile int *interrupt;               /* optional: set non-zero (by a signal handler) to
+                                              stop waiting for a job at once */
 } cc_worker_config;
 
 typedef struct cc_worker cc_worker;
@@ -33,8 +35,10 @@ cc_status cc_worker_probe(cc_worker *w, int target, double timeout_s, int *avail
 /* Runs case `ci` on target `t` in `regime` with `seed`. On return *res is complete:
  * a worker that crashed or exceeded timeout_s yields CC_CRASHED / CC_TIMEOUT with the
  * signal or limit in the reason, and the next request starts a fresh worker. samples
- * (capacity cfg->params.max_samples) receives the raw timing samples. Errors are only
- * infrastructure failures (fork or pipe failing). */
+ * (capacity cfg->params.max_samples) receives the raw timing samples. When cfg->interrupt
+ * is set while the job runs, the worker is killed at once and *res is an interrupted job:
+ * res->verdict is CC_VERDICT_COUNT (not a verdict: nothing to record; a resumed run runs the
+ * job again). Errors are only infrastructure failures (fork or pipe failing). */
 cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t seed, int time_it,
                         double timeout_s, cc_result *res, double *samples, int *n_samples,
                         cc_err *err);

@@ -44,4 +44,27 @@ for _ in $(seq 1 50); do
     sleep 0.1
 done
 [ "$gone" == 1 ] || { fail "the worker outlived its parent"; kill -9 "$worker" 2>/dev/null; }
+
+# Ctrl-C reaches a hung job at once (not after its 60 s timeout): the run is marked
+# interrupted, exits 130, and --resume finishes it
+CROSSCHECK_FAULTY="hang=Relu" "$CC" run --targets faulty --ops Relu --quick --dtypes f32 --timeout 60 \
+    --db "$WORK/int.db" >/dev/null 2>"$WORK/int.err" &
+parent=$!
+for _ in $(seq 1 100); do
+    [ -n "$(pgrep -P "$parent")" ] && [ "$(sql "$WORK/int.db" "SELECT count(*) FROM runs" 2>/dev/null)" == 1 ] && break
+    sleep 0.1
+done
+sleep 0.5
+t0=$(date +%s%N)
+kill -INT "$parent"
+wait "$parent"
+code=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+expect_eq "$code" 130 "an interrupted run exits 130"
+[ "$ms" -lt 30000 ] || fail "the interrupt took $ms ms to stop a hung job (its timeout is 60 s)"
+expect_eq "$(sql "$WORK/int.db" "SELECT status FROM runs")" interrupted "the run is marked interrupted"
+expect_eq "$(sql "$WORK/int.db" "SELECT count(*) FROM results WHERE verdict = 'timeout'")" 0 "the job in flight is not recorded"
+CROSSCHECK_FAULTY="none" "$CC" run --targets faulty --ops Relu --quick --dtypes f32 --timeout 60 --resume \
+    --db "$WORK/int.db" >/dev/null 2>&1
+expect_eq "$(sql "$WORK/int.db" "SELECT status FROM runs")" finished "--resume finishes it"
 finish
