@@ -13,6 +13,7 @@
 cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *rec, cc_err *err)
 {
     memset(rec, 0, sizeof *rec);
+    rec->lock.fd = -1;
     struct stat sb;
     if (o->join_run && stat(o->db_path, &sb) != 0)
         return cc_err_set(err, CC_ERR_ARG, "--run %s: no database at %s to join", o->join_run, o->db_path);
@@ -48,6 +49,8 @@ cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *r
         goto fail;
     }
     snprintf(rec->join_status, sizeof rec->join_status, "%s", run.status);
+    st = cc_run_lock_take(o->db_path, rec->join_id, &rec->lock, err);
+    if (st) goto fail;
     return CC_OK;
 
 fail:
@@ -103,6 +106,7 @@ cc_status cc_model_record_begin(const cc_model_run_options *o, cc_model_record *
         st = cc_store_run_resume(rec->store, rec->run_id, err);
     } else {
         st = cc_store_run_begin(rec->store, info, &rec->run_id, err);
+        if (!st) st = cc_run_lock_take(o->db_path, rec->run_id, &rec->lock, err);
     }
     if (st) return st;
     return probe_targets(o, rec, err);
@@ -126,4 +130,5 @@ void cc_model_record_close(cc_model_record *rec)
 {
     cc_store_close(rec->store);
     rec->store = NULL;
+    cc_run_lock_release(&rec->lock);
 }

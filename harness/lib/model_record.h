@@ -7,6 +7,7 @@
 #define CC_MODEL_RECORD_H
 
 #include "model_run.h"
+#include "run_lock.h"
 
 typedef struct cc_model_record {
     cc_db *store;
@@ -15,13 +16,14 @@ typedef struct cc_model_record {
     char join_status[16];         /* that run's status before joining */
     int available[CC_RUN_MAX_TARGETS];          /* per target of the options, after begin */
     char why[CC_RUN_MAX_TARGETS][CC_REASON_MAX]; /* why a target is unavailable */
+    cc_run_lock lock;             /* held while the run is written (run_lock.h) */
 } cc_model_record;
 
 /* When o->join_run is set: opens the database, resolves the run (cc_store_resolve_run's
  * forms: an id, latest, latest~N, a tag, a uid prefix) and checks, before anything is
  * computed or written, that the run exists, is not running, and was made by this build
- * (git commit and libraries) on this machine (host, CPU model, cores). CC_ERR_ARG with
- * one line otherwise; CC_ERR_DB for the database. Nothing is written; without a join
+ * (git commit and libraries) on this machine (host, CPU model, cores), and takes the run's
+ * lock (refused when another process executes it). CC_ERR_ARG with one line otherwise; CC_ERR_DB for the database. Nothing is written; without a join
  * nothing is opened either (the caller checks its model first, and a bad model creates
  * no database). On error rec holds nothing to close. */
 cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *rec, cc_err *err);
@@ -37,7 +39,7 @@ cc_status cc_model_record_begin(const cc_model_run_options *o, cc_model_record *
  * interrupted or when the joined run was interrupted before, else "finished"). */
 cc_status cc_model_record_end(cc_model_record *rec, int interrupted, const cc_env_mark *mark_start, cc_err *err);
 
-/* Closes the database. Accepts a record that was never opened. */
+/* Closes the database and releases the run's lock. Accepts a record never opened. */
 void cc_model_record_close(cc_model_record *rec);
 
 #endif

@@ -721,6 +721,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     cc_model *f32 = NULL;
     static cc_model_record rec;
     memset(&rec, 0, sizeof rec);
+    rec.lock.fd = -1;
     variant vars[CC_MODEL_MAX_PREC + 1];
     memset(vars, 0, sizeof vars);
     memset(sum, 0, sizeof *sum);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "shard.h"
+#include "run_lock.h"
 #include "stats.h"
 
 static cc_status select_unsharded(const cc_selection *sel, cc_case **out, int *n, cc_err *err)
@@ -112,6 +113,8 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
     int n_cases = 0;
     int64_t run_id = 0;
     memset(sum, 0, sizeof *sum);
+    static cc_run_lock lock;
+    lock.fd = -1;
     double t_start = cc_now();
     cc_env_mark mark_start;
     cc_env_mark_take(&mark_start);
@@ -128,6 +131,8 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
         st = cc_store_find_resumable(store, info.config, &run_id, err);
         if (st) goto done;
         if (run_id) {
+            st = cc_run_lock_take(o->db_path, run_id, &lock, err);
+            if (st) goto done;
             st = cc_store_run_resume(store, run_id, err);
             if (st) goto done;
             sum->resumed = 1;
@@ -143,6 +148,8 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
         snprintf(info.git_commit, sizeof info.git_commit, "%s", o->git_commit ? o->git_commit : "");
         snprintf(info.libraries, sizeof info.libraries, "%s", o->libraries ? o->libraries : "");
         st = cc_store_run_begin(store, &info, &run_id, err);
+        if (st) goto done;
+        st = cc_run_lock_take(o->db_path, run_id, &lock, err);
         if (st) goto done;
     }
     sum->run_id = run_id;
@@ -272,5 +279,6 @@ done:
     free(samples);
     free(cases);
     cc_store_close(store);
+    cc_run_lock_release(&lock);
     return st;
 }

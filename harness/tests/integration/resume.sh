@@ -26,4 +26,22 @@ expect_eq "$(sql "$WORK/killed.db" "SELECT count(*) FROM runs")" 1 "resume reuse
 expect_eq "$(sql "$WORK/killed.db" "SELECT status FROM runs")" finished "status after resume"
 q="SELECT case_id||'|'||target||'|'||regime||'|'||verdict FROM results JOIN cases ON cases.id = results.case_ref ORDER BY 1"
 diff <(sql "$WORK/full.db" "$q") <(sql "$WORK/killed.db" "$q") >/dev/null || fail "verdicts differ after resume"
+[ -e "$WORK/killed.db.run1.lock" ] && fail "the run lock is left behind"
+
+# one writer per run: the resume of a run that is still being executed is refused in one
+# line (the run holds its lock), and the run then finishes undisturbed, each job once
+CROSSCHECK_FAULTY="hang=Relu" "$CC" run --targets faulty --ops Relu,Add --quick --dtypes f32 --no-timing --timeout 4 \
+    --db "$WORK/live.db" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+    [ -e "$WORK/live.db.run1.lock" ] && break
+    sleep 0.1
+done
+CROSSCHECK_FAULTY="hang=Relu" expect_exit 2 "$CC" run --targets faulty --ops Relu,Add --quick --dtypes f32 --no-timing \
+    --timeout 4 --resume --db "$WORK/live.db"
+one_line_error "being executed by another process (pid $pid"
+wait "$pid"
+expect_eq "$(sql "$WORK/live.db" "SELECT status FROM runs")" finished "the live run finished"
+n_jobs=$(( 2 * $("$CC" list cases --quick --ops Relu,Add --dtypes f32 | wc -l) ))
+expect_eq "$(sql "$WORK/live.db" "SELECT count(*) FROM results")" "$n_jobs" "each job once"
 finish
