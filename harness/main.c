@@ -278,7 +278,11 @@ static int cmd_run(int argc, char **argv, const char *command_line)
 static int write_text(const char *path, const char *text)
 {
     if (!path || strcmp(path, "-") == 0) {
-        fputs(text, stdout);
+        errno = 0;
+        if (fputs(text, stdout) < 0 || fflush(stdout) != 0) {
+            if (!errno) errno = EIO;
+            return -1;
+        }
         return 0;
     }
     if (ensure_out_dir(path)) return -1;
@@ -298,9 +302,10 @@ static void report_close(cc_db *store, const char *snap)
 static int cmd_report(int argc, char **argv)
 {
     cc_cli cli;
-    cc_cli_init(&cli, "report", "crosscheck report [--db PATH] [--run ID|latest] [--format md|html|junit] [--out PATH]\n"
-                "  renders a run (default: the latest) as GitHub Markdown or one self-contained\n"
-                "  HTML file; --out - (default) writes to standard output\n");
+    cc_cli_init(&cli, "report", "crosscheck report [--db PATH] [--run RUN] [--format md|html|junit] [--out PATH]\n"
+                "  renders a run (an id, latest, latest~N, a tag or a uid prefix; default: the latest)\n"
+                "  as GitHub Markdown, one self-contained HTML file or JUnit XML;\n"
+                "  --out - (default) writes to standard output\n");
     const char *db = DEFAULT_DB, *run = "latest", *format = "md", *out = "-";
     for (int i = 0; i < argc; i++) {
         const char *v;
@@ -323,22 +328,13 @@ static int cmd_report(int argc, char **argv)
     char snap[4096] = "";
     if (cc_store_open_readonly(db, &store, snap, sizeof snap, &err)) return fail(EXIT_INFRA, "%s", err.msg);
     int64_t run_id = 0;
-    if (strcmp(run, "latest") == 0) {
-        if (cc_store_latest_run(store, &run_id, &err)) {
-            report_close(store, snap);
-            return fail(EXIT_INFRA, "%s", err.msg);
-        }
-        if (!run_id) {
-            report_close(store, snap);
-            return fail(EXIT_USAGE, "report: %s holds no run", db);
-        }
-    } else {
-        char *end;
-        run_id = strtoll(run, &end, 10);
-        if (*end || run_id <= 0) {
-            report_close(store, snap);
-            return fail(EXIT_USAGE, "report: --run takes a run id or 'latest', got '%s'", run);
-        }
+    cc_status rs = cc_store_resolve_run(store, run, &run_id, &err);
+    if (rs || !run_id) {
+        report_close(store, snap);
+        if (rs) return fail(exit_for_status(rs), "report: --run %s: %s", run, err.msg);
+        if (!strcmp(run, "latest")) return fail(EXIT_USAGE, "report: %s holds no run", db);
+        return fail(EXIT_USAGE, "report: no run '%s' in %s (a run is an id, latest, latest~N, a tag, a uid prefix)", run,
+                    db);
     }
     if (strcmp(format, "junit") == 0) {
         char *xml = NULL;
@@ -347,7 +343,7 @@ static int cmd_report(int argc, char **argv)
         if (js) return fail(exit_for_status(js), "%s", err.msg);
         int w = write_text(out, xml);
         free(xml);
-        if (w) return fail(EXIT_INFRA, "cannot write %s: %s", out, strerror(errno));
+        if (w) return fail(EXIT_INFRA, "cannot write %s: %s", strcmp(out, "-") ? out : "standard output", strerror(errno));
         return EXIT_PASS;
     }
     cc_report_options ro;
@@ -368,7 +364,7 @@ static int cmd_report(int argc, char **argv)
     int w = write_text(out, text);
     free(md);
     free(html);
-    if (w) return fail(EXIT_INFRA, "cannot write %s: %s", out, strerror(errno));
+    if (w) return fail(EXIT_INFRA, "cannot write %s: %s", strcmp(out, "-") ? out : "standard output", strerror(errno));
     if (strcmp(out, "-")) fprintf(stderr, "crosscheck: wrote %s\n", out);
     return EXIT_PASS;
 }

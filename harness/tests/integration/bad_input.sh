@@ -50,6 +50,11 @@ expect_exit 2 "$CC" model run resnet50 --precisions f32 --calib-method median --
 one_line_error "median"
 [ -e "$WORK/budget.db" ] && fail "a refused model run created its database"
 
+# output that cannot be written is an error (it used to exit 0 silently)
+"$CC" report --db "$db" >/dev/full 2>"$WORK/err.txt"
+expect_eq "$?" 3 "report to a full device"; one_line_error "cannot write standard output"
+expect_exit 2 "$CC" report --db "$db" --run nosuchrun; one_line_error "no run 'nosuchrun'"
+
 # a corrupt database is refused and left byte for byte as it was
 head -c 4096 /dev/urandom >"$WORK/corrupt.db"
 sum=$(sha256sum "$WORK/corrupt.db" | cut -d' ' -f1)
