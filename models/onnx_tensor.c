@@ -157,16 +157,18 @@ static int wire_scan(const ProtobufCMessageDescriptor *desc, const uint8_t *p, s
 cc_status cc_onnx_unpack(const char *path, const char *what, const ProtobufCMessageDescriptor *desc,
                          const uint8_t *buf, size_t len, ProtobufCMessage **out, cc_err *err)
 {
+    /* the schema walk first: it is depth-limited, while protobuf-c's unpack recurses once
+     * per nesting level and a few kilobytes of nested graphs overflow the stack */
+    wire_diag d = { 0 };
+    if (wire_scan(desc, buf, len, 0, "", 0, &d) != 0)
+        return cc_err_set(err, CC_ERR_ARG, "%s: not a valid %s (protobuf parse failed at byte %zu of %zu: %s)", path,
+                          what, d.at, len, d.text);
     ProtobufCMessage *m = protobuf_c_message_unpack(desc, NULL, len, buf);
     if (m) {
         *out = m;
         return CC_OK;
     }
-    wire_diag d = { 0 };
-    if (wire_scan(desc, buf, len, 0, "", 0, &d) == 0)
-        return cc_err_set(err, CC_ERR_ARG, "%s: not a valid %s (protobuf parse failed)", path, what);
-    return cc_err_set(err, CC_ERR_ARG, "%s: not a valid %s (protobuf parse failed at byte %zu of %zu: %s)", path,
-                      what, d.at, len, d.text);
+    return cc_err_set(err, CC_ERR_ARG, "%s: not a valid %s (protobuf parse failed)", path, what);
 }
 
 cc_status cc_onnx_one_line(cc_err *err, cc_status st)

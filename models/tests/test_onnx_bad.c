@@ -7,6 +7,7 @@
  * external data. Every failure must be one line with the right status, naming the
  * problem; none may crash. */
 #include <stdint.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -750,6 +751,83 @@ static void test_mutations(void)
     free(bad);
 }
 
+/* Wraps buf[0..*n) as length-delimited field `field` of an enclosing message (tag and
+ * length varints in front); buf has room for it. */
+static void wrap(uint8_t *buf, size_t *n, unsigned field)
+{
+    uint8_t head[16];
+    size_t h = 0;
+    head[h++] = (uint8_t)(field << 3 | 2);
+    for (size_t v = *n; ; v >>= 7) {
+        head[h++] = (uint8_t)((v & 0x7f) | (v >= 0x80 ? 0x80 : 0));
+        if (v < 0x80) break;
+    }
+    memmove(buf + h, buf, *n);
+    memcpy(buf, head, h);
+    *n += h;
+}
+
+typedef struct deep_load {
+    const char *path;
+} deep_load;
+
+static void *deep_load_main(void *arg)
+{
+    expect_fail(((deep_load *)arg)->path, NULL, CC_ERR_ARG, "nested too deeply");
+    return NULL;
+}
+
+/* Loads path in a thread with a 512 KiB stack: the importer's stack use must not grow with
+ * the file's nesting (with protobuf-c's recursive unpack, 3,000 levels took most of the
+ * main thread's 8 MiB, and the command line crashed on that file). */
+static void expect_deep_refused(const char *path)
+{
+    pthread_attr_t attr;
+    pthread_t tid;
+    deep_load d = { path };
+    CHECK(pthread_attr_init(&attr) == 0);
+    CHECK(pthread_attr_setstacksize(&attr, 512 * 1024) == 0);
+    CHECK(pthread_create(&tid, &attr, deep_load_main, &d) == 0);
+    pthread_join(tid, NULL);
+    pthread_attr_destroy(&attr);
+}
+
+/* Messages nested thousands of levels deep (a few kilobytes) are refused in one line
+ * before protobuf-c's recursive unpack sees them. */
+static void test_deep_nesting(void)
+{
+    enum { LEVELS = 3000 };
+    uint8_t *buf = calloc(LEVELS * 3 * 8 + 64, 1);
+    CHECK(buf != NULL);
+    if (!buf) return;
+    /* Graph -> Node (GraphProto.node = 1) -> Attribute (NodeProto.attribute = 5) ->
+     * Graph (AttributeProto.g = 6) -> ... inside ModelProto.graph (7) */
+    size_t n = 0;
+    for (int i = 0; i < LEVELS; i++) {
+        wrap(buf, &n, 6);
+        wrap(buf, &n, 5);
+        wrap(buf, &n, 1);
+    }
+    wrap(buf, &n, 7);
+    const char *path = tmp_path("deep_graph.onnx");
+    write_bytes(path, buf, n);
+    expect_deep_refused(path);
+    /* TypeProto: ValueInfoProto.type (2) -> TypeProto.sequence_type (4) ->
+     * Sequence.elem_type (1) -> TypeProto ... as a graph input (GraphProto.input = 11) */
+    n = 0;
+    for (int i = 0; i < LEVELS; i++) {
+        wrap(buf, &n, 1);
+        wrap(buf, &n, 4);
+    }
+    wrap(buf, &n, 2);
+    wrap(buf, &n, 11);
+    wrap(buf, &n, 7);
+    path = tmp_path("deep_type.onnx");
+    write_bytes(path, buf, n);
+    expect_deep_refused(path);
+    free(buf);
+}
+
 int main(void)
 {
     /* the mutation test rewrites a file a thousand times: memory-backed /dev/shm keeps
@@ -770,6 +848,7 @@ int main(void)
     test_initializers();
     test_tensor_files();
     test_mutations();
+    test_deep_nesting();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
