@@ -131,7 +131,13 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
                     s.golden_seed = rq.seed;
                 }
             }
-            if (st) {
+            if (st == CC_ERR_NOMEM) {
+                /* the harness ran out, not the target: nothing was asked of the target */
+                res.verdict = CC_UNSUPPORTED;
+                snprintf(res.reason, sizeof res.reason,
+                         "harness: not enough memory for the golden model (--mem-limit %zu MiB): %.160s",
+                         cfg->mem_limit_mb, err.msg);
+            } else if (st) {
                 res.verdict = CC_ERROR;
                 snprintf(res.reason, sizeof res.reason, "golden model failed: %.200s", err.msg);
             } else {

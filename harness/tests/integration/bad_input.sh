@@ -50,6 +50,14 @@ expect_exit 2 "$CC" model run resnet50 --precisions f32 --calib-method median --
 one_line_error "median"
 [ -e "$WORK/budget.db" ] && fail "a refused model run created its database"
 
+# a case whose golden model does not fit the memory limit: the harness ran out, not the
+# target, so the verdict is unsupported with the harness's reason, never error
+"$CC" run --targets cpu --case 'MatMul(a=4096x4096:f32,b=4096x4096)' --mem-limit 64 --no-timing \
+    --db "$WORK/oom.db" >/dev/null 2>&1
+expect_eq "$?" 0 "a case too large for the limit does not fail the run"
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict || ': ' || substr(reason, 1, 52) FROM results")" \
+    "unsupported: harness: not enough memory for the golden model" "golden out of memory"
+
 # output that cannot be written is an error (it used to exit 0 silently)
 "$CC" report --db "$db" >/dev/full 2>"$WORK/err.txt"
 expect_eq "$?" 3 "report to a full device"; one_line_error "cannot write standard output"
