@@ -55,7 +55,7 @@ one_line_error "median"
 "$CC" run --targets cpu --case 'MatMul(a=4096x4096:f32,b=4096x4096)' --mem-limit 64 --no-timing \
     --db "$WORK/oom.db" >/dev/null 2>&1
 expect_eq "$?" 0 "a case too large for the limit does not fail the run"
-expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict || ': ' || substr(reason, 1, 46) FROM results")" \
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict || ': ' || substr(reason, 1, 47) FROM results")" \
     "unsupported: harness: not enough memory for the golden model" "golden out of memory"
 
 # output that cannot be written is an error (it used to exit 0 silently)
