@@ -112,8 +112,10 @@ static void method(cc_text *t, const cc_comparison *c)
         }
         cc_text_printf(t, "A result that moves while its family does not is unconfirmed: counted, not judged; "
                           "unless it moves alone on strong evidence of its own (p < %g, change beyond %.3g%% and "
-                          "%g× its own spread over at least 2 A/A runs). ",
-                       o->lone_alpha, 100 * o->lone_effect, o->lone_factor);
+                          "%g× its own spread over at least 2 A/A runs), which is judged only when the candidate "
+                          "ran on a quiet machine (%s). ",
+                       o->lone_alpha, 100 * o->lone_effect, o->lone_factor,
+                       c->lone_rule ? "it did" : "it did not: no result was judged alone");
         cc_text_put(t, ""
                        "A model's latency is its own family: its change must also pass the family threshold, "
                        "raised by the spread of its p50 over the same A/A runs. ");

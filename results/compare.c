@@ -464,6 +464,9 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
                  "--cross-env compares anyway", d->what, d->base, d->cand);
         goto done;
     }
+    /* the lone rule trusts one case's own samples: only from a candidate that ran on a quiet
+     * machine (compare.h) */
+    c->lone_rule = o.timing && o.lone_alpha > 0 && c->cand.busy == 0;
     st = join_rows(c, ra, na, rb, nb, err);
     if (st == CC_OK) st = compare_models(base_db, cand_db, c, err);
     if (st != CC_OK) goto fail;

@@ -33,13 +33,21 @@
  *       relative to the baseline's stored medians (the baseline's own level is 0).
  *    A row that passes the row test while its family did not move is "unconfirmed": shown
  *    and counted, never a regression or an improvement; unless its own evidence is strong
- *    ("lone"): its A/A history holds at least two runs beside the baseline, its U test
- *    p < lone_alpha (default 1e-6, which 5 samples a side can never reach) and its change
+ *    ("lone"): the candidate ran on a quiet machine (its stored busy flag, cc_env_is_busy,
+ *    is 0: other processes used less than a quarter of the CPU while it ran; a busy
+ *    candidate, or one whose conditions are unknown, gets no lone judgement), its A/A
+ *    history holds at least two runs beside the baseline, its U test p < lone_alpha
+ *    (default 1e-6, which 5 samples a side can never reach) and its change
  *    |log(cand/base)| exceeds both log(1 + lone_effect) (default 20%) and lone_factor
  *    (default 3) x the spread of its own level over those runs. So one kernel falling off
  *    a fast path is flagged even when the rest of its family holds still, while a case
- *    that merely moved with the machine's noise is not. A family of one row is confirmed
- *    by its own change, so a lone case still counts once it clears both thresholds.
+ *    that merely moved with the machine's noise is not. The quiet machine is required
+ *    because a case is timed in one short window (milliseconds): on a busy machine
+ *    contention can slow that whole window, which its own samples cannot tell from a code
+ *    change (whatever the p-value) and an A/A history of a few runs does not foresee
+ *    (measured on a loaded 2-core machine, in an A/A pair: one 6.5 us Conv 2.1x slower,
+ *    p ~ 1e-210, against an own spread of 5%). A family of one row is confirmed by its
+ *    own change, so a lone case still counts once it clears both thresholds.
  *  - Models (model, target, precision): the same verdict classes; accuracy regresses when
  *    top-1 agreement (classifiers) or mAP@0.5 (detectors) against the FP32 golden model
  *    drops by more than model_acc_drop (default 0.01, one point). Latency (batch 1) is
@@ -166,7 +174,8 @@ typedef struct cc_compare_row {
     int unconfirmed;               /* +1 slower / -1 faster by the row test while the family
                                       did not move: not judged */
     int lone;                      /* 1: judged on its own strong evidence although its
-                                      family did not move (see the rule) */
+                                      family did not move (see the rule; never when the
+                                      candidate ran busy) */
     double own_spread;             /* the spread of the row's own level over its A/A runs,
                                       as a relative change (NaN: fewer than two) */
     cc_change timing_change;
@@ -220,6 +229,8 @@ typedef struct cc_comparison {
     int n_unconfirmed;             /* case and model rows moved alone (see unconfirmed) */
     int noise_history;             /* A/A runs found for noise_auto, the baseline included
                                       (0: noise_auto off or nothing timed) */
+    int lone_rule;                 /* 1: the lone rule was in force (timing judged, lone_alpha
+                                      > 0, the candidate's busy flag 0); 0: off */
     cc_outcome outcome;
     char reason[256];              /* one line: why the outcome */
 } cc_comparison;

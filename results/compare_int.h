@@ -9,8 +9,9 @@
  * by the row test): fills every timed row's family_change, family_threshold, family_rows
  * and noise_runs, and c->noise_history; a row change whose family did not move the same
  * way beyond its threshold becomes timing_change NONE with unconfirmed = +1 (slower) or -1
- * (faster). A row is timed when its p is not NaN. With c->opt.noise_auto the A/A history
- * is read from base_db (the rule is in compare.h). CC_ERR_DB, CC_ERR_NOMEM. */
+ * (faster), unless c->lone_rule is set and its own evidence is strong (then lone = 1 and
+ * the change stands). A row is timed when its p is not NaN. With c->opt.noise_auto the
+ * A/A history is read from base_db (the rule is in compare.h). CC_ERR_DB, CC_ERR_NOMEM. */
 cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err);
 
 /* The same for the model rows (a model is its own family): fills every timed model row's

@@ -2,8 +2,10 @@
  * when the median change of its op family (the timed rows of one op on one target) moves
  * the same way beyond the family threshold. The threshold is a floor, raised to
  * noise_factor x the spread of the family's level over the A/A runs of the baseline's
- * build on this machine when the history holds them. A model is its own family, its level
- * over the A/A runs read from their stored p50. The rule is documented in compare.h. */
+ * build on this machine when the history holds them. A row that moved alone may still be
+ * judged on strong evidence of its own when the candidate ran on a quiet machine (the lone
+ * rule). A model is its own family, its level over the A/A runs read from their stored
+ * p50. The rule is documented in compare.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,9 +213,10 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
             row->family_rows = F->n;
             row->noise_runs = F->runs >= 2 ? F->runs : 0;
             if (own[i].runs >= 2) row->own_spread = expm1(own[i].hi - own[i].lo);
-            /* strong evidence of its own: judged alone (the lone rule in compare.h) */
+            /* strong evidence of its own, from a quiet candidate: judged alone (the lone
+             * rule in compare.h) */
             double mine = log1p(row->change);
-            int strong = own[i].runs >= 3 && row->p < o->lone_alpha &&
+            int strong = c->lone_rule && own[i].runs >= 3 && row->p < o->lone_alpha &&
                          fabs(mine) > fmax(log1p(o->lone_effect), o->lone_factor * (own[i].hi - own[i].lo));
             family_test(&row->timing_change, &row->unconfirmed, &row->lone, level, threshold, strong);
         }

@@ -3,7 +3,8 @@
  * of one build (no regression), a 30% slower op family (regression, exit 1, exactly those
  * rows), a numerics regression with unchanged timing, improvements only (exit 4), nothing
  * in common and a different machine (not enough data, exit 3), the family rule (a lone
- * mover unconfirmed, a family of one judged) with thresholds from A/A history, model
+ * mover unconfirmed, a family of one judged) with thresholds from A/A history, the lone
+ * rule only for a candidate from a quiet machine (a busy one's lone mover is noise), model
  * results, model latencies judged on their raw samples (a planted 30% slowdown flagged
  * with its U test, unconfirmed under a wide A/A history), a schema 3 database migrated
  * (its model results judged on p50 alone), run references, and an older database read
@@ -148,6 +149,15 @@ static const cc_compare_row *row_of(const cc_comparison *c, const char *case_id,
     for (int i = 0; i < c->n_rows; i++)
         if (strcmp(c->rows[i].case_id, case_id) == 0 && c->rows[i].regime == regime) return &c->rows[i];
     return NULL;
+}
+
+/* Records run's conditions as the runner does at its end: others_cpu is the share of the
+ * machine other processes used (>= 0.25: busy, cc_env_is_busy). */
+static void set_conditions(cc_db *db, int64_t run, double others_cpu)
+{
+    cc_env_state at_end = { .load1 = NAN, .mhz = NAN, .max_mhz = NAN };
+    cc_err err = { 0 };
+    CHECK_OK(cc_store_run_conditions(db, run, &at_end, others_cpu, &err));
 }
 
 static void test_runs(void)
@@ -319,6 +329,7 @@ static void test_noise(void)
     mod[N_CASES].median *= 1.3;
     synth_run_info(&info, "cand", "build2");
     int64_t cand = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES + 1, &rng);
+    set_conditions(db, cand, 0.05);                        /* a quiet machine: lone rule on */
 
     cc_compare_options o;
     cc_compare_options_default(&o);
@@ -373,6 +384,78 @@ static void test_noise(void)
     /* the history is the baseline's build only: from the candidate's build there is none */
     c = compare(db, cand, ids_aa[1], &o);
     CHECK(c->noise_history == 1);                          /* the baseline alone */
+    cc_comparison_free(c);
+    cc_store_close(db);
+}
+
+/* The lone rule under load (issue 12): on a busy machine contention can slow one case's
+ * whole measurement window, so an unchanged build's candidate shows one case 2.1x slower
+ * with an overwhelming U test against a quiet, flat A/A history (own spread ~0), the rest
+ * of its family still. From a busy candidate that is unconfirmed (no regression, exit 0);
+ * from a quiet one the same move is judged alone; unknown conditions count as busy; and a
+ * whole family slowed 30% in a busy candidate is still a regression. */
+static void test_lone_busy(void)
+{
+    char path[512];
+    cc_db *db = synth_open(path, sizeof path, "busy.db");
+    cc_rng rng;
+    cc_rng_seed(&rng, 12);
+    synth_row rows[N_CASES], mod[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    synth_run_info(&info, "aa", "quiet1");
+    int64_t base = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    for (int k = 0; k < 3; k++) {                          /* the A/A history: quiet and flat */
+        int64_t aa = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+        set_conditions(db, aa, 0.05);
+    }
+    memcpy(mod, rows, sizeof mod);
+    mod[3].median *= 2.1;                                  /* Conv #3: its window hit */
+    synth_run_info(&info, "cand", "quiet2");
+    int64_t busy = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    set_conditions(db, busy, 0.6);
+    int64_t quiet = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    set_conditions(db, quiet, 0.05);
+    int64_t unknown = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    for (int i = 6; i < 12; i++) mod[i].median *= 1.3;    /* and the MatMul family 30% slower */
+    int64_t busy_slow = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    set_conditions(db, busy_slow, 0.6);
+
+    cc_comparison *c = compare(db, base, busy, NULL);
+    CHECK(c->cand.busy == 1 && c->lone_rule == 0 && c->noise_history == 4);
+    const cc_compare_row *r = row_of(c, ids[3], CC_REGIME_RANDOM);
+    CHECK(r != NULL);
+    if (r) {
+        /* every piece of the lone rule's own evidence holds, but the candidate ran busy */
+        CHECK(r->p < 1e-10 && r->change > 0.9 && fabs(r->family_change) < 0.05);
+        CHECK(r->noise_runs == 4 && r->own_spread < 0.05);
+        CHECK(r->lone == 0 && r->unconfirmed == 1 && r->change_kind == CC_CHANGE_NONE);
+    }
+    CHECK(c->n_regressions == 0 && c->n_improvements == 0 && c->n_unconfirmed == 1);
+    CHECK(c->outcome == CC_OUTCOME_NO_CHANGE && cc_compare_exit_code(c->outcome) == 0);
+    cc_comparison_free(c);
+
+    c = compare(db, base, quiet, NULL);
+    CHECK(c->cand.busy == 0 && c->lone_rule == 1);
+    r = row_of(c, ids[3], CC_REGIME_RANDOM);
+    CHECK(r && r->lone == 1 && r->unconfirmed == 0 && r->change_kind == CC_CHANGE_REGRESSION);
+    CHECK(c->n_regressions == 1 && c->outcome == CC_OUTCOME_REGRESSION);
+    cc_comparison_free(c);
+
+    c = compare(db, base, unknown, NULL);                  /* conditions never recorded */
+    CHECK(c->cand.busy == -1 && c->lone_rule == 0);
+    CHECK(c->n_regressions == 0 && c->n_unconfirmed == 1 && c->outcome == CC_OUTCOME_NO_CHANGE);
+    cc_comparison_free(c);
+
+    c = compare(db, base, busy_slow, NULL);
+    CHECK(c->lone_rule == 0 && c->n_regressions == 6 && c->outcome == CC_OUTCOME_REGRESSION);
+    for (int i = 6; i < 12; i++) {
+        r = row_of(c, ids[i], CC_REGIME_RANDOM);
+        CHECK(r && r->change_kind == CC_CHANGE_REGRESSION && r->lone == 0 && r->family_change > 0.2);
+    }
+    r = row_of(c, ids[3], CC_REGIME_RANDOM);
+    CHECK(r && r->unconfirmed == 1 && r->change_kind == CC_CHANGE_NONE);
     cc_comparison_free(c);
     cc_store_close(db);
 }
@@ -527,7 +610,7 @@ static void test_model_samples(void)
     CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB && strstr(err.msg, "older") != NULL);
     CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
-    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 4);
+    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 5);
     CHECK_OK(cc_store_load_model_results(db, cand, &mr, &n, &err));
     CHECK(n == 2 && mr[0].plan[0] == '\0' && mr[1].lat_p50 == 0.010);
     free(mr);
@@ -658,6 +741,7 @@ int main(void)
     test_mwu();
     test_runs();
     test_noise();
+    test_lone_busy();
     test_models();
     test_model_samples();
     test_refs();
