@@ -216,6 +216,14 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             return 2;
         }
     }
+    /* input files are the user's: a missing one is bad input (2), like a missing case list */
+    struct stat sb;
+    size_t ml = o.model ? strlen(o.model) : 0;
+    if (o.model && ((ml > 5 && !strcmp(o.model + ml - 5, ".onnx")) || strchr(o.model, '/')) && stat(o.model, &sb))
+        return fprintf(stderr, "crosscheck model run: cannot read model file '%s': %s\n", o.model, strerror(errno)), 2;
+    if (o.weights_path && stat(o.weights_path, &sb))
+        return fprintf(stderr, "crosscheck model run: cannot read weights file '%s': %s\n", o.weights_path,
+                       strerror(errno)), 2;
     if (o.join_run && o.tag) {
         fprintf(stderr, "crosscheck model run: --tag labels a run of its own; a joined run (--run) keeps its tag\n");
         return 2;

@@ -18,11 +18,13 @@
 #include "../results/merge.h"
 #include "../results/store_query.h"
 #include "cli.h"
+#include "exit_codes.h"
 
-#define EXIT_OK 0
-#define EXIT_REGRESSION 1
-#define EXIT_USAGE 2
-#define EXIT_DATA 3
+#define EXIT_OK CC_EXIT_PASS
+#define EXIT_REGRESSION CC_EXIT_FAIL
+#define EXIT_USAGE CC_EXIT_USAGE
+#define EXIT_INFRA CC_EXIT_INFRA
+#define EXIT_NO_DATA CC_EXIT_NO_DATA
 
 #define DEFAULT_DB "out/crosscheck.db"
 
@@ -78,9 +80,9 @@ static int open_ro(const char *cmd, const char *path, ro_db *out)
     cc_err err = { 0 };
     out->db = NULL;
     out->snapshot[0] = '\0';
-    if (!is_file(path)) return complain(EXIT_DATA, cmd, "no results database at '%s'", path);
+    if (!is_file(path)) return complain(EXIT_USAGE, cmd, "no results database at '%s'", path);
     if (cc_store_open_readonly(path, &out->db, out->snapshot, sizeof out->snapshot, &err) != CC_OK)
-        return complain(EXIT_DATA, cmd, "%s", err.msg);
+        return complain(EXIT_INFRA, cmd, "%s", err.msg);
     if (out->snapshot[0])
         fprintf(stderr, "crosscheck %s: '%s' has an older schema: reading an upgraded copy (the file is "
                         "left as it is)\n", cmd, path);
@@ -100,9 +102,9 @@ static int resolve(const char *cmd, cc_db *db, const char *path, const char *ref
     cc_err err = { 0 };
     cc_status st = cc_store_resolve_run(db, ref, id, &err);
     if (st == CC_ERR_ARG) return complain(EXIT_USAGE, cmd, "%s", err.msg);
-    if (st != CC_OK) return complain(EXIT_DATA, cmd, "%s", err.msg);
+    if (st != CC_OK) return complain(EXIT_INFRA, cmd, "%s", err.msg);
     if (*id == 0)
-        return complain(EXIT_DATA, cmd, "no run '%s' in '%s' (a run is an id, latest, latest~N, a tag, "
+        return complain(EXIT_USAGE, cmd, "no run '%s' in '%s' (a run is an id, latest, latest~N, a tag, "
                                         "a uid or git commit prefix)", ref, path);
     return 0;
 }
@@ -177,7 +179,7 @@ static int emit(const char *cmd, const char *out, const char *format, const char
         if (cc_report_html(md, title, &html, &err) != CC_OK ||
             cc_report_inline_charts(html, charts, &inl, &err) != CC_OK) {
             free(html);
-            return complain(EXIT_DATA, cmd, "%s", err.msg);
+            return complain(EXIT_INFRA, cmd, "%s", err.msg);
         }
         text = inl;
     }
@@ -185,14 +187,14 @@ static int emit(const char *cmd, const char *out, const char *format, const char
     if (strcmp(out, "-") == 0) {
         fputs(text, stdout);
     } else if (write_file(out, text)) {
-        rc = complain(EXIT_DATA, cmd, "cannot write %s: %s", out, strerror(errno));
+        rc = complain(EXIT_INFRA, cmd, "cannot write %s: %s", out, strerror(errno));
     } else if (strcmp(format, "md") == 0) {
         char dir[4096], stem[1024], path[8192];
         path_parts(out, dir, sizeof dir, stem, sizeof stem);
         for (int i = 0; i < charts->n && !rc; i++) {
             snprintf(path, sizeof path, "%s%s", dir, charts->c[i].name);
             if (write_file(path, charts->c[i].svg))
-                rc = complain(EXIT_DATA, cmd, "cannot write %s: %s", path, strerror(errno));
+                rc = complain(EXIT_INFRA, cmd, "cannot write %s: %s", path, strerror(errno));
         }
     }
     free(html);
@@ -211,14 +213,14 @@ static FILE *open_out(const char *cmd, const char *out, int *rc)
 {
     if (strcmp(out, "-") == 0) return stdout;
     FILE *f = fopen(out, "w");
-    if (!f) *rc = complain(EXIT_DATA, cmd, "cannot write %s: %s", out, strerror(errno));
+    if (!f) *rc = complain(EXIT_INFRA, cmd, "cannot write %s: %s", out, strerror(errno));
     return f;
 }
 
 static int close_out(const char *cmd, const char *out, FILE *f)
 {
-    if (f == stdout) return fflush(stdout) ? complain(EXIT_DATA, cmd, "writing standard output failed") : 0;
-    return fclose(f) ? complain(EXIT_DATA, cmd, "cannot write %s: %s", out, strerror(errno)) : 0;
+    if (f == stdout) return fflush(stdout) ? complain(EXIT_INFRA, cmd, "writing standard output failed") : 0;
+    return fclose(f) ? complain(EXIT_INFRA, cmd, "cannot write %s: %s", out, strerror(errno)) : 0;
 }
 
 /* ---- compare -------------------------------------------------------------------------------- */
@@ -250,8 +252,8 @@ static const char compare_help[] =
     "                      file, md charts are written beside it, html charts are inline)\n"
     "  --models            with --format csv: the model rows instead of the case rows\n"
     "  --max-rows N        rows listed per section (default 50)\n"
-    "  exit: 0 no regression, 1 regression, 4 improvements only, 2 bad usage,\n"
-    "        3 infrastructure error or not enough data (no results in common, environments differ)\n";
+    "  exit: 0 no regression, 1 regression, 4 improvements only, 2 bad usage (no such database\n"
+    "        or run), 3 database error, 5 nothing to judge (no results in common, environments differ)\n";
 
 typedef struct compare_args {
     const char *db, *baseline, *candidate, *format, *out;
@@ -340,7 +342,7 @@ int cc_cmd_compare(int argc, char **argv)
     if ((rc = resolve("compare", cand_db, cand_path, cand_ref, &cand_id))) goto done;
 
     if (cc_compare_runs(base_db, base_id, cand_db, cand_id, &a.opt, &c, &err) != CC_OK) {
-        rc = complain(err.code == CC_ERR_ARG ? EXIT_USAGE : EXIT_DATA, "compare", "%s", err.msg);
+        rc = complain(err.code == CC_ERR_ARG ? EXIT_USAGE : EXIT_INFRA, "compare", "%s", err.msg);
         goto done;
     }
     rc = cc_compare_exit_code(c->outcome);
@@ -353,7 +355,7 @@ int cc_cmd_compare(int argc, char **argv)
         }
         cc_status st = a.models ? cc_csv_export_model_comparison(c, f, &err) : cc_csv_export_comparison(c, f, &err);
         int crc = close_out("compare", a.out, f);
-        if (st != CC_OK) rc = complain(EXIT_DATA, "compare", "%s", err.msg);
+        if (st != CC_OK) rc = complain(EXIT_INFRA, "compare", "%s", err.msg);
         else if (crc) rc = crc;
     } else {
         char dir[4096], stem[1024];
@@ -364,7 +366,7 @@ int cc_cmd_compare(int argc, char **argv)
         ro.chart_prefix = strcmp(a.out, "-") || strcmp(a.format, "html") == 0 ? stem : NULL;
         ro.history_db = cand_db == base_db ? base_db : NULL;
         if (cc_report_regression(c, &ro, &md, &charts, &err) != CC_OK) {
-            rc = complain(EXIT_DATA, "compare", "%s", err.msg);
+            rc = complain(EXIT_INFRA, "compare", "%s", err.msg);
             goto done;
         }
         int erc = emit("compare", a.out, a.format, md, &charts, "crosscheck regression report");
@@ -398,7 +400,8 @@ static const char history_help[] =
     "  --min-segment N      runs per level at least (default 3)\n"
     "  --penalty P          change-point penalty factor (default 3)\n"
     "  --format md|html|csv (default md)   --out PATH (default -: standard output)\n"
-    "  exit: 0, 2 bad usage, 3 no such database or no data for the case\n";
+    "  exit: 0, 2 bad usage (no such database, a malformed case id), 3 database error,\n"
+    "        5 no results for the case or model\n";
 
 int cc_cmd_history(int argc, char **argv)
 {
@@ -445,7 +448,7 @@ int cc_cmd_history(int argc, char **argv)
 
     if (!case_id && !model) {
         if (cc_report_fleet(db, prefix, &md, &charts, &err) != CC_OK) {
-            rc = complain(EXIT_DATA, "history", "%s", err.msg);
+            rc = complain(EXIT_INFRA, "history", "%s", err.msg);
             goto done;
         }
         rc = emit("history", out, format, md, &charts, "crosscheck runs by machine");
@@ -454,15 +457,21 @@ int cc_cmd_history(int argc, char **argv)
     /* the canonical form of a case id when it parses (the database keys on it) */
     static cc_case parsed;
     const char *key = model;
-    if (case_id) key = cc_case_parse(case_id, &parsed, &err) == CC_OK ? parsed.id : case_id;
+    if (case_id) {
+        if (cc_case_parse(case_id, &parsed, &err) != CC_OK) {
+            rc = complain(EXIT_USAGE, "history", "--case: %s", err.msg);
+            goto done;
+        }
+        key = parsed.id;
+    }
     cc_status hs = case_id ? cc_history_case(db, key, target, &cp, &h, &err)
                            : cc_history_model(db, key, target, &cp, &h, &err);
     if (hs != CC_OK) {
-        rc = complain(err.code == CC_ERR_ARG ? EXIT_USAGE : EXIT_DATA, "history", "%s", err.msg);
+        rc = complain(err.code == CC_ERR_ARG ? EXIT_USAGE : EXIT_INFRA, "history", "%s", err.msg);
         goto done;
     }
     if (h->n_series == 0) {
-        rc = complain(EXIT_DATA, "history", "no results for %s '%s'%s%s in '%s'", case_id ? "case" : "model",
+        rc = complain(EXIT_NO_DATA, "history", "no results for %s '%s'%s%s in '%s'", case_id ? "case" : "model",
                       key, target ? " on target " : "", target ? target : "", db_path);
         goto done;
     }
@@ -475,11 +484,11 @@ int cc_cmd_history(int argc, char **argv)
         }
         cc_status st = cc_csv_export_history(h, f, &err);
         rc = close_out("history", out, f);
-        if (st != CC_OK) rc = complain(EXIT_DATA, "history", "%s", err.msg);
+        if (st != CC_OK) rc = complain(EXIT_INFRA, "history", "%s", err.msg);
         goto done;
     }
     if (cc_report_history(h, prefix, &md, &charts, &err) != CC_OK) {
-        rc = complain(EXIT_DATA, "history", "%s", err.msg);
+        rc = complain(EXIT_INFRA, "history", "%s", err.msg);
         goto done;
     }
     rc = emit("history", out, format, md, &charts, "crosscheck history");
@@ -503,11 +512,11 @@ int cc_cmd_merge(int argc, char **argv)
                 "  samples) into ALL.db, created or upgraded as needed; a run already there (same\n"
                 "  uid) is skipped, so merging a shard twice adds nothing. Inputs are opened\n"
                 "  read-only. Merging a database into itself is refused.\n"
-                "  exit: 0, 2 bad usage, 3 database error\n");
+                "  exit: 0, 2 bad usage (no such input database), 3 database error\n");
     const char *into = NULL;
     const char **inputs = calloc((size_t)(argc ? argc : 1), sizeof *inputs);
     int n = 0, rc = -1;
-    if (!inputs) return complain(EXIT_DATA, "merge", "out of memory");
+    if (!inputs) return complain(EXIT_INFRA, "merge", "out of memory");
     for (int i = 0; i < argc && rc < 0; i++) {
         const char *v;
         int k;
@@ -524,7 +533,7 @@ int cc_cmd_merge(int argc, char **argv)
         cc_err err = { 0 };
         cc_status st = cc_merge_databases(inputs, n, into, &s, &err);
         if (st != CC_OK) {
-            rc = complain(st == CC_ERR_ARG ? EXIT_USAGE : EXIT_DATA, "merge", "%s", err.msg);
+            rc = complain(st == CC_ERR_ARG ? EXIT_USAGE : EXIT_INFRA, "merge", "%s", err.msg);
         } else {
             printf("merged %d database%s into %s: %d run%s copied (%lld results, %lld samples, %lld model "
                    "results), %d already present, %d still running (skipped)\n",
@@ -549,7 +558,7 @@ int cc_cmd_export(int argc, char **argv)
                 "  per (case, target, regime) with its run, verdict, error metrics and timing;\n"
                 "  with --models the model results instead, one row per (model, target, precision).\n"
                 "  RUN: an id, latest, latest~N, a tag, a uid or git commit prefix, or FILE.db[:RUN]\n"
-                "  exit: 0, 2 bad usage, 3 no such database or run\n");
+                "  exit: 0, 2 bad usage (no such database or run), 3 database error\n");
     const char *db_path = DEFAULT_DB, *run = "latest", *format = NULL, *out = "-";
     int models = 0;
     for (int i = 0; i < argc; i++) {
@@ -582,7 +591,7 @@ int cc_cmd_export(int argc, char **argv)
         cc_err err = { 0 };
         cc_status st = models ? cc_csv_export_model_results(db, id, f, &err) : cc_csv_export_results(db, id, f, &err);
         rc = close_out("export", out, f);
-        if (st != CC_OK) rc = complain(EXIT_DATA, "export", "%s", err.msg);
+        if (st != CC_OK) rc = complain(EXIT_INFRA, "export", "%s", err.msg);
     }
     close_ro(&ro);
     if (!rc && strcmp(out, "-")) fprintf(stderr, "crosscheck export: wrote %s\n", out);

@@ -1,10 +1,5 @@
 /* main.c — the crosscheck command line: list, run, report, dump, bench. The only place
- * that prints to the terminal and decides exit codes:
- *   0  every case passed (or was unsupported / mistrusted)
- *   1  some case failed, errored, crashed or timed out
- *   2  bad usage or bad input (unknown names, malformed case ids, invalid attributes)
- *   3  infrastructure error (database unusable, fork failed, out of memory)
- *   130 interrupted (the run is marked interrupted; `run --resume` finishes it) */
+ * that prints to the terminal and decides exit codes (the table: exit_codes.h). */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,6 +19,7 @@
 #include "../reports/junit.h"
 #include "../results/store_query.h"
 #include "cli.h"
+#include "exit_codes.h"
 #include "commands.h"
 #include "lib/exec.h"
 #include "lib/npy.h"
@@ -35,11 +31,11 @@
 #endif
 #include "cc_version.h" /* CC_GIT_COMMIT, generated at build time */
 
-#define EXIT_PASS 0
-#define EXIT_FAIL 1
-#define EXIT_USAGE 2
-#define EXIT_INFRA 3
-#define EXIT_INTERRUPTED 130
+#define EXIT_PASS CC_EXIT_PASS
+#define EXIT_FAIL CC_EXIT_FAIL
+#define EXIT_USAGE CC_EXIT_USAGE
+#define EXIT_INFRA CC_EXIT_INFRA
+#define EXIT_INTERRUPTED CC_EXIT_INTERRUPTED
 
 #define DEFAULT_DB "out/crosscheck.db"
 
@@ -51,10 +47,7 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-static int exit_for_status(cc_status st)
-{
-    return st == CC_ERR_ARG || st == CC_ERR_UNSUPPORTED ? EXIT_USAGE : EXIT_INFRA;
-}
+static int exit_for_status(cc_status st) { return cc_exit_for_status(st); }
 
 static int fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int fail(int code, const char *fmt, ...)
@@ -502,8 +495,7 @@ static const char *usage =
     "backend plugins (*.so) load from --target-path DIR[:DIR] (list, run, model, dump, bench),\n"
     "then $CROSSCHECK_TARGET_PATH, then the install's lib/crosscheck/targets\n"
     "\n"
-    "exit codes: 0 all passed, 1 some case failed, 2 bad usage or input,\n"
-    "            3 infrastructure error, 130 interrupted\n";
+    CC_EXIT_CODES_HELP;
 
 int main(int argc, char **argv)
 {

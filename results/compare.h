@@ -245,8 +245,8 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
                           const cc_compare_options *opt, cc_comparison **out, cc_err *err);
 void cc_comparison_free(cc_comparison *c);
 
-/* The exit code of an outcome: 0 no change, 1 regression, 4 improvements only, 3 not
- * enough data. */
+/* The exit code of an outcome: 0 no change, 1 regression, 4 improvements only, 5 nothing
+ * to judge (the table of harness/exit_codes.h). */
 int cc_compare_exit_code(cc_outcome o);
 /* "NO REGRESSION", "REGRESSION", "IMPROVEMENT", "NOT ENOUGH DATA". */
 const char *cc_outcome_name(cc_outcome o);

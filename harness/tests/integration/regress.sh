@@ -3,7 +3,7 @@
 # (exit 0), the copy with the Conv samples 30% slower is a regression naming only Conv
 # cases (exit 1), faster samples are an improvement (exit 4), a failed verdict with
 # unchanged timing is a regression, a different machine or no cases in common is not
-# enough data (exit 3); reports (Markdown with SVG files beside it and both runs'
+# enough data (exit 5); reports (Markdown with SVG files beside it and both runs'
 # conditions, HTML with inline SVG, CSV, JUnit), history, export; bad input; and no
 # database is ever modified.
 . "$(dirname "$0")/common.sh"
@@ -69,13 +69,13 @@ expect_eq "$(grep -c '| slower |' "$WORK/out.txt")" 0 "no timing regression with
 # not like with like: another CPU; --cross-env compares anyway
 cp "$db" "$WORK/other.db"
 sql "$WORK/other.db" "UPDATE environments SET cpu_model = 'Another CPU'"
-expect_exit 3 "$CC" compare --baseline "$db:1" --candidate "$WORK/other.db:1"
+expect_exit 5 "$CC" compare --baseline "$db:1" --candidate "$WORK/other.db:1"
 grep -q "NOT ENOUGH DATA" "$WORK/out.txt" || fail "mismatch verdict"
 expect_exit 0 "$CC" compare --baseline "$db:1" --candidate "$WORK/other.db:1" --cross-env
 # no case in common: run 2 holds Relu and Add only; compare it with a Conv-only copy
 cp "$db" "$WORK/conv.db"
 sql "$WORK/conv.db" "DELETE FROM results WHERE run_id = 1 AND case_ref IN (SELECT id FROM cases WHERE op <> 'Conv')"
-expect_exit 3 "$CC" compare --baseline "$WORK/conv.db:1" --candidate "$db:2"
+expect_exit 5 "$CC" compare --baseline "$WORK/conv.db:1" --candidate "$db:2"
 grep -q "in common" "$WORK/err.txt" || fail "no-common-cases reason"
 
 # run references: latest, latest~1, tags, ids
@@ -101,8 +101,19 @@ expect_exit 3 "$CC" compare --baseline "$WORK/new.db:1" --candidate "$db:1"; one
 # bad input: one line, documented exit codes
 expect_exit 2 "$CC" compare --db "$db";                                 one_line_error "baseline RUN is required"
 expect_exit 2 "$CC" compare --db "$db" --baseline latest~x;             one_line_error "latest~"
-expect_exit 3 "$CC" compare --db "$db" --baseline nosuchrun;            one_line_error "no run 'nosuchrun'"
-expect_exit 3 "$CC" compare --db "$WORK/none.db" --baseline 1;          one_line_error "none.db"
+expect_exit 2 "$CC" compare --db "$db" --baseline nosuchrun;            one_line_error "no run 'nosuchrun'"
+expect_exit 2 "$CC" compare --db "$WORK/none.db" --baseline 1;          one_line_error "none.db"
+# the same fault, the same code in every subcommand (harness/exit_codes.h)
+expect_exit 2 "$CC" history --db "$WORK/none.db";                      one_line_error "none.db"
+expect_exit 2 "$CC" export --format csv --db "$WORK/none.db";          one_line_error "none.db"
+expect_exit 2 "$CC" report --db "$WORK/none.db";                       one_line_error "none.db"
+expect_exit 2 "$CC" merge "$WORK/none.db" --into "$WORK/m.db";         one_line_error "none.db"
+expect_exit 2 "$CC" export --format csv --db "$db" --run nosuchrun;     one_line_error "no run 'nosuchrun'"
+expect_exit 2 "$CC" report --db "$db" --run nosuchrun;                  one_line_error "no run 'nosuchrun'"
+expect_exit 2 "$CC" history --db "$db" --case 'Relu(x=4';              one_line_error "malformed"
+expect_exit 2 "$CC" model run "$WORK/none.onnx" --db "$WORK/m.db";     one_line_error "none.onnx"
+expect_exit 2 "$CC" model run resnet50 --weights "$WORK/none.w" --db "$WORK/m.db"; one_line_error "none.w"
+expect_exit 2 "$CC" run --cases-file "$WORK/none.csv" --db "$WORK/m.db"; one_line_error "none.csv"
 expect_exit 2 "$CC" compare --db "$db" --baseline 1 --min-effect lots;  one_line_error "min-effect"
 expect_exit 2 "$CC" compare --db "$db" --baseline 1 --format pdf;       one_line_error "format"
 expect_exit 2 "$CC" compare --db "$db" --baseline 1 --bogus;            one_line_error "unknown option"
@@ -115,7 +126,7 @@ grep -q '^# History of' "$WORK/rep/hist.md" || fail "history title"
 [ -f "$WORK/rep/hist-1.svg" ] || fail "history chart"
 expect_exit 0 "$CC" history --db "$db" --case "$conv" --format csv
 expect_eq "$(wc -l <"$WORK/out.txt")" 2 "history CSV: header and one run"
-expect_exit 3 "$CC" history --db "$db" --case 'Relu(x=999:f32)';          one_line_error "no results"
+expect_exit 5 "$CC" history --db "$db" --case 'Relu(x=999:f32)';          one_line_error "no results"
 expect_exit 0 "$CC" history --db "$db"
 grep -q "2 runs on 1 machine" "$WORK/out.txt" || fail "runs grouped by machine"
 
