@@ -205,11 +205,11 @@ static void test_regression_report(void)
     free(buf);
     cc_comparison_free(c);
 
-    /* a comparison that could not be made: the report says so, exit code 3 */
+    /* a comparison that could not be made: the report says so, exit code 5 */
     CHECK_OK(cc_compare_runs(db, run_a, db, run_other, NULL, &c, &err));
     CHECK_OK(cc_report_regression(c, NULL, &md, NULL, &err));
     CHECK(strstr(md, "**⚠️ NOT ENOUGH DATA**") != NULL);
-    CHECK(strstr(md, "exit code 3") != NULL);
+    CHECK(strstr(md, "exit code 5") != NULL);
     CHECK(strstr(md, "| cpu model | **stable** |") != NULL);
     CHECK(strstr(md, "## Regressions") == NULL);
     free(md);
