@@ -24,7 +24,8 @@
  * (per output channel when w_scale is); the i32 bias is oneDNN's s32 bias, added to the
  * accumulator before the scale as ONNX does. A non-zero w_zero_point is passed as oneDNN
  * weights zero points, which oneDNN 2.x convolutions do not implement: such cases are
- * reported unsupported with its status. */
+ * reported unsupported with its status. Without VNNI oneDNN's 8-bit products are exact
+ * only for some weights (cc_onednn_int8_exact); other weights are "not on this hardware". */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -234,6 +235,15 @@ static cc_status conv_build(cc_onednn_build *b, const conv_spec *cs, cc_err *err
         if (st != CC_ERR_UNSUPPORTED) break;
     }
     if (st) goto done;
+    int depthwise = g.group > 1 && g.wdims[1] == 1 && g.wdims[2] == 1;
+    int64_t depth = 1; /* products per output: input channels per group x taps */
+    for (int d = g.group > 1 ? 2 : 1; d < g.wnd; d++) depth *= g.wdims[d];
+    if ((cs->sdt == dnnl_u8 || cs->sdt == dnnl_s8) &&
+        (st = cc_onednn_int8_exact(b, pd, cs->sdt, cs->wi, depthwise ? CC_ONEDNN_INT8_CONV_DW : CC_ONEDNN_INT8_CONV,
+                                   depth, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        goto done;
+    }
     dnnl_memory_desc_t src_md = cc_onednn_pd_md(pd, dnnl_query_src_md, 0);
     dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
     dnnl_memory_desc_t dst_md = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);

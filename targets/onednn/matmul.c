@@ -16,7 +16,9 @@
  * by a reorder from an s32 result (oneDNN adds it before rounding, see
  * cc_onednn_zero_point_step). In a graph plan, MatMulInteger -> Add of an i32 constant
  * vector (fuse.c) is one matmul whose weights carry the vector as extra rows, read
- * against extra columns of a (mm_bias): integer arithmetic throughout. */
+ * against extra columns of a (mm_bias): integer arithmetic throughout. Without VNNI the
+ * 8-bit products are exact only for weights in [-64, 64] (cc_onednn_int8_exact); others
+ * are "not on this hardware". */
 #include "onednn.h"
 
 #include <math.h>
@@ -127,6 +129,11 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
         return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &md, ms->attr, ms->what, &pd, err))) return st;
+    if ((ms->sdt == dnnl_u8 || ms->sdt == dnnl_s8) &&
+        (st = cc_onednn_int8_exact(b, pd, ms->sdt, ms->bi, CC_ONEDNN_INT8_MATMUL, m->a[m->nd - 1], err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
     dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
     dnnl_memory_t src = NULL, wei = NULL, dst = NULL, res = NULL, wx = NULL;
     static const int64_t origin[CC_MAX_RANK] = { 0 };
@@ -337,11 +344,12 @@ static cc_status int_dtypes(cc_onednn_build *b, int ai, int bi, dnnl_data_type_t
  * the weights: oneDNN's own bias is added in f32 (not exact beyond 2^24), while its s8 x
  * u8/s8 products accumulate in s32 exactly. So a gets `rows` extra columns holding
  * a_zero_point + 1 (or - 1 at the top of its type: a - a_zero_point is then +1 or -1,
- * *afill the byte), and the weights `rows` rows whose values in [-127, 127] sum, column by
- * column, to +-bias[n]: the matmul then adds the bias in integers. *wx ((K + rows) x N,
- * malloc'd) is the caller's. CC_ERR_UNSUPPORTED for weights that are not one constant
- * K x N s8 matrix, a weights zero point, a per-row a zero point, or a bias needing more
- * than MM_MAX_BIAS_ROWS rows. */
+ * *afill the byte), and the weights `rows` rows whose values in [-cap, cap] sum, column by
+ * column, to +-bias[n]: the matmul then adds the bias in integers. cap is 127 with VNNI
+ * and 64 without, where a pair of products must stay within 16 bits (cc_onednn_int8_exact
+ * holds the weights to the same bound). *wx ((K + rows) x N, malloc'd) is the caller's.
+ * CC_ERR_UNSUPPORTED for weights that are not one constant K x N s8 matrix, a weights
+ * zero point, a per-row a zero point, or a bias needing more than MM_MAX_BIAS_ROWS rows. */
 #define MM_MAX_BIAS_ROWS 1024
 
 static cc_status mm_bias(cc_onednn_build *b, const mm_dims *m, int8_t **wx, int *rows, unsigned char *afill,
@@ -358,13 +366,14 @@ static cc_status mm_bias(cc_onednn_build *b, const mm_dims *m, int8_t **wx, int 
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "MatMulInteger + Add: a bias with a weights zero point");
     if (az && !cc_onednn_const_uniform(az))
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "MatMulInteger + Add: a bias with a per-row a zero point");
+    int cap = cc_onednn_has_vnni(b->ctx) ? 127 : 64;
     double z = az ? cc_onednn_const_at(az, 0) : 0, most = 0;
     double fill = z < cc_dtype_max(a->dtype) ? z + 1 : z - 1, unit = fill - z;
     for (int64_t n = 0; n < N; n++) {
         double v = fabs(cc_onednn_const_at(c, cc_tensor_numel(c) == 1 ? 0 : n));
         if (v > most) most = v;
     }
-    double need = ceil(most / 127);
+    double need = ceil(most / cap);
     if (need > MM_MAX_BIAS_ROWS)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "MatMulInteger + Add: a bias of %.0f needs %.0f rows of weights (at most %d)", most, need,
@@ -376,7 +385,7 @@ static cc_status mm_bias(cc_onednn_build *b, const mm_dims *m, int8_t **wx, int 
     for (int64_t n = 0; n < N; n++) {
         int64_t rest = (int64_t)(cc_onednn_const_at(c, cc_tensor_numel(c) == 1 ? 0 : n) * unit);
         for (int j = 0; j < r; j++) {
-            int64_t d = rest > 127 ? 127 : rest < -127 ? -127 : rest;
+            int64_t d = rest > cap ? cap : rest < -cap ? -cap : rest;
             v[(K + j) * N + n] = (int8_t)d;
             rest -= d;
         }

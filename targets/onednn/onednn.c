@@ -49,8 +49,7 @@ static void cpuinfo_value(const char *key, char *buf, size_t n)
     fclose(f);
 }
 
-/* "avx512_core_amx" from oneDNN's "cpu_isa_avx512_core_amx". */
-static const char *isa_name(dnnl_cpu_isa_t isa)
+const char *cc_onednn_isa_name(dnnl_cpu_isa_t isa)
 {
     const char *s = dnnl_cpu_isa2str(isa);
     if (!s) return "?";
@@ -92,7 +91,7 @@ static cc_status onednn_open(const char *device, void **ctx, cc_device_desc *des
     snprintf(d.name, sizeof d.name, "%.100s (%d thread%s)", model[0] ? model : "unknown CPU", threads,
              threads == 1 ? "" : "s");
     snprintf(d.library, sizeof d.library, "oneDNN %d.%d.%d (%s)%s%s", v->major, v->minor, v->patch,
-             isa_name(c->isa), v->hash && strcmp(v->hash, "N/A") != 0 ? " " : "",
+             cc_onednn_isa_name(c->isa), v->hash && strcmp(v->hash, "N/A") != 0 ? " " : "",
              v->hash && strcmp(v->hash, "N/A") != 0 ? v->hash : "");
     /* libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, when it loads, and they move
      * oneDNN's timings markedly on a shared machine (README, performance): the run
@@ -156,6 +155,7 @@ static cc_support onednn_supports(void *ctx, const cc_graph *g, const cc_node *n
     cc_status st = cc_onednn_build_begin(c, g->values, node, out, &b, &e);
     if (!st) st = fn(&b, &e);
     if (st == CC_OK) return CC_SUPPORT_YES;
+    int not_here = b.not_here;
     /* an i32 Add a graph plan computes inside the MatMulInteger before it (fuse.c, matmul.c) */
     int mm = -1, bias = -1;
     if (st == CC_ERR_UNSUPPORTED && cc_onednn_bias_add(g, node, &mm, &bias)) {
@@ -174,8 +174,11 @@ static cc_support onednn_supports(void *ctx, const cc_graph *g, const cc_node *n
         if (!s2) s2 = cc_onednn_find_builder("MatMulInteger")(&mb, &e2);
         if (s2 == CC_OK) return CC_SUPPORT_YES;
         if (e2.msg[0]) snprintf(e.msg, sizeof e.msg, "%s", e2.msg);
+        not_here = mb.not_here;
     }
     snprintf(reason, reason_size, "%s", e.msg[0] ? e.msg : cc_status_name(st));
+    /* a refusal of this CPU's (cc_onednn_not_here: 8-bit products without VNNI) */
+    if (st == CC_ERR_UNSUPPORTED && not_here) return CC_SUPPORT_NOT_HERE;
     /* bf16 kernels need at least AVX-512 (avx512_core); below that it is the machine */
     if (st == CC_ERR_UNSUPPORTED && strstr(e.msg, "dnnl_unimplemented") && node->n_in > 0 &&
         node->in[0] >= 0 && g->values[node->in[0]].dtype == CC_BF16 &&

@@ -154,10 +154,12 @@ typedef struct cc_onednn_build {
     int pend[CC_ONEDNN_MAX_PEND];
     dnnl_memory_t pend_mem[CC_ONEDNN_MAX_PEND];
     dnnl_memory_desc_t pend_md[CC_ONEDNN_MAX_PEND];
+    int not_here; /* 1: the builder's refusal is this CPU's (cc_onednn_not_here) */
 } cc_onednn_build;
 
 /* A builder: checks (check mode) or builds (build mode) one node. CC_ERR_UNSUPPORTED with
- * a one-line reason for anything the backend or oneDNN cannot do; other errors as usual. */
+ * a one-line reason for anything the backend or oneDNN cannot do (b->not_here set where
+ * another CPU could: supports() then answers NOT_HERE); other errors as usual. */
 typedef cc_status (*cc_onednn_build_fn)(cc_onednn_build *b, cc_err *err);
 
 typedef struct cc_onednn_op {
@@ -293,6 +295,13 @@ int cc_onednn_md_is_dense(const dnnl_memory_desc_t *md);
 /* 1 when a and b describe the same bytes for the same elements (equal, or both dense of
  * the same element count and type size). */
 int cc_onednn_md_same_bytes(const dnnl_memory_desc_t *a, const dnnl_memory_desc_t *b);
+/* 1 when a reorder from a to b (same dims, any data types and offsets) keeps every element
+ * at the same place in its layout: the same blocks and padding, and equal strides on every
+ * dimension larger than 1. oneDNN 2.6's jit:uni reorder applies zero points right only
+ * then: between other layouts (a transposing view, a slice of a channels-last concat
+ * output) it was measured to drop them; a reorder without attributes moves values
+ * exactly. Callers put zero points on like layouts and move the values by plain copies. */
+int cc_onednn_md_zero_point_safe(const dnnl_memory_desc_t *a, const dnnl_memory_desc_t *b);
 /* The layout input i is stored in: the plan's layout of a run-time value where it has one,
  * else *plain. A builder that can read any layout passes the result to its primitive
  * descriptor and then to cc_onednn_input as `want`, which then binds without a reorder. */
@@ -362,6 +371,8 @@ cc_status cc_onednn_unary_algs(const cc_onednn_build *b, cc_onednn_eltwise *s, i
 
 /* The builder of ONNX op `op`, or NULL when the backend has none. */
 cc_onednn_build_fn cc_onednn_find_builder(const char *op);
+/* "avx512_core_amx" for oneDNN's "cpu_isa_avx512_core_amx" (a static string). */
+const char *cc_onednn_isa_name(dnnl_cpu_isa_t isa);
 /* Fills b (check mode, no plan) for node, whose inputs are described by vals (shape,
  * dtype; data only for constants), and infers its outputs into out (CC_MAX_IO entries,
  * n_out written). Errors of the op's shape inference pass through. */
@@ -418,6 +429,39 @@ static inline dnnl_status_t cc_onednn_append_sum(dnnl_post_ops_t po, float scale
     return dnnl_post_ops_append_sum_v3(po, scale, zero_point, dt);
 #endif
 }
+
+/* ---- build.c: what this CPU computes exactly -------------------------------------------- */
+
+/* CC_ERR_UNSUPPORTED with the printf-formatted reason, marked as this CPU's (b->not_here):
+ * supports() answers NOT_HERE, the verdict "not on this hardware". */
+cc_status cc_onednn_not_here(cc_onednn_build *b, cc_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* 1 when oneDNN's 8-bit kernels here have VNNI: avx512_core_vnni and up, where vpdpbusd
+ * adds four u8 x s8 products to an s32 exactly. avx2_vnni counts as without (oneDNN 2.6's
+ * kernels there were not measured). */
+int cc_onednn_has_vnni(const cc_onednn_ctx *ctx);
+
+/* What an 8-bit primitive does with an s8 source without VNNI (cc_onednn_int8_exact). */
+typedef enum cc_onednn_int8_kind {
+    CC_ONEDNN_INT8_MATMUL = 0, /* shifts it to u8 (+128, compensated): the u8 rule */
+    CC_ONEDNN_INT8_CONV,       /* halves the weights in their reorder (scale 0.5, undone after) */
+    CC_ONEDNN_INT8_CONV_DW     /* a depthwise convolution: one channel per group in and out */
+} cc_onednn_int8_kind;
+
+/* CC_OK when primitive pd (b's, source type sdt u8 or s8, s8 weights from input wi,
+ * `depth` products summed into each output) computes its 8-bit products exactly on this
+ * CPU: always with VNNI and on oneDNN's reference kernels (s32 arithmetic). Without VNNI
+ * (avx2, avx512_core) oneDNN's kernels add each pair of u8 x s8 products into a
+ * saturating 16-bit sum (vpmaddubsw; oneDNN's "Nuances of int8 computations"), so only
+ * these are exact:
+ *  - a u8 source (an s8 one of a matmul) with constant weights in [-64, 64], or a depth
+ *    of 1: a pair then stays within 255 * 64 * 2 = 32640, a lone product within 32640;
+ *  - an s8-source convolution with constant even weights: halving them is then exact;
+ *  - a u8-source depthwise convolution on jit_uni_int8 (it widens every product to s32).
+ * Otherwise CC_ERR_UNSUPPORTED through cc_onednn_not_here, naming the missing VNNI. */
+cc_status cc_onednn_int8_exact(cc_onednn_build *b, const_dnnl_primitive_desc_t pd, dnnl_data_type_t sdt, int wi,
+                               cc_onednn_int8_kind kind, int64_t depth, cc_err *err);
 
 /* ---- build.c: small helpers ---------------------------------------------------------- */
 

@@ -13,7 +13,9 @@
  * x_zero_point. A per-axis parameter uses the scale / zero point mask bit of its axis.
  * Both keep the layout their input is stored in (the mask names logical axes), except
  * that a strided view (a Reshape or Transpose of a graph plan without a copy) is read as
- * it is into a dense output. */
+ * it is into a dense output; with a zero point it is copied into a dense buffer first,
+ * since oneDNN 2.6 drops zero points on some reorders between unlike layouts
+ * (cc_onednn_md_zero_point_safe). */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -29,18 +31,30 @@ static int param_mask(const cc_onednn_build *b, const cc_tensor *t, const cc_ten
     return 1 << (int)(a < 0 ? a + r : a);
 }
 
+/* Input 0 as a memory of layout qmd for the quantizing step: bound as it is stored (smd)
+ * and, where qmd differs (a strided view read with a zero point), copied into qmd by a
+ * plain reorder at run. *src is NULL in check mode. */
+static cc_status quant_input(cc_onednn_build *b, const dnnl_memory_desc_t *plain, const dnnl_memory_desc_t *smd,
+                             const dnnl_memory_desc_t *qmd, dnnl_memory_t *src, cc_err *err)
+{
+    cc_status st = cc_onednn_input(b, 0, plain, smd, src, err);
+    if (st || dnnl_memory_desc_equal(smd, qmd)) return st;
+    return cc_onednn_to_layout(b, *src, smd, qmd, 0, src, err);
+}
+
 /* QuantizeLinear with an odd per-tensor zero point in one pass: oneDNN's binary
  * multiplication by inv_scale (as the reorder's output scale multiplies), with post-ops
  * round (to nearest even) and + zp, converted to the 8-bit output with saturation: the
  * zero point is added after rounding, as ONNX adds it. CC_ERR_UNSUPPORTED when oneDNN
  * lacks it or offers only its reference kernel; the caller then takes two reorders. */
 static cc_status quantize_binary(cc_onednn_build *b, const dnnl_memory_desc_t *plain, const dnnl_memory_desc_t *smd,
-                                 const dnnl_memory_desc_t *dmd, float inv_scale, int32_t zp, cc_err *err)
+                                 const dnnl_memory_desc_t *qmd, const dnnl_memory_desc_t *dmd, float inv_scale,
+                                 int32_t zp, cc_err *err)
 {
     int64_t ones[DNNL_MAX_NDIMS];
-    for (int d = 0; d < smd->ndims; d++) ones[d] = 1;
+    for (int d = 0; d < qmd->ndims; d++) ones[d] = 1;
     dnnl_memory_desc_t one;
-    cc_status st = cc_onednn_md(&one, smd->ndims, ones, dnnl_f32, 0, err);
+    cc_status st = cc_onednn_md(&one, qmd->ndims, ones, dnnl_f32, 0, err);
     if (st) return st;
     dnnl_primitive_attr_t attr = NULL;
     dnnl_post_ops_t po = NULL;
@@ -57,7 +71,7 @@ static cc_status quantize_binary(cc_onednn_build *b, const dnnl_memory_desc_t *p
     dnnl_binary_desc_t bd;
     dnnl_primitive_desc_t pd = NULL;
     if (!st)
-        st = cc_onednn_status(dnnl_binary_desc_init(&bd, dnnl_binary_mul, smd, &one, dmd), "binary_mul", err);
+        st = cc_onednn_status(dnnl_binary_desc_init(&bd, dnnl_binary_mul, qmd, &one, dmd), "binary_mul", err);
     if (!st) st = cc_onednn_pd(b, &bd, attr, "binary_mul with round and zero point post-ops", &pd, err);
     dnnl_primitive_attr_destroy(attr);
     if (st) return st;
@@ -68,7 +82,7 @@ static cc_status quantize_binary(cc_onednn_build *b, const dnnl_memory_desc_t *p
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "oneDNN: only a reference binary for QuantizeLinear");
     }
     dnnl_memory_t src = NULL, sc = NULL, dst = NULL;
-    if ((st = cc_onednn_input(b, 0, plain, smd, &src, err)) || (st = cc_onednn_mem_new(b, &one, &inv_scale, &sc, err)) ||
+    if ((st = quant_input(b, plain, smd, qmd, &src, err)) || (st = cc_onednn_mem_new(b, &one, &inv_scale, &sc, err)) ||
         (st = cc_onednn_output(b, 0, dmd, &dst, err))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
@@ -121,11 +135,10 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
     }
     /* QuantizeLinear with an odd zero point: the reorder writes s32, the zero point follows */
     int32_t post_zp = 0;
-    int post = 0;
+    int post = 0, any = 0;
     if (!st && zp) {
         int zmask = param_mask(b, zp, x);
         int64_t nz = zmask ? cc_tensor_numel(zp) : 1;
-        int any = 0;
         for (int64_t i = 0; i < nz; i++) {
             zv[i] = (int32_t)cc_onednn_const_at(zp, i);
             any |= zv[i] != 0;
@@ -143,9 +156,16 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
                      zmask ? "per-axis " : "", zp_arg == DNNL_ARG_SRC ? "source" : "destination");
         }
     }
+    /* what the quantizing step reads: the input as stored, or with a zero point and a
+     * layout unlike the output's, a dense copy of it */
+    dnnl_memory_desc_t qmd = smd;
+    if (!st && any && !cc_onednn_md_zero_point_safe(&smd, &dmd)) {
+        qmd = plain;
+        snprintf(full + strlen(full), sizeof full - strlen(full), " after a dense copy");
+    }
     if (!st && post && !smask) {
         cc_err e = { 0 };
-        cc_status bs = quantize_binary(b, &plain, &smd, &dmd, sv[0], post_zp, &e);
+        cc_status bs = quantize_binary(b, &plain, &smd, &qmd, &dmd, sv[0], post_zp, &e);
         if (bs != CC_ERR_UNSUPPORTED) {
             if (bs) *err = e;
             free(sv);
@@ -157,13 +177,13 @@ static cc_status quant_reorder(cc_onednn_build *b, int invert, int zp_arg, cc_er
     dnnl_memory_desc_t rmd = dmd; /* what the reorder writes: s32 when the zero point follows */
     if (post) rmd.data_type = dnnl_s32;
     dnnl_primitive_desc_t pd = NULL;
-    if (!st) st = cc_onednn_reorder_pd(b, &smd, &rmd, attr, full, &pd, err);
+    if (!st) st = cc_onednn_reorder_pd(b, &qmd, &rmd, attr, full, &pd, err);
     free(sv);
     free(zv);
     dnnl_primitive_attr_destroy(attr);
     if (st) return st;
     dnnl_memory_t src = NULL, dst = NULL, res = NULL;
-    if ((st = cc_onednn_input(b, 0, &plain, &smd, &src, err)) || (st = cc_onednn_output(b, 0, &dmd, &dst, err)) ||
+    if ((st = quant_input(b, &plain, &smd, &qmd, &src, err)) || (st = cc_onednn_output(b, 0, &dmd, &dst, err)) ||
         (post && (st = cc_onednn_mem_new(b, &rmd, NULL, &res, err)))) {
         dnnl_primitive_desc_destroy(pd);
         return st;

@@ -6,12 +6,13 @@
  * Transpose (a reorder from the input viewed through permuted strides, its stored ones
  * when it has no blocks, to the dense output; in a graph plan a strided view, no copy,
  * when only Quantize/DequantizeLinear read the output: an INT8 detector head's Reshape,
- * Transpose and DequantizeLinear become one reorder), Slice with positive steps (a
- * reorder from the input viewed with an offset and its strides times the steps, in the
- * layout the input is stored in when that has no blocks) and Concat (one reorder per
- * input into its slice of the output, in the first input's dimension order; oneDNN's
- * concat primitive where a slice would cut a block; in a requantizing concat group of a
- * graph plan, one reorder per 8-bit input into its slice of the 8-bit output).
+ * Transpose and DequantizeLinear become one reorder, two with a zero point: quant.c),
+ * Slice with positive steps (a reorder from the input viewed with an offset and its
+ * strides times the steps, in the layout the input is stored in when that has no blocks)
+ * and Concat (one reorder per input into its slice of the output, in the first input's
+ * dimension order; oneDNN's concat primitive where a slice would cut a block; in a
+ * requantizing concat group of a graph plan, one reorder per 8-bit input into its slice
+ * of the 8-bit output, through a scratch where zero points meet unlike layouts).
  *
  * Element types oneDNN 2.x lacks (i64, bool) are moved as bytes: the tensor gets an
  * extra innermost dimension of its element size in u8, which a reorder or concat copies
@@ -398,7 +399,10 @@ static cc_status like_layout(const dnnl_memory_desc_t *ref, int nd, const int64_
 }
 
 /* A requantizing concat group (fuse.c): each 8-bit input reordered, with its scale ratio
- * and zero points, into its slice of the 8-bit output. */
+ * and zero points, into its slice of the 8-bit output. Where zero points meet layouts
+ * unlike each other (cc_onednn_md_zero_point_safe: a channels-last slice, an input
+ * stored otherwise than the output), the input is copied into the output's dimension
+ * order, requantized there, and copied into its slice by plain reorders. */
 static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
 {
     const cc_onednn_fusion *f = b->fuse;
@@ -429,6 +433,14 @@ static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
             (st = cc_onednn_status(dnnl_memory_desc_init_submemory(&sub, &omd, dims, offs),
                                    "sub-memory of the concat output", err)))
             return st;
+        /* from: what the requantizing reorder reads; to: what it writes */
+        dnnl_memory_desc_t from = qmd, to = sub;
+        int zps = f->cat_zero_point[i] || f->out_zero_point;
+        if (zps && !cc_onednn_md_zero_point_safe(&qmd, &sub) &&
+            ((st = like_layout(&omd, r, q->shape.dims, qdt, &from, err)) ||
+             (st = like_layout(&omd, r, q->shape.dims, ydt, &to, err))))
+            return st;
+        if (zps && cc_onednn_md_zero_point_safe(&from, &sub)) to = sub;
         dnnl_primitive_attr_t attr = NULL;
         if (dnnl_primitive_attr_create(&attr) != dnnl_success)
             return cc_err_set(err, CC_ERR_NOMEM, "oneDNN: cannot create primitive attributes");
@@ -440,16 +452,25 @@ static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
             st = cc_onednn_status(dnnl_primitive_attr_set_zero_points(attr, DNNL_ARG_DST, 1, 0, &f->out_zero_point),
                                   "destination zero point", err);
         dnnl_primitive_desc_t pd = NULL;
-        if (!st) st = cc_onednn_reorder_pd(b, &qmd, &sub, attr, "requantizing reorder into a concat", &pd, err);
+        if (!st) st = cc_onednn_reorder_pd(b, &from, &to, attr, "requantizing reorder into a concat", &pd, err);
         dnnl_primitive_attr_destroy(attr);
-        dnnl_memory_t src = NULL, dst = NULL;
+        dnnl_memory_t src = NULL, dst = NULL, mid = NULL;
+        int via = !dnnl_memory_desc_equal(&to, &sub); /* a scratch, then a plain copy into the slice */
         if (st || (st = cc_onednn_mem_value(b, f->cat_value[i], &qmd, &src, err)) ||
-            (st = cc_onednn_output_view(b, 0, &sub, &dst, err))) {
+            (st = cc_onednn_to_layout(b, src, &qmd, &from, 0, &src, err)) ||
+            (st = cc_onednn_output_view(b, 0, &sub, &dst, err)) ||
+            (via && (st = cc_onednn_mem_new(b, &to, NULL, &mid, err)))) {
             if (pd) dnnl_primitive_desc_destroy(pd);
             return st;
         }
-        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, dst } };
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, src }, { DNNL_ARG_TO, via ? mid : dst } };
         if ((st = cc_onednn_step_add(b, pd, args, 2, i == 0, err))) return st;
+        if (!via) continue;
+        dnnl_primitive_desc_t copy = NULL;
+        if ((st = cc_onednn_reorder_pd(b, &to, &sub, NULL, "copy into a concat slice", &copy, err))) return st;
+        dnnl_exec_arg_t cargs[2] = { { DNNL_ARG_FROM, mid }, { DNNL_ARG_TO, dst } };
+        if ((st = cc_onednn_step_add(b, copy, cargs, 2, 0, err))) return st;
+        if (b->plan) b->plan->n_reorders++;
     }
     cc_onednn_note(b, " x%d, requantizing", f->n_cat);
     return cc_onednn_output_finish(b, 0, err);

@@ -23,7 +23,15 @@
  *     zero-point border): not on oneDNN's AMX kernel;
  * 10. MatMulInteger -> Add of an i32 constant: one matmul whose weights carry the bias as
  *     extra rows, exact; a bias of 2^24 would need too many rows and the plan refuses
- *     (the Add alone has no exact oneDNN primitive).
+ *     (the Add alone has no exact oneDNN primitive). Weights in [-64, 64] run on any ISA;
+ *     weights up to 100 only with VNNI: without it oneDNN's pairs of u8 x s8 products
+ *     saturate at 16 bits, and both nodes are refused as not on this hardware;
+ * 11. INT8: a requantizing Concat whose first input (a QLinearConv's) is stored
+ *     channels-last: each input requantized into a scratch and copied into its slice
+ *     (oneDNN 2.6 drops zero points on reorders into a channels-last slice);
+ * 12. an INT8 detector head on a run-time input: Reshape -> Transpose (a strided view)
+ *     -> DequantizeLinear with a zero point, which reads a dense copy of the view (oneDNN
+ *     2.6 dropped the zero point reading that view).
  * Float graphs use small integers and BatchNormalizations whose factor is a power of two,
  * so every f32 result but the swish is exact and must equal the golden model's bit for
  * bit; the swish is held to the Sigmoid row of the policy (check.c) with the magnitude of
@@ -39,6 +47,7 @@
 #include "harness/rng.h"
 #include "models/model.h"
 #include "ops/check.h"
+#include "targets/onednn/onednn.h"
 #include "targets/target.h"
 
 extern const cc_target_iface cc_target_onednn;
@@ -486,11 +495,79 @@ static void int8_few_channels(void *ctx)
     check_model(ctx, finish(b, &out, 1), want, 1, &cs);
 }
 
-/* x [2,k] -> Q (1 / xq, zp) -> MatMulInteger (w [k,8] in [wlo, 100], a zero point zp) ->
+/* x [1,8,7,7] -> Q (1, 128) -> QLinearConv 1x1 (4 filters in [-3, 3], y 1/4, 100) -> DQ \
+ *                                                        Concat (axis 1) -> Q (1/4, 120) -> DQ
+ * x2 [1,3,7,7] -> Q (1/16, 100) -> DQ -----------------------------------/
+ * The convolution's output is stored channels-last, and so is the requantizing concat's
+ * output: oneDNN 2.6's reorders with zero points into a channels-last slice dropped them
+ * for such shapes (cc_onednn_md_zero_point_safe), so each input is requantized into a
+ * scratch of its own and copied into its slice. Power-of-two scales, even zero points:
+ * exact. */
+static void int8_concat_nhwc(void *ctx)
+{
+    cc_model_builder *b = begin("int8_concat_nhwc");
+    if (!b) return;
+    int64_t xd[4] = { 1, 8, 7, 7 }, x2d[4] = { 1, 3, 7, 7 }, wd[4] = { 4, 8, 1, 1 };
+    cc_shape xs = cc_shape_make(4, xd), x2s = cc_shape_make(4, x2d);
+    int x = -1, x2 = -1;
+    cc_err err = { 0 };
+    CHECK_OK(cc_mb_input(b, "x", CC_F32, &xs, &x, &err));
+    CHECK_OK(cc_mb_input(b, "x2", CC_F32, &x2s, &x2, &err));
+    int sx = scalar(b, "sx", CC_F32, 1), zx = scalar(b, "zx", CC_U8, 128);
+    int sw = scalar(b, "sw", CC_F32, 1), zw = scalar(b, "zw", CC_I8, 0);
+    int sy = scalar(b, "sy", CC_F32, 0.25), zy = scalar(b, "zy", CC_U8, 100);
+    int s2 = scalar(b, "s2", CC_F32, 1.0 / 16), z2 = scalar(b, "z2", CC_U8, 100);
+    int so = scalar(b, "so", CC_F32, 0.25), zo = scalar(b, "zo", CC_U8, 120);
+    int in[3] = { x, sx, zx };
+    int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
+    int qc[8] = { q, sx, zx, konst(b, "w", CC_I8, 4, wd, -3, 3, 1), sw, zw, sy, zy };
+    in[0] = node(b, "QLinearConv", "conv", NULL, 8, qc), in[1] = sy, in[2] = zy;
+    int d1 = node(b, "DequantizeLinear", "dq1", NULL, 3, in);
+    in[0] = x2, in[1] = s2, in[2] = z2;
+    in[0] = node(b, "QuantizeLinear", "q2", NULL, 3, in);
+    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
+    int cat_in[2] = { d1, d2 };
+    int c = node(b, "Concat", "cat", "axis=1", 2, cat_in);
+    in[0] = c, in[1] = so, in[2] = zo;
+    in[0] = node(b, "QuantizeLinear", "qout", NULL, 3, in);
+    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
+    const char *want[] = { "Concat+DequantizeLinear+DequantizeLinear+QuantizeLinear: ", "requantizing",
+                           "cat <- dq1, dq2, qout" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+}
+
+/* x (u8 [1, 255, 8, 8], a run-time input) -> Reshape [1,3,85,8,8] -> Transpose
+ * [0,1,3,4,2] -> DequantizeLinear (1/4, zero point 1) -> output: a detector head whose
+ * convolution runs on another target. The Transpose is a strided view of the Reshape's
+ * copy; oneDNN 2.6's reorder from that view with a zero point dropped it (every element
+ * off by 1/4), so the DequantizeLinear reads a dense copy. */
+static void int8_head_view(void *ctx)
+{
+    cc_model_builder *b = begin("int8_head_view");
+    if (!b) return;
+    int64_t dims[4] = { 1, 255, 8, 8 }, s5[5] = { 1, 3, 85, 8, 8 };
+    cc_shape s = cc_shape_make(4, dims);
+    int x = -1;
+    cc_err err = { 0 };
+    CHECK_OK(cc_mb_input(b, "x", CC_U8, &s, &x, &err));
+    int in[3] = { x, shape_const(b, "s5", 5, s5), -1 };
+    int y = node(b, "Reshape", "view", NULL, 2, in);
+    y = node(b, "Transpose", "permute", "perm=[0,1,3,4,2]", 1, &y);
+    in[0] = y, in[1] = scalar(b, "sx", CC_F32, 0.25), in[2] = scalar(b, "zx", CC_U8, 1);
+    int out = node(b, "DequantizeLinear", "dq", NULL, 3, in);
+    const char *want[] = { "Transpose: strided view of its input (no copy)", "DequantizeLinear: " };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 2, &cs);
+}
+
+/* x [2,k] -> Q (1 / xq, zp) -> MatMulInteger (w [k,8] in [wlo, whi], a zero point zp) ->
  * Add (an i32 vector in [-5000, 5000]) -> output (i32): exact. With k = 4096, xq = 85, zp
- * = 0 and wlo = 100, a is 0 or 85 to 255 and the sums pass 2^24 (where f32 would round).
- * A bias of 2^24 needs more weight rows than mm_bias allows: the plan is refused. */
-static void int8_matmul_bias(void *ctx, int64_t k, int wlo, double xq, int zp, int too_big)
+ * = 0 and wlo = whi >= 64, a is 0 or 85 to 255 and the sums pass 2^24 (where f32 would
+ * round). A bias of 2^24 needs more weight rows than mm_bias allows: the plan is refused.
+ * Weights beyond [-64, 64] without VNNI (oneDNN's ISA below avx512_core_vnni): the
+ * MatMulInteger and the Add are not on this hardware, and the plan is refused. */
+static void int8_matmul_bias(void *ctx, int64_t k, int wlo, int whi, double xq, int zp, int too_big)
 {
     cc_model_builder *b = begin(too_big ? "int8_matmul_bias_big" : "int8_matmul_bias");
     if (!b) return;
@@ -502,13 +579,16 @@ static void int8_matmul_bias(void *ctx, int64_t k, int wlo, double xq, int zp, i
     int sx = scalar(b, "sx", CC_F32, 1 / xq), zx = scalar(b, "zx", CC_U8, zp);
     int in[3] = { x, sx, zx };
     int q = node(b, "QuantizeLinear", "q", NULL, 3, in);
-    in[0] = q, in[1] = konst(b, "w", CC_I8, 2, wd, wlo, 100, 1), in[2] = zx;
+    in[0] = q, in[1] = konst(b, "w", CC_I8, 2, wd, wlo, whi, 1), in[2] = zx;
     int acc = node(b, "MatMulInteger", "mm", NULL, 3, in);
     in[0] = acc, in[1] = too_big ? konst(b, "bias", CC_I32, 1, nd, 1 << 24, 1 << 24, 1)
                                  : konst(b, "bias", CC_I32, 1, nd, -5000, 5000, 1);
     int out = node(b, "Add", "bias_add", NULL, 2, in);
     cc_model *m = finish(b, &out, 1);
-    if (!too_big) {
+    const cc_onednn_ctx *c = ctx;
+    int vnni = (c->isa & dnnl_cpu_isa_avx512_core_vnni) == dnnl_cpu_isa_avx512_core_vnni;
+    int here = vnni || (wlo >= -64 && whi <= 64);
+    if (!too_big && here) {
         const char *want[] = { "MatMulInteger+Add: ", "weight rows)" };
         check_spec cs = { .kind = EXACT };
         check_model(ctx, m, want, 2, &cs);
@@ -516,6 +596,20 @@ static void int8_matmul_bias(void *ctx, int64_t k, int wlo, double xq, int zp, i
     }
     CHECK(m != NULL);
     if (!m) return;
+    if (!too_big) { /* without VNNI: both nodes are this machine's refusals */
+        int seen = 0;
+        for (int i = 0; i < m->graph.n_nodes; i++) {
+            const cc_node *nk = &m->graph.nodes[i];
+            if (strcmp(nk->op->name, "MatMulInteger") != 0 && strcmp(nk->op->name, "Add") != 0) continue;
+            char why[256] = "";
+            cc_support sup = cc_target_onednn.supports(ctx, &m->graph, nk, why, sizeof why);
+            if (sup != CC_SUPPORT_NOT_HERE || !strstr(why, "without VNNI"))
+                fprintf(stderr, "%s: %s: support %d: %s\n", m->name, nk->op->name, (int)sup, why);
+            CHECK(sup == CC_SUPPORT_NOT_HERE && strstr(why, "without VNNI") != NULL);
+            seen++;
+        }
+        CHECK(seen == 2);
+    }
     void *plan = NULL;
     CHECK(cc_target_onednn.prepare(ctx, &m->graph, &plan, &err) == CC_ERR_UNSUPPORTED);
     if (plan) cc_target_onednn.release(ctx, plan);
@@ -539,9 +633,13 @@ int main(void)
     decode_head(ctx);
     int8_head(ctx);
     int8_few_channels(ctx);
-    int8_matmul_bias(ctx, 16, -100, 1, 128, 0);
-    int8_matmul_bias(ctx, 4096, 100, 85, 0, 0);
-    int8_matmul_bias(ctx, 16, -100, 1, 128, 1);
+    int8_concat_nhwc(ctx);
+    int8_head_view(ctx);
+    int8_matmul_bias(ctx, 16, -64, 64, 1, 128, 0);
+    int8_matmul_bias(ctx, 4096, 64, 64, 85, 0, 0);
+    int8_matmul_bias(ctx, 16, -100, 100, 1, 128, 0);
+    int8_matmul_bias(ctx, 4096, 100, 100, 85, 0, 0);
+    int8_matmul_bias(ctx, 16, -100, 100, 1, 128, 1);
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }
