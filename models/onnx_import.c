@@ -283,7 +283,7 @@ static cc_status constant_node(importer *im, int k, const Onnx__NodeProto *nd, c
         int is_f = an[6] == 'f';
         int64_t n = is_f ? (int64_t)a->n_floats : (int64_t)a->n_ints;
         cc_shape s = cc_shape_make(1, &n);
-        if (!(st = cc_tensor_alloc(&t, is_f ? CC_F32 : CC_I64, &s, err))) {
+        if (!(st = cc_tensor_alloc(&t, is_f ? CC_F32 : CC_I64, &s, err)) && n) { /* an empty list has no array */
             if (is_f) memcpy(t.data, a->floats, sizeof(float) * (size_t)n);
             else memcpy(t.data, a->ints, sizeof(int64_t) * (size_t)n);
         }
@@ -367,7 +367,7 @@ static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_
         break;
     }
     case CC_ATTR_STRING:
-        if (a->s.len >= CC_ATTR_STR || memchr(a->s.data, 0, a->s.len)) {
+        if (a->s.len >= CC_ATTR_STR || (a->s.len && memchr(a->s.data, 0, a->s.len))) {
             snprintf(why, n, "is a string of %zu bytes, at most %d are supported", a->s.len, CC_ATTR_STR - 1);
             return -1;
         }

@@ -208,7 +208,7 @@ cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err)
             return cc_err_set(err, CC_ERR_ARG, "%s: missing attribute '%s'", op->name,
                               op->attrs[a].name);
 
-    /* validate through the op's own shape inference (inputs not filled) */
+    /* validate through the op's own shape inference (data inputs described, without data) */
     cc_case_inst *inst = malloc(sizeof *inst);
     if (!inst) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     st = build(&c, 0, 0, 0, inst, err);
@@ -299,18 +299,17 @@ static cc_status make_attr_input(const cc_case *c, int a, cc_tensor *t, cc_err *
     return CC_OK;
 }
 
-/* Zero-filled tensor whose pages are not touched (for validation only). */
-static cc_status alloc_lazy(cc_tensor *t, cc_dtype dt, const cc_shape *s, cc_err *err)
+/* A data input described without data, for validation only: an id may describe tensors
+ * far larger than memory, and validating it must cost neither their memory nor the time
+ * to touch them (gen() leaves data inputs without data alone, see op.h). */
+static cc_status describe(cc_tensor *t, cc_dtype dt, const cc_shape *s, cc_err *err)
 {
     int64_t n;
     cc_status st = cc_shape_numel_checked(s, &n, err);
     if (st) return st;
-    size_t bytes = (size_t)n * cc_dtype_size(dt);
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "out of memory allocating %zu bytes", bytes);
     t->dtype = dt;
     t->shape = *s;
-    t->data = p;
+    t->data = NULL;
     return CC_OK;
 }
 
@@ -331,7 +330,7 @@ static cc_status build(const cc_case *c, uint64_t seed, int exact, int fill, cc_
         const cc_io_def *io = &op->inputs[i];
         if (io->role == CC_IN_DATA && c->present[i]) {
             st = fill ? cc_tensor_alloc(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], err)
-                      : alloc_lazy(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], err);
+                      : describe(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], err);
             if (st) goto fail;
             inst->present[i] = 1;
             if (fill) fill_data(&inst->inputs[i], io, &rng, exact);

@@ -497,7 +497,8 @@ static cc_status qlmm_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int e
     double ss = 0;
     int64_t cnt = 0;
     int64_t azp = (int64_t)cc_load(t[QA_ZP].data, in[QA].dtype, 0);
-    for (int64_t m = 0; d.n_mat > 0 && m < d.m && m < 16; m++)
+    int have_data = in[QA].data && in[QB].data; /* not when only validating (op.h) */
+    for (int64_t m = 0; have_data && d.n_mat > 0 && m < d.m && m < 16; m++)
         for (int64_t n = 0; n < d.n && n < 16; n++) {
             size_t ib = per_col ? (size_t)n : 0;
             int64_t bzp = (int64_t)cc_load(t[QB_ZP].data, in[QB].dtype, ib);

@@ -150,6 +150,9 @@ typedef struct cc_op_def {
     /* optional: fills CC_IN_GEN inputs (allocating them with cc_tensor_alloc) and may
      * adjust generated data inputs (keep a divisor away from zero). Called with every
      * CC_IN_DATA and CC_IN_ATTR input already made. exact != 0 in the exact regime.
+     * When a case id is only validated (cc_case_parse) its CC_IN_DATA inputs have dtype
+     * and shape but no data (NULL; the id may describe more than memory holds): gen still
+     * makes the CC_IN_GEN inputs, and reads and writes no data input without data.
      * Default (NULL): the op has no CC_IN_GEN inputs. */
     cc_status (*gen)(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err);
     /* optional: number of outputs a node with these attributes has (Split); default

@@ -429,7 +429,7 @@ static double dequantize_scale(cc_rng *rng, int exact, int64_t i)
 static cc_status dequantize_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact,
                                 cc_err *err)
 {
-    if (in[0].dtype == CC_I32) {
+    if (in[0].dtype == CC_I32 && in[0].data) {
         /* int32 inputs are biases and accumulators: spread them over +-2^24 (the generic
          * +-1000 is too narrow to mean much), where they are still exact in f32, so the
          * product with the scale is the only rounding */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — set up, build, and run the tests: the unit tests under AddressSanitizer and
 # UndefinedBehaviorSanitizer first (but those labelled `slow`, which build whole reference
-# models), then every test (unit and integration) on the release build. The last line
-# printed is ctest's summary.
+# models), then 30 s of fuzzing per input parser (scripts/fuzz.sh), then every test (unit
+# and integration) on the release build. The last line printed is ctest's summary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
@@ -17,5 +17,13 @@ ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
     exit 1
 }
 tail -n 3 build-asan/ctest.log
+# the input parsers under libFuzzer, 30 s each (scripts/fuzz.sh; about 2.5 minutes on 2
+# cores, its first build included), where clang and its libFuzzer runtime are installed
+if command -v clang >/dev/null && [ -f "$(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a")" ]; then
+    echo "test: fuzz targets, 30 s each"
+    scripts/fuzz.sh all 30
+else
+    echo "test: fuzz targets skipped (no clang with libFuzzer: Debian clang libclang-rt-14-dev)"
+fi
 echo "test: all tests on the release build"
 ctest --test-dir build -j "$jobs" --output-on-failure

@@ -1,8 +1,8 @@
 /* test_cases_csv.c — case lists from CSV: a header naming the case column, quoted ids with
  * commas, a quoted cell spanning two lines, comments and blank rows, disabled rows, and
  * bad rows (an unknown op, an empty id, a repeat, a missing column) each named by its
- * line number while every good row is kept, in order; files without a header; a missing
- * file. */
+ * line number while every good row is kept, in order; files without a header; a row that
+ * a stray quote runs to the end of the file; a missing file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +80,14 @@ int main(void)
     CHECK_OK(cc_cases_from_csv(path, &cases, &n, on_bad, &bad, &err));
     CHECK(n == 2);
     CHECK(bad.n == 1 && bad.lines[0] == 3);
+    free(cases);
+
+    /* a stray quote keeps libcsv's quote open to the end of the file, so the file's last
+     * line break lies inside the row, which still starts on its own line */
+    write_file(path, "case\n\"Relu(x=2x3:f32)\"x\n");
+    bad.n = 0;
+    CHECK_OK(cc_cases_from_csv(path, &cases, &n, on_bad, &bad, &err));
+    CHECK(n == 0 && bad.n == 1 && bad.lines[0] == 2);
     free(cases);
 
     /* nothing good: still OK, no cases */

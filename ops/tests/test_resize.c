@@ -309,6 +309,10 @@ static void test_cases(void)
                      "Resize(x=1x256x20x20:f16,coordinate_transformation_mode=asymmetric,"
                      "nearest_mode=floor,scales=[1,1,2,2])");
     CHECK(cc_case_parse("Resize(x=1x3x8x8:f32,scales=[1,1,2,2],sizes=[1,3,16,16])", &c, &e) == CC_ERR_ARG);
+    /* an empty output: nothing to compute, though one of its dims is 3 * 2^38 (the taps,
+     * 100 bytes per output coordinate of an axis, would be 80 TB) */
+    CHECK(cc_case_parse("Resize(x=0x3x0x22:f32,mode=linear,scales=[2,274877906944,2,2])", &c, &e) == CC_OK);
+    case_golden_finite(&c, 1, 0);
 }
 
 int main(void)
