@@ -8,7 +8,7 @@ packages=(build-essential cmake pkg-config sqlite3
           libgsl-dev libsqlite3-dev libcsv-dev libcmark-gfm-dev libcmark-gfm-extensions-dev
           libopenblas-dev libdnnl-dev ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd
           libprotobuf-c-dev protobuf-c-compiler libonnx-dev libonnx-testdata libxnnpack-dev libpthreadpool-dev
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev libomp-14-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
