@@ -373,6 +373,24 @@ static void int8_chain(void *ctx)
     check_model(ctx, finish(b, &out, 1), want, 4, &cs);
 }
 
+/* The shared tail of the requantizing-Concat tests: x2 -> Q (s2, z2) -> DQ beside d1 ->
+ * Concat (axis 1) -> Q (so, zo) -> DQ, which must fuse into one requantizing Concat and
+ * match the golden model exactly. */
+static void concat_requantized(void *ctx, cc_model_builder *b, int d1, int x2, int s2, int z2, int so, int zo)
+{
+    int in[3] = { x2, s2, z2 };
+    in[0] = node(b, "QuantizeLinear", "q2", NULL, 3, in);
+    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
+    int cat_in[2] = { d1, d2 };
+    in[0] = node(b, "Concat", "cat", "axis=1", 2, cat_in), in[1] = so, in[2] = zo;
+    in[0] = node(b, "QuantizeLinear", "qout", NULL, 3, in);
+    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
+    const char *want[] = { "Concat+DequantizeLinear+DequantizeLinear+QuantizeLinear: ", "requantizing",
+                           "cat <- dq1, dq2, qout" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+}
+
 /* x1 -> Q (1/32, 128) -> DQ \
  *                            Concat (axis 1) -> Q (1/16, 120) -> DQ (output)
  * x2 -> Q (1/16, 100) -> DQ /
@@ -389,18 +407,7 @@ static void int8_concat(void *ctx)
     int in[3] = { x1, s1, z1 };
     in[0] = node(b, "QuantizeLinear", "q1", NULL, 3, in);
     int d1 = node(b, "DequantizeLinear", "dq1", NULL, 3, in);
-    in[0] = x2, in[1] = s2, in[2] = z2;
-    in[0] = node(b, "QuantizeLinear", "q2", NULL, 3, in);
-    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
-    int cat_in[2] = { d1, d2 };
-    int c = node(b, "Concat", "cat", "axis=1", 2, cat_in);
-    in[0] = c, in[1] = so, in[2] = zo;
-    in[0] = node(b, "QuantizeLinear", "qout", NULL, 3, in);
-    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
-    const char *want[] = { "Concat+DequantizeLinear+DequantizeLinear+QuantizeLinear: ", "requantizing",
-                           "cat <- dq1, dq2, qout" };
-    check_spec cs = { .kind = EXACT };
-    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+    concat_requantized(ctx, b, d1, x2, s2, z2, so, zo);
 }
 
 /* An i64 shape constant of n dims; -1 on error. */
@@ -523,18 +530,7 @@ static void int8_concat_nhwc(void *ctx)
     int qc[8] = { q, sx, zx, konst(b, "w", CC_I8, 4, wd, -3, 3, 1), sw, zw, sy, zy };
     in[0] = node(b, "QLinearConv", "conv", NULL, 8, qc), in[1] = sy, in[2] = zy;
     int d1 = node(b, "DequantizeLinear", "dq1", NULL, 3, in);
-    in[0] = x2, in[1] = s2, in[2] = z2;
-    in[0] = node(b, "QuantizeLinear", "q2", NULL, 3, in);
-    int d2 = node(b, "DequantizeLinear", "dq2", NULL, 3, in);
-    int cat_in[2] = { d1, d2 };
-    int c = node(b, "Concat", "cat", "axis=1", 2, cat_in);
-    in[0] = c, in[1] = so, in[2] = zo;
-    in[0] = node(b, "QuantizeLinear", "qout", NULL, 3, in);
-    int out = node(b, "DequantizeLinear", "dqout", NULL, 3, in);
-    const char *want[] = { "Concat+DequantizeLinear+DequantizeLinear+QuantizeLinear: ", "requantizing",
-                           "cat <- dq1, dq2, qout" };
-    check_spec cs = { .kind = EXACT };
-    check_model(ctx, finish(b, &out, 1), want, 3, &cs);
+    concat_requantized(ctx, b, d1, x2, s2, z2, so, zo);
 }
 
 /* x (u8 [1, 255, 8, 8], a run-time input) -> Reshape [1,3,85,8,8] -> Transpose
