@@ -369,6 +369,10 @@ static cc_status slice_make_plan(const cc_node *node, const cc_tensor *const *in
             s = s < 0 ? 0 : s > dim ? dim : s;
             e = e < 0 ? 0 : e > dim ? dim : e;
             len = e > s ? (e - s - 1) / step + 1 : 0;
+        } else if (dim == 0) {
+            /* the clamp range [0, dim - 1] of a negative step is empty: nothing to take */
+            s = 0;
+            len = 0;
         } else {
             s = s < 0 ? 0 : s > dim - 1 ? dim - 1 : s;
             e = e < -1 ? -1 : e > dim - 1 ? dim - 1 : e;

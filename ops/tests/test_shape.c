@@ -340,6 +340,25 @@ static void test_slice(void)
     slice_1d(2, 7, -1, NULL, 0);
     slice_1d(9, -11, INT64_MIN, (double[]){ 9 }, 1);
 
+    /* an empty axis sliced backwards stays empty (its clamp range [0, -1] holds nothing);
+     * it once gave one element read past the end of the data */
+    {
+        int64_t d0[2] = { 0, 3 };
+        cc_tensor x0 = iota(2, d0, 0);
+        const cc_tensor *in0[1] = { &x0 };
+        cc_node n0 = make_node("Slice", 1);
+        attr_set_ints(&n0, "starts", (int64_t[]){ -7 }, 1);
+        attr_set_ints(&n0, "ends", (int64_t[]){ -1 }, 1);
+        attr_set_ints(&n0, "steps", (int64_t[]){ -1 }, 1);
+        cc_tensor out0[1];
+        cc_golden g0[1];
+        cc_err e0;
+        CHECK_OK(golden_run(&n0, in0, 1, out0, g0, &e0));
+        CHECK(shape_is(&out0[0].shape, 2, (int64_t[]){ 0, 3 }));
+        cc_golden_free(g0, 1);
+        cc_tensor_free(&x0);
+    }
+
     /* 2-D, 3x4 with x[r][c] = 4 r + c: axes [1,0], starts [-1,0], ends [0,2], steps [-2,1]
      * -> rows 0,1 and columns 3,1: [[3,1],[7,5]] */
     int64_t d[2] = { 3, 4 };
