@@ -3,9 +3,12 @@
 # and tensors, case ids, CSV case lists, weights files), each under AddressSanitizer,
 # UndefinedBehaviorSanitizer and leak detection.
 #
-# Usage: scripts/fuzz.sh TARGET SECONDS
+# Usage: scripts/fuzz.sh TARGET SECONDS [SEED]
 #   TARGET   onnx, case, cases_csv, weights, or all (one after the other)
 #   SECONDS  how long each target fuzzes; 0 only replays its corpora once
+#   SEED     libFuzzer's random seed (a positive integer): the same seed on the same corpus
+#            tries the same inputs in the same order, so a short gate (scripts/test.sh)
+#            repeats itself; default: a new seed each time, for long exploring runs
 #
 # The first call configures build-fuzz/ (CC=clang, -DCC_FUZZ=ON, no optional backends);
 # later calls reuse it. Each target runs on its working corpus build-fuzz/corpus/<target>/
@@ -18,8 +21,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage="usage: scripts/fuzz.sh onnx|case|cases_csv|weights|all SECONDS"
-if [ $# -ne 2 ]; then echo "fuzz: $usage" >&2; exit 2; fi
+usage="usage: scripts/fuzz.sh onnx|case|cases_csv|weights|all SECONDS [SEED]"
+if [ $# -ne 2 ] && [ $# -ne 3 ]; then echo "fuzz: $usage" >&2; exit 2; fi
 case "$1" in
     onnx|case|cases_csv|weights) targets=("$1") ;;
     all) targets=(onnx case cases_csv weights) ;;
@@ -27,6 +30,11 @@ case "$1" in
 esac
 if ! [[ "$2" =~ ^[0-9]+$ ]]; then echo "fuzz: SECONDS must be a whole number, got '$2' ($usage)" >&2; exit 2; fi
 seconds="$2"
+seed=()
+if [ $# -eq 3 ]; then
+    if ! [[ "$3" =~ ^[1-9][0-9]{0,8}$ ]]; then echo "fuzz: SEED must be a positive integer, got '$3' ($usage)" >&2; exit 2; fi
+    seed=(-seed="$3")
+fi
 
 # where each target's executable and committed seeds live
 declare -A module=([onnx]=models [weights]=models [case]=ops [cases_csv]=harness)
@@ -68,7 +76,7 @@ for t in "${targets[@]}"; do
     rc=0
     ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
         UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
-        "$exe" "${budget[@]}" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+        "$exe" "${budget[@]}" ${seed[@]+"${seed[@]}"} -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$work" ${seeds:+"$seeds"} >"$log" 2>&1 || rc=$?
 
     stats="$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -n 1 || true)"
