@@ -190,6 +190,10 @@ static int selection_option(const cc_cli *cli, int argc, char **argv, int *i, cc
     }
     if ((k = cc_cli_value(cli, argc, argv, i, "--case", &v)) != 0) {
         if (k < 0) return 4;
+        if (sel->case_id) {
+            usage_error(cli, "--case is given twice (several cases: --cases-file FILE)");
+            return 4;
+        }
         cc_case tmp;
         cc_err err = { 0 };
         if (cc_case_parse(v, &tmp, &err)) {

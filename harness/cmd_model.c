@@ -120,6 +120,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --calib-method M    minmax (default) or percentile\n"
                 "  --layers            per-layer time breakdown (runs every layer alone)\n"
                 "  --timeout S         per (target, precision) job (default 1800)\n"
+                "  --mem-limit MIB     memory the model may need (default 8192): a model that needs\n"
+                "                      more is unsupported everywhere, judged from its shapes\n"
                 "  --min-time S        latency sampling time (default 1)\n"
                 "  --db PATH           results database (default out/crosscheck.db)\n"
                 "  --run RUN           add the results to run RUN of the database (an id, latest, a tag,\n"
@@ -135,6 +137,7 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     o.seed = 1;
     o.calib_images = 8;
     o.timeout_s = 1800;
+    o.mem_limit_mb = 8192;
     o.min_time = 1;
     o.min_samples = 10;
     add_precisions(&o, "f32,f16,bf16,int8");
@@ -192,6 +195,12 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             int s;
             if (k < 0 || parse_int(v, 1, 86400, &s)) return fprintf(stderr, "crosscheck model run: --timeout takes seconds\n"), 2;
             o.timeout_s = s;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--mem-limit", &v)) != 0) {
+            uint64_t mb;
+            if (k < 0 || cc_cli_u64(v, &mb) || mb < 1 || mb > ((uint64_t)1 << 30))
+                return fprintf(stderr, "crosscheck model run: --mem-limit takes MiB as an integer of at least 1, got '%s'\n",
+                               k < 0 ? "" : v), 2;
+            o.mem_limit_mb = (size_t)mb;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--min-time", &v)) != 0) {
             char *end;
             if (k < 0) return 2;

@@ -103,6 +103,24 @@ cc_dtype cc_case_dtype(const cc_case *c)
 static cc_status build(const cc_case *c, uint64_t seed, int exact, int fill, cc_case_inst *inst,
                        cc_err *err);
 
+/* The memory need of a described case (case.h). Shapes are validated, so each count is
+ * at most CC_MAX_NUMEL; the sum is in double, which no shape can overflow. */
+static double mem_need(const cc_case_inst *inst)
+{
+    double need = 0;
+    for (int i = 0; i < inst->n_in; i++)
+        if (inst->present[i])
+            need += 2.0 * (double)cc_shape_numel(&inst->inputs[i].shape) *
+                    (double)cc_dtype_size(inst->inputs[i].dtype);
+    const cc_graph *g = &inst->graph;
+    for (int j = 0; j < inst->n_out; j++) {
+        const cc_tensor *o = &g->values[g->outputs[j]];
+        double n = (double)cc_shape_numel(&o->shape);
+        need += 2.0 * n * (double)cc_dtype_size(o->dtype) + 2.0 * n * sizeof(double);
+    }
+    return need;
+}
+
 cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err)
 {
     cc_case c;
@@ -216,7 +234,18 @@ cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err)
         free(inst);
         return st;
     }
+    /* outputs obey the limit on inputs' sizes too (mem_need relies on it) */
+    for (int j = 0; j < inst->n_out; j++) {
+        int64_t n;
+        cc_err e;
+        if (cc_shape_numel_checked(&inst->graph.values[inst->graph.outputs[j]].shape, &n, &e)) {
+            cc_case_inst_free(inst);
+            free(inst);
+            return cc_err_set(err, CC_ERR_ARG, "%s: output %d: %s", op->name, j, e.msg);
+        }
+    }
     c.n_out = inst->n_out;
+    c.mem_need = mem_need(inst);
     cc_case_inst_free(inst);
     free(inst);
     format_case(&c);
@@ -359,10 +388,19 @@ static cc_status build(const cc_case *c, uint64_t seed, int exact, int fill, cc_
     memcpy(node->attrs, c->attrs, sizeof node->attrs);
     snprintf(node->name, sizeof node->name, "%s", op->name);
     if (op->gen) {
-        st = op->gen(node, inst->inputs, &rng, exact, err);
-        if (st) goto fail;
+        /* what gen made: with data when filling; when only describing, the inputs whose
+           dtype it set (an input not yet made carries the marker CC_DTYPE_COUNT) */
         for (int i = 0; i < op->n_inputs; i++)
-            if (inst->inputs[i].data) inst->present[i] = 1;
+            if (!inst->present[i]) inst->inputs[i].dtype = CC_DTYPE_COUNT;
+        st = op->gen(node, inst->inputs, fill ? &rng : NULL, exact, err);
+        for (int i = 0; i < op->n_inputs; i++) {
+            if (!inst->present[i] && inst->inputs[i].dtype == CC_DTYPE_COUNT) {
+                inst->inputs[i].dtype = CC_F32;
+                continue;
+            }
+            if (fill ? inst->inputs[i].data != NULL : 1) inst->present[i] = 1;
+        }
+        if (st) goto fail;
     }
     for (int i = 0; i < op->n_inputs; i++)
         if (!inst->present[i] && !op->inputs[i].optional) {

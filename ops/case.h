@@ -21,12 +21,21 @@ typedef struct cc_case {
     cc_shape in_shape[CC_MAX_IO];
     cc_attr_value attrs[CC_MAX_ATTRS]; /* resolved (defaults applied) */
     int n_out;
+    double mem_need;                   /* bytes a run of it needs (cc_case_parse) */
     char id[CC_CASE_ID_MAX];           /* canonical */
 } cc_case;
 
 /* Parses and validates a case id (including the op's shape inference, so invalid
  * attributes and inconsistent shapes are rejected here) and writes its canonical form to
- * out->id. One-line CC_ERR_ARG on any problem. */
+ * out->id and its memory need to out->mem_need. Nothing proportional to the case's
+ * tensors is allocated or computed: only descriptions. One-line CC_ERR_ARG on any
+ * problem.
+ *
+ * The memory need is computed from shapes alone, so a case is judged the same on every
+ * host: every input counted twice (the generated host copy and the target's buffer or
+ * packed weights), every output twice (the target's buffer and the host copy it is read
+ * back into) and the golden outputs at two doubles (value and magnitude) per element.
+ * A target's own workspace comes on top. */
 cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err);
 /* The case's dtype: the dtype of its first input. */
 cc_dtype cc_case_dtype(const cc_case *c);

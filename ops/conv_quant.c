@@ -57,7 +57,8 @@ static double draw_zero_point(cc_rng *rng, cc_dtype d, int64_t spread)
 }
 
 /* Allocates in[i] with dtype dt and n values (n == 0: a scalar of rank 0). */
-static cc_status alloc_param(cc_tensor *t, cc_dtype dt, int64_t n, cc_err *err)
+/* A parameter of n values (a scalar for n == 0); described only when rng is NULL (op.h). */
+static cc_status alloc_param(cc_tensor *t, cc_dtype dt, int64_t n, const cc_rng *rng, cc_err *err)
 {
     cc_shape s;
     memset(&s, 0, sizeof s);
@@ -65,7 +66,7 @@ static cc_status alloc_param(cc_tensor *t, cc_dtype dt, int64_t n, cc_err *err)
         s.rank = 1;
         s.dims[0] = n;
     }
-    return cc_tensor_alloc(t, dt, &s, err);
+    return cc_gen_tensor(t, dt, &s, rng, err);
 }
 
 static cc_status check_knob(const cc_node *node, const char *name, int64_t max, cc_err *err)
@@ -148,14 +149,16 @@ static cc_status convint_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, in
     const cc_tensor *x = &in[CI_X], *w = &in[CI_W];
     cc_status st;
     if (cc_attr_i(node, "x_zp") && !in[CI_XZ].data) {
-        if ((st = alloc_param(&in[CI_XZ], x->dtype, 0, err))) return st;
-        cc_store(in[CI_XZ].data, x->dtype, 0, draw_zero_point(rng, x->dtype, x->dtype == CC_U8 ? 64 : 32));
+        if ((st = alloc_param(&in[CI_XZ], x->dtype, 0, rng, err))) return st;
+        if (rng)
+            cc_store(in[CI_XZ].data, x->dtype, 0,
+                     draw_zero_point(rng, x->dtype, x->dtype == CC_U8 ? 64 : 32));
     }
     int64_t wzp = cc_attr_i(node, "w_zp");
     if (wzp && !in[CI_WZ].data) {
         int64_t m = w->shape.rank ? w->shape.dims[0] : 1;
-        if ((st = alloc_param(&in[CI_WZ], w->dtype, wzp == 2 ? m : 0, err))) return st;
-        int64_t n = cc_tensor_numel(&in[CI_WZ]);
+        if ((st = alloc_param(&in[CI_WZ], w->dtype, wzp == 2 ? m : 0, rng, err))) return st;
+        int64_t n = rng ? cc_tensor_numel(&in[CI_WZ]) : 0;
         for (int64_t i = 0; i < n; i++)
             cc_store(in[CI_WZ].data, w->dtype, (size_t)i, draw_zero_point(rng, w->dtype, 16));
     }
@@ -318,6 +321,22 @@ done:
     return st;
 }
 
+/* QLinearConv's six generated parameters (w's per filter where n_w > 0), with data when
+ * rng is non-NULL, else described only. */
+static cc_status make_params(cc_tensor *in, cc_dtype xdt, cc_dtype wdt, cc_dtype ydt, int64_t n_w,
+                             const cc_rng *rng, cc_err *err)
+{
+    cc_status st;
+    if ((st = alloc_param(&in[QC_XS], CC_F32, 0, rng, err)) ||
+        (st = alloc_param(&in[QC_XZ], xdt, 0, rng, err)) ||
+        (st = alloc_param(&in[QC_WS], CC_F32, n_w, rng, err)) ||
+        (st = alloc_param(&in[QC_WZ], wdt, n_w, rng, err)) ||
+        (st = alloc_param(&in[QC_YS], CC_F32, 0, rng, err)) ||
+        (st = alloc_param(&in[QC_YZ], ydt, 0, rng, err)))
+        return st;
+    return CC_OK;
+}
+
 /* log-uniform in [lo, hi] */
 static double draw_scale(cc_rng *rng, double lo, double hi)
 {
@@ -342,6 +361,9 @@ static cc_status qconv_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int 
     if (in[QC_XS].data) return CC_OK; /* already made */
     /* a shape without filters still gets parameters: infer then reports what is wrong */
     int64_t m = w->shape.rank && w->shape.dims[0] > 0 ? w->shape.dims[0] : 1;
+    cc_dtype ydt = x->dtype; /* the output takes the activations' type */
+    if (!rng) /* only validating (op.h): the parameters' descriptions */
+        return make_params(in, x->dtype, w->dtype, ydt, per_channel ? m : 0, NULL, err);
     int64_t k = w->data ? cc_tensor_numel(w) / m : 0;
     cc_status st = CC_OK;
     double *sw = malloc((size_t)m * 2 * sizeof *sw);
@@ -403,12 +425,7 @@ static cc_status qconv_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int 
     if (!(sy > 0) || !isfinite(sy)) sy = sx * sw0; /* all-zero data (validation only) */
     if (exact) sy = ldexp(1, (int)lround(log2(sy)));
 
-    cc_dtype ydt = x->dtype; /* the output takes the activations' type */
-    if ((st = alloc_param(&in[QC_XS], CC_F32, 0, err)) || (st = alloc_param(&in[QC_XZ], x->dtype, 0, err)) ||
-        (st = alloc_param(&in[QC_WS], CC_F32, per_channel ? m : 0, err)) ||
-        (st = alloc_param(&in[QC_WZ], w->dtype, per_channel ? m : 0, err)) ||
-        (st = alloc_param(&in[QC_YS], CC_F32, 0, err)) || (st = alloc_param(&in[QC_YZ], ydt, 0, err)))
-        goto done;
+    if ((st = make_params(in, x->dtype, w->dtype, ydt, per_channel ? m : 0, rng, err))) goto done;
     cc_store(in[QC_XS].data, CC_F32, 0, sx);
     cc_store(in[QC_XZ].data, x->dtype, 0, zx);
     for (int64_t i = 0; i < (per_channel ? m : 1); i++) {

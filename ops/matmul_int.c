@@ -475,12 +475,17 @@ static cc_status qlmm_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int e
         col.dims[col.rank - 2] = 1;
     }
     const cc_shape *bshape = per_col ? &col : &scalar;
-    if ((st = cc_tensor_alloc(&t[QA_SCALE], CC_F32, &scalar, err))) goto fail;
-    if ((st = cc_tensor_alloc(&t[QA_ZP], in[QA].dtype, &scalar, err))) goto fail;
-    if ((st = cc_tensor_alloc(&t[QB_SCALE], CC_F32, bshape, err))) goto fail;
-    if ((st = cc_tensor_alloc(&t[QB_ZP], in[QB].dtype, bshape, err))) goto fail;
-    if ((st = cc_tensor_alloc(&t[QY_SCALE], CC_F32, &scalar, err))) goto fail;
-    if ((st = cc_tensor_alloc(&t[QY_ZP], ty, &scalar, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QA_SCALE], CC_F32, &scalar, rng, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QA_ZP], in[QA].dtype, &scalar, rng, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QB_SCALE], CC_F32, bshape, rng, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QB_ZP], in[QB].dtype, bshape, rng, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QY_SCALE], CC_F32, &scalar, rng, err))) goto fail;
+    if ((st = cc_gen_tensor(&t[QY_ZP], ty, &scalar, rng, err))) goto fail;
+    if (!rng) { /* only validating (op.h): the descriptions are all */
+        for (int i = QA_SCALE; i < Q_N; i++)
+            if (i != QB) in[i] = t[i];
+        return CC_OK;
+    }
 
     double as = exact ? ldexp(1.0, -(int)cc_rng_int(rng, 5, 8))
                       : (float)(0.002 + 0.018 * cc_rng_uniform(rng));

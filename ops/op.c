@@ -261,3 +261,16 @@ void cc_case_list_free(cc_case_list *l)
     free(l->ids);
     memset(l, 0, sizeof *l);
 }
+
+cc_status cc_gen_tensor(cc_tensor *t, cc_dtype dt, const cc_shape *s, const cc_rng *rng,
+                        cc_err *err)
+{
+    if (rng) return cc_tensor_alloc(t, dt, s, err);
+    int64_t n;
+    cc_status st = cc_shape_numel_checked(s, &n, err);
+    if (st) return st;
+    t->dtype = dt;
+    t->shape = *s;
+    t->data = NULL;
+    return CC_OK;
+}

@@ -147,12 +147,14 @@ typedef struct cc_op_def {
      * cc_load; fills out[j].value, out[j].mag and out[j].k. */
     cc_status (*golden)(const cc_node *node, const cc_tensor *const *in, int n_out,
                         cc_golden *out, cc_err *err);
-    /* optional: fills CC_IN_GEN inputs (allocating them with cc_tensor_alloc) and may
+    /* optional: fills CC_IN_GEN inputs (allocating them with cc_gen_tensor) and may
      * adjust generated data inputs (keep a divisor away from zero). Called with every
      * CC_IN_DATA and CC_IN_ATTR input already made. exact != 0 in the exact regime.
-     * When a case id is only validated (cc_case_parse) its CC_IN_DATA inputs have dtype
-     * and shape but no data (NULL; the id may describe more than memory holds): gen still
-     * makes the CC_IN_GEN inputs, and reads and writes no data input without data.
+     * When a case id is only validated (cc_case_parse), rng is NULL: the CC_IN_DATA
+     * inputs have dtype and shape but no data (the id may describe more than memory
+     * holds), and gen only describes the CC_IN_GEN inputs it would make (cc_gen_tensor
+     * gives them dtype and shape, no data), draws nothing and reads or writes no data.
+     * Validation thus costs no memory or time proportional to any dimension.
      * Default (NULL): the op has no CC_IN_GEN inputs. */
     cc_status (*gen)(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err);
     /* optional: number of outputs a node with these attributes has (Split); default
@@ -173,6 +175,11 @@ typedef struct cc_op_family {
  * bytes, zeroed by the caller) gets 1 for each value a node produces. One-line
  * CC_ERR_ARG starting with `who` (the backend's name) otherwise. */
 cc_status cc_graph_check(const cc_graph *g, const char *who, unsigned char *produced, cc_err *err);
+
+/* For gen(): gives t dtype dt and shape s, with zeroed data when rng is non-NULL (the
+ * case is being instantiated) and without data when it is NULL (only validated). */
+cc_status cc_gen_tensor(cc_tensor *t, cc_dtype dt, const cc_shape *s, const cc_rng *rng,
+                        cc_err *err);
 
 /* ---- catalog ---------------------------------------------------------------------- */
 

@@ -163,7 +163,8 @@ static double pick_zp(cc_rng *rng, cc_dtype d)
 }
 
 /* Allocates in[1] (f32 scales, from scale()) and, where the zp knob asks, in[2] (zero
- * points of dtype zdt). Nothing is left allocated on failure. */
+ * points of dtype zdt); only describes them when rng is NULL (op.h). Nothing is left
+ * allocated on failure. */
 static cc_status gen_params(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact,
                             cc_dtype zdt, double (*scale)(cc_rng *, int, int64_t), cc_err *err)
 {
@@ -171,18 +172,19 @@ static cc_status gen_params(const cc_node *node, cc_tensor *in, cc_rng *rng, int
     cc_status st;
     cc_shape ps;
     if ((st = param_shape(node, &in[0].shape, &ps, err))) return st;
-    int64_t n = cc_shape_numel(&ps);
-    if ((st = cc_tensor_alloc(&s, CC_F32, &ps, err))) return st;
+    int64_t n = rng ? cc_shape_numel(&ps) : 0;
+    int zp = cc_attr_i(node, "zp") != 0;
+    if ((st = cc_gen_tensor(&s, CC_F32, &ps, rng, err))) return st;
     for (int64_t i = 0; i < n; i++) cc_store(s.data, CC_F32, (size_t)i, scale(rng, exact, i));
-    if (cc_attr_i(node, "zp")) {
-        if ((st = cc_tensor_alloc(&z, zdt, &ps, err))) {
+    if (zp) {
+        if ((st = cc_gen_tensor(&z, zdt, &ps, rng, err))) {
             cc_tensor_free(&s);
             return st;
         }
         for (int64_t i = 0; i < n; i++) cc_store(z.data, zdt, (size_t)i, pick_zp(rng, zdt));
     }
     in[1] = s;
-    if (z.data) in[2] = z;
+    if (zp) in[2] = z;
     return CC_OK;
 }
 

@@ -25,6 +25,7 @@
 #include "graph_exec.h"
 #include "model_record.h"
 #include "stats.h"
+#include "worker.h"
 
 /* Conformance to the golden model at the same precision. Two correct implementations of
  * one precision round differently in every layer, and in a deep network those roundings
@@ -559,6 +560,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
     int batch = o->batch;
     for (int i = 0; i < o->n_targets; i++)
         if (o->targets[i] == t && o->batches[i] > 0) batch = o->batches[i];
+    if (o->mem_limit_mb && cc_model_mem_need(f32, batch) > (double)o->mem_limit_mb * 1048576.0)
+        batch = 1; /* judged from the shapes, as the whole model was (model_run.h) */
     if (!st && batch > 1 && !is_onnx(o->model)) {
         cc_graph_exec *xb = NULL;
         cc_graph_exec_info ib;
@@ -622,6 +625,22 @@ cc_status cc_model_run_parse_batch(cc_model_run_options *o, const char *spec, cc
     return CC_OK;
 }
 
+double cc_model_mem_need(const cc_model *m, int batch)
+{
+    const cc_graph *g = &m->graph;
+    double need = 0;
+    for (int i = 0; i < g->n_values; i++) {
+        const cc_tensor *v = &g->values[i];
+        int64_t n;
+        cc_err e;
+        if (cc_shape_numel_checked(&v->shape, &n, &e)) return INFINITY;
+        double bytes = (double)n * (double)cc_dtype_size(v->dtype);
+        if (v->data) need += 2 * bytes;                                       /* a weight */
+        else need += bytes + 16.0 * (double)n + bytes * (batch > 1 ? batch : 1); /* a value */
+    }
+    return need;
+}
+
 /* Reads up to n bytes from fd into buf until the deadline (cc_now clock); returns the
  * bytes read (fewer at end of file, on error or when the deadline passed: *timed_out). */
 static size_t read_until(int fd, void *buf, size_t n, double deadline, int *timed_out)
@@ -672,6 +691,7 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
         prctl(PR_SET_PDEATHSIG, SIGKILL); /* the job dies with its parent */
         if (getppid() != parent) _exit(3);
         signal(SIGINT, SIG_IGN);
+        cc_worker_limit_memory(o->mem_limit_mb);
         job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", jo);
         size_t n = offsetof(job_out, lat) + sizeof(double) * (size_t)jo->n_lat, done = 0;
         while (done < n) {
@@ -738,12 +758,24 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
                  f32->graph.n_nodes, cc_model_params(f32) / 1e6, cc_model_macs(f32) / 1e9);
         fn(user, line, NULL);
     }
+    /* whether the model fits the limit, judged from its shapes before anything else is
+       made; one that does not is recorded unsupported on every target and precision */
+    char too_big[CC_REASON_MAX] = "";
+    double need = cc_model_mem_need(f32, 1);
+    if (o->mem_limit_mb && need > (double)o->mem_limit_mb * 1048576.0) {
+        char a[32], b[32];
+        cc_worker_format_bytes(need, a, sizeof a);
+        cc_worker_format_bytes((double)o->mem_limit_mb * 1048576.0, b, sizeof b);
+        put(too_big, sizeof too_big, "harness: needs %s, limit %s (--mem-limit)", a, b);
+        if (fn) fn(user, too_big, NULL);
+    }
     /* variants and their golden outputs; vars[0] is always FP32 (the accuracy reference) */
     int nv = 0;
     const char *wanted[CC_MODEL_MAX_PREC + 1];
     wanted[nv++] = "f32";
     for (int p = 0; p < o->n_prec; p++)
         if (strcmp(o->precisions[p], "f32")) wanted[nv++] = o->precisions[p];
+    if (too_big[0]) nv = 0;
     for (int i = 0; i < nv; i++) {
         variant *v = &vars[i];
         snprintf(v->prec, sizeof v->prec, "%s", wanted[i]);
@@ -803,14 +835,16 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             jo.n_lat = 0;
             snprintf(r->model, sizeof r->model, "%s", f32->name);
             snprintf(r->target, sizeof r->target, "%s", o->targets[ti]->name);
-            snprintf(r->precision, sizeof r->precision, "%s", v->prec);
+            snprintf(r->precision, sizeof r->precision, "%s", o->precisions[p]);
             r->seed = o->seed;
             r->verdict = CC_ERROR;
             /* no figure until the job measures it (an unavailable target measures none) */
             r->conf_cosine = r->conf_sqnr_db = r->conf_top1 = r->top1 = r->top5 = NAN;
             r->cosine = r->sqnr_db = NAN;
             r->det_precision = r->det_recall = r->det_map50 = NAN;
-            if (rec.available[ti]) {
+            if (too_big[0]) {
+                set_reason(r, CC_UNSUPPORTED, too_big);
+            } else if (rec.available[ti]) {
                 isolated_job(o, f32, &vars[0], v, ti, &jo);
             } else {
                 char msg[CC_REASON_MAX];

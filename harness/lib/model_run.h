@@ -9,6 +9,7 @@
 #define CC_MODEL_RUN_H
 
 #include "../../results/model_result.h"
+#include "../../models/model.h"
 #include "runner.h"
 
 #define CC_MODEL_MAX_PREC 4
@@ -31,6 +32,8 @@ typedef struct cc_model_run_options {
     int calib_images;                 /* INT8 calibration inputs (default 8) */
     const char *calib_method;         /* "minmax" (default) or "percentile" */
     double timeout_s;                 /* per job */
+    size_t mem_limit_mb;              /* the most the model may need (cc_model_mem_need),
+                                         and each job's backstop; 0: none */
     double min_time;                  /* latency sampling (default 1 s) */
     int min_samples;                  /* (default 10) */
     int layers;                       /* 1: per-layer breakdown */
@@ -48,6 +51,15 @@ typedef struct cc_model_summary {
     int interrupted;
     double wall_s;
 } cc_model_summary;
+
+/* Bytes a model run needs, from the model's shapes alone (so a model is judged the same
+ * on every host): its weights twice (the host model and a target's copy), every value of
+ * the graph at batch 1 in its dtype plus 16 bytes per element (the golden evaluation
+ * keeps them all, with value and magnitude, for locating a divergence), and every value
+ * at `batch` in its dtype (a target holding them all). m is the batch-1 model. A model
+ * whose batch-1 need passes mem_limit_mb is unsupported on every target and precision;
+ * a throughput batch whose need passes it is not run (throughput stays at batch 1). */
+double cc_model_mem_need(const cc_model *m, int batch);
 
 /* Parses a --batch value into o->batch and o->batches: a comma-separated list of B (every
  * target's batch) and TARGET=B items, TARGET one of o's targets, B in 1..4096, e.g.

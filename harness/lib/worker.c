@@ -6,6 +6,7 @@
 #include "worker.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -39,6 +40,12 @@ struct cc_worker {
 };
 
 /* ---- worker side ---------------------------------------------------------------- */
+
+void cc_worker_format_bytes(double bytes, char *buf, size_t n)
+{
+    if (bytes >= 1024.0 * 1048576.0) snprintf(buf, n, "%.1f GiB", bytes / (1024.0 * 1048576.0));
+    else snprintf(buf, n, "%.0f MiB", ceil(bytes / 1048576.0));
+}
 
 static int write_all(int fd, const void *p, size_t n)
 {
@@ -118,6 +125,14 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
         if (s.opened[rq.target] != 1) {
             res.verdict = CC_UNSUPPORTED;
             snprintf(res.reason, sizeof res.reason, "target unavailable: %.200s", s.why[rq.target]);
+        } else if (cfg->mem_limit_mb && c->mem_need > (double)cfg->mem_limit_mb * 1048576.0) {
+            /* judged from the case's shapes before anything is made: the same on every host */
+            char need[32], limit[32];
+            cc_worker_format_bytes(c->mem_need, need, sizeof need);
+            cc_worker_format_bytes((double)cfg->mem_limit_mb * 1048576.0, limit, sizeof limit);
+            res.verdict = CC_UNSUPPORTED;
+            snprintf(res.reason, sizeof res.reason, "harness: needs %s, limit %s (--mem-limit)", need,
+                     limit);
         } else {
             cc_err err = { 0 };
             cc_status st = CC_OK;
@@ -152,6 +167,34 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
     }
     free(samples);
     _exit(0);
+}
+
+/* The process's data segment as RLIMIT_DATA counts it (VmData), in bytes; 0 when
+ * /proc cannot tell. */
+static uint64_t own_data_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmData: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return (uint64_t)kb << 10;
+}
+
+void cc_worker_limit_memory(size_t mem_limit_mb)
+{
+    if (!mem_limit_mb) return;
+    /* On top of the limit come what the process already holds (the linked libraries'
+     * relocated data alone is hundreds of MiB with CUDA) and the backends' own buffers:
+     * OpenBLAS takes 128 MiB per thread at its first GEMM and hangs, rather than fails,
+     * when it cannot. */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t slack = (uint64_t)(cpus > 0 ? cpus + 1 : 2) << 27;
+    struct rlimit rl;
+    rl.rlim_cur = rl.rlim_max = (rlim_t)(own_data_bytes() + slack + ((uint64_t)mem_limit_mb << 20));
+    setrlimit(RLIMIT_DATA, &rl);
 }
 
 /* ---- parent side ---------------------------------------------------------------- */
@@ -217,11 +260,7 @@ static cc_status start(cc_worker *w, cc_err *err)
         if (getppid() != parent) _exit(3); /* the parent died before prctl */
         signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt means */
         signal(SIGPIPE, SIG_DFL);
-        if (w->cfg->mem_limit_mb) {
-            struct rlimit rl;
-            rl.rlim_cur = rl.rlim_max = (rlim_t)w->cfg->mem_limit_mb << 20;
-            setrlimit(RLIMIT_DATA, &rl);
-        }
+        cc_worker_limit_memory(w->cfg->mem_limit_mb);
         worker_main(w->cfg, a[0], b[1]);
     }
     close(a[0]);

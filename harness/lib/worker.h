@@ -13,12 +13,23 @@ typedef struct cc_worker_config {
     const char *const *devices;            /* device string per target ("" default) */
     int n_targets;
     cc_exec_params params;
-    size_t mem_limit_mb;                   /* RLIMIT_DATA of the worker; 0: none */
+    size_t mem_limit_mb;                   /* the most a case may need (cc_case.mem_need),
+                                              and the worker's RLIMIT_DATA on top of the
+                                              data it holds when forked; 0: none */
     volatile int *interrupt;               /* optional: set non-zero (by a signal handler) to
                                               stop waiting for a job at once */
 } cc_worker_config;
 
 typedef struct cc_worker cc_worker;
+
+/* In a forked child: the backstop against a runaway target, RLIMIT_DATA at mem_limit_mb
+ * MiB on top of the data the process holds now and the backends' own buffers. Whether a
+ * case or model fits is judged beforehand from its shapes; this only stops what slips
+ * past. 0: no limit. */
+void cc_worker_limit_memory(size_t mem_limit_mb);
+
+/* Writes a byte count for messages: "3.2 GiB" from 1 GiB on, else whole MiB rounded up. */
+void cc_worker_format_bytes(double bytes, char *buf, size_t n);
 
 /* Creates a worker handle; the process is forked lazily on the first request. The
  * config (and what it points to) must outlive the worker. */

@@ -83,5 +83,28 @@ int main(void)
     CHECK(cc_case_parse("DequantizeLinear(x=1099511627775:i32)", &c, &err) == CC_OK);
     CHECK(cc_case_parse("QLinearMatMul(a=1x1099511627775:u8,b=1099511627775x1)", &c, &err) == CC_OK);
     expect_bad("Add(a=2:i32,b=2:i64)", "integer input range");
+    /* nor are the generated parameters made: per-channel scales and zero points of 2^40
+     * filters or columns are described, not allocated */
+    CHECK(cc_case_parse("QLinearConv(x=1x1x1x1:i8,w=1099511627775x1x1x1,per_channel=1)", &c, &err) == CC_OK);
+    CHECK(cc_case_parse("ConvInteger(x=1x1x1x1:u8,w=1099511627775x1x1x1:i8,w_zp=2)", &c, &err) == CC_OK);
+    CHECK(cc_case_parse("QuantizeLinear(x=1x1099511627775:f32,per_axis=1)", &c, &err) == CC_OK);
+    CHECK(cc_case_parse("QLinearMatMul(a=1x1:u8,b=1099511627775x1x1,per_column=1)", &c, &err) == CC_OK);
+    /* an output past the limit on sizes is refused like an input (case.c checks every
+     * output after the op's inference) */
+    expect_bad("MatMul(a=1048576x1:f32,b=1x2097152)", "element count overflows");
+
+    /* the memory need, worked by hand (case.h: inputs twice, outputs twice, 16 bytes of
+     * golden per output element). Relu 2x3 f32: 2*24 + 2*24 + 6*16 = 192 */
+    CHECK(cc_case_parse("Relu(x=2x3:f32)", &c, &err) == CC_OK);
+    CHECK(c.mem_need == 192);
+    /* QuantizeLinear 1x4 f32 per axis 1, u8 out: x 16 + y_scale 4x4 + y_zero_point 4x1
+     * = 36 bytes in, 4 out: 2*36 + 2*4 + 4*16 = 144 */
+    CHECK(cc_case_parse("QuantizeLinear(x=1x4:f32,per_axis=1)", &c, &err) == CC_OK);
+    CHECK(c.mem_need == 144);
+    /* Conv 1x1024x4096x4096 f32 with 8 3x3 filters: 64 GiB in, 0.5 GiB out: far past any
+     * default limit, yet it parses at once */
+    CHECK(cc_case_parse("Conv(x=1x1024x4096x4096:f32,w=8x1024x3x3)", &c, &err) == CC_OK);
+    CHECK(c.mem_need == 2.0 * (68719476736.0 + 8 * 1024 * 9 * 4) + 2.0 * 8 * 4094.0 * 4094 * 4 +
+                            16.0 * 8 * 4094 * 4094);
     return CC_TEST_RESULT();
 }

@@ -50,13 +50,40 @@ expect_exit 2 "$CC" model run resnet50 --precisions f32 --calib-method median --
 one_line_error "median"
 [ -e "$WORK/budget.db" ] && fail "a refused model run created its database"
 
-# a case whose golden model does not fit the memory limit: the harness ran out, not the
-# target, so the verdict is unsupported with the harness's reason, never error
-"$CC" run --targets cpu --case 'MatMul(a=4096x4096:f32,b=4096x4096)' --mem-limit 64 --no-timing \
+# a case that needs more memory than the limit: judged from its shapes before anything is
+# made (2 x 80 MiB in, 2 x 80 MiB out, 320 MiB of golden: 640 MiB), so the harness, not the
+# target, is short, and the verdict is unsupported with the harness's reason, never error
+"$CC" run --targets cpu --case 'Relu(x=4096x5120:f32)' --mem-limit 512 --no-timing \
     --db "$WORK/oom.db" >/dev/null 2>&1
 expect_eq "$?" 0 "a case too large for the limit does not fail the run"
-expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict || ': ' || substr(reason, 1, 47) FROM results")" \
-    "unsupported: harness: not enough memory for the golden model" "golden out of memory"
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict || ': ' || reason FROM results")" \
+    "unsupported: harness: needs 640 MiB, limit 512 MiB (--mem-limit)" "case over the memory limit"
+# the same under a limit it fits runs
+"$CC" run --targets cpu --case 'Relu(x=4096x5120:f32)' --mem-limit 1024 --no-timing \
+    --db "$WORK/oom.db" >/dev/null 2>&1
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict FROM results WHERE run_id = 2")" "passed" \
+    "the case under a limit it fits"
+# a case far larger than this host: refused at once, in the worker, with no allocation
+# (the parent used to fail allocating its 64 GiB input: exit 2 whatever the limit said)
+"$CC" run --targets cpu --case 'Conv(x=1x1024x4096x4096:f32,w=8x1024x3x3)' --no-timing \
+    --db "$WORK/oom.db" >/dev/null 2>&1
+expect_eq "$?" 0 "a case larger than the host"
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT reason FROM results WHERE run_id = 3")" \
+    "harness: needs 131.0 GiB, limit 8.0 GiB (--mem-limit)" "a case larger than the host"
+# a model is judged the same way before its golden model runs: ResNet50's weights alone
+# (25.6 M parameters, held twice) are past 64 MiB, so every job is unsupported at once
+"$CC" model run resnet50 --targets cpu --precisions f32,int8 --mem-limit 64 --db "$WORK/oom.db" \
+    >/dev/null 2>&1
+expect_eq "$?" 0 "a model over the memory limit does not fail the run"
+expect_eq "$(sql "$WORK/oom.db" "SELECT count(*) || ' ' || group_concat(DISTINCT verdict || ': ' || reason) FROM model_results")" \
+    "2 unsupported: harness: needs 1.0 GiB, limit 64 MiB (--mem-limit)" "a model over the memory limit"
+expect_exit 2 "$CC" model run resnet50 --mem-limit 0 --db "$WORK/oom.db"; one_line_error "at least 1"
+
+# a small limit leaves the backends room for their own buffers (OpenBLAS hung at 128 MiB)
+"$CC" run --targets cpu --case 'MatMul(a=64x64:f32,b=64x64)' --mem-limit 1 --no-timing --timeout 20 \
+    --db "$WORK/oom.db" >/dev/null 2>&1
+expect_eq "$(sql "$WORK/oom.db" "SELECT DISTINCT verdict FROM results WHERE run_id = (SELECT max(run_id) FROM results)")" "passed" \
+    "a small case under a small limit"
 
 # output that cannot be written is an error (it used to exit 0 silently)
 "$CC" report --db "$db" >/dev/full 2>"$WORK/err.txt"
