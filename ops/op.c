@@ -85,7 +85,9 @@ static int parse_float(const char *s, size_t len, double *out)
     double v = strtod(buf, &end);
     if (*end || (errno && !isinf(v) && v != 0)) return -1;
     if (isnan(v)) return -1; /* no catalog attribute means anything with NaN */
-    /* ONNX float attributes and float constant inputs are float32 */
+    /* ONNX float attributes and float constant inputs are float32; a literal past its
+       range (1e39, 1e999) is refused, not taken for infinity: only "inf" says that */
+    if (isinf((float)v) && !strcasestr(buf, "inf")) return -1;
     *out = (double)(float)v;
     return 0;
 }

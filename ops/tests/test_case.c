@@ -42,6 +42,11 @@ int main(void)
     expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,pads=[1,1,1,])", "not a list of integers");
     expect_bad("Relu(x=4294967296x4294967296:f32)", "overflow");
     expect_bad("Relu(x=1x2x3x4x5x6x7x8x9:f32)", "more than 8 dimensions");
+    expect_bad("Relu(x=2x3:f32,)", "a comma before ')'");
+    /* a float past float32's range is refused, not taken for infinity; "inf" is accepted */
+    expect_bad("LeakyRelu(x=4:f32,alpha=1e39)", "attribute alpha");
+    expect_bad("LeakyRelu(x=4:f32,alpha=1e999)", "attribute alpha");
+    expect_canonical("LeakyRelu(x=4:f32,alpha=-inf)", "LeakyRelu(x=4:f32,alpha=-inf)");
 
     /* inputs: the same seed gives the same bits; the exact regime gives small integers */
     cc_case c;
