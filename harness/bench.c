@@ -62,36 +62,36 @@ static int overhead(int argc, char **argv)
         else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--target", &v)) > 0) target = v;
         else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--rounds", &v)) > 0) {
             if (cc_cli_u64(v, &rounds) || rounds < 1 || rounds > 1000) {
-                fprintf(stderr, "crosscheck bench overhead: --rounds takes 1..1000\n");
+                cc_cli_say("bench overhead", "--rounds takes 1..1000");
                 return 2;
             }
         } else if (k < 0) return 2;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return cc_cli_help(&cli);
         else {
-            fprintf(stderr, "crosscheck bench overhead: unknown option '%s'\n", argv[i]);
+            cc_cli_say("bench overhead", "unknown option '%s'", argv[i]);
             return 2;
         }
     }
     const cc_target_iface *t = cc_target_find(target), *ref = cc_target_find("ref");
     if (!t) {
-        fprintf(stderr, "crosscheck bench overhead: unknown target '%s'\n", target);
+        cc_cli_say("bench overhead", "unknown target '%s'", target);
         return 2;
     }
     cc_case c;
     cc_err err = { 0 };
     if (cc_case_parse(case_id, &c, &err)) {
-        fprintf(stderr, "crosscheck bench overhead: %s\n", err.msg);
+        cc_cli_say("bench overhead", "%s", err.msg);
         return 2;
     }
     cc_exec_golden g;
     if (cc_exec_golden_make(&c, 1, CC_REGIME_RANDOM, &g, &err)) {
-        fprintf(stderr, "crosscheck bench overhead: %s\n", err.msg);
+        cc_cli_say("bench overhead", "%s", err.msg);
         return 3;
     }
     void *ctx = NULL, *plan = NULL;
     cc_device_desc desc;
     if (t->open("", &ctx, &desc, &err) || t->prepare(ctx, &g.inst.graph, &plan, &err)) {
-        fprintf(stderr, "crosscheck bench overhead: %s: %s\n", target, err.msg);
+        cc_cli_say("bench overhead", "%s: %s", target, err.msg);
         return 3;
     }
     const cc_graph *graph = &g.inst.graph;
@@ -275,7 +275,7 @@ static int add_case(const ops_opts *o, ops_entry *e, int *n, const char *text, i
     cc_err err = { 0 };
     if (at_precision(o, text, id, sizeof id)) return 0;
     if (cc_case_parse(id, &c, &err)) {
-        fprintf(stderr, "crosscheck bench ops: %s%s\n", err.msg, strict ? "" : " (skipped)");
+        cc_cli_say("bench ops", "%s%s", err.msg, strict ? "" : " (skipped)");
         return strict ? 2 : 0;
     }
     if (!in_csv(o->ops, c.op->name)) return 0;
@@ -285,7 +285,7 @@ static int add_case(const ops_opts *o, ops_entry *e, int *n, const char *text, i
             return 0;
         }
     if (*n >= OPS_MAX_CASES) {
-        fprintf(stderr, "crosscheck bench ops: more than %d distinct cases\n", OPS_MAX_CASES);
+        cc_cli_say("bench ops", "more than %d distinct cases", OPS_MAX_CASES);
         return 3;
     }
     memset(&e[*n], 0, sizeof e[*n]);
@@ -313,7 +313,7 @@ static int collect(const ops_opts *o, ops_entry *e, int *n, int *skipped)
         cc_model *m = NULL;
         cc_err err = { 0 };
         if (cc_zoo_build(name, &zo, &m, &err)) {
-            fprintf(stderr, "crosscheck bench ops: %s\n", err.msg);
+            cc_cli_say("bench ops", "%s", err.msg);
             return 2;
         }
         for (int k = 0; k < m->graph.n_nodes; k++) {
@@ -497,13 +497,13 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
         else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--ops", &v)) > 0) o->ops = v;
         else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--case", &v)) > 0) {
             if (o->n_cases >= (int)(sizeof o->cases / sizeof o->cases[0])) {
-                fprintf(stderr, "crosscheck bench ops: at most 16 --case\n");
+                cc_cli_say("bench ops", "at most 16 --case");
                 return 2;
             }
             o->cases[o->n_cases++] = v;
         } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--size", &v)) > 0) {
             if (cc_cli_u64(v, &u) || u < 1 || u > 8192) {
-                fprintf(stderr, "crosscheck bench ops: --size takes 1..8192\n");
+                cc_cli_say("bench ops", "--size takes 1..8192");
                 return 2;
             }
             o->size = (int)u;
@@ -511,7 +511,7 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
             char *end;
             o->min_time = strtod(v, &end);
             if (*end || !(o->min_time >= 0) || o->min_time > 60) {
-                fprintf(stderr, "crosscheck bench ops: --min-time takes seconds (0..60)\n");
+                cc_cli_say("bench ops", "--min-time takes seconds (0..60)");
                 return 2;
             }
         } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--dtype", &v)) > 0) {
@@ -520,14 +520,14 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
             else if (!strcmp(v, "bf16")) o->dtype = CC_BF16;
             else if (!strcmp(v, "f16")) o->dtype = CC_F16;
             else {
-                fprintf(stderr, "crosscheck bench ops: --dtype takes f32, bf16, f16 or int8\n");
+                cc_cli_say("bench ops", "--dtype takes f32, bf16, f16 or int8");
                 return 2;
             }
         } else if (k < 0) return 2;
         else if (!strcmp(argv[i], "--list")) o->list = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return cc_cli_help(&cli);
         else {
-            fprintf(stderr, "crosscheck bench ops: unknown option '%s'\n", argv[i]);
+            cc_cli_say("bench ops", "unknown option '%s'", argv[i]);
             return 2;
         }
     }
@@ -538,17 +538,17 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
         const cc_target_iface *t = cc_target_find(name);
         if (!t) {
             if (!targets) continue; /* a default target that is not built or loaded */
-            fprintf(stderr, "crosscheck bench ops: unknown target '%s' (see `crosscheck list targets`)\n", name);
+            cc_cli_say("bench ops", "unknown target '%s' (see `crosscheck list targets`)", name);
             return 2;
         }
         if (o->n_t >= OPS_MAX_TARGETS) {
-            fprintf(stderr, "crosscheck bench ops: at most %d targets\n", OPS_MAX_TARGETS);
+            cc_cli_say("bench ops", "at most %d targets", OPS_MAX_TARGETS);
             return 2;
         }
         o->t[o->n_t++] = t;
     }
     if (!o->n_t) {
-        fprintf(stderr, "crosscheck bench ops: no target to run\n");
+        cc_cli_say("bench ops", "no target to run");
         return 2;
     }
     o->base = -1;
@@ -568,7 +568,7 @@ static int ops_main(int argc, char **argv)
     char why[OPS_MAX_TARGETS][CC_REASON_MAX];
     int n = 0, skipped = 0, failed = 0;
     if (!e || !samples) {
-        fprintf(stderr, "crosscheck bench ops: out of memory\n");
+        cc_cli_say("bench ops", "out of memory");
         r = 3;
         goto done;
     }
@@ -578,7 +578,7 @@ static int ops_main(int argc, char **argv)
         goto done;
     }
     if (!n) {
-        fprintf(stderr, "crosscheck bench ops: no case to run\n");
+        cc_cli_say("bench ops", "no case to run");
         r = 3;
         goto done;
     }

@@ -26,6 +26,14 @@ void cc_cli_vsay(const char *cmd, const char *fmt, va_list ap)
     else fprintf(stderr, "crosscheck: %s\n", line);
 }
 
+void cc_cli_say(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cc_cli_vsay(cmd, fmt, ap);
+    va_end(ap);
+}
+
 static int usage_error(const cc_cli *cli, const char *fmt, ...)
 {
     va_list ap;

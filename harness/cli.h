@@ -41,5 +41,6 @@ int cc_bench_main(int argc, char **argv);
  * stderr, control characters of the message escaped (cc_escape_controls): a case id or a
  * file name from the command line can hold anything. */
 void cc_cli_vsay(const char *cmd, const char *fmt, va_list ap);
+void cc_cli_say(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -31,7 +31,7 @@ int cc_cmd_list_models(void)
         cc_err err = { 0 };
         cc_zoo_options zo = { .batch = 1 };
         if (cc_zoo_build(e->name, &zo, &m, &err)) {
-            fprintf(stderr, "crosscheck: %s\n", err.msg);
+            cc_cli_say(NULL, "%s", err.msg);
             return 3;
         }
         printf("%-10s %-9s %-6d %12.0f %12.0f %10.3f %10.3f  %s\n", e->name,
@@ -51,7 +51,7 @@ static int add_precisions(cc_model_run_options *o, const char *list)
     char *save = NULL;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (strcmp(tok, "f32") && strcmp(tok, "f16") && strcmp(tok, "bf16") && strcmp(tok, "int8")) {
-            fprintf(stderr, "crosscheck model run: unknown precision '%s' (f32, f16, bf16, int8)\n", tok);
+            cc_cli_say("model run", "unknown precision '%s' (f32, f16, bf16, int8)", tok);
             return 2;
         }
         int dup = 0;
@@ -61,7 +61,7 @@ static int add_precisions(cc_model_run_options *o, const char *list)
         snprintf(o->precisions[o->n_prec++], sizeof o->precisions[0], "%s", tok);
     }
     if (o->n_prec == 0) {
-        fprintf(stderr, "crosscheck model run: --precisions needs at least one precision\n");
+        cc_cli_say("model run", "--precisions needs at least one precision");
         return 2;
     }
     return -1;
@@ -71,7 +71,7 @@ static void show(void *user, const char *line, const cc_model_result *r)
 {
     (void)user;
     if (line) {
-        fprintf(stderr, "crosscheck: %s\n", line);
+        cc_cli_say(NULL, "%s", line);
         return;
     }
     fprintf(stderr, "%-10s %-8s %-5s %-8s", r->model, r->target, r->precision, cc_verdict_name(r->verdict));
@@ -101,7 +101,7 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     }
     if (!strcmp(argv[0], "list")) return cc_cmd_list_models();
     if (strcmp(argv[0], "run")) {
-        fprintf(stderr, "crosscheck model: unknown subcommand '%s' (list, run)\n", argv[0]);
+        cc_cli_say("model", "unknown subcommand '%s' (list, run)", argv[0]);
         return 2;
     }
     cc_cli cli;
@@ -151,14 +151,14 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--targets", &v)) != 0) {
             if (k < 0) return 2;
             if (!v[0] || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
-                return fprintf(stderr, "crosscheck model run: --targets: empty item in '%s'\n", v), 2;
+                return cc_cli_say("model run", "--targets: empty item in '%s'", v), 2;
             char buf[512];
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;
             for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
                 const cc_target_iface *t = cc_target_find(tok);
                 if (!t) {
-                    fprintf(stderr, "crosscheck model run: unknown target '%s' (see `crosscheck list targets`)\n", tok);
+                    cc_cli_say("model run", "unknown target '%s' (see `crosscheck list targets`)", tok);
                     return 2;
                 }
                 if (o.n_targets < CC_RUN_MAX_TARGETS) {
@@ -172,19 +172,19 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             int r = add_precisions(&o, v);
             if (r >= 0) return r;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--images", &v)) != 0) {
-            if (k < 0 || parse_int(v, 1, 100000, &o.n_images)) return fprintf(stderr, "crosscheck model run: --images takes 1..100000\n"), 2;
+            if (k < 0 || parse_int(v, 1, 100000, &o.n_images)) return cc_cli_say("model run", "--images takes 1..100000"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--batch", &v)) != 0) {
             if (k < 0) return 2;
             batch_spec = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--size", &v)) != 0) {
-            if (k < 0 || parse_int(v, 1, 8192, &o.image_size)) return fprintf(stderr, "crosscheck model run: --size takes 1..8192\n"), 2;
+            if (k < 0 || parse_int(v, 1, 8192, &o.image_size)) return cc_cli_say("model run", "--size takes 1..8192"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--calib", &v)) != 0) {
-            if (k < 0 || parse_int(v, 0, 100000, &o.calib_images)) return fprintf(stderr, "crosscheck model run: --calib takes a count\n"), 2;
+            if (k < 0 || parse_int(v, 0, 100000, &o.calib_images)) return cc_cli_say("model run", "--calib takes a count"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--calib-method", &v)) != 0) {
             if (k < 0) return 2;
             o.calib_method = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--seed", &v)) != 0) {
-            if (k < 0 || cc_cli_u64(v, &o.seed)) return fprintf(stderr, "crosscheck model run: --seed takes an integer\n"), 2;
+            if (k < 0 || cc_cli_u64(v, &o.seed)) return cc_cli_say("model run", "--seed takes an integer"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--weights", &v)) != 0) {
             if (k < 0) return 2;
             o.weights_path = v;
@@ -193,19 +193,19 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.budget = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--timeout", &v)) != 0) {
             int s;
-            if (k < 0 || parse_int(v, 1, 86400, &s)) return fprintf(stderr, "crosscheck model run: --timeout takes seconds\n"), 2;
+            if (k < 0 || parse_int(v, 1, 86400, &s)) return cc_cli_say("model run", "--timeout takes seconds"), 2;
             o.timeout_s = s;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--mem-limit", &v)) != 0) {
             uint64_t mb;
             if (k < 0 || cc_cli_u64(v, &mb) || mb < 1 || mb > ((uint64_t)1 << 30))
-                return fprintf(stderr, "crosscheck model run: --mem-limit takes MiB as an integer of at least 1, got '%s'\n",
+                return cc_cli_say("model run", "--mem-limit takes MiB as an integer of at least 1, got '%s'",
                                k < 0 ? "" : v), 2;
             o.mem_limit_mb = (size_t)mb;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--min-time", &v)) != 0) {
             char *end;
             if (k < 0) return 2;
             o.min_time = strtod(v, &end);
-            if (*end || !(o.min_time >= 0)) return fprintf(stderr, "crosscheck model run: --min-time takes seconds\n"), 2;
+            if (*end || !(o.min_time >= 0)) return cc_cli_say("model run", "--min-time takes seconds"), 2;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--db", &v)) != 0) {
             if (k < 0) return 2;
             o.db_path = v;
@@ -214,31 +214,37 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.tag = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--run", &v)) != 0) {
             if (k < 0) return 2;
-            if (!v[0]) return fprintf(stderr, "crosscheck model run: --run takes a run (an id, latest, a tag)\n"), 2;
+            if (!v[0]) return cc_cli_say("model run", "--run takes a run (an id, latest, a tag)"), 2;
             o.join_run = v;
         } else if (!strcmp(argv[i], "--layers")) {
             o.layers = 1;
         } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             return cc_cli_help(&cli);
         } else {
-            fprintf(stderr, "crosscheck model run: unknown option '%s'\n", argv[i]);
+            cc_cli_say("model run", "unknown option '%s'", argv[i]);
             return 2;
         }
     }
     /* input files are the user's: a missing one is bad input (2), like a missing case list */
     struct stat sb;
     size_t ml = o.model ? strlen(o.model) : 0;
-    if (o.model && ((ml > 5 && !strcmp(o.model + ml - 5, ".onnx")) || strchr(o.model, '/')) && stat(o.model, &sb))
-        return fprintf(stderr, "crosscheck model run: cannot read model file '%s': %s\n", o.model, strerror(errno)), 2;
+    if (o.model && ((ml > 5 && !strcmp(o.model + ml - 5, ".onnx")) || strchr(o.model, '/'))) {
+        if (stat(o.model, &sb))
+            return cc_cli_say("model run", "cannot read model file '%s': %s", o.model, strerror(errno)), 2;
+        if (!S_ISREG(sb.st_mode))
+            return cc_cli_say("model run", "model file '%s' is not a regular file", o.model), 2;
+    }
     if (o.weights_path && stat(o.weights_path, &sb))
-        return fprintf(stderr, "crosscheck model run: cannot read weights file '%s': %s\n", o.weights_path,
-                       strerror(errno)), 2;
+        return cc_cli_say("model run", "cannot read weights file '%s': %s", o.weights_path,
+                          strerror(errno)), 2;
+    if (o.weights_path && !S_ISREG(sb.st_mode))
+        return cc_cli_say("model run", "weights file '%s' is not a regular file", o.weights_path), 2;
     if (o.join_run && o.tag) {
-        fprintf(stderr, "crosscheck model run: --tag labels a run of its own; a joined run (--run) keeps its tag\n");
+        cc_cli_say("model run", "--tag labels a run of its own; a joined run (--run) keeps its tag");
         return 2;
     }
     if (!o.model) {
-        fprintf(stderr, "crosscheck model run: name a model (see `crosscheck list models`) or an .onnx file\n");
+        cc_cli_say("model run", "name a model (see `crosscheck list models`) or an .onnx file");
         return 2;
     }
     if (!have_targets)
@@ -251,19 +257,19 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     if (o.budget) {
         cc_err be = { 0 };
         cc_budget b = cc_budget_default(CC_F32);
-        if (cc_budget_parse(o.budget, &b, &be)) return fprintf(stderr, "crosscheck model run: --%s\n", be.msg), 2;
+        if (cc_budget_parse(o.budget, &b, &be)) return cc_cli_say("model run", "--%s", be.msg), 2;
     }
     cc_calib_method cm;
     if (o.calib_method && cc_calib_method_parse(o.calib_method, &cm))
-        return fprintf(stderr, "crosscheck model run: --calib-method: unknown method '%s' (minmax or percentile)\n",
+        return cc_cli_say("model run", "--calib-method: unknown method '%s' (minmax or percentile)",
                        o.calib_method), 2;
     if (batch_spec) {
         cc_err be = { 0 };
-        if (cc_model_run_parse_batch(&o, batch_spec, &be)) return fprintf(stderr, "crosscheck model run: %s\n", be.msg), 2;
+        if (cc_model_run_parse_batch(&o, batch_spec, &be)) return cc_cli_say("model run", "%s", be.msg), 2;
     }
     for (int p = 0; p < o.n_prec; p++)
         if (!strcmp(o.precisions[p], "int8") && o.calib_images < 1) {
-            fprintf(stderr, "crosscheck model run: INT8 calibration needs at least one input (--calib %d)\n", o.calib_images);
+            cc_cli_say("model run", "INT8 calibration needs at least one input (--calib %d)", o.calib_images);
             return 2;
         }
     if (!strncmp(o.db_path, "out/", 4)) mkdir("out", 0777);
@@ -278,8 +284,12 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     cc_err err = { 0 };
     cc_status st = cc_model_run(&o, show, NULL, &sum, &err);
     if (st) {
-        fprintf(stderr, "crosscheck: %s\n", err.msg);
+        cc_cli_say(NULL, "%s", err.msg);
         return st == CC_ERR_ARG || st == CC_ERR_UNSUPPORTED ? 2 : 3;
+    }
+    if (sum.interrupted && !sum.run_id) {
+        cc_cli_say("model run", "interrupted before any result was recorded");
+        return 130;
     }
     printf("run %lld: ", (long long)sum.run_id);
     for (int v = 0; v < CC_VERDICT_COUNT; v++) printf("%s%d %s", v ? ", " : "", sum.counts[v], cc_verdict_name((cc_verdict)v));

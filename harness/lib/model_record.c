@@ -17,7 +17,13 @@ cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *r
     struct stat sb;
     if (o->join_run && stat(o->db_path, &sb) != 0)
         return cc_err_set(err, CC_ERR_ARG, "--run %s: no database at %s to join", o->join_run, o->db_path);
-    if (!o->join_run) return CC_OK; /* the database is opened by cc_model_record_begin */
+    if (!o->join_run) {
+        /* a database that exists is opened (checked, upgraded) now, before minutes of
+           golden computation: a corrupt or read-only one is refused at once. A new one
+           is created by cc_model_record_begin, so a refused model leaves none behind. */
+        if (stat(o->db_path, &sb) != 0) return CC_OK;
+        return cc_store_open(o->db_path, 0, &rec->store, err);
+    }
     cc_status st = cc_store_open(o->db_path, 0, &rec->store, err);
     if (st) return st;
 

@@ -133,6 +133,7 @@ static cc_status golden_variant(const cc_model_run_options *o, variant *v, cc_er
     if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
     for (int i = 0; i < o->n_images; i++) {
+        if (o->interrupt && *o->interrupt) return CC_OK; /* the caller sees it and stops */
         cc_tensor in[CC_MAX_IO];
         memset(in, 0, sizeof in);
         cc_status st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, err);
@@ -784,6 +785,10 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         st = make_variant(o, f32, v->prec, &v->qp, &v->m, v->note, sizeof v->note, err);
         if (!st) st = golden_variant(o, v, err);
         if (st) goto done;
+        if (o->interrupt && *o->interrupt) { /* before any run was recorded */
+            sum->interrupted = 1;
+            goto done;
+        }
         if (fn) {
             put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, cc_now() - tv,
                      v->note[0] ? "; " : "", v->note);

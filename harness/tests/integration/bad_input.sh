@@ -79,6 +79,15 @@ expect_eq "$(sql "$WORK/oom.db" "SELECT count(*) || ' ' || group_concat(DISTINCT
     "2 unsupported: harness: needs 1.0 GiB, limit 64 MiB (--mem-limit)" "a model over the memory limit"
 expect_exit 2 "$CC" model run resnet50 --mem-limit 0 --db "$WORK/oom.db"; one_line_error "at least 1"
 
+# a model run refuses an unusable database before its golden model (minutes for ResNet50);
+# a folder for a weights file is bad input, not a read error; names are printed escaped
+head -c 4096 /dev/urandom >"$WORK/corrupt.db"
+expect_exit 3 timeout 60 "$CC" model run resnet50 --targets ref --precisions f32 --db "$WORK/corrupt.db"
+one_line_error "not a readable SQLite database"
+expect_exit 2 "$CC" model run resnet50 --targets ref --precisions f32 --weights "$WORK" --db "$WORK/w.db"
+one_line_error "is not a regular file"
+expect_exit 2 "$CC" model run resnet50 --targets $'ref\e[2J' --db "$WORK/w.db"; one_line_error 'ref\\x1b\[2J'
+
 # a small limit leaves the backends room for their own buffers (OpenBLAS hung at 128 MiB)
 "$CC" run --targets cpu --case 'MatMul(a=64x64:f32,b=64x64)' --mem-limit 1 --no-timing --timeout 20 \
     --db "$WORK/oom.db" >/dev/null 2>&1
