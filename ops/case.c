@@ -331,20 +331,6 @@ static cc_status make_attr_input(const cc_case *c, int a, cc_tensor *t, cc_err *
     return CC_OK;
 }
 
-/* A data input described without data, for validation only: an id may describe tensors
- * far larger than memory, and validating it must cost neither their memory nor the time
- * to touch them (gen() leaves data inputs without data alone, see op.h). */
-static cc_status describe(cc_tensor *t, cc_dtype dt, const cc_shape *s, cc_err *err)
-{
-    int64_t n;
-    cc_status st = cc_shape_numel_checked(s, &n, err);
-    if (st) return st;
-    t->dtype = dt;
-    t->shape = *s;
-    t->data = NULL;
-    return CC_OK;
-}
-
 static cc_status build(const cc_case *c, uint64_t seed, int exact, int fill, cc_case_inst *inst,
                        cc_err *err)
 {
@@ -361,8 +347,10 @@ static cc_status build(const cc_case *c, uint64_t seed, int exact, int fill, cc_
     for (int i = 0; i < op->n_inputs; i++) {
         const cc_io_def *io = &op->inputs[i];
         if (io->role == CC_IN_DATA && c->present[i]) {
-            st = fill ? cc_tensor_alloc(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], err)
-                      : describe(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], err);
+            /* when only validating, described without data: an id may describe tensors
+               far larger than memory, and validating it must cost neither their memory
+               nor the time to touch them */
+            st = cc_gen_tensor(&inst->inputs[i], c->in_dtype[i], &c->in_shape[i], fill ? &rng : NULL, err);
             if (st) goto fail;
             inst->present[i] = 1;
             if (fill) fill_data(&inst->inputs[i], io, &rng, exact);
