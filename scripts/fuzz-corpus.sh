@@ -11,7 +11,10 @@
 #                                   enabled column, comments, bad rows
 #   models/fuzz/corpus/weights/     the weights file of fuzz_weights' model (cc_weights_save)
 #                                   and truncations of it
-# Only seed-* files are replaced: inputs kept for a finding (repro-*) stay. Needs
+# Only seed-* files are replaced: inputs kept for a finding (repro-*) and inputs that long
+# fuzzing runs found to add coverage (found-*: a run's working corpus merged into the
+# committed one with libFuzzer's -merge=1, renamed found-<first 16 hex digits of the
+# sha1>) stay. Needs
 # build/harness/crosscheck (built here when missing) and, for the weights, the fuzz build
 # (scripts/fuzz.sh, which needs clang). The output depends only on the tree and the test
 # data, so a rerun changes nothing unless they changed.
