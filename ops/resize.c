@@ -414,6 +414,8 @@ static const shape_case_row resize_rows[] = {
     { 1, 1, "1x3x8x8", "scales=[1,1,2,2],mode=linear" },
     { 1, 1, "1x3x8x8", "sizes=[1,3,15,15]," CT "align_corners,mode=linear" },
     { 1, 1, "1x3x9x9", "scales=[1,1,0.5,0.5]," CT "pytorch_half_pixel,mode=linear" },
+    /* align_corners with a fractional resized length (5 * 1.5 = 7.5, output 7) */
+    { 1, 1, "1x1x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=linear" },
     { 1, 0, "1x2x5x7", "sizes=[1,2,3,4]" },
     { 1, 1, "1x2x6x6", "scales=[1,1,1.5,1.5],mode=cubic" },
     /* YOLOv5s / YOLOv8s upsampling at 640 */
@@ -430,6 +432,7 @@ static const shape_case_row resize_rows[] = {
     { 0, 0, "1x2x8x8", "scales=[1,1,0.5,0.5]," UPSAMPLE_V5 },
     { 0, 0, "1x2x4x4", "scales=[1,1,2,2]," CT "tf_half_pixel_for_nn" },
     { 0, 0, "1x2x4x6", "scales=[1,1,3,2]," CT "align_corners" },
+    { 0, 0, "1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners" },
     { 0, 0, "1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel" },
     { 0, 0, "2x3x4", "scales=[2,1,0.5]," UPSAMPLE_V5 },            /* batch and channels too */
     /* linear: non-integer scales, down-sampling, every transform */
@@ -451,6 +454,7 @@ static const shape_case_row resize_rows[] = {
     /* cubic */
     { 0, 1, "1x2x8x8", "scales=[1,1,0.5,0.5],mode=cubic" },
     { 0, 1, "1x2x5x5", "sizes=[1,2,9,9]," CT "align_corners,cubic_coeff_a=-0.5,exclude_outside=1,mode=cubic" },
+    { 0, 1, "1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=cubic" },
     { 0, 1, "1x2x4x4", "scales=[1,1,2.5,2.5]," CT "asymmetric,exclude_outside=1,mode=cubic" },
     { 0, 1, "1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel,mode=cubic" },
     /* tf_crop_and_resize: inside the image, and reaching outside it */

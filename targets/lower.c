@@ -1,0 +1,214 @@
+/* lower.c — host-side lowering shared by the built-in backends (see lower.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+
+static const char *const mode_names[CC_RESIZE_MODE_COUNT] = { "nearest", "linear", "cubic" };
+static const char *const ct_names[CC_RESIZE_CT_COUNT] = {
+    "half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+    "tf_crop_and_resize" };
+static const char *const nm_names[CC_RESIZE_NM_COUNT] = { "round_prefer_floor", "round_prefer_ceil",
+                                                          "floor", "ceil" };
+
+static int find(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0) return i;
+    return -1;
+}
+
+static const char *str_or(const cc_node *node, const char *name, const char *def)
+{
+    return cc_attr_index(node->op, name) >= 0 ? cc_attr_s(node, name) : def;
+}
+
+int cc_lower_resize_modes(const cc_node *node, int *mode, int *ct, int *nm, char *reason, size_t n)
+{
+    const char *ms = str_or(node, "mode", "nearest");
+    const char *cs = str_or(node, "coordinate_transformation_mode", "half_pixel");
+    const char *ns = str_or(node, "nearest_mode", "round_prefer_floor");
+    *mode = find(mode_names, CC_RESIZE_MODE_COUNT, ms);
+    *ct = find(ct_names, CC_RESIZE_CT_COUNT, cs);
+    /* the long spelling some exporters write for the fifth mode */
+    if (*ct < 0 && strcmp(cs, "tf_half_pixel_for_nearest") == 0) *ct = CC_RESIZE_TF_HALF_PIXEL_FOR_NN;
+    *nm = find(nm_names, CC_RESIZE_NM_COUNT, ns);
+    if (*mode < 0) {
+        snprintf(reason, n, "Resize: unknown mode '%s'", ms);
+        return -1;
+    }
+    if (*ct < 0) {
+        snprintf(reason, n, "Resize: unknown coordinate_transformation_mode '%s'", cs);
+        return -1;
+    }
+    if (*nm < 0) {
+        snprintf(reason, n, "Resize: unknown nearest_mode '%s'", ns);
+        return -1;
+    }
+    if (cc_attr_index(node->op, "antialias") >= 0 && cc_attr_i(node, "antialias") != 0) {
+        snprintf(reason, n, "Resize: antialias is not implemented");
+        return -1;
+    }
+    return 0;
+}
+
+/* x_original of output coordinate o (ONNX Resize-13). Under align_corners the resized
+ * length is L * scale, fractional when scales were given; with sizes scale = M / L makes
+ * it M. */
+static double source_coord(int ct, double o, double L, double M, double s, double r0, double r1)
+{
+    switch (ct) {
+    case CC_RESIZE_HALF_PIXEL: return (o + 0.5) / s - 0.5;
+    case CC_RESIZE_PYTORCH_HALF_PIXEL: return M > 1 ? (o + 0.5) / s - 0.5 : 0.0;
+    case CC_RESIZE_ALIGN_CORNERS: return M > 1 ? o * (L - 1) / (L * s - 1) : 0.0;
+    case CC_RESIZE_ASYMMETRIC: return o / s;
+    case CC_RESIZE_TF_HALF_PIXEL_FOR_NN: return (o + 0.5) / s;
+    default: return M > 1 ? r0 * (L - 1) + o * (r1 - r0) * (L - 1) / (M - 1) : 0.5 * (r0 + r1) * (L - 1);
+    }
+}
+
+static int64_t nearest_index(int nm, double x)
+{
+    double f = floor(x), frac = x - f;
+    switch (nm) {
+    case CC_RESIZE_ROUND_PREFER_FLOOR: return (int64_t)(frac > 0.5 ? f + 1 : f);
+    case CC_RESIZE_ROUND_PREFER_CEIL: return (int64_t)(frac >= 0.5 ? f + 1 : f);
+    case CC_RESIZE_FLOOR: return (int64_t)f;
+    default: return (int64_t)ceil(x);
+    }
+}
+
+/* Keys cubic convolution weights of the taps floor-1 .. floor+2 at fraction t. */
+static void cubic_weights(double A, double t, double *w)
+{
+    double s0 = t + 1, s1 = t, s2 = 1 - t, s3 = 2 - t;
+    w[0] = ((A * s0 - 5 * A) * s0 + 8 * A) * s0 - 4 * A;
+    w[1] = ((A + 2) * s1 - (A + 3)) * s1 * s1 + 1;
+    w[2] = ((A + 2) * s2 - (A + 3)) * s2 * s2 + 1;
+    w[3] = ((A * s3 - 5 * A) * s3 + 8 * A) * s3 - 4 * A;
+}
+
+static int64_t clamp_index(int64_t i, int64_t L) { return i < 0 ? 0 : i > L - 1 ? L - 1 : i; }
+
+static cc_status axis_build(const cc_resize_lowering *r, double A, int exclude, double s, double r0,
+                            double r1, int a, cc_resize_axis *t, cc_err *err)
+{
+    int64_t L = t->in_len, M = t->out_len;
+    size_t m = (size_t)(M > 0 ? M : 1);
+    t->idx = malloc(4 * m * sizeof *t->idx);
+    t->w = malloc(4 * m * sizeof *t->w);
+    t->outside = calloc(m, 1);
+    if (!t->idx || !t->w || !t->outside)
+        return cc_err_set(err, CC_ERR_NOMEM, "Resize: out of memory for tap tables");
+    int identity = L == M;
+    for (int64_t o = 0; o < M; o++) {
+        double x = source_coord(r->ct, (double)o, (double)L, (double)M, s, r0, r1);
+        t->outside[o] = r->ct == CC_RESIZE_TF_CROP_AND_RESIZE && (x < 0 || x > (double)(L - 1));
+        t->any_outside |= t->outside[o];
+        if (x != (double)o || t->outside[o]) identity = 0;
+    }
+    int nt = r->mode == CC_RESIZE_NEAREST || identity ? 1 : r->mode == CC_RESIZE_LINEAR ? 2 : 4;
+    t->taps = nt;
+    for (int64_t o = 0; o < M; o++) {
+        double x = source_coord(r->ct, (double)o, (double)L, (double)M, s, r0, r1);
+        int64_t *ix = t->idx + o * nt;
+        float *w = t->w + o * nt;
+        if (t->outside[o]) {
+            for (int k = 0; k < nt; k++) {
+                ix[k] = 0;
+                w[k] = 0;
+            }
+        } else if (nt == 1) {
+            ix[0] = clamp_index(r->mode == CC_RESIZE_NEAREST ? nearest_index(r->nm, x) : o, L);
+            w[0] = 1;
+        } else if (nt == 2) {
+            double xc = x < 0 ? 0 : x > (double)(L - 1) ? (double)(L - 1) : x;
+            int64_t i0 = (int64_t)floor(xc);
+            double f = xc - (double)i0;
+            ix[0] = i0;
+            ix[1] = clamp_index(i0 + 1, L);
+            w[0] = (float)(1 - f);
+            w[1] = (float)f;
+        } else {
+            double f = floor(x), cw[4], sum = 0;
+            cubic_weights(A, x - f, cw);
+            for (int k = 0; k < 4; k++) {
+                int64_t u = (int64_t)f - 1 + k;
+                ix[k] = clamp_index(u, L);
+                if (exclude && (u < 0 || u > L - 1)) cw[k] = 0;
+                sum += cw[k];
+            }
+            if (exclude && sum == 0)
+                return cc_err_set(err, CC_ERR_ARG, "Resize: exclude_outside leaves no tap on axis %d", a);
+            for (int k = 0; k < 4; k++) w[k] = (float)(exclude ? cw[k] / sum : cw[k]);
+        }
+    }
+    return CC_OK;
+}
+
+static const cc_tensor *given(const cc_node *node, const cc_tensor *const *in, int i)
+{
+    return i < node->n_in && in[i] && in[i]->data && cc_shape_numel(&in[i]->shape) > 0 ? in[i] : NULL;
+}
+
+cc_status cc_lower_resize(const cc_node *node, const cc_tensor *const *in, const cc_shape *y,
+                          cc_resize_lowering *r, cc_err *err)
+{
+    memset(r, 0, sizeof *r);
+    char why[160];
+    if (cc_lower_resize_modes(node, &r->mode, &r->ct, &r->nm, why, sizeof why) != 0)
+        return cc_err_set(err, CC_ERR_ARG, "%s", why);
+    const cc_shape *x = &in[0]->shape;
+    int rank = x->rank;
+    if (rank < 1 || y->rank != rank)
+        return cc_err_set(err, CC_ERR_ARG, "Resize: output rank %d for input rank %d", y->rank, rank);
+    const cc_tensor *roi = given(node, in, 1), *scales = given(node, in, 2);
+    if (scales && cc_shape_numel(&scales->shape) != rank)
+        return cc_err_set(err, CC_ERR_ARG, "Resize: scales has %lld entries for rank %d",
+                          (long long)cc_shape_numel(&scales->shape), rank);
+    if (r->ct == CC_RESIZE_TF_CROP_AND_RESIZE && (!roi || cc_shape_numel(&roi->shape) != 2 * rank))
+        return cc_err_set(err, CC_ERR_ARG, "Resize: tf_crop_and_resize needs roi of %d values", 2 * rank);
+    r->rank = rank;
+    r->extrapolation = cc_attr_index(node->op, "extrapolation_value") >= 0
+                           ? (float)cc_attr_f(node, "extrapolation_value") : 0.0f;
+    double A = cc_attr_index(node->op, "cubic_coeff_a") >= 0 ? cc_attr_f(node, "cubic_coeff_a") : -0.75;
+    int exclude = cc_attr_index(node->op, "exclude_outside") >= 0 && cc_attr_i(node, "exclude_outside") != 0;
+    for (int a = 0; a < rank; a++) {
+        cc_resize_axis *t = &r->ax[a];
+        t->in_len = x->dims[a];
+        t->out_len = y->dims[a];
+        if (t->in_len == 0 && t->out_len > 0) {
+            cc_lower_resize_free(r);
+            return cc_err_set(err, CC_ERR_ARG, "Resize: cannot resize an empty axis %d", a);
+        }
+        double s = scales ? cc_load(scales->data, scales->dtype, (size_t)a)
+                          : t->in_len > 0 ? (double)t->out_len / (double)t->in_len : 1.0;
+        if (!(s > 0)) {
+            cc_lower_resize_free(r);
+            return cc_err_set(err, CC_ERR_ARG, "Resize: scale %g on axis %d must be > 0", s, a);
+        }
+        double r0 = roi ? cc_load(roi->data, roi->dtype, (size_t)a) : 0.0;
+        double r1 = roi ? cc_load(roi->data, roi->dtype, (size_t)(rank + a)) : 1.0;
+        cc_status st = axis_build(r, A, exclude, s, r0, r1, a, t, err);
+        if (st != CC_OK) {
+            cc_lower_resize_free(r);
+            return st;
+        }
+    }
+    return CC_OK;
+}
+
+void cc_lower_resize_free(cc_resize_lowering *r)
+{
+    if (!r) return;
+    for (int a = 0; a < CC_MAX_RANK; a++) {
+        free(r->ax[a].idx);
+        free(r->ax[a].w);
+        free(r->ax[a].outside);
+        r->ax[a].idx = NULL;
+        r->ax[a].w = NULL;
+        r->ax[a].outside = NULL;
+    }
+}

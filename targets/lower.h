@@ -1,0 +1,48 @@
+/* lower.h — host-side lowering the built-in backends (cpu, opencl, cuda) share: what a
+ * node means, turned into tables a device kernel only has to read. Written once so that a
+ * fix to the semantics reaches every backend at once; the golden model (ops/) keeps its
+ * own independent copy, because the law must not share a bug with what it judges.
+ *
+ * Resize (opset 13 semantics): per axis, for every output coordinate, the input taps
+ * (clamped indices) and their weights, and whether the coordinate falls outside the crop
+ * (tf_crop_and_resize). */
+#ifndef CC_LOWER_H
+#define CC_LOWER_H
+
+#include "target.h"
+
+enum { CC_RESIZE_NEAREST, CC_RESIZE_LINEAR, CC_RESIZE_CUBIC, CC_RESIZE_MODE_COUNT };
+enum { CC_RESIZE_HALF_PIXEL, CC_RESIZE_PYTORCH_HALF_PIXEL, CC_RESIZE_ALIGN_CORNERS,
+       CC_RESIZE_ASYMMETRIC, CC_RESIZE_TF_HALF_PIXEL_FOR_NN, CC_RESIZE_TF_CROP_AND_RESIZE,
+       CC_RESIZE_CT_COUNT };
+enum { CC_RESIZE_ROUND_PREFER_FLOOR, CC_RESIZE_ROUND_PREFER_CEIL, CC_RESIZE_FLOOR, CC_RESIZE_CEIL,
+       CC_RESIZE_NM_COUNT };
+
+typedef struct cc_resize_axis {
+    int64_t in_len, out_len;
+    int taps;                /* 1 (nearest, or the axis maps each coordinate onto itself), 2, 4 */
+    int64_t *idx;            /* [out_len * taps] input indices, clamped to the axis */
+    float *w;                /* [out_len * taps] weights (0 where outside) */
+    unsigned char *outside;  /* [out_len] 1: the output is extrapolation_value */
+    int any_outside;
+} cc_resize_axis;
+
+typedef struct cc_resize_lowering {
+    int rank, mode, ct, nm;
+    float extrapolation;
+    cc_resize_axis ax[CC_MAX_RANK];
+} cc_resize_lowering;
+
+/* Reads and checks the node's modes. 0 on success; otherwise -1 with the reason
+ * ("Resize: unknown mode 'x'", "Resize: antialias is not implemented") in reason[0..n). */
+int cc_lower_resize_modes(const cc_node *node, int *mode, int *ct, int *nm, char *reason, size_t n);
+
+/* Builds the tables of node (input x = in[0], output shape y) from its constant roi,
+ * scales and sizes (in[1..3] with data, or absent). CC_ERR_ARG on a bad scale, roi or an
+ * exclude_outside that leaves no tap; CC_ERR_NOMEM. On success release with
+ * cc_lower_resize_free. */
+cc_status cc_lower_resize(const cc_node *node, const cc_tensor *const *in, const cc_shape *y,
+                          cc_resize_lowering *out, cc_err *err);
+void cc_lower_resize_free(cc_resize_lowering *r);
+
+#endif
