@@ -314,6 +314,12 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             o->sel.cases = cases;
             o->sel.n_cases = n;
             o->sel.cases_file = v;
+        } else if ((k = cc_cli_value(cli, argc, argv, &i, "--random", &v)) != 0) {
+            uint64_t n;
+            if (k < 0) return 2;
+            if (cc_cli_u64(v, &n) || n < 1 || n > 10000000)
+                return usage_error(cli, "--random takes a number of cases from 1 to 10000000, got '%s'", v);
+            o->sel.random_n = (int)n;
         } else if (strcmp(argv[i], "--resume") == 0) {
             o->resume = 1;
         } else if (strcmp(argv[i], "--no-timing") == 0) {
@@ -327,6 +333,9 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
     if (max_given && o->params.max_samples < o->params.min_samples)
         return usage_error(cli, "--max-samples %d is below --min-samples %d", o->params.max_samples,
                            o->params.min_samples);
+    if (o->sel.random_n > 0 && (o->sel.case_id || o->sel.cases || o->sel.quick))
+        return usage_error(cli, "--random draws its own cases: it does not go with --case, --cases-file or --quick");
+    o->sel.random_seed = o->seed;
     if (o->n_targets == 0) add_target(&c, "all");
     if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;
     if (o->params.max_samples < o->params.min_samples) o->params.max_samples = o->params.min_samples;

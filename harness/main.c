@@ -165,6 +165,7 @@ static int cmd_list(int argc, char **argv)
 typedef struct progress_state {
     int tty;
     int last_decile;
+    uint64_t seed;
 } progress_state;
 
 static void show_progress(void *user, const cc_progress *p)
@@ -190,9 +191,12 @@ static void show_progress(void *user, const cc_progress *p)
         if (r->verdict == CC_FAILED || r->verdict == CC_ERROR || r->verdict == CC_CRASHED ||
             r->verdict == CC_TIMEOUT) {
             if (ps->tty) fputs("\r\033[K", stderr);
-            fprintf(stderr, "%-9s %-8s %-6s %s\n          %s\n          repro: crosscheck run --case '%s' --targets %s\n",
+            if (p->shrunk_from)
+                fprintf(stderr, "shrunk    %-8s %-6s %s\n          from %s\n", r->target,
+                        cc_regime_name(r->regime), r->case_id, p->shrunk_from);
+            fprintf(stderr, "%-9s %-8s %-6s %s\n          %s\n          repro: crosscheck run --case '%s' --targets %s --seed %llu\n",
                     cc_verdict_name(r->verdict), r->target, cc_regime_name(r->regime), r->case_id,
-                    r->reason, r->case_id, r->target);
+                    r->reason, r->case_id, r->target, (unsigned long long)ps->seed);
         }
     }
     double eta = p->done > 0 ? p->elapsed / p->done * (p->total - p->done) : 0;
@@ -234,7 +238,10 @@ static int cmd_run(int argc, char **argv, const char *command_line)
                 "  --no-timing       correctness only\n"
                 "  --shard I/N       run only shard I of N (1 <= I <= N): cases split by a hash of their id\n"
                 "  --cases-file F    run the case ids listed in CSV file F (first column, or a column named\n"
-                "                    case; bad rows are named by line on stderr and skipped)\n");
+                "                    case; bad rows are named by line on stderr and skipped)\n"
+                "  --random N        N cases drawn at random (from --seed) over the selected ops, each\n"
+                "                    valid by the op's own checks; every failure is then shrunk to\n"
+                "                    the smallest case that fails the same way, recorded beside it\n");
     static cc_run_options o;
     memset(&o, 0, sizeof o);
     int r = cc_cli_parse_run(&cli, argc, argv, &o);
@@ -249,7 +256,7 @@ static int cmd_run(int argc, char **argv, const char *command_line)
     if (ensure_out_dir(o.db_path)) return fail(EXIT_INFRA, "cannot create out/: %s", strerror(errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
-    progress_state ps = { .tty = isatty(2), .last_decile = -1 };
+    progress_state ps = { .tty = isatty(2), .last_decile = -1, .seed = o.seed };
     cc_run_summary sum;
     cc_err err = { 0 };
     cc_status st = cc_run_suite(&o, show_progress, &ps, &sum, &err);

@@ -93,6 +93,17 @@ static void format_case(cc_case *c)
     if (len < n) snprintf(buf + len, n - len, ")");
 }
 
+cc_status cc_case_reparse(cc_case *c, cc_err *err)
+{
+    format_case(c);
+    if (strlen(c->id) >= sizeof c->id - 1)
+        return cc_err_set(err, CC_ERR_ARG, "%s: case id longer than %d bytes", c->op->name,
+                          CC_CASE_ID_MAX - 2);
+    char text[CC_CASE_ID_MAX];
+    snprintf(text, sizeof text, "%s", c->id);
+    return cc_case_parse(text, c, err);
+}
+
 cc_dtype cc_case_dtype(const cc_case *c)
 {
     for (int i = 0; i < c->op->n_inputs; i++)

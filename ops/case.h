@@ -37,6 +37,10 @@ typedef struct cc_case {
  * back into) and the golden outputs at two doubles (value and magnitude) per element.
  * A target's own workspace comes on top. */
 cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err);
+/* Re-validates a case whose fields (present inputs, dtypes, shapes, attributes) were
+ * changed in place (the random mode and the shrinker do): formats its id and parses it,
+ * so *c ends canonical and valid, or the call fails as cc_case_parse does. */
+cc_status cc_case_reparse(cc_case *c, cc_err *err);
 /* The case's dtype: the dtype of its first input. */
 cc_dtype cc_case_dtype(const cc_case *c);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ops/random.h"
 #include "shard.h"
 #include "run_lock.h"
 #include "stats.h"
@@ -19,6 +20,16 @@ static cc_status select_unsharded(const cc_selection *sel, cc_case **out, int *n
         *out = c;
         *n = sel->n_cases;
         return CC_OK;
+    }
+    if (sel->random_n > 0) {
+        int n_ops = sel->n_ops ? sel->n_ops : cc_catalog_count();
+        const cc_op_def **ops = malloc(sizeof *ops * (size_t)n_ops);
+        if (!ops) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        for (int i = 0; i < n_ops; i++) ops[i] = sel->n_ops ? sel->ops[i] : cc_catalog_at(i);
+        cc_status st = cc_case_draw_many(ops, n_ops, sel->dtypes, sel->random_seed, sel->random_n, out, n,
+                                         err);
+        free(ops);
+        return st;
     }
     if (sel->case_id) {
         cc_case *c = malloc(sizeof *c);
@@ -93,6 +104,8 @@ void cc_run_config_text(const cc_run_options *o, char *buf, size_t n)
                                 (unsigned long long)o->seed);
     if (len < n && o->sel.cases_file)
         len += (size_t)snprintf(buf + len, n - len, ";cases-file=%s", o->sel.cases_file);
+    if (len < n && o->sel.random_n > 0)
+        len += (size_t)snprintf(buf + len, n - len, ";random=%d", o->sel.random_n);
     if (len < n && o->sel.shard_n > 0)
         snprintf(buf + len, n - len, ";shard=%d/%d", o->sel.shard_i, o->sel.shard_n);
 }
@@ -102,9 +115,115 @@ static int is_bad(cc_verdict v)
     return v == CC_FAILED || v == CC_ERROR || v == CC_CRASHED || v == CC_TIMEOUT;
 }
 
+/* A job the random mode shrinks. */
+typedef struct bad_job {
+    int ci, t;
+    cc_regime regime;
+    cc_verdict verdict;
+} bad_job;
+
+#define SHRINK_CANDIDATES 96
+
+/* Shrinks case `from`, which ended in verdict v on target t: the smallest case that still
+ * does is left in *best and its result in *res (*found = 0 when no smaller case does). */
+static cc_status shrink_one(const cc_run_options *o, const cc_case *from, int t, cc_regime regime,
+                            cc_verdict v, cc_case *best, cc_result *res, int *found, cc_err *err)
+{
+    cc_status st = CC_OK;
+    cc_case *cand = malloc(sizeof *cand * SHRINK_CANDIDATES);
+    double *samples = malloc(sizeof(double));
+    static cc_result r;
+    int runs = 0;
+    *found = 0;
+    *best = *from;
+    if (!cand || !samples) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (;;) {
+        int n = cc_case_shrink_candidates(best, cand, SHRINK_CANDIDATES);
+        if (n == 0 || runs >= CC_SHRINK_RUNS) break;
+        cc_worker_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.cases = cand;
+        cfg.n_cases = n;
+        cfg.targets = &o->targets[t];
+        cfg.devices = &o->devices[t];
+        cfg.n_targets = 1;
+        cfg.params = o->params;
+        cfg.params.time_it = 0;
+        cfg.params.max_samples = 1;
+        cfg.mem_limit_mb = o->mem_limit_mb;
+        cfg.interrupt = o->interrupt;
+        cc_worker *w = NULL;
+        if ((st = cc_worker_create(&cfg, &w, err))) goto done;
+        int hit = -1;
+        for (int k = 0; k < n && runs < CC_SHRINK_RUNS && hit < 0; k++) {
+            if (o->interrupt && *o->interrupt) break;
+            uint64_t seed = cc_exec_case_seed(cand[k].id, o->seed, regime);
+            int ns = 0;
+            st = cc_worker_run(w, k, 0, regime, seed, 0, o->timeout_s, &r, samples, &ns, err);
+            runs++;
+            if (st) break;
+            if (r.verdict == v) hit = k;
+        }
+        cc_worker_destroy(w);
+        if (st || hit < 0) break;
+        *best = cand[hit];
+        *res = r;
+        *found = 1;
+    }
+done:
+    free(cand);
+    free(samples);
+    return st;
+}
+
+/* Shrinks the run's bad jobs (runner.h) and records each smallest case found. */
+static cc_status shrink_bad_jobs(const cc_run_options *o, cc_db *store, int64_t run_id, const cc_case *cases,
+                                 const bad_job *bad, int n_bad, cc_progress_fn fn, void *user,
+                                 cc_progress *p, cc_err *err)
+{
+    int shrunk = 0;
+    for (int b = 0; b < n_bad && shrunk < CC_SHRINK_MAX; b++) {
+        if (o->interrupt && *o->interrupt) return CC_OK;
+        int same = 0;
+        for (int j = 0; j < b; j++)
+            same += bad[j].t == bad[b].t && bad[j].verdict == bad[b].verdict &&
+                    cases[bad[j].ci].op == cases[bad[b].ci].op;
+        if (same >= CC_SHRINK_PER_KEY) continue;
+        shrunk++;
+        static cc_case best;
+        static cc_result res;
+        int found = 0;
+        const cc_case *from = &cases[bad[b].ci];
+        cc_status st = shrink_one(o, from, bad[b].t, bad[b].regime, bad[b].verdict, &best, &res, &found, err);
+        if (st) return st;
+        if (!found) continue;
+        int has = 0;
+        st = cc_store_has_result(store, run_id, best.id, o->targets[bad[b].t]->name, bad[b].regime, &has, err);
+        if (st) return st;
+        if (has) continue;
+        size_t len = strlen(res.reason);
+        snprintf(res.reason + len, sizeof res.reason - len, " (shrunk from %s)", from->id);
+        st = cc_store_put_result(store, run_id, &res, NULL, 0, err);
+        if (st) return st;
+        if (fn) {
+            p->event = CC_PROGRESS_RESULT;
+            p->result = &res;
+            p->shrunk_from = from->id;
+            fn(user, p);
+            p->shrunk_from = NULL;
+        }
+    }
+    return CC_OK;
+}
+
 cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, cc_run_summary *sum,
                        cc_err *err)
 {
+    bad_job *bad = NULL;
+    int n_bad = 0;
     cc_status st;
     cc_db *store = NULL;
     cc_case *cases = NULL;
@@ -202,6 +321,13 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
         }
     }
 
+    if (o->sel.random_n > 0) {
+        bad = malloc(sizeof *bad * (size_t)(total > 0 ? total : 1));
+        if (!bad) {
+            st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    }
     static cc_result res;
     for (int ci = 0; ci < n_cases; ci++) {
         for (int regime = CC_REGIME_EXACT; regime <= CC_REGIME_RANDOM; regime++) {
@@ -244,6 +370,8 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
                 }
                 st = cc_store_put_result(store, run_id, &res, samples, n, err);
                 if (st) goto done;
+                if (bad && (res.verdict == CC_FAILED || res.verdict == CC_ERROR || res.verdict == CC_CRASHED))
+                    bad[n_bad++] = (bad_job){ ci, t, (cc_regime)regime, res.verdict };
                 sum->counts[res.verdict]++;
                 sum->jobs++;
                 if (is_bad(res.verdict)) p.not_passed++;
@@ -255,6 +383,13 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
                 }
             }
         }
+    }
+    cc_worker_destroy(w);
+    w = NULL;
+    if (n_bad > 0) {
+        st = shrink_bad_jobs(o, store, run_id, cases, bad, n_bad, fn, user, &p, err);
+        if (st) goto done;
+        if (o->interrupt && *o->interrupt) sum->interrupted = 1;
     }
 finish:
     /* the conditions of the run: the worker is waited for first, so that its CPU time
@@ -275,6 +410,7 @@ finish:
     }
 done:
     sum->wall_s = cc_now() - t_start;
+    free(bad);
     cc_worker_destroy(w);
     free(samples);
     free(cases);

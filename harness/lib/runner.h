@@ -20,6 +20,9 @@ typedef struct cc_selection {
     int n_cases;
     const char *cases_file;           /* where cases came from (part of the config text) */
     int shard_i, shard_n;             /* shard_n > 0: only shard shard_i of shard_n (lib/shard.h) */
+    int random_n;                     /* > 0: that many cases drawn at random from the selected
+                                         ops (ops/random.h), with random_seed */
+    uint64_t random_seed;
 } cc_selection;
 
 typedef struct cc_run_options {
@@ -60,6 +63,8 @@ typedef struct cc_progress {
     const cc_device_desc *desc;
     int64_t run_id;
     int resumed;
+    const char *shrunk_from;          /* CC_PROGRESS_RESULT of a shrunk case: the drawn case
+                                         it was shrunk from; NULL otherwise */
 } cc_progress;
 
 typedef void (*cc_progress_fn)(void *user, const cc_progress *p);
@@ -80,6 +85,16 @@ cc_status cc_select_cases(const cc_selection *sel, cc_case **out, int *n, cc_err
 
 /* The canonical text of a run's selection, used to find the run to resume. */
 void cc_run_config_text(const cc_run_options *o, char *buf, size_t n);
+
+/* In random mode (sel.random_n > 0) every failed, error or crashed job is then shrunk:
+ * the shrinker's candidates (ops/random.h) run on the same target in the same regime
+ * until none fails the same way, and the smallest failing case is recorded as a result
+ * of its own (reason ending "(shrunk from ID)"), so its case id is its repro line. At
+ * most CC_SHRINK_PER_KEY failures per (op, target, verdict) and CC_SHRINK_MAX per run are
+ * shrunk, each with at most CC_SHRINK_RUNS candidate runs. */
+#define CC_SHRINK_PER_KEY 2
+#define CC_SHRINK_MAX 40
+#define CC_SHRINK_RUNS 300
 
 /* Runs the suite. Results already committed stay in the database whatever happens.
  * Errors: CC_ERR_DB (database unusable: open, or a write failed mid-run), CC_ERR_ARG
