@@ -108,6 +108,11 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
     dnnl_memory_desc_t a_md, b_md, b_want, d_md, y_md, a_plain;
     cc_status st;
     mm_dims grown;
+    /* oneDNN 2.6's matmul leaves the destination unwritten when the reduction is empty
+     * (NaN or garbage where zeros, beta*C or y_zero_point are due) */
+    if (m->a[m->nd - 1] + ms->rows == 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's matmul leaves the output unwritten for K = 0",
+                          b->node->op->name);
     if (ms->rows) { /* a and b grown along K by the bias rows */
         grown = *m;
         grown.a[m->nd - 1] += ms->rows;
