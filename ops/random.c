@@ -198,13 +198,29 @@ cc_status cc_case_draw_many(const cc_op_def *const *ops, int n_ops, unsigned dty
         goto done;
     }
     for (int k = 0; k < n_ops && !st; k++) st = cc_draw_source_make(ops[k], dtypes, &src[k], err);
+    /* a set of the ids drawn so far (open addressing on their hash): a repeated draw is
+     * drawn again at a later index, so the n cases differ where the op allows it */
+    size_t cap = 16;
+    while (cap < 2 * (size_t)n) cap *= 2;
+    uint64_t *set = st ? NULL : calloc(cap, sizeof *set);
+    if (!st && !set) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     int m = 0;
     for (int i = 0; i < n && !st; i++) {
         const cc_draw_source *s = src[i % n_ops];
         if (s->n_templates == 0) continue;
-        cc_err e;
-        if (cc_case_draw(s, seed, (uint64_t)i, &cs[m], &e) == CC_OK) m++;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            cc_err e;
+            if (cc_case_draw(s, seed, (uint64_t)i + (uint64_t)attempt * (uint64_t)n, &cs[m], &e) != CC_OK) break;
+            uint64_t h = cc_hash_str(cs[m].id) | 1;
+            size_t k = (size_t)h & (cap - 1);
+            while (set[k] && set[k] != h) k = (k + 1) & (cap - 1);
+            if (set[k] == h && attempt < 7) continue; /* drawn before: again */
+            if (!set[k]) set[k] = h;
+            m++;
+            break;
+        }
     }
+    free(set);
     if (!st) {
         *out = cs;
         *n_out = m;

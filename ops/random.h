@@ -33,8 +33,9 @@ int cc_draw_source_templates(const cc_draw_source *s);
 cc_status cc_case_draw(const cc_draw_source *s, uint64_t seed, uint64_t index, cc_case *out, cc_err *err);
 
 /* Draws n cases over the given ops, round robin (op of draw i is ops[i % n_ops]), each
- * dtype-filtered by `dtypes` (0: all). *out is malloc'd (free()). Ops that cannot be drawn
- * are skipped. */
+ * dtype-filtered by `dtypes` (0: all). A case drawn before is drawn again (up to 8 times)
+ * so that the cases differ where the op allows it. *out is malloc'd (free()). Ops that
+ * cannot be drawn are skipped. */
 cc_status cc_case_draw_many(const cc_op_def *const *ops, int n_ops, unsigned dtypes, uint64_t seed,
                             int n, cc_case **out, int *n_out, cc_err *err);
 

@@ -185,29 +185,47 @@ static cc_status shrink_bad_jobs(const cc_run_options *o, cc_db *store, int64_t 
                                  cc_progress *p, cc_err *err)
 {
     int shrunk = 0;
+    static cc_case probe[1];
+    unsigned char *tried = calloc((size_t)n_bad, 1);
+    if (!tried) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     for (int b = 0; b < n_bad && shrunk < CC_SHRINK_MAX; b++) {
-        if (o->interrupt && *o->interrupt) return CC_OK;
+        if (o->interrupt && *o->interrupt) break;
+        /* a case with nothing smaller to try is as small as it gets: it does not use up
+         * the shrinks of its (op, target, verdict) */
+        if (cc_case_shrink_candidates(&cases[bad[b].ci], probe, 1) == 0) continue;
         int same = 0;
         for (int j = 0; j < b; j++)
-            same += bad[j].t == bad[b].t && bad[j].verdict == bad[b].verdict &&
+            same += tried[j] && bad[j].t == bad[b].t && bad[j].verdict == bad[b].verdict &&
                     cases[bad[j].ci].op == cases[bad[b].ci].op;
         if (same >= CC_SHRINK_PER_KEY) continue;
+        tried[b] = 1;
         shrunk++;
         static cc_case best;
         static cc_result res;
         int found = 0;
         const cc_case *from = &cases[bad[b].ci];
         cc_status st = shrink_one(o, from, bad[b].t, bad[b].regime, bad[b].verdict, &best, &res, &found, err);
-        if (st) return st;
+        if (st) {
+            free(tried);
+            return st;
+        }
         if (!found) continue;
         int has = 0;
         st = cc_store_has_result(store, run_id, best.id, o->targets[bad[b].t]->name, bad[b].regime, &has, err);
-        if (st) return st;
-        if (has) continue;
-        size_t len = strlen(res.reason);
-        snprintf(res.reason + len, sizeof res.reason - len, " (shrunk from %s)", from->id);
-        st = cc_store_put_result(store, run_id, &res, NULL, 0, err);
-        if (st) return st;
+        if (st) {
+            free(tried);
+            return st;
+        }
+        /* a smallest case that is one of the run's own cases is recorded already */
+        if (!has) {
+            size_t len = strlen(res.reason);
+            snprintf(res.reason + len, sizeof res.reason - len, " (shrunk from %s)", from->id);
+            st = cc_store_put_result(store, run_id, &res, NULL, 0, err);
+            if (st) {
+                free(tried);
+                return st;
+            }
+        }
         if (fn) {
             p->event = CC_PROGRESS_RESULT;
             p->result = &res;
@@ -216,6 +234,7 @@ static cc_status shrink_bad_jobs(const cc_run_options *o, cc_db *store, int64_t 
             p->shrunk_from = NULL;
         }
     }
+    free(tried);
     return CC_OK;
 }
 
