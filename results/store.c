@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -281,6 +282,15 @@ static cc_status set_pragma(cc_db *s, const char *sql, const char *want, cc_err 
     cc_status status = CC_OK;
     int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    /* Switching to WAL needs the database to itself: a process opening a new database at
+     * the same moment makes it SQLITE_BUSY at once, without the busy handler. Retried
+     * within the busy timeout. */
+    for (int waited = 0; (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; waited += 10) {
+        if (waited >= BUSY_TIMEOUT_MS) break;
+        sqlite3_reset(st);
+        sqlite3_sleep(10);
+        rc = sqlite3_step(st);
+    }
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         status = cc_db_error(s, sql, err);
     } else if (want) {
@@ -381,7 +391,13 @@ cc_status cc_store_open(const char *path, int readonly, cc_db **out, cc_err *err
     } else if (errno == ENOENT) {
         if (readonly)
             return cc_err_set(err, CC_ERR_DB, "results database '%s': no such file", path);
-        created = 1;
+        /* made here with O_EXCL, so that "created" means this call made it: a process
+         * creating the same database at the same moment finds it made and leaves it be */
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            created = 1;
+            close(fd);
+        }
     } else {
         return cc_err_set(err, CC_ERR_DB, "results database '%s': %s", path, strerror(errno));
     }
