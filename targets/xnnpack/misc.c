@@ -169,8 +169,9 @@ static cc_status build_resize(xp_build *b, cc_err *err)
     } else {
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "xnnpack: bilinear resize has no coordinate_transformation_mode %s", ct);
     }
-    /* XNNPACK derives the scale from the sizes; given scales must agree exactly */
-    if (flags != XNN_FLAG_ALIGN_CORNERS && scales && scales->data && cc_tensor_numel(scales) == 4)
+    /* XNNPACK derives the scale from the sizes; given scales must agree exactly (under
+     * align_corners too: ONNX's resized length is L * scale, which XNNPACK takes to be M) */
+    if (scales && scales->data && cc_tensor_numel(scales) == 4)
         for (int a = 2; a < 4; a++) {
             double s = xp_const_at(scales, a), in = (double)x->shape.dims[a], out = (double)y->dims[a];
             if (s * in != out)
