@@ -2,7 +2,8 @@
  * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt) and the binary
  * Add/Sub/Mul/Div with multidirectional (numpy) broadcasting.
  *
- * Floating tensors are computed in f32: f32 data is used in place, f16/bf16 data is
+ * The activations' formulas are those of targets/eltwise_formulas.h, shared with the
+ * opencl and cuda backends. Floating tensors are computed in f32: f32 data is used in place, f16/bf16 data is
  * converted block by block (or run by run) into per-thread f32 buffers and rounded back
  * (nearest even); binary ops whose inner runs are short convert whole operands into f32
  * scratch sized at prepare instead. Exp and Sigmoid use the vectorisable exp of vexp.h.
@@ -23,6 +24,9 @@
 #include "common.h"
 #include "cpu.h"
 #include "vexp.h"
+/* the activations' formulas with the cpu's vectorisable exp */
+#define CC_EXPF(x) cc_cpu_expf(x)
+#include "../eltwise_formulas.h"
 
 #define BLK 2048            /* elements per work block (and per-thread f32 buffer) */
 #define PAR_MIN (1 << 15)   /* below this many elements a kernel runs on one thread */
@@ -61,66 +65,42 @@ static int is_int_dtype(cc_dtype d)
 
 /* ---- unary ops ------------------------------------------------------------------------- */
 
-enum unary_op { U_RELU, U_LEAKY, U_SIGMOID, U_TANH, U_HSIGMOID, U_HSWISH, U_CLIP, U_EXP, U_SQRT };
+/* the activations of targets/eltwise_formulas.h, then Clip */
+enum unary_op {
+#define X(Op, name, P0, P1, F) U_##Op,
+    CC_ACTIVATIONS(X)
+#undef X
+    U_CLIP
+};
 
 typedef struct unary_args {
     enum unary_op op;
-    float alpha, beta;     /* LeakyRelu alpha; HardSigmoid alpha, beta */
+    float p0, p1;          /* the activation's float attributes (eltwise_formulas.h) */
     float lo, hi;          /* Clip bounds (floats) */
     int64_t ilo, ihi;      /* Clip bounds (integers) */
 } unary_args;
 
 static void unary_f32(const unary_args *u, const float *x, float *y, int64_t n)
 {
-    const float a = u->alpha, b = u->beta, lo = u->lo, hi = u->hi;
+    const float p0 = u->p0, p1 = u->p1, lo = u->lo, hi = u->hi;
+    (void)p0;
+    (void)p1;
     switch (u->op) {
-    case U_RELU:
-        for (int64_t i = 0; i < n; i++) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+#define X(Op, name, P0, P1, F)                                                             \
+    case U_##Op:                                                                           \
+        for (int64_t i = 0; i < n; i++) {                                                  \
+            float v = x[i];                                                                \
+            y[i] = (F);                                                                    \
+        }                                                                                  \
         break;
-    case U_LEAKY:
-        for (int64_t i = 0; i < n; i++) {
-            float ax = a * x[i];
-            y[i] = cc_cpu_select(-(uint32_t)(x[i] < 0.0f), ax, x[i]);
-        }
-        break;
-    case U_SIGMOID:
-        /* e = exp(-|x|) never overflows; 1/(1+e) for x >= 0, e/(1+e) below */
-        for (int64_t i = 0; i < n; i++) {
-            float v = x[i], m = v < 0.0f ? v : -v;
-            float e = cc_cpu_expf(m), s = 1.0f / (1.0f + e), t = e * s;
-            y[i] = cc_cpu_select(-(uint32_t)(v >= 0.0f), s, t);
-        }
-        break;
-    case U_TANH:
-        for (int64_t i = 0; i < n; i++) y[i] = tanhf(x[i]);
-        break;
-    case U_HSIGMOID:
-        for (int64_t i = 0; i < n; i++) {
-            float v = a * x[i] + b;
-            v = v < 0.0f ? 0.0f : v;
-            y[i] = v > 1.0f ? 1.0f : v;
-        }
-        break;
-    case U_HSWISH:
-        for (int64_t i = 0; i < n; i++) {
-            float v = x[i] / 6.0f + 0.5f;
-            v = cc_cpu_select(-(uint32_t)(v < 0.0f), 0.0f, v);
-            v = cc_cpu_select(-(uint32_t)(v > 1.0f), 1.0f, v);
-            y[i] = x[i] * v;
-        }
-        break;
+        CC_ACTIVATIONS(X)
+#undef X
     case U_CLIP:
         /* NaN passes through; with lo > hi every element becomes hi (numpy.clip) */
         for (int64_t i = 0; i < n; i++) {
             float v = x[i] < lo ? lo : x[i];
             y[i] = v > hi ? hi : v;
         }
-        break;
-    case U_EXP:
-        for (int64_t i = 0; i < n; i++) y[i] = cc_cpu_expf(x[i]);
-        break;
-    case U_SQRT:
-        for (int64_t i = 0; i < n; i++) y[i] = sqrtf(x[i]);
         break;
     }
 }
@@ -130,7 +110,7 @@ static void unary_int(const unary_args *u, const void *x, void *y, cc_dtype d, i
 {
     for (int64_t i = i0; i < i0 + n; i++) {
         int64_t v = load_int(x, d, i);
-        if (u->op == U_RELU) {
+        if (u->op == U_Relu) {
             v = v < 0 ? 0 : v;
         } else { /* U_CLIP */
             v = v < u->ilo ? u->ilo : v;
@@ -163,7 +143,7 @@ static cc_status unary_run(const unary_args *u, const cc_tensor *x, cc_tensor *y
             unary_f32(u, buf, buf, len);
             cc_cpu_from_f32(buf, (char *)y->data + (size_t)i0 * es, d, len);
         }
-    } else if (is_int_dtype(d) && (u->op == U_RELU || u->op == U_CLIP)) {
+    } else if (is_int_dtype(d) && (u->op == U_Relu || u->op == U_CLIP)) {
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
         for (int64_t k = 0; k < nblk; k++) {
             int64_t i0 = k * BLK, len = n - i0 < BLK ? n - i0 : BLK;
@@ -188,38 +168,23 @@ static cc_support unary_supports(const cc_node *node, const cc_tensor *const *in
     return CC_SUPPORT_NO;
 }
 
-#define UNARY_RUN(fn, OP)                                                                  \
-    static cc_status fn(const cc_node *node, const cc_tensor *const *in, int n_out,       \
-                        cc_tensor *out, void *state, cc_err *err)                          \
+/* The float attribute `name` of node ("": none, 0). */
+static float act_param(const cc_node *node, const char *name)
+{
+    return name[0] ? (float)cc_attr_f(node, name) : 0.0f;
+}
+
+#define X(Op, name, P0, P1, F)                                                             \
+    static cc_status run_##name(const cc_node *node, const cc_tensor *const *in, int n_out, \
+                                cc_tensor *out, void *state, cc_err *err)                  \
     {                                                                                      \
-        (void)node; (void)n_out; (void)state;                                              \
-        unary_args u = {.op = OP};                                                         \
+        (void)n_out;                                                                       \
+        (void)state;                                                                       \
+        unary_args u = {.op = U_##Op, .p0 = act_param(node, P0), .p1 = act_param(node, P1)}; \
         return unary_run(&u, in[0], &out[0], err);                                         \
     }
-
-UNARY_RUN(relu_run, U_RELU)
-UNARY_RUN(sigmoid_run, U_SIGMOID)
-UNARY_RUN(tanh_run, U_TANH)
-UNARY_RUN(hswish_run, U_HSWISH)
-UNARY_RUN(exp_run, U_EXP)
-UNARY_RUN(sqrt_run, U_SQRT)
-
-static cc_status leaky_run(const cc_node *node, const cc_tensor *const *in, int n_out,
-                           cc_tensor *out, void *state, cc_err *err)
-{
-    (void)n_out; (void)state;
-    unary_args u = {.op = U_LEAKY, .alpha = (float)cc_attr_f(node, "alpha")};
-    return unary_run(&u, in[0], &out[0], err);
-}
-
-static cc_status hsigmoid_run(const cc_node *node, const cc_tensor *const *in, int n_out,
-                              cc_tensor *out, void *state, cc_err *err)
-{
-    (void)n_out; (void)state;
-    unary_args u = {.op = U_HSIGMOID, .alpha = (float)cc_attr_f(node, "alpha"),
-                    .beta = (float)cc_attr_f(node, "beta")};
-    return unary_run(&u, in[0], &out[0], err);
-}
+CC_ACTIVATIONS(X)
+#undef X
 
 /* Reads Clip's optional scalar bound input i (of the data's dtype) into *f / *iv. */
 static cc_status clip_bound(const cc_node *node, const cc_tensor *const *in, int i, float *f,
@@ -514,15 +479,10 @@ BINARY_RUN(mul_run, B_MUL)
 BINARY_RUN(div_run, B_DIV)
 
 static const cc_cpu_kernel kernels[] = {
-    {.op = "Relu", .supports = unary_supports, .run = relu_run},
-    {.op = "LeakyRelu", .supports = unary_supports, .run = leaky_run},
-    {.op = "Sigmoid", .supports = unary_supports, .run = sigmoid_run},
-    {.op = "Tanh", .supports = unary_supports, .run = tanh_run},
-    {.op = "HardSigmoid", .supports = unary_supports, .run = hsigmoid_run},
-    {.op = "HardSwish", .supports = unary_supports, .run = hswish_run},
+#define X(Op, name, P0, P1, F) {.op = #Op, .supports = unary_supports, .run = run_##name},
+    CC_ACTIVATIONS(X)
+#undef X
     {.op = "Clip", .supports = unary_supports, .run = clip_run},
-    {.op = "Exp", .supports = unary_supports, .run = exp_run},
-    {.op = "Sqrt", .supports = unary_supports, .run = sqrt_run},
     {.op = "Add", .supports = binary_supports, .prepare = binary_prepare,
      .release = bscratch_free, .run = add_run},
     {.op = "Sub", .supports = binary_supports, .prepare = binary_prepare,

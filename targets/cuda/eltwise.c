@@ -30,18 +30,25 @@ typedef struct unary_state {
 static const struct {
     const char *name;
     int op;
+    const char *p0, *p1;   /* float attributes bound to the formula's p0, p1 */
 } unary_ops[] = {
-    { "Relu", CC_CUDA_RELU },         { "LeakyRelu", CC_CUDA_LEAKY }, { "Sigmoid", CC_CUDA_SIGMOID },
-    { "Tanh", CC_CUDA_TANH },         { "HardSigmoid", CC_CUDA_HSIGMOID },
-    { "HardSwish", CC_CUDA_HSWISH },  { "Clip", CC_CUDA_CLIP },   { "Exp", CC_CUDA_EXP },
-    { "Sqrt", CC_CUDA_SQRT },
+#define X(Op, name, P0, P1, F) { #Op, CC_CUDA_ACT_##Op, P0, P1 },
+    CC_ACTIVATIONS(X)
+#undef X
+    { "Clip", CC_CUDA_CLIP, "", "" },
 };
+
+static int unary_index(const char *name)
+{
+    for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
+        if (strcmp(unary_ops[i].name, name) == 0) return (int)i;
+    return -1;
+}
 
 static int unary_op_of(const char *name)
 {
-    for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++)
-        if (strcmp(unary_ops[i].name, name) == 0) return unary_ops[i].op;
-    return -1;
+    int i = unary_index(name);
+    return i < 0 ? -1 : unary_ops[i].op;
 }
 
 /* Clip's bound input i (1: min, 2: max) when given: 1 with its host value (a constant),
@@ -89,8 +96,8 @@ static int dnn_mode(const unary_state *s, cc_dtype d, int64_t n)
     if ((d != CC_F32 && d != CC_F16) || n < 1 || n > INT_MAX) return -1;
     switch (s->op) {
     case CC_CUDA_RELU: return CUDNN_ACTIVATION_RELU;
-    case CC_CUDA_SIGMOID: return CUDNN_ACTIVATION_SIGMOID;
-    case CC_CUDA_TANH: return CUDNN_ACTIVATION_TANH;
+    case CC_CUDA_ACT_Sigmoid: return CUDNN_ACTIVATION_SIGMOID;
+    case CC_CUDA_ACT_Tanh: return CUDNN_ACTIVATION_TANH;
     case CC_CUDA_CLIP:
         return s->lo == 0.0f && s->hi >= 0.0f && isfinite(s->hi) ? CUDNN_ACTIVATION_CLIPPED_RELU : -1;
     default: return -1;
@@ -111,11 +118,9 @@ static cc_status unary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
     s->hi = INFINITY;
     s->ilo = INT64_MIN;
     s->ihi = INT64_MAX;
-    if (s->op == CC_CUDA_LEAKY) s->a = (float)cc_attr_f(node, "alpha");
-    if (s->op == CC_CUDA_HSIGMOID) {
-        s->a = (float)cc_attr_f(node, "alpha");
-        s->b = (float)cc_attr_f(node, "beta");
-    }
+    int k = unary_index(op);
+    if (k >= 0 && unary_ops[k].p0[0]) s->a = (float)cc_attr_f(node, unary_ops[k].p0);
+    if (k >= 0 && unary_ops[k].p1[0]) s->b = (float)cc_attr_f(node, unary_ops[k].p1);
     if (s->op == CC_CUDA_CLIP) {
         double v;
         if (clip_bound(node, in, 1, &v) > 0) {
@@ -241,10 +246,10 @@ static cc_status binary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor
       .run = binary_run }
 
 static const cc_cuda_kernel kernels[] = {
-    UNARY("Relu"),        UNARY("LeakyRelu"), UNARY("Sigmoid"), UNARY("Tanh"),
-    UNARY("HardSigmoid"), UNARY("HardSwish"), UNARY("Clip"),    UNARY("Exp"),
-    UNARY("Sqrt"),        BINARY("Add"),      BINARY("Sub"),    BINARY("Mul"),
-    BINARY("Div"),
+#define X(Op, name, P0, P1, F) UNARY(#Op),
+    CC_ACTIVATIONS(X)
+#undef X
+    UNARY("Clip"), BINARY("Add"), BINARY("Sub"), BINARY("Mul"), BINARY("Div"),
 };
 
 const cc_cuda_family cc_cuda_family_eltwise = {

@@ -14,6 +14,7 @@
 #ifndef CC_CUDA_KERNELS_H
 #define CC_CUDA_KERNELS_H
 
+#include "../eltwise_formulas.h"
 #include <stdint.h>
 
 #include <cuda_runtime_api.h>
@@ -43,10 +44,16 @@ typedef struct cc_cuda_qparam {
 
 /* ---- elementwise (kernels_eltwise.cu) ------------------------------------------------- */
 
-enum { CC_CUDA_RELU, CC_CUDA_LEAKY, CC_CUDA_SIGMOID, CC_CUDA_TANH, CC_CUDA_HSIGMOID,
-       CC_CUDA_HSWISH, CC_CUDA_CLIP, CC_CUDA_EXP, CC_CUDA_SQRT };
+/* The activations of targets/eltwise_formulas.h (CC_CUDA_ACT_<Op>), then Clip. */
+enum {
+#define CC_CUDA_ACT_ENUM(Op, name, P0, P1, F) CC_CUDA_ACT_##Op,
+    CC_ACTIVATIONS(CC_CUDA_ACT_ENUM)
+#undef CC_CUDA_ACT_ENUM
+    CC_CUDA_CLIP
+};
+#define CC_CUDA_RELU CC_CUDA_ACT_Relu
 
-/* y[i] = op(x[i]) for n elements. a, b: LeakyRelu alpha, HardSigmoid alpha and beta;
+/* y[i] = op(x[i]) for n elements. a, b: the activation's p0, p1 (eltwise_formulas.h);
  * lo, hi: Clip bounds of floating data, ilo, ihi of integer data (Relu and Clip are the
  * only ops on integers). */
 cudaError_t cc_cuda_unary(cudaStream_t s, int op, int dtype, const void *x, void *y, int64_t n,

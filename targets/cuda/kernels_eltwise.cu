@@ -1,6 +1,7 @@
 /* kernels_eltwise.cu — the cuda backend's elementwise, normalisation, softmax, reduction
  * and quantization kernels (launchers declared in kernels.h).
  *
+ * The activations' formulas are those of targets/eltwise_formulas.h (through kernels.h).
  * Floating data is computed in f32 with the accurate CUDA math functions (expf, tanhf,
  * IEEE division and square root: the build never uses fast-math), one rounding to the
  * output dtype. Integer data is computed in int64 and stored with wrap-around. */
@@ -14,36 +15,22 @@ struct unary_args {
     int64_t ilo, ihi;
 };
 
-__device__ __forceinline__ float unary_f(const unary_args &u, float x)
+__device__ __forceinline__ float unary_f(const unary_args &u, float v)
 {
+    const float p0 = u.a, p1 = u.b;
+    (void)p0;
+    (void)p1;
     switch (u.op) {
-    case CC_CUDA_RELU: return x < 0.0f ? 0.0f : x;
-    case CC_CUDA_LEAKY: return x < 0.0f ? u.a * x : x;
-    case CC_CUDA_SIGMOID: {
-        /* e = exp(-|x|) never overflows: 1/(1+e) for x >= 0, e/(1+e) below */
-        float e = expf(x < 0.0f ? x : -x), s = 1.0f / (1.0f + e);
-        return x >= 0.0f ? s : e * s;
-    }
-    case CC_CUDA_TANH: return tanhf(x);
-    case CC_CUDA_HSIGMOID: {
-        float v = u.a * x + u.b;
-        v = v < 0.0f ? 0.0f : v;
-        return v > 1.0f ? 1.0f : v;
-    }
-    case CC_CUDA_HSWISH: {
-        float v = x / 6.0f + 0.5f;
-        v = v < 0.0f ? 0.0f : v;
-        v = v > 1.0f ? 1.0f : v;
-        return x * v;
-    }
+#define ACT_CASE(Op, name, P0, P1, F) \
+    case CC_CUDA_ACT_##Op: return (F);
+        CC_ACTIVATIONS(ACT_CASE)
+#undef ACT_CASE
     case CC_CUDA_CLIP: {
         /* NaN passes through; with lo > hi every element becomes hi */
-        float v = x < u.lo ? u.lo : x;
-        return v > u.hi ? u.hi : v;
+        float c = v < u.lo ? u.lo : v;
+        return c > u.hi ? u.hi : c;
     }
-    case CC_CUDA_EXP: return expf(x);
-    case CC_CUDA_SQRT: return sqrtf(x);
-    default: return x;
+    default: return v;
     }
 }
 

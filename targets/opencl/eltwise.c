@@ -1,7 +1,8 @@
 /* eltwise.c — the opencl backend's element-wise ops: the unary activations and Clip,
  * Add/Sub/Mul/Div with multidirectional broadcasting (rank <= 8, as strides; adjacent
  * dimensions are merged first, so most cases run as rank 1 or 2), and inference-mode
- * BatchNormalization folded on the host into a per-channel scale and shift. Kernels in
+ * BatchNormalization folded on the host into a per-channel scale and shift. The
+ * activations' formulas are those of targets/eltwise_formulas.h. Kernels in
  * kernels/eltwise_float.cl (f32, f16, bf16) and kernels/eltwise_int.cl (i8, u8, i32, i64). */
 #include <math.h>
 #include <stdio.h>
@@ -19,20 +20,24 @@ static int is_float(cc_dtype d)
 
 /* ---- unary ---------------------------------------------------------------------------------- */
 
+#include "../eltwise_formulas.h"
+
+/* The activations (eltwise_formulas.h): kernel elt_<name>, float attributes p0, p1. */
 typedef struct unary_kernel {
-    const char *op, *kernel;
+    const char *op, *kernel, *p0, *p1;
 } unary_kernel;
 
 static const unary_kernel unary_kernels[] = {
-    { "Relu", "elt_relu" },       { "LeakyRelu", "elt_leaky_relu" }, { "Sigmoid", "elt_sigmoid" },
-    { "Tanh", "elt_tanh" },       { "HardSigmoid", "elt_hard_sigmoid" }, { "HardSwish", "elt_hard_swish" },
-    { "Clip", "elt_clip" },       { "Exp", "elt_exp" },          { "Sqrt", "elt_sqrt" },
+#define X(Op, name, P0, P1, F) { #Op, "elt_" #name, P0, P1 },
+    CC_ACTIVATIONS(X)
+#undef X
+    { "Clip", "elt_clip", "", "" },
 };
 
-static const char *unary_kernel_of(const char *op)
+static const unary_kernel *unary_kernel_of(const char *op)
 {
     for (size_t i = 0; i < sizeof unary_kernels / sizeof unary_kernels[0]; i++)
-        if (strcmp(unary_kernels[i].op, op) == 0) return unary_kernels[i].kernel;
+        if (strcmp(unary_kernels[i].op, op) == 0) return &unary_kernels[i];
     return NULL;
 }
 
@@ -73,14 +78,10 @@ static cc_status launch_1d(ocl_build *b, const char *base, cc_dtype dt, int64_t 
 static cc_status unary_prepare(ocl_build *b, cc_err *err)
 {
     const cc_node *node = b->node;
-    const char *op = node->op->name;
-    double p0 = 0, p1 = 0;
-    if (strcmp(op, "LeakyRelu") == 0) {
-        p0 = cc_attr_f(node, "alpha");
-    } else if (strcmp(op, "HardSigmoid") == 0) {
-        p0 = cc_attr_f(node, "alpha");
-        p1 = cc_attr_f(node, "beta");
-    } else if (strcmp(op, "Clip") == 0) {
+    const unary_kernel *k = unary_kernel_of(node->op->name);
+    if (!k) return cc_err_set(err, CC_ERR_INTERNAL, "opencl: no kernel for %s", node->op->name);
+    double p0 = k->p0[0] ? cc_attr_f(node, k->p0) : 0, p1 = k->p1[0] ? cc_attr_f(node, k->p1) : 0;
+    if (strcmp(node->op->name, "Clip") == 0) {
         p0 = -INFINITY;
         p1 = INFINITY;
         if (node->n_in > 1 && b->in[1]) p0 = cc_ocl_const_float(b->in[1], 0);
@@ -88,7 +89,7 @@ static cc_status unary_prepare(ocl_build *b, cc_err *err)
     }
     int64_t n = cc_tensor_numel(b->out[0]);
     ocl_launch *l;
-    cc_status st = launch_1d(b, unary_kernel_of(op), b->in[0]->dtype, n, &l, err);
+    cc_status st = launch_1d(b, k->kernel, b->in[0]->dtype, n, &l, err);
     if (st) return st;
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -215,15 +216,10 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op eltwise_ops[] = {
-    { "Relu", unary_supports, unary_prepare },
-    { "LeakyRelu", unary_supports, unary_prepare },
-    { "Sigmoid", unary_supports, unary_prepare },
-    { "Tanh", unary_supports, unary_prepare },
-    { "HardSigmoid", unary_supports, unary_prepare },
-    { "HardSwish", unary_supports, unary_prepare },
+#define X(Op, name, P0, P1, F) { #Op, unary_supports, unary_prepare },
+    CC_ACTIVATIONS(X)
+#undef X
     { "Clip", unary_supports, unary_prepare },
-    { "Exp", unary_supports, unary_prepare },
-    { "Sqrt", unary_supports, unary_prepare },
     { "Add", binary_supports, binary_prepare },
     { "Sub", binary_supports, binary_prepare },
     { "Mul", binary_supports, binary_prepare },

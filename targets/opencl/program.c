@@ -126,17 +126,20 @@ static const char *source_text(const char *file)
     return NULL;
 }
 
-/* The full source of program i (malloc'd): common.cl, the #defines, the template. */
+/* The full source of program i (malloc'd): common.cl, the formulas the backends share
+ * (targets/eltwise_formulas.h), the #defines, the template. */
 static cc_status program_source(int i, char **out, cc_err *err)
 {
     const program_def *d = &programs[i];
     const char *common = source_text("common.cl"), *t = source_text(d->file);
-    if (!common || !t)
-        return cc_err_set(err, CC_ERR_INTERNAL, "opencl: kernel file %s is not embedded", common ? d->file : "common.cl");
-    size_t len = strlen(common) + strlen(d->defs) + strlen(t) + 3;
+    const char *formulas = source_text("eltwise_formulas.h");
+    if (!common || !t || !formulas)
+        return cc_err_set(err, CC_ERR_INTERNAL, "opencl: kernel file %s is not embedded",
+                          !common ? "common.cl" : !formulas ? "eltwise_formulas.h" : d->file);
+    size_t len = strlen(common) + strlen(formulas) + strlen(d->defs) + strlen(t) + 4;
     char *s = malloc(len);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory for program source");
-    snprintf(s, len, "%s\n%s%s\n", common, d->defs, t);
+    snprintf(s, len, "%s\n%s\n%s%s\n", common, formulas, d->defs, t);
     *out = s;
     return CC_OK;
 }

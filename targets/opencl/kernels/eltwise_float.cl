@@ -1,63 +1,19 @@
 /* eltwise_float.cl - template (S = f32, f16, bf16): the unary activations and Clip
- * (kernels elt_<op>: a bare exp or sqrt would collide with the built-in functions), the
+ * (kernels elt_<name>: a bare exp or sqrt would collide with the built-in functions), the
  * broadcasting binary arithmetic ops and the per-channel affine map of an inference
  * BatchNormalization. One work-item per output element; n is the element count. */
 
-kernel void KN(elt_relu)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    float v = LD(x, i);
-    ST(y, i, v > 0.0f ? v : 0.0f);
-}
-
-kernel void KN(elt_leaky_relu)(global const TY *x, global TY *y, int n, float alpha, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    float v = LD(x, i);
-    ST(y, i, v < 0.0f ? alpha * v : v);
-}
-
-kernel void KN(elt_sigmoid)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    float v = LD(x, i);
-    float r;
-    if (v >= 0.0f) {
-        r = 1.0f / (1.0f + exp(-v));
-    } else {
-        float e = exp(v);
-        r = e / (1.0f + e);
+/* The activations, one kernel elt_<name> each, from the formulas the built-in backends
+ * share (targets/eltwise_formulas.h, whose text the host puts in front of this file). */
+#define ACTIVATION_KERNEL(Op, name, P0, P1, F)                                                 \
+    kernel void KN(elt_##name)(global const TY *x, global TY *y, int n, float p0, float p1)     \
+    {                                                                                          \
+        int i = get_global_id(0);                                                              \
+        if (i >= n) return;                                                                    \
+        float v = LD(x, i);                                                                    \
+        ST(y, i, F);                                                                           \
     }
-    ST(y, i, r);
-}
-
-kernel void KN(elt_tanh)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    ST(y, i, tanh(LD(x, i)));
-}
-
-kernel void KN(elt_hard_sigmoid)(global const TY *x, global TY *y, int n, float alpha, float beta)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    float t = alpha * LD(x, i) + beta;
-    ST(y, i, t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t));
-}
-
-kernel void KN(elt_hard_swish)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    float v = LD(x, i);
-    float t = v + 3.0f;
-    t = t < 0.0f ? 0.0f : (t > 6.0f ? 6.0f : t);
-    ST(y, i, v * t / 6.0f);
-}
+CC_ACTIVATIONS(ACTIVATION_KERNEL)
 
 /* Clip: max(lo, x) then min(hi, .) by comparisons, so a NaN input stays NaN and lo > hi
  * gives hi everywhere (ONNX). Absent bounds arrive as -inf / +inf. */
@@ -69,20 +25,6 @@ kernel void KN(elt_clip)(global const TY *x, global TY *y, int n, float lo, floa
     v = v < lo ? lo : v;
     v = v > hi ? hi : v;
     ST(y, i, v);
-}
-
-kernel void KN(elt_exp)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    ST(y, i, exp(LD(x, i)));
-}
-
-kernel void KN(elt_sqrt)(global const TY *x, global TY *y, int n, float p0, float p1)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    ST(y, i, sqrt(LD(x, i)));
 }
 
 /* Binary ops (BINARY_KERNEL in common.cl), computed in float. */

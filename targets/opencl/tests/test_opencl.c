@@ -3,8 +3,10 @@
  * grouped and batched convolutions) in both input regimes, checked against the golden
  * model by cc_exec_target. Everything the backend claims must pass (or be mistrusted);
  * every unsupported result must carry a reason; f32, integer and 8-bit cases must all be
- * claimed. The GEMM-based ops then run again with each other GEMM variant forced
- * (CROSSCHECK_OPENCL_GEMM), so the variants this device does not prefer are checked too.
+ * claimed. The GEMM-based ops (the contractions, CC_TRAIT_CONTRACTION: the backend computes
+ * every convolution and matrix product with its GEMM) then run again with each other GEMM
+ * variant forced (CROSSCHECK_OPENCL_GEMM), so the variants this device does not prefer are
+ * checked too.
  * Prints a per-op summary. Exits 77 when no OpenCL device opens here. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,15 +52,6 @@ static op_tally *tally_for(op_tally *t, int *n, const char *op)
     memset(&t[*n], 0, sizeof t[*n]);
     t[*n].op = op;
     return &t[(*n)++];
-}
-
-static int gemm_based(const char *op)
-{
-    static const char *const ops[] = { "Conv", "ConvInteger", "QLinearConv", "Gemm", "MatMul",
-                                       "MatMulInteger", "QLinearMatMul" };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (strcmp(ops[i], op) == 0) return 1;
-    return 0;
 }
 
 static int must_be_claimed(cc_dtype d)
@@ -159,7 +152,7 @@ int main(void)
         }
         op_tally vt = { .op = variants[v] };
         for (int i = 0; i < n_cases; i++)
-            if (gemm_based(cases[i].op->name)) run_case(&cases[i], ctx, &vt);
+            if (cc_op_has_trait(cases[i].op, CC_TRAIT_CONTRACTION)) run_case(&cases[i], ctx, &vt);
         for (size_t i = 0; i < sizeof extra_cases / sizeof extra_cases[0]; i++) {
             cc_case c;
             if (cc_case_parse(extra_cases[i], &c, &err) == CC_OK) run_case(&c, ctx, &vt);
