@@ -255,7 +255,7 @@ double cc_model_params(const cc_model *m)
             if (nd->op->inputs[i].role != CC_IN_DATA) continue;
             if (g->values[v].dtype == CC_I64) continue;
             if (strncmp(m->value_names[v], "buffer.", 7) == 0) continue; /* decode grids, anchors */
-            if (strcmp(nd->op->name, "BatchNormalization") == 0 && i >= 3) continue;
+            if (nd->op->id == CC_OP_ID_BatchNormalization && i >= 3) continue;
             counted[v] = 1;
             n += (double)cc_tensor_numel(&g->values[v]);
         }

@@ -12,7 +12,8 @@
  *     attributes or inputs whose absence means the old behaviour, negative axes), perhaps
  *     after a rewrite the importer does (the CC_ONNX_LEGACY_* flags); otherwise refused.
  * An op of the catalog missing from this table is refused: its history must be added
- * before a model using it can be trusted. */
+ * before a model using it can be trusted. The versions up to since_version must be the
+ * ones ops/ops.def lists for the op (checked on every lookup: CC_ERR_INTERNAL otherwise). */
 #include <stdio.h>
 #include <string.h>
 
@@ -152,18 +153,28 @@ static const op_version table[] = {
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err)
 {
     const op_version *in_force = NULL, *first = NULL;
-    int known_since = 0;
+    const cc_op_info *info = cc_op_info_of(op->id);
+    int known_since = 0, n_history = 0, history_differs = !info;
     for (int i = 0; i < N_ROWS; i++) {
         if (strcmp(table[i].op, op->name) != 0) continue;
         if (!first) first = &table[i];
         if (table[i].version == op->since_version) known_since = 1;
+        if (table[i].version <= op->since_version && info) {
+            if (n_history == CC_OP_MAX_VERSIONS || info->versions[n_history] != table[i].version) history_differs = 1;
+            n_history++;
+        }
         if (table[i].version <= opset && (!in_force || table[i].version > in_force->version)) in_force = &table[i];
     }
+    if (n_history < CC_OP_MAX_VERSIONS && info && info->versions[n_history] != 0) history_differs = 1;
     if (!first)
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "the importer does not know the version history of %s (models/onnx_opset.c)", op->name);
     if (!known_since)
         return cc_err_set(err, CC_ERR_INTERNAL, "the catalog's %s-%d is not a version the importer knows", op->name,
+                          op->since_version);
+    if (history_differs)
+        return cc_err_set(err, CC_ERR_INTERNAL,
+                          "the versions of %s up to %d differ in ops/ops.def and models/onnx_opset.c", op->name,
                           op->since_version);
     if (!in_force)
         return cc_err_set(err, CC_ERR_ARG, "%s does not exist in opset %d (it came in opset %d)", op->name, opset,

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "rewrite.h"
 
@@ -71,7 +70,7 @@ static int foldable(const cc_rewrite *rw, int k, int *conv_k)
 {
     const cc_graph *g = &rw->src->graph;
     const cc_node *bn = &g->nodes[k];
-    if (strcmp(bn->op->name, "BatchNormalization") != 0 || bn->n_out != 1 || bn->n_in < 5) return 0;
+    if (bn->op->id != CC_OP_ID_BatchNormalization || bn->n_out != 1 || bn->n_in < 5) return 0;
     int x = bn->in[0];
     if (x < 0 || rw->uses[x] != 1 || rw->is_output[x]) return 0;
     for (int i = 1; i < 5; i++)
@@ -79,7 +78,7 @@ static int foldable(const cc_rewrite *rw, int k, int *conv_k)
     for (int j = 0; j < k; j++) {
         const cc_node *c = &g->nodes[j];
         if (c->n_out < 1 || c->out[0] != x) continue;
-        if (strcmp(c->op->name, "Conv") != 0) return 0;
+        if (c->op->id != CC_OP_ID_Conv) return 0;
         if (c->in[1] < 0 || !g->values[c->in[1]].data) return 0;
         if (c->n_in > 2 && c->in[2] >= 0 && !g->values[c->in[2]].data) return 0;
         if (g->values[bn->in[1]].shape.dims[0] != g->values[c->in[1]].shape.dims[0]) return 0;

@@ -30,22 +30,17 @@ typedef struct qstate {
     int type_count[32];
 } qstate;
 
-/* Ops that only move or select values, run on the 8-bit copy (their outputs keep its
- * scale and zero point): max commutes with the monotone quantization map, and nearest
- * resizing copies values. */
-static const char *const movers[] = { "MaxPool", "Flatten", "Reshape", "Transpose", "Slice", "Split", "Resize" };
-
+/* Ops that only move or select values (CC_TRAIT_INT8_MOVER) run on the 8-bit copy (their
+ * outputs keep its scale and zero point): max commutes with the monotone quantization map,
+ * and nearest resizing copies values. */
 static int is_mover(const cc_node *nd)
 {
-    for (size_t i = 0; i < sizeof movers / sizeof *movers; i++) {
-        if (strcmp(nd->op->name, movers[i]) != 0) continue;
-        if (strcmp(nd->op->name, "MaxPool") == 0) return nd->n_out == 1; /* not with Indices */
-        if (strcmp(nd->op->name, "Resize") == 0) /* copies, unless it extrapolates a float */
-            return strcmp(cc_attr_s(nd, "mode"), "nearest") == 0 &&
-                   strcmp(cc_attr_s(nd, "coordinate_transformation_mode"), "tf_crop_and_resize") != 0;
-        return 1;
-    }
-    return 0;
+    if (!cc_op_has_trait(nd->op, CC_TRAIT_INT8_MOVER)) return 0;
+    if (nd->op->id == CC_OP_ID_MaxPool) return nd->n_out == 1; /* not with Indices */
+    if (nd->op->id == CC_OP_ID_Resize) /* copies, unless it extrapolates a float */
+        return strcmp(cc_attr_s(nd, "mode"), "nearest") == 0 &&
+               strcmp(cc_attr_s(nd, "coordinate_transformation_mode"), "tf_crop_and_resize") != 0;
+    return 1;
 }
 
 static const cc_tensor *val(const qstate *q, int v)
@@ -65,7 +60,7 @@ static int is_activation(const qstate *q, int v)
 
 static int qconv_able(const qstate *q, const cc_node *nd)
 {
-    if (strcmp(nd->op->name, "Conv") != 0 || nd->n_out != 1) return 0;
+    if (nd->op->id != CC_OP_ID_Conv || nd->n_out != 1) return 0;
     if (!is_activation(q, nd->in[0]) || !is_activation(q, nd->out[0])) return 0;
     if (!is_const(q, nd->in[1]) || val(q, nd->in[1])->dtype != CC_F32 || val(q, nd->in[1])->shape.rank < 3) return 0;
     return nd->n_in < 3 || nd->in[2] < 0 || (is_const(q, nd->in[2]) && val(q, nd->in[2])->dtype == CC_F32);
@@ -73,8 +68,8 @@ static int qconv_able(const qstate *q, const cc_node *nd)
 
 static int qmatmul_able(const qstate *q, const cc_node *nd)
 {
-    int gemm = strcmp(nd->op->name, "Gemm") == 0;
-    if ((!gemm && strcmp(nd->op->name, "MatMul") != 0) || nd->n_out != 1) return 0;
+    int gemm = nd->op->id == CC_OP_ID_Gemm;
+    if ((!gemm && nd->op->id != CC_OP_ID_MatMul) || nd->n_out != 1) return 0;
     if (!is_activation(q, nd->in[0]) || !is_const(q, nd->in[1])) return 0;
     const cc_tensor *a = val(q, nd->in[0]), *b = val(q, nd->in[1]);
     if (b->dtype != CC_F32 || b->shape.rank != 2 || a->shape.rank < 2) return 0;
@@ -93,7 +88,7 @@ static int folded_relu(const qstate *q, const cc_node *nd)
     int y = nd->out[0], k = q->rw.consumer[y];
     if (k < 0 || q->rw.uses[y] != 1 || q->rw.is_output[y]) return -1;
     const cc_node *r = &q->rw.src->graph.nodes[k];
-    return strcmp(r->op->name, "Relu") == 0 && is_activation(q, r->out[0]) ? k : -1;
+    return r->op->id == CC_OP_ID_Relu && is_activation(q, r->out[0]) ? k : -1;
 }
 
 static void count_float_op(qstate *q, const char *type)
@@ -274,7 +269,7 @@ static cc_status emit_qconv(qstate *q, int k, cc_err *err)
         n_in = 9;
     }
     /* QLinearConv's attributes: the Conv's window attributes, per-channel weights */
-    const cc_op_def *op = cc_catalog_find("QLinearConv");
+    const cc_op_def *op = cc_catalog_by_id(CC_OP_ID_QLinearConv);
     if (!op) {
         st = cc_err_set(err, CC_ERR_UNSUPPORTED, "quantize: the catalog has no QLinearConv");
         goto done;
@@ -306,7 +301,7 @@ static cc_status emit_qmatmul(qstate *q, int k, cc_err *err)
 {
     const cc_graph *g = &q->rw.src->graph;
     const cc_node *nd = &g->nodes[k];
-    int gemm = strcmp(nd->op->name, "Gemm") == 0, a = nd->in[0], y = nd->out[0];
+    int gemm = nd->op->id == CC_OP_ID_Gemm, a = nd->in[0], y = nd->out[0];
     const cc_tensor *bt = val(q, nd->in[1]);
     const cc_tensor *c = gemm && nd->n_in > 2 && nd->in[2] >= 0 ? val(q, nd->in[2]) : NULL;
     int tb = gemm && cc_attr_i(nd, "transB");
@@ -427,9 +422,9 @@ static cc_status emit_float(qstate *q, int k, cc_err *err)
 
 /* Float-op pairs a deployment fuses: the first op's output, read by the second alone,
  * stays float (SiLU's Sigmoid->Mul, a residual block's Add->Relu). */
-static const struct { const char *producer, *reader; } fused_pairs[] = {
-    { "Sigmoid", "Mul" },
-    { "Add", "Relu" },
+static const struct { cc_op_id producer, reader; } fused_pairs[] = {
+    { CC_OP_ID_Sigmoid, CC_OP_ID_Mul },
+    { CC_OP_ID_Add, CC_OP_ID_Relu },
 };
 
 static int fused(const qstate *q, int producer, int v)
@@ -438,8 +433,7 @@ static int fused(const qstate *q, int producer, int v)
     int k = q->rw.consumer[v];
     if (producer < 0 || k < 0 || q->rw.uses[v] != 1 || q->rw.is_output[v]) return 0;
     for (size_t i = 0; i < sizeof fused_pairs / sizeof *fused_pairs; i++)
-        if (strcmp(g->nodes[producer].op->name, fused_pairs[i].producer) == 0 &&
-            strcmp(g->nodes[k].op->name, fused_pairs[i].reader) == 0)
+        if (g->nodes[producer].op->id == fused_pairs[i].producer && g->nodes[k].op->id == fused_pairs[i].reader)
             return 1;
     return 0;
 }

@@ -1,4 +1,5 @@
-/* catalog.c — the operator catalog: every op family's table, in report order. */
+/* catalog.c — the operator catalog: every op family's table, in report order, and the
+ * table of ops/ops.def indexed by op id. */
 #include <string.h>
 
 #include "op.h"
@@ -20,6 +21,30 @@ static const cc_op_family *const families[] = {
 };
 
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
+
+/* versions is written (1, 6, 13) in ops.def */
+#define VERSION_LIST(...) { __VA_ARGS__ }
+
+static const cc_op_info infos[] = {
+#define CC_OP(symbol, name_, domain_, since_, versions_, family_, traits_)                   \
+    [CC_OP_ID_##symbol] = { .name = name_, .domain = domain_, .family = #family_, .traits = traits_, \
+                            .since = since_, .versions = VERSION_LIST versions_ },
+#include "ops.def"
+#undef CC_OP
+};
+
+_Static_assert(sizeof infos / sizeof infos[0] == CC_OP_ID_COUNT, "one cc_op_info per ops.def entry");
+
+const cc_op_info *cc_op_info_of(cc_op_id id)
+{
+    return (unsigned)id < CC_OP_ID_COUNT ? &infos[id] : NULL;
+}
+
+int cc_op_has_trait(const cc_op_def *op, unsigned trait)
+{
+    const cc_op_info *info = cc_op_info_of(op->id);
+    return info && (info->traits & trait) == trait;
+}
 
 int cc_catalog_count(void)
 {
@@ -43,6 +68,16 @@ const cc_op_def *cc_catalog_find(const char *name)
     for (int i = 0; i < n; i++) {
         const cc_op_def *op = cc_catalog_at(i);
         if (strcmp(op->name, name) == 0) return op;
+    }
+    return NULL;
+}
+
+const cc_op_def *cc_catalog_by_id(cc_op_id id)
+{
+    int n = cc_catalog_count();
+    for (int i = 0; i < n; i++) {
+        const cc_op_def *op = cc_catalog_at(i);
+        if (op->id == id) return op;
     }
     return NULL;
 }

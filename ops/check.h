@@ -10,7 +10,10 @@
 /* Compares got[0..n_out-1] (host tensors in the output dtypes) with golden[0..n_out-1].
  * Returns CC_PASSED, CC_FAILED or CC_MISTRUSTED, fills *m and a one-line reason naming
  * the worst element on failure (and why on mistrust). Shapes or dtypes that differ from
- * the golden outputs are CC_FAILED. */
+ * the golden outputs are CC_FAILED. exact != 0 (the exact regime) asks for the policy's
+ * zero-tolerance check where it applies; it does not apply to a case with a float
+ * attribute that is not a short dyadic fraction (Gemm's beta=1/6), whose products round
+ * whatever the inputs. */
 cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_golden *golden,
                             const cc_tensor *got, cc_metrics *m, char *reason, size_t reason_size);
 

@@ -347,6 +347,7 @@ static cc_status conv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
 }
 
 static const cc_op_def op_conv = {
+    .id = CC_OP_ID_Conv,
     .name = "Conv",
     .domain = "",
     .since_version = 11,

@@ -185,6 +185,7 @@ static cc_status convint_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
 }
 
 const cc_op_def cc_op_conv_integer = {
+    .id = CC_OP_ID_ConvInteger,
     .name = "ConvInteger",
     .domain = "",
     .since_version = 10,
@@ -458,6 +459,7 @@ static cc_status qconv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
 }
 
 const cc_op_def cc_op_qlinear_conv = {
+    .id = CC_OP_ID_QLinearConv,
     .name = "QLinearConv",
     .domain = "",
     .since_version = 10,

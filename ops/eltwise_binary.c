@@ -16,10 +16,7 @@ typedef enum arith { ADD, SUB, MUL, DIV } arith;
 
 static arith arith_of(const cc_op_def *op)
 {
-    if (strcmp(op->name, "Add") == 0) return ADD;
-    if (strcmp(op->name, "Sub") == 0) return SUB;
-    if (strcmp(op->name, "Mul") == 0) return MUL;
-    return DIV;
+    return op->id == CC_OP_ID_Add ? ADD : op->id == CC_OP_ID_Sub ? SUB : op->id == CC_OP_ID_Mul ? MUL : DIV;
 }
 
 /* ---- broadcasting ---------------------------------------------------------------- */
@@ -365,9 +362,10 @@ static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
 
 /* ---- op definitions and the family table -------------------------------------------- */
 
-#define BINARY_DEF(NAME, CASES)                                                        \
+#define BINARY_DEF(OP, CASES)                                                          \
     {                                                                                  \
-        .name = NAME, .domain = "", .since_version = 14, .family = "eltwise",          \
+        .id = CC_OP_ID_##OP,                                                           \
+        .name = #OP, .domain = "", .since_version = 14, .family = "eltwise",           \
         .n_inputs = 2,                                                                 \
         .inputs = { { .name = "a", .role = CC_IN_DATA }, { .name = "b", .role = CC_IN_DATA } }, \
         .min_outputs = 1, .max_outputs = 1, .n_attrs = 0,                              \
@@ -376,14 +374,15 @@ static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
         .golden = binary_golden, .gen = binary_gen,                                    \
     }
 
-static const cc_op_def add_def = BINARY_DEF("Add", add_cases);
-static const cc_op_def sub_def = BINARY_DEF("Sub", sub_cases);
-static const cc_op_def mul_def = BINARY_DEF("Mul", mul_cases);
+static const cc_op_def add_def = BINARY_DEF(Add, add_cases);
+static const cc_op_def sub_def = BINARY_DEF(Sub, sub_cases);
+static const cc_op_def mul_def = BINARY_DEF(Mul, mul_cases);
 
 /* Div: the divisor b is made by gen() with |b| in [0.5, 2] (exact regime 1..4) and a
  * random sign; integer divisors are never 0. The io_def range says the same for the
  * magnitude. */
 static const cc_op_def div_def = {
+    .id = CC_OP_ID_Div,
     .name = "Div", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 2,
     .inputs = {

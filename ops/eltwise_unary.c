@@ -3,7 +3,6 @@
  * per op drives the shared shape inference, cost and golden reference; each op has its
  * own case sweep. The family table that lists these ops is in eltwise_binary.c. */
 #include <math.h>
-#include <string.h>
 
 #include "eltwise_internal.h"
 
@@ -118,7 +117,6 @@ static double sqrt_fn(double x, const double *p, double *s)
 /* ---- the table ------------------------------------------------------------------- */
 
 typedef struct unary_info {
-    const char *op;
     unsigned allowed;      /* input dtypes ONNX allows (within crosscheck's dtypes) */
     const char *allowed_text;
     unary_fn fn;
@@ -129,23 +127,22 @@ typedef struct unary_info {
 
 /* HardSigmoid and HardSwish take bf16 only from opset 22 on; the catalog accepts it with
  * the same formula, since the semantics do not change with the type. */
-static const unary_info infos[] = {
-    { "Relu",        FLOATS | SIGNED_INTS, "float or signed integer types", relu_fn,         1, 1 },
-    { "LeakyRelu",   FLOATS, "float types only",                            leaky_relu_fn,   2, 2 },
-    { "Sigmoid",     FLOATS, "float types only",                            sigmoid_fn,      1, 4 },
-    { "Tanh",        FLOATS, "float types only",                            tanh_fn,         1, 1 },
-    { "HardSigmoid", FLOATS, "float types only",                            hard_sigmoid_fn, 2, 4 },
-    { "HardSwish",   FLOATS, "float types only",                            hard_swish_fn,   2, 5 },
-    { "Clip",        FLOATS | ALL_INTS, "numeric types",                    clip_fn,         1, 2 },
-    { "Exp",         FLOATS, "float types only",                            exp_fn,          1, 1 },
-    { "Sqrt",        FLOATS, "float types only",                            sqrt_fn,         1, 1 },
+static const unary_info infos[CC_OP_ID_COUNT] = {
+    [CC_OP_ID_Relu]        = { FLOATS | SIGNED_INTS, "float or signed integer types", relu_fn,         1, 1 },
+    [CC_OP_ID_LeakyRelu]   = { FLOATS, "float types only",                            leaky_relu_fn,   2, 2 },
+    [CC_OP_ID_Sigmoid]     = { FLOATS, "float types only",                            sigmoid_fn,      1, 4 },
+    [CC_OP_ID_Tanh]        = { FLOATS, "float types only",                            tanh_fn,         1, 1 },
+    [CC_OP_ID_HardSigmoid] = { FLOATS, "float types only",                            hard_sigmoid_fn, 2, 4 },
+    [CC_OP_ID_HardSwish]   = { FLOATS, "float types only",                            hard_swish_fn,   2, 5 },
+    [CC_OP_ID_Clip]        = { FLOATS | ALL_INTS, "numeric types",                    clip_fn,         1, 2 },
+    [CC_OP_ID_Exp]         = { FLOATS, "float types only",                            exp_fn,          1, 1 },
+    [CC_OP_ID_Sqrt]        = { FLOATS, "float types only",                            sqrt_fn,         1, 1 },
 };
 
+/* The op's row; NULL for an op that is not a unary op of this file. */
 static const unary_info *info_of(const cc_op_def *op)
 {
-    for (size_t i = 0; i < sizeof infos / sizeof infos[0]; i++)
-        if (strcmp(infos[i].op, op->name) == 0) return &infos[i];
-    return NULL;
+    return (unsigned)op->id < CC_OP_ID_COUNT && infos[op->id].fn ? &infos[op->id] : NULL;
 }
 
 /* The op's parameters: alpha for LeakyRelu, alpha and beta for HardSigmoid (float32
@@ -153,14 +150,14 @@ static const unary_info *info_of(const cc_op_def *op)
  * true for nodes built by hand), the bounds for Clip (read from the constant inputs). */
 static void param_of(const cc_node *node, const cc_tensor *const *in, double *p)
 {
-    const char *name = node->op->name;
+    cc_op_id id = node->op->id;
     p[0] = p[1] = 0;
-    if (strcmp(name, "LeakyRelu") == 0) {
+    if (id == CC_OP_ID_LeakyRelu) {
         p[0] = (float)cc_attr_f(node, "alpha");
-    } else if (strcmp(name, "HardSigmoid") == 0) {
+    } else if (id == CC_OP_ID_HardSigmoid) {
         p[0] = (float)cc_attr_f(node, "alpha");
         p[1] = (float)cc_attr_f(node, "beta");
-    } else if (strcmp(name, "Clip") == 0) {
+    } else if (id == CC_OP_ID_Clip) {
         p[0] = -INFINITY;
         p[1] = INFINITY;
         if (node->n_in > 1 && in[1] && in[1]->data) p[0] = cc_load(in[1]->data, in[1]->dtype, 0);
@@ -383,6 +380,7 @@ static cc_status sqrt_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err
     .golden = unary_golden
 
 const cc_op_def cc_eltwise_relu = {
+    .id = CC_OP_ID_Relu,
     .name = "Relu", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
@@ -392,6 +390,7 @@ const cc_op_def cc_eltwise_relu = {
 };
 
 const cc_op_def cc_eltwise_leaky_relu = {
+    .id = CC_OP_ID_LeakyRelu,
     .name = "LeakyRelu", .domain = "", .since_version = 16, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
@@ -402,6 +401,7 @@ const cc_op_def cc_eltwise_leaky_relu = {
 };
 
 const cc_op_def cc_eltwise_sigmoid = {
+    .id = CC_OP_ID_Sigmoid,
     .name = "Sigmoid", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
@@ -411,6 +411,7 @@ const cc_op_def cc_eltwise_sigmoid = {
 };
 
 const cc_op_def cc_eltwise_tanh = {
+    .id = CC_OP_ID_Tanh,
     .name = "Tanh", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
@@ -420,6 +421,7 @@ const cc_op_def cc_eltwise_tanh = {
 };
 
 const cc_op_def cc_eltwise_hard_sigmoid = {
+    .id = CC_OP_ID_HardSigmoid,
     .name = "HardSigmoid", .domain = "", .since_version = 6, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
@@ -435,6 +437,7 @@ const cc_op_def cc_eltwise_hard_sigmoid = {
 /* HardSwish has no attributes: alpha = 1/6 and beta = 0.5 are fixed by the spec. Inputs
  * reach [-4, 4] in the exact regime, which covers both kinks at -3 and 3. */
 const cc_op_def cc_eltwise_hard_swish = {
+    .id = CC_OP_ID_HardSwish,
     .name = "HardSwish", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
@@ -447,6 +450,7 @@ const cc_op_def cc_eltwise_hard_swish = {
  * they are constants written like attributes (Clip(input=...,min=0,max=6)); absent means
  * unbounded on that side. */
 const cc_op_def cc_eltwise_clip = {
+    .id = CC_OP_ID_Clip,
     .name = "Clip", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 3,
     .inputs = {
@@ -466,6 +470,7 @@ const cc_op_def cc_eltwise_clip = {
 };
 
 const cc_op_def cc_eltwise_exp = {
+    .id = CC_OP_ID_Exp,
     .name = "Exp", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
@@ -477,6 +482,7 @@ const cc_op_def cc_eltwise_exp = {
 /* Sqrt: generated inputs stay in the domain x >= 0 (random [0, 4], exact 0..16, which
  * holds the perfect squares 0, 1, 4, 9, 16). */
 const cc_op_def cc_eltwise_sqrt = {
+    .id = CC_OP_ID_Sqrt,
     .name = "Sqrt", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA, .lo = 0, .hi = 4, .ilo = 0, .ihi = 16 } },

@@ -341,6 +341,7 @@ static cc_status gemm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
 }
 
 static const cc_op_def op_gemm = {
+    .id = CC_OP_ID_Gemm,
     .name = "Gemm",
     .domain = "",
     .since_version = 13,
@@ -479,6 +480,7 @@ static cc_status matmul_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
 }
 
 static const cc_op_def op_matmul = {
+    .id = CC_OP_ID_MatMul,
     .name = "MatMul",
     .domain = "",
     .since_version = 13,

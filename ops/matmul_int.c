@@ -255,6 +255,7 @@ static cc_status mmi_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *e
 }
 
 const cc_op_def cc_op_matmulinteger = {
+    .id = CC_OP_ID_MatMulInteger,
     .name = "MatMulInteger",
     .domain = "",
     .since_version = 10,
@@ -581,6 +582,7 @@ static cc_status qlmm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
 }
 
 const cc_op_def cc_op_qlinearmatmul = {
+    .id = CC_OP_ID_QLinearMatMul,
     .name = "QLinearMatMul",
     .domain = "",
     .since_version = 10,

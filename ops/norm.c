@@ -139,6 +139,7 @@ static cc_status bn_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *er
 }
 
 static const cc_op_def op_batchnorm = {
+    .id = CC_OP_ID_BatchNormalization,
     .name = "BatchNormalization",
     .domain = "",
     .since_version = 15,

@@ -1,10 +1,19 @@
 /* op.h — the operator catalog's contract: op definitions, attributes, nodes, graphs,
  * golden outputs and case lists.
  *
- * Every operator is one const cc_op_def with ONNX (opset 17) name and semantics: its
- * inputs and outputs, its attribute schema with defaults, and five functions: shape
+ * The op list. ops/ops.def names every op of the catalog once: its id (CC_OP_ID_<symbol>,
+ * op_ids.h), ONNX name and domain, opset versions, family and traits (cc_op_info_of). A
+ * per-op table (the tolerance policy, a golden model's rows) is indexed by that id; code
+ * that needs a property of ops (INT8 movers, fusable activations) asks for a trait
+ * (cc_op_has_trait) instead of keeping a list of names. ops/tests/test_catalog.c fails for
+ * a catalog op missing from ops.def, an entry no family defines, a mismatched name,
+ * domain, family or version, and an op without a tolerance row.
+ *
+ * Every operator is one const cc_op_def with ONNX (opset 17) name and semantics: its id,
+ * its inputs and outputs, its attribute schema with defaults, and five functions: shape
  * inference, cost, case generator, the golden reference and (optionally) a generator for
- * inputs the harness cannot make generically (quantization scales, indices, ...).
+ * inputs the harness cannot make generically (quantization scales, indices, ...). The
+ * family file that defines it (ops/<family>.c) lists it in its cc_op_family.
  *
  * An op case is a one-node graph; a model is a bigger graph. Both are cc_graph, so every
  * target and the runner see one representation. */
@@ -15,6 +24,7 @@
 #include "../harness/dtype.h"
 #include "../harness/rng.h"
 #include "../harness/tensor.h"
+#include "op_ids.h"
 
 #define CC_MAX_IO 16        /* inputs or outputs of one node (QLinearConv has 9 inputs) */
 #define CC_MAX_ATTRS 16     /* attribute schema entries of one op */
@@ -160,6 +170,9 @@ typedef struct cc_op_def {
     /* optional: number of outputs a node with these attributes has (Split); default
      * (NULL): min_outputs. */
     int (*count_outputs)(const cc_node *node);
+    /* The op's entry in ops/ops.def. Last, so that the members before it keep their
+     * place in the target ABI. */
+    cc_op_id id;
 } cc_op_def;
 
 /* An op family: the ops of one ops/ file. Each family file defines one of these. */
@@ -187,6 +200,12 @@ int cc_catalog_count(void);
 const cc_op_def *cc_catalog_at(int i);
 /* Finds an op by ONNX name (exact, case-sensitive); NULL if unknown. */
 const cc_op_def *cc_catalog_find(const char *name);
+/* The catalog's op with id `id`; NULL for an id out of range (or, a bug the catalog test
+ * catches, an ops.def entry no family defines). */
+const cc_op_def *cc_catalog_by_id(cc_op_id id);
+/* 1 when op has every trait of the CC_TRAIT_* mask `trait` (ops.def), else 0 (also for
+ * an op whose id is out of range). */
+int cc_op_has_trait(const cc_op_def *op, unsigned trait);
 
 /* ---- attributes -------------------------------------------------------------------- */
 

@@ -13,7 +13,9 @@
  * integer results bit for bit (the exact-regime generators of requantizing ops use
  * power-of-two scales, so there is no rounding to tolerate).
  *
- * The constants are a versioned table per op and dtype (ops/policy.c), never per target. */
+ * The constants are a versioned table per op and dtype (ops/policy.c), never per target:
+ * every op of ops/ops.def declares its row, indexed by op id; there is no default row, and
+ * an op without one fails ops/tests/test_catalog.c. */
 #ifndef CC_POLICY_H
 #define CC_POLICY_H
 
@@ -22,17 +24,20 @@
 #define CC_POLICY_VERSION 3
 
 typedef struct cc_tol {
-    const char *op;      /* ONNX op name, or "*" for the default row */
-    int dtype;           /* a cc_dtype, or -1 for any */
     double c;            /* multiplier of gamma(K) * u * S */
     double r;            /* multiplier of u_out * |yhat| */
     double atol;         /* absolute term (integer outputs: allowed difference) */
     int sqrt_gamma;      /* 1: gamma(K) = sqrt(K) */
     int exact;           /* 1: in the exact regime f32/integer outputs must be exact */
-    const char *why;     /* the reason for any constant other than the default */
+    const char *why;     /* the reason for these constants; never NULL in a declared row */
 } cc_tol;
 
-/* The policy row for op at case dtype dt (most specific match wins). Never NULL. */
+/* The policy row of op at case dtype dt (static storage). NULL when op's id has no row
+ * (a bug the catalog test reports) or dt is not a dtype. */
+const cc_tol *cc_policy_of(const cc_op_def *op, cc_dtype dt);
+
+/* The same for the catalog op named op (cc_catalog_find); NULL for a name the catalog
+ * does not have. */
 const cc_tol *cc_policy_lookup(const char *op, cc_dtype dt);
 
 #endif

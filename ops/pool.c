@@ -291,6 +291,7 @@ static cc_status maxpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
 }
 
 static const cc_op_def op_maxpool = {
+    .id = CC_OP_ID_MaxPool,
     .name = "MaxPool",
     .domain = "",
     .since_version = 12,
@@ -372,6 +373,7 @@ static cc_status avgpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
 }
 
 static const cc_op_def op_avgpool = {
+    .id = CC_OP_ID_AveragePool,
     .name = "AveragePool",
     .domain = "",
     .since_version = 11,
@@ -478,6 +480,7 @@ static cc_status gap_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *e
 }
 
 static const cc_op_def op_gap = {
+    .id = CC_OP_ID_GlobalAveragePool,
     .name = "GlobalAveragePool",
     .domain = "",
     .since_version = 1,

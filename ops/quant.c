@@ -330,6 +330,7 @@ static cc_status quantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_e
 }
 
 static const cc_op_def op_quantize = {
+    .id = CC_OP_ID_QuantizeLinear,
     .name = "QuantizeLinear",
     .domain = "",
     .since_version = 13,
@@ -472,6 +473,7 @@ static cc_status dequantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc
 }
 
 static const cc_op_def op_dequantize = {
+    .id = CC_OP_ID_DequantizeLinear,
     .name = "DequantizeLinear",
     .domain = "",
     .since_version = 13,

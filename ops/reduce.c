@@ -170,7 +170,7 @@ static cc_status reduce_infer(const cc_node *node, const cc_tensor *const *in, i
                               cc_tensor *out, cc_err *err)
 {
     const char *name = node->op->name;
-    int is_mean = strcmp(name, "ReduceMean") == 0;
+    int is_mean = node->op->id == CC_OP_ID_ReduceMean;
     if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", name, n_out);
     if (node->n_in != 1 || !in[0]) return cc_err_set(err, CC_ERR_ARG, "%s: needs 1 input", name);
     const cc_tensor *x = in[0];
@@ -224,7 +224,7 @@ static void reduce_cost(const cc_node *node, const cc_tensor *const *in, int n_o
 {
     (void)n_out;
     double n_in = (double)cc_tensor_numel(in[0]), n_o = (double)cc_tensor_numel(&out[0]);
-    *flops = strcmp(node->op->name, "ReduceMean") == 0 ? n_in + n_o : n_in;
+    *flops = node->op->id == CC_OP_ID_ReduceMean ? n_in + n_o : n_in;
     *bytes = (double)cc_tensor_bytes(in[0]) + (double)cc_tensor_bytes(&out[0]);
 }
 
@@ -238,7 +238,7 @@ static cc_status reduce_golden(const cc_node *node, const cc_tensor *const *in, 
     if (n_out != 1 || !in[0] || !in[0]->data)
         return cc_err_set(err, CC_ERR_ARG, "%s: golden needs input data and 1 output", name);
     const cc_tensor *x = in[0];
-    int is_mean = strcmp(name, "ReduceMean") == 0;
+    int is_mean = node->op->id == CC_OP_ID_ReduceMean;
     int mask[CC_MAX_RANK];
     cc_status st = reduce_mask(node, &x->shape, mask, err);
     if (st) return st;
@@ -338,6 +338,7 @@ static cc_status reduce_max_cases(cc_case_list *l, cc_dtype dt, int quick, cc_er
 /* ---- op definitions ------------------------------------------------------------------ */
 
 static const cc_op_def softmax_def = {
+    .id = CC_OP_ID_Softmax,
     .name = "Softmax", .domain = "", .since_version = 13, .family = "reduce",
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
@@ -349,9 +350,10 @@ static const cc_op_def softmax_def = {
     .golden = softmax_golden,
 };
 
-#define REDUCE_DEF(NAME, CASES, ...)                                                     \
+#define REDUCE_DEF(OP, CASES, ...)                                                       \
     {                                                                                    \
-        .name = NAME, .domain = "", .since_version = 13, .family = "reduce",             \
+        .id = CC_OP_ID_##OP,                                                             \
+        .name = #OP, .domain = "", .since_version = 13, .family = "reduce",              \
         .n_inputs = 1,                                                                   \
         .inputs = { __VA_ARGS__ },                                                       \
         .min_outputs = 1, .max_outputs = 1,                                              \
@@ -366,13 +368,13 @@ static const cc_op_def softmax_def = {
     }
 
 static const cc_op_def reduce_mean_def =
-    REDUCE_DEF("ReduceMean", reduce_mean_cases, { .name = "data", .role = CC_IN_DATA });
+    REDUCE_DEF(ReduceMean, reduce_mean_cases, { .name = "data", .role = CC_IN_DATA });
 /* ReduceMax is exact for any values, so its exact regime uses wide integers: with the
  * default -4..4 the maximum of a few hundred elements is 4 everywhere, a constant output
  * the check cannot trust. 60000 stays finite in f16 (the values round to the f16 and
  * bf16 grids when stored, which keeps them exact). */
 static const cc_op_def reduce_max_def =
-    REDUCE_DEF("ReduceMax", reduce_max_cases,
+    REDUCE_DEF(ReduceMax, reduce_max_cases,
                { .name = "data", .role = CC_IN_DATA, .lo = -1, .hi = 1, .ilo = -60000, .ihi = 60000 });
 
 static const cc_op_def *const reduce_ops[] = { &softmax_def, &reduce_mean_def, &reduce_max_def };

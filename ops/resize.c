@@ -471,6 +471,7 @@ static cc_status resize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
 }
 
 static const cc_op_def resize_def = {
+    .id = CC_OP_ID_Resize,
     .name = "Resize",
     .domain = "",
     .since_version = 13,

@@ -70,6 +70,7 @@ static cc_status flatten_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
 }
 
 static const cc_op_def flatten_def = {
+    .id = CC_OP_ID_Flatten,
     .name = "Flatten",
     .domain = "",
     .since_version = 13,
@@ -200,6 +201,7 @@ static cc_status reshape_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
 }
 
 static const cc_op_def reshape_def = {
+    .id = CC_OP_ID_Reshape,
     .name = "Reshape",
     .domain = "",
     .since_version = 14,
@@ -317,6 +319,7 @@ static cc_status transpose_cases(cc_case_list *list, cc_dtype dt, int quick, cc_
 }
 
 static const cc_op_def transpose_def = {
+    .id = CC_OP_ID_Transpose,
     .name = "Transpose",
     .domain = "",
     .since_version = 13,

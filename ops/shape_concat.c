@@ -127,6 +127,7 @@ static cc_status concat_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
 }
 
 const cc_op_def cc_shape_concat = {
+    .id = CC_OP_ID_Concat,
     .name = "Concat",
     .domain = "",
     .since_version = 13,
@@ -290,6 +291,7 @@ static cc_status split_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
 }
 
 const cc_op_def cc_shape_split = {
+    .id = CC_OP_ID_Split,
     .name = "Split",
     .domain = "",
     .since_version = 13,
@@ -451,6 +453,7 @@ static cc_status slice_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
 }
 
 const cc_op_def cc_shape_slice = {
+    .id = CC_OP_ID_Slice,
     .name = "Slice",
     .domain = "",
     .since_version = 13,

@@ -12,7 +12,8 @@
 
 #include "../ops/op.h"
 
-#define CC_TARGET_ABI_VERSION 2
+/* 3: cc_op_def.id and the op ids of ops/ops.def */
+#define CC_TARGET_ABI_VERSION 3
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,

@@ -15,6 +15,7 @@
 
 #include "harness/cctest.h"
 #include "models/onnx_import.h"
+#include "models/onnx_internal.h"
 #include "onnx.pb-c.h"
 
 #define NODE_DIR "/usr/include/onnx/backend/test/data/node"
@@ -439,6 +440,18 @@ static void test_ops_and_attrs(void)
 
 static void test_opsets(void)
 {
+    /* every catalog op at its own opset: its catalog semantics, and the importer's version
+     * history up to there is the one ops/ops.def lists (CC_ERR_INTERNAL otherwise) */
+    for (int i = 0; i < cc_catalog_count(); i++) {
+        const cc_op_def *op = cc_catalog_at(i);
+        int version = 0;
+        unsigned legacy = 0;
+        cc_err err = { 0 };
+        cc_status st = cc_onnx_op_version(op, op->since_version, &version, &legacy, &err);
+        if (st) fprintf(stderr, "%s-%d: %s\n", op->name, op->since_version, err.msg);
+        CHECK(st == CC_OK && version == op->since_version && legacy == 0);
+    }
+
     hm h;
     one_node(&h, 21, "Add", "", 1);
     expect_fail(hm_write(&h, "opset21.onnx"), NULL, CC_ERR_UNSUPPORTED, "opset 21 is newer than opset 20");

@@ -183,7 +183,7 @@ static int compare_output(const cc_model *m, const cc_model_eval *ev, int o, con
     if (k >= 0) {
         const cc_node *nd = &g->nodes[k];
         cc_dtype case_dt = g->values[nd->in[0]].dtype;
-        tol = cc_policy_lookup(nd->op->name, case_dt);
+        tol = cc_policy_of(nd->op, case_dt);
         if (cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(case_dt);
     }
     int is_float = cc_dtype_is_float(desc->dtype);

@@ -1,5 +1,7 @@
 /* test_catalog.c — checks every op definition of the catalog for consistency, that every
- * op the spine must have is there, that every generated case id parses and is canonical
+ * op the spine must have is there, that ops/ops.def and the catalog list the same ops (ids
+ * unique, names, domains, families and versions equal, traits coherent), that every op
+ * declares its tolerance row, that every generated case id parses and is canonical
  * (parsing the canonical form gives it back), and that every quick case instantiates in
  * both regimes and has a well-formed golden output (finite values, S >= 0, K >= 1). */
 #include <math.h>
@@ -8,6 +10,7 @@
 
 #include "harness/cctest.h"
 #include "ops/case.h"
+#include "ops/policy.h"
 
 static const char *const required[] = {
     "Conv", "BatchNormalization", "Relu", "LeakyRelu", "Sigmoid", "Tanh", "HardSigmoid",
@@ -69,6 +72,97 @@ static void check_def(const cc_op_def *op)
     CHECK(cc_node_set_defaults(&node, &err) == CC_OK);
 }
 
+/* Fails, naming the op, unless cond holds. */
+#define CHECK_OP(cond, name, ...)                       \
+    do {                                                \
+        if (!(cond)) {                                  \
+            fprintf(stderr, "%s: ", name);              \
+            fprintf(stderr, __VA_ARGS__);               \
+            fputc('\n', stderr);                        \
+        }                                               \
+        CHECK(cond);                                    \
+    } while (0)
+
+/* Every ops.def entry is one catalog op with the same name, domain, family and since
+ * version; its versions ascend to since; its traits are coherent with each other and with
+ * the op's dtypes. */
+static void check_op_list(void)
+{
+    CHECK(cc_op_info_of(CC_OP_ID_COUNT) == NULL && cc_catalog_by_id(CC_OP_ID_COUNT) == NULL);
+    for (int id = 0; id < CC_OP_ID_COUNT; id++) {
+        const cc_op_info *info = cc_op_info_of((cc_op_id)id);
+        CHECK(info && info->name && info->domain && info->family);
+        if (!info || !info->name || !info->domain || !info->family) continue;
+        const char *name = info->name;
+        const cc_op_def *op = cc_catalog_by_id((cc_op_id)id);
+        CHECK_OP(op != NULL, name, "in ops.def (id %d) but no family defines it", id);
+        if (!op) continue;
+        CHECK_OP(op->id == (cc_op_id)id, name, "cc_catalog_by_id(%d) gives an op of id %d", id, op->id);
+        CHECK_OP(strcmp(op->name, name) == 0, name, "the catalog op of this id is %s", op->name);
+        CHECK_OP(strcmp(op->domain, info->domain) == 0, name, "domain '%s' in the catalog, '%s' in ops.def", op->domain,
+                 info->domain);
+        CHECK_OP(strcmp(op->family, info->family) == 0, name, "family %s in the catalog, %s in ops.def", op->family,
+                 info->family);
+        CHECK_OP(op->since_version == info->since, name, "since %d in the catalog, %d in ops.def", op->since_version,
+                 info->since);
+        CHECK_OP(cc_catalog_find(name) == op, name, "cc_catalog_find gives another op");
+
+        int n = 0;
+        while (n < CC_OP_MAX_VERSIONS && info->versions[n]) n++;
+        CHECK_OP(n >= 1 && info->versions[n - 1] == info->since, name, "versions must end with since (%d)",
+                 info->since);
+        for (int i = 0; i < n; i++)
+            CHECK_OP(info->versions[i] >= 1 && (i == 0 || info->versions[i] > info->versions[i - 1]), name,
+                     "versions must ascend from 1 on");
+
+        unsigned t = info->traits;
+        CHECK_OP((t & ~CC_TRAIT_ALL) == 0, name, "unknown trait bits 0x%x", t & ~CC_TRAIT_ALL);
+        CHECK_OP(!(t & CC_TRAIT_ACTIVATION) || (t & CC_TRAIT_ELTWISE), name, "an activation is elementwise");
+        CHECK_OP(!(t & CC_TRAIT_FUSABLE) || (t & CC_TRAIT_ACTIVATION), name, "a fusable op is an activation");
+        CHECK_OP(!(t & CC_TRAIT_SHAPE_ONLY) || !(t & (CC_TRAIT_ELTWISE | CC_TRAIT_CONTRACTION)), name,
+                 "a shape-only op computes nothing");
+        CHECK_OP(!(t & CC_TRAIT_ELTWISE) || op->min_outputs == 1, name, "an elementwise op has one output");
+        CHECK_OP(!(t & CC_TRAIT_INT8_MOVER) || (op->dtypes & (CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8))), name,
+                 "an INT8 mover must have 8-bit cases");
+        for (unsigned b = 1; b & CC_TRAIT_ALL; b <<= 1)
+            CHECK_OP(cc_op_has_trait(op, b) == ((t & b) != 0), name, "cc_op_has_trait(0x%x) disagrees with ops.def", b);
+    }
+
+    unsigned char seen[CC_OP_ID_COUNT] = { 0 };
+    int n = cc_catalog_count();
+    CHECK(n == CC_OP_ID_COUNT);
+    for (int i = 0; i < n; i++) {
+        const cc_op_def *op = cc_catalog_at(i);
+        int ok = (unsigned)op->id < CC_OP_ID_COUNT;
+        CHECK_OP(ok, op->name, "id %d is not an ops.def entry", op->id);
+        if (!ok) continue;
+        CHECK_OP(!seen[op->id], op->name, "id %d taken by two catalog ops", op->id);
+        seen[op->id] = 1;
+        CHECK_OP(strcmp(cc_op_info_of(op->id)->name, op->name) == 0, op->name, "its id names %s in ops.def",
+                 cc_op_info_of(op->id)->name);
+    }
+}
+
+/* Every op declares its tolerance row at every dtype: no default applies. */
+static void check_policy(const cc_op_def *op)
+{
+    for (int d = 0; d < CC_DTYPE_COUNT; d++) {
+        const cc_tol *tol = cc_policy_of(op, (cc_dtype)d);
+        CHECK_OP(tol != NULL, op->name, "no tolerance row at %s (ops/policy.c)", cc_dtype_name((cc_dtype)d));
+        if (!tol) continue;
+        CHECK_OP(tol->why && tol->why[0], op->name, "tolerance row without a reason");
+        CHECK_OP(tol->c >= 0 && tol->r >= 0 && tol->atol >= 0 && isfinite(tol->c + tol->r + tol->atol), op->name,
+                 "tolerance constants must be finite and >= 0");
+        CHECK_OP((tol->sqrt_gamma == 0 || tol->sqrt_gamma == 1) && (tol->exact == 0 || tol->exact == 1), op->name,
+                 "sqrt_gamma and exact are 0 or 1");
+        CHECK_OP(cc_policy_lookup(op->name, (cc_dtype)d) == tol, op->name, "cc_policy_lookup gives another row");
+        if (cc_op_has_trait(op, CC_TRAIT_SHAPE_ONLY))
+            CHECK_OP(tol->c == 0 && tol->r == 0 && tol->atol == 0 && tol->exact, op->name,
+                     "an op that only moves values must be bit-exact");
+    }
+    CHECK(cc_policy_of(op, CC_DTYPE_COUNT) == NULL);
+}
+
 static void check_golden(const cc_case *c, int exact)
 {
     cc_case_inst inst;
@@ -108,10 +202,13 @@ int main(void)
         if (!cc_catalog_find(required[r])) fprintf(stderr, "missing op %s\n", required[r]);
         CHECK(cc_catalog_find(required[r]) != NULL);
     }
+    check_op_list();
+    CHECK(cc_policy_lookup("NoSuchOp", CC_F32) == NULL);
     int total_quick = 0, total_full = 0;
     for (int i = 0; i < n; i++) {
         const cc_op_def *op = cc_catalog_at(i);
         check_def(op);
+        check_policy(op);
         CHECK(cc_catalog_find(op->name) == op);
         for (int quick = 1; quick >= 0; quick--) {
             cc_case *cs = NULL;

@@ -9,8 +9,9 @@
  * Float groups (Conv on f32 or bf16):
  *   Conv -> BatchNormalization   folded into the weights and bias at prepare (weights,
  *                                bias and the four parameters constant, inference mode)
- *        -> activations          eltwise post-ops: Relu, LeakyRelu, Clip (constant
- *                                bounds), HardSwish, HardSigmoid, Sigmoid, Tanh; Sigmoid(x)
+ *        -> activations          eltwise post-ops: the ops with CC_TRAIT_FUSABLE
+ *                                (ops/ops.def: Relu, LeakyRelu, Clip with constant
+ *                                bounds, HardSwish, HardSigmoid, Sigmoid, Tanh); Sigmoid(x)
  *                                read only by Mul(x, Sigmoid(x)) is swish (SiLU)
  *        -> Add(., r)            a sum post-op, once per group: r not constant, of the
  *                                output's shape and type; the primitive overwrites r in
@@ -56,8 +57,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ops that are eltwise post-ops (cc_onednn_unary_algs maps them) */
-static const char *const activations[] = { "Relu", "LeakyRelu", "Clip", "HardSwish", "HardSigmoid", "Sigmoid", "Tanh" };
 
 typedef struct walk {
     const cc_graph *g;
@@ -78,9 +77,9 @@ static const cc_node *node_at(const walk *w, int k)
     return &w->g->nodes[k];
 }
 
-static int is_op(const cc_node *n, const char *op)
+static int is_op(const cc_node *n, cc_op_id op)
 {
-    return strcmp(n->op->name, op) == 0;
+    return n->op->id == op;
 }
 
 static int is_const(const walk *w, int v)
@@ -181,9 +180,8 @@ static int scale_by(chain *c, double k)
 static int step_activation(const walk *w, chain *c, int k)
 {
     const cc_node *n = node_at(w, k);
-    int known = 0;
-    for (size_t i = 0; i < sizeof activations / sizeof *activations; i++) known |= is_op(n, activations[i]);
-    if (!known || n->n_out != 1 || n->in[0] != c->cur) return 0;
+    /* the activations that are eltwise post-ops (cc_onednn_unary_algs maps them) */
+    if (!cc_op_has_trait(n->op, CC_TRAIT_FUSABLE) || n->n_out != 1 || n->in[0] != c->cur) return 0;
     cc_onednn_build tb;
     memset(&tb, 0, sizeof tb);
     tb.node = n;
@@ -207,13 +205,13 @@ static int step_silu(const walk *w, chain *c)
     int v = c->cur;
     if (w->is_out[v] || n_readers(w, v) != 2) return 0;
     int a = w->reader[w->start[v]], b = w->reader[w->start[v] + 1];
-    if (is_op(node_at(w, b), "Sigmoid")) {
+    if (is_op(node_at(w, b), CC_OP_ID_Sigmoid)) {
         int t = a;
         a = b;
         b = t;
     }
     const cc_node *s = node_at(w, a), *m = node_at(w, b);
-    if (w->group_of[a] >= 0 || w->group_of[b] >= 0 || !is_op(s, "Sigmoid") || !is_op(m, "Mul") ||
+    if (w->group_of[a] >= 0 || w->group_of[b] >= 0 || !is_op(s, CC_OP_ID_Sigmoid) || !is_op(m, CC_OP_ID_Mul) ||
         s->n_out != 1 || m->n_out != 1 || m->n_in != 2)
         return 0;
     int so = s->out[0];
@@ -231,7 +229,7 @@ static int step_silu(const walk *w, chain *c)
 static int step_add(const walk *w, chain *c, int k)
 {
     const cc_node *n = node_at(w, k);
-    if (c->sum_used || !is_op(n, "Add") || n->n_in != 2 || n->n_out != 1) return 0;
+    if (c->sum_used || !is_op(n, CC_OP_ID_Add) || n->n_in != 2 || n->n_out != 1) return 0;
     int r = n->in[0] == c->cur ? n->in[1] : n->in[0];
     if (r == c->cur || r < 0 || is_const(w, r) || (n->in[0] != c->cur && n->in[1] != c->cur)) return 0;
     const cc_tensor *tr = desc(w, r), *tc = desc(w, c->cur), *to = desc(w, n->out[0]);
@@ -247,7 +245,8 @@ static int step_add(const walk *w, chain *c, int k)
                 if (node_at(w, j)->out[o] == r) found = j;
         if (found < 0 || w->group_of[found] >= 0 || only_reader(w, r) != k) return 0;
         const cc_node *d = node_at(w, found);
-        if (!is_op(d, "DequantizeLinear") || d->n_out != 1 || d->in[0] < 0 || !qparams(w, d, &scale, &zp)) return 0;
+        if (!is_op(d, CC_OP_ID_DequantizeLinear) || d->n_out != 1 || d->in[0] < 0 || !qparams(w, d, &scale, &zp))
+            return 0;
         value = d->in[0];
         if (is_const(w, value) || w->is_out[r]) return 0;
         deq = found;
@@ -290,7 +289,8 @@ static void follow(const walk *w, chain *c, chain *best)
         if (!c->int8) return;
         const cc_node *n = node_at(w, k);
         double s, zp;
-        if (!is_op(n, "QuantizeLinear") || n->n_out != 1 || n->in[0] != c->cur || !qparams(w, n, &s, &zp)) return;
+        if (!is_op(n, CC_OP_ID_QuantizeLinear) || n->n_out != 1 || n->in[0] != c->cur || !qparams(w, n, &s, &zp))
+            return;
         cc_dtype qt = desc(w, n->out[0])->dtype;
         if (qt != CC_U8 && qt != CC_I8) return;
         /* the chain may end here: x / s rounded, plus the zero point (the conversion to qt
@@ -307,7 +307,7 @@ static void follow(const walk *w, chain *c, chain *best)
          * to the 8-bit range (the rounding is not repeated) */
         int d = only_reader(w, n->out[0]);
         double ds, dz;
-        if (d < 0 || !is_op(node_at(w, d), "DequantizeLinear") || node_at(w, d)->n_out != 1 ||
+        if (d < 0 || !is_op(node_at(w, d), CC_OP_ID_DequantizeLinear) || node_at(w, d)->n_out != 1 ||
             node_at(w, d)->in[0] != n->out[0] || !qparams(w, node_at(w, d), &ds, &dz) || ds != s || dz != zp ||
             c->f.n_fused + 2 > CC_ONEDNN_MAX_FUSED ||
             !add_eltwise(c, dnnl_eltwise_clip, (float)(s * (cc_dtype_min(qt) - zp)),
@@ -334,7 +334,7 @@ static int float_group(const walk *w, int k, cc_onednn_fusion *out)
     c.cur = n->out[0];
     /* a BatchNormalization right after the convolution */
     int r = only_reader(w, c.cur);
-    if (r >= 0 && is_op(node_at(w, r), "BatchNormalization")) {
+    if (r >= 0 && is_op(node_at(w, r), CC_OP_ID_BatchNormalization)) {
         const cc_node *bn = node_at(w, r);
         int ok = bn->n_out == 1 && bn->n_in == 5 && bn->in[0] == c.cur && cc_attr_i(bn, "training_mode") == 0 &&
                  is_const(w, n->in[1]) && (input_or_none(n, 2) < 0 || is_const(w, n->in[2]));
@@ -361,7 +361,7 @@ static int int8_group(const walk *w, int k, cc_onednn_fusion *out)
     if (!const_scalar(w, input_or_none(n, 6), 1, &ys) || !const_scalar(w, input_or_none(n, 7), 0, &yz)) return 0;
     int d = only_reader(w, n->out[0]);
     double ds, dz;
-    if (d < 0 || !is_op(node_at(w, d), "DequantizeLinear") || node_at(w, d)->n_out != 1 ||
+    if (d < 0 || !is_op(node_at(w, d), CC_OP_ID_DequantizeLinear) || node_at(w, d)->n_out != 1 ||
         node_at(w, d)->in[0] != n->out[0] || !qparams(w, node_at(w, d), &ds, &dz))
         return 0;
     cc_dtype qt = desc(w, n->out[0])->dtype;
@@ -402,7 +402,7 @@ static int concat_group(const walk *w, int k, cc_onednn_fusion *out)
         for (int j = 0; j < k && d < 0; j++)
             if (node_at(w, j)->n_out == 1 && node_at(w, j)->out[0] == v) d = j;
         double s, z;
-        if (d < 0 || w->group_of[d] >= 0 || !is_op(node_at(w, d), "DequantizeLinear") ||
+        if (d < 0 || w->group_of[d] >= 0 || !is_op(node_at(w, d), CC_OP_ID_DequantizeLinear) ||
             !qparams(w, node_at(w, d), &s, &z))
             return 0;
         int q = node_at(w, d)->in[0];
@@ -418,7 +418,7 @@ static int concat_group(const walk *w, int k, cc_onednn_fusion *out)
     }
     int q = only_reader(w, n->out[0]);
     double s, z;
-    if (q < 0 || !is_op(node_at(w, q), "QuantizeLinear") || node_at(w, q)->n_out != 1 ||
+    if (q < 0 || !is_op(node_at(w, q), CC_OP_ID_QuantizeLinear) || node_at(w, q)->n_out != 1 ||
         node_at(w, q)->in[0] != n->out[0] || !qparams(w, node_at(w, q), &s, &z))
         return 0;
     cc_dtype qt = desc(w, node_at(w, q)->out[0])->dtype;
@@ -433,7 +433,7 @@ static int concat_group(const walk *w, int k, cc_onednn_fusion *out)
 
 int cc_onednn_bias_add(const cc_graph *g, const cc_node *add, int *mm, int *bias)
 {
-    if (strcmp(add->op->name, "Add") != 0 || add->n_in != 2 || add->n_out != 1) return 0;
+    if (!is_op(add, CC_OP_ID_Add) || add->n_in != 2 || add->n_out != 1) return 0;
     for (int side = 0; side < 2; side++) {
         int y = add->in[side], c = add->in[1 - side];
         if (y < 0 || c < 0 || y == c || !g->values[c].data || g->values[c].dtype != CC_I32) continue;
@@ -444,7 +444,7 @@ int cc_onednn_bias_add(const cc_graph *g, const cc_node *add, int *mm, int *bias
             for (int i = 0; i < n->n_in; i++) readers += n->in[i] == y;
         }
         for (int j = 0; j < g->n_outputs; j++) readers += g->outputs[j] == y;
-        if (producer < 0 || readers != 1 || strcmp(g->nodes[producer].op->name, "MatMulInteger") != 0) continue;
+        if (producer < 0 || readers != 1 || !is_op(&g->nodes[producer], CC_OP_ID_MatMulInteger)) continue;
         const cc_shape *ys = &g->values[y].shape, *cs = &g->values[c].shape;
         if (ys->rank < 1 || cs->rank > ys->rank || !cc_shape_equal(ys, &g->values[add->out[0]].shape)) continue;
         int ok = 1;
@@ -533,11 +533,11 @@ cc_status cc_onednn_fuse(const cc_graph *g, const cc_onednn_value *vals, cc_oned
         if (group_of[k] >= 0) continue;
         const cc_node *nd = &g->nodes[k];
         cc_onednn_fusion f;
-        int found = is_op(nd, "Conv")          ? float_group(&w, k, &f)
-                    : is_op(nd, "QLinearConv") ? int8_group(&w, k, &f)
-                    : is_op(nd, "Concat")      ? concat_group(&w, k, &f)
-                    : is_op(nd, "MatMulInteger") ? mm_bias_group(&w, k, &f)
-                                               : 0;
+        int found = is_op(nd, CC_OP_ID_Conv)            ? float_group(&w, k, &f)
+                    : is_op(nd, CC_OP_ID_QLinearConv)   ? int8_group(&w, k, &f)
+                    : is_op(nd, CC_OP_ID_Concat)        ? concat_group(&w, k, &f)
+                    : is_op(nd, CC_OP_ID_MatMulInteger) ? mm_bias_group(&w, k, &f)
+                                                        : 0;
         if (!found) continue;
         f.anchor = k;
         for (int i = 0; i < f.n_fused; i++)

@@ -20,7 +20,6 @@
 #include "onednn.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* The oneDNN type moving dtype d, and the bytes per element the extra innermost u8
  * dimension carries (0: d is a oneDNN type). */
@@ -138,8 +137,8 @@ static int reshape_strides(int ni, const int64_t *idims, const int64_t *istr, in
     return 1;
 }
 
-/* 1 when every reader of value v is one of the ops in `ops` (NULL-terminated). */
-static int readers_are(const cc_onednn_build *b, int v, const char *const *ops)
+/* 1 when every reader of value v is one of the ops in `ops` (ended by CC_OP_ID_COUNT). */
+static int readers_are(const cc_onednn_build *b, int v, const cc_op_id *ops)
 {
     const cc_graph *g = b->graph;
     if (!g) return 0;
@@ -147,15 +146,16 @@ static int readers_are(const cc_onednn_build *b, int v, const char *const *ops)
         for (int i = 0; i < g->nodes[k].n_in; i++) {
             if (g->nodes[k].in[i] != v) continue;
             int ok = 0;
-            for (int j = 0; ops[j] && !ok; j++) ok = strcmp(g->nodes[k].op->name, ops[j]) == 0;
+            for (int j = 0; ops[j] != CC_OP_ID_COUNT && !ok; j++) ok = g->nodes[k].op->id == ops[j];
             if (!ok) return 0;
         }
     return 1;
 }
 
 /* The readers that take a strided view as it is and write a dense output. */
-static const char *const view_readers[] = { "Transpose", "QuantizeLinear", "DequantizeLinear", NULL };
-static const char *const quant_readers[] = { "QuantizeLinear", "DequantizeLinear", NULL };
+static const cc_op_id view_readers[] = { CC_OP_ID_Transpose, CC_OP_ID_QuantizeLinear, CC_OP_ID_DequantizeLinear,
+                                         CC_OP_ID_COUNT };
+static const cc_op_id quant_readers[] = { CC_OP_ID_QuantizeLinear, CC_OP_ID_DequantizeLinear, CC_OP_ID_COUNT };
 
 /* The element strides input 0 is stored with when that layout has no blocks (a
  * channels-last or a strided view; its offset in *offset), else 0. */

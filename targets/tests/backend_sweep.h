@@ -24,7 +24,7 @@
 
 /* An (op, dtype) pair whose quick cases the backend maps with no caveat. */
 typedef struct sweep_must_claim {
-    const char *op;
+    cc_op_id op;
     cc_dtype dtype;
 } sweep_must_claim;
 
@@ -50,7 +50,7 @@ static inline sweep_tally *sweep_tally_of(sweep_tally *t, int *n, const char *op
 static inline int sweep_claim_required(const sweep_must_claim *must, int n_must, const cc_case *c)
 {
     for (int i = 0; i < n_must; i++)
-        if (must[i].dtype == cc_case_dtype(c) && strcmp(must[i].op, c->op->name) == 0) return 1;
+        if (must[i].dtype == cc_case_dtype(c) && must[i].op == c->op->id) return 1;
     return 0;
 }
 

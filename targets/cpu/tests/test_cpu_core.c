@@ -56,7 +56,7 @@ static void test_vtable(void)
     printf("device: %s | %s | peak %.1f GFLOP/s\n", d.name, d.library, d.peak_gflops);
 
     /* an op with no kernel is NO with a reason naming it */
-    cc_op_def fake = { .name = "NoSuchOp", .family = "none" };
+    cc_op_def fake = { .name = "NoSuchOp", .family = "none", .id = CC_OP_ID_COUNT };
     cc_node node;
     memset(&node, 0, sizeof node);
     node.op = &fake;

@@ -20,16 +20,21 @@ extern const cc_target_iface cc_target_cuda;
  * left out: whether cuDNN offers an FMA-only GEMM algorithm for a shape is cuDNN's call). */
 /* clang-format off */
 static const sweep_must_claim f32_complete[] = {
-    { "MaxPool", CC_F32 },     { "AveragePool", CC_F32 },   { "GlobalAveragePool", CC_F32 },
-    { "BatchNormalization", CC_F32 }, { "Relu", CC_F32 },   { "LeakyRelu", CC_F32 },
-    { "Sigmoid", CC_F32 },     { "Tanh", CC_F32 },          { "HardSigmoid", CC_F32 },
-    { "HardSwish", CC_F32 },   { "Clip", CC_F32 },          { "Exp", CC_F32 },
-    { "Sqrt", CC_F32 },        { "Add", CC_F32 },           { "Sub", CC_F32 },
-    { "Mul", CC_F32 },         { "Div", CC_F32 },           { "Softmax", CC_F32 },
-    { "ReduceMean", CC_F32 },  { "ReduceMax", CC_F32 },     { "Gemm", CC_F32 },
-    { "MatMul", CC_F32 },      { "QuantizeLinear", CC_F32 }, { "Flatten", CC_F32 },
-    { "Reshape", CC_F32 },     { "Transpose", CC_F32 },     { "Concat", CC_F32 },
-    { "Split", CC_F32 },       { "Slice", CC_F32 },         { "Resize", CC_F32 },
+    { CC_OP_ID_MaxPool, CC_F32 },             { CC_OP_ID_AveragePool, CC_F32 },
+    { CC_OP_ID_GlobalAveragePool, CC_F32 },   { CC_OP_ID_BatchNormalization, CC_F32 },
+    { CC_OP_ID_Relu, CC_F32 },                { CC_OP_ID_LeakyRelu, CC_F32 },
+    { CC_OP_ID_Sigmoid, CC_F32 },             { CC_OP_ID_Tanh, CC_F32 },
+    { CC_OP_ID_HardSigmoid, CC_F32 },         { CC_OP_ID_HardSwish, CC_F32 },
+    { CC_OP_ID_Clip, CC_F32 },                { CC_OP_ID_Exp, CC_F32 },
+    { CC_OP_ID_Sqrt, CC_F32 },                { CC_OP_ID_Add, CC_F32 },
+    { CC_OP_ID_Sub, CC_F32 },                 { CC_OP_ID_Mul, CC_F32 },
+    { CC_OP_ID_Div, CC_F32 },                 { CC_OP_ID_Softmax, CC_F32 },
+    { CC_OP_ID_ReduceMean, CC_F32 },          { CC_OP_ID_ReduceMax, CC_F32 },
+    { CC_OP_ID_Gemm, CC_F32 },                { CC_OP_ID_MatMul, CC_F32 },
+    { CC_OP_ID_QuantizeLinear, CC_F32 },      { CC_OP_ID_Flatten, CC_F32 },
+    { CC_OP_ID_Reshape, CC_F32 },             { CC_OP_ID_Transpose, CC_F32 },
+    { CC_OP_ID_Concat, CC_F32 },              { CC_OP_ID_Split, CC_F32 },
+    { CC_OP_ID_Slice, CC_F32 },               { CC_OP_ID_Resize, CC_F32 },
 };
 /* clang-format on */
 

@@ -33,16 +33,21 @@ static int isa_has(void *ctx, dnnl_cpu_isa_t isa)
  * one of them must be claimed (f32 broadly; int8 pooling and i64 Transpose). */
 /* clang-format off */
 static const sweep_must_claim must[] = {
-    { "Conv", CC_F32 },       { "MaxPool", CC_F32 },    { "GlobalAveragePool", CC_F32 },
-    { "Relu", CC_F32 },       { "LeakyRelu", CC_F32 },  { "BatchNormalization", CC_F32 },
-    { "Sigmoid", CC_F32 },    { "Tanh", CC_F32 },       { "HardSigmoid", CC_F32 },
-    { "HardSwish", CC_F32 },  { "Clip", CC_F32 },       { "Exp", CC_F32 },
-    { "Sqrt", CC_F32 },       { "Add", CC_F32 },        { "Sub", CC_F32 },
-    { "Mul", CC_F32 },        { "Div", CC_F32 },        { "Softmax", CC_F32 },
-    { "ReduceMean", CC_F32 }, { "ReduceMax", CC_F32 },  { "Gemm", CC_F32 },
-    { "MatMul", CC_F32 },     { "Flatten", CC_F32 },    { "Reshape", CC_F32 },
-    { "Transpose", CC_F32 },  { "Concat", CC_F32 },
-    { "MaxPool", CC_I8 },     { "MaxPool", CC_U8 },     { "Transpose", CC_I64 },
+    { CC_OP_ID_Conv, CC_F32 },                { CC_OP_ID_MaxPool, CC_F32 },
+    { CC_OP_ID_GlobalAveragePool, CC_F32 },   { CC_OP_ID_Relu, CC_F32 },
+    { CC_OP_ID_LeakyRelu, CC_F32 },           { CC_OP_ID_BatchNormalization, CC_F32 },
+    { CC_OP_ID_Sigmoid, CC_F32 },             { CC_OP_ID_Tanh, CC_F32 },
+    { CC_OP_ID_HardSigmoid, CC_F32 },         { CC_OP_ID_HardSwish, CC_F32 },
+    { CC_OP_ID_Clip, CC_F32 },                { CC_OP_ID_Exp, CC_F32 },
+    { CC_OP_ID_Sqrt, CC_F32 },                { CC_OP_ID_Add, CC_F32 },
+    { CC_OP_ID_Sub, CC_F32 },                 { CC_OP_ID_Mul, CC_F32 },
+    { CC_OP_ID_Div, CC_F32 },                 { CC_OP_ID_Softmax, CC_F32 },
+    { CC_OP_ID_ReduceMean, CC_F32 },          { CC_OP_ID_ReduceMax, CC_F32 },
+    { CC_OP_ID_Gemm, CC_F32 },                { CC_OP_ID_MatMul, CC_F32 },
+    { CC_OP_ID_Flatten, CC_F32 },             { CC_OP_ID_Reshape, CC_F32 },
+    { CC_OP_ID_Transpose, CC_F32 },           { CC_OP_ID_Concat, CC_F32 },
+    { CC_OP_ID_MaxPool, CC_I8 },              { CC_OP_ID_MaxPool, CC_U8 },
+    { CC_OP_ID_Transpose, CC_I64 },
 };
 /* clang-format on */
 
@@ -54,10 +59,10 @@ typedef struct must_from_isa {
 } must_from_isa;
 
 static const must_from_isa must_isa[] = {
-    { { "Conv", CC_BF16 }, dnnl_cpu_isa_avx512_core },
-    { { "Gemm", CC_BF16 }, dnnl_cpu_isa_avx512_core },
-    { { "MatMul", CC_BF16 }, dnnl_cpu_isa_avx512_core },
-    { { "Softmax", CC_BF16 }, dnnl_cpu_isa_avx512_core },
+    { { CC_OP_ID_Conv, CC_BF16 }, dnnl_cpu_isa_avx512_core },
+    { { CC_OP_ID_Gemm, CC_BF16 }, dnnl_cpu_isa_avx512_core },
+    { { CC_OP_ID_MatMul, CC_BF16 }, dnnl_cpu_isa_avx512_core },
+    { { CC_OP_ID_Softmax, CC_BF16 }, dnnl_cpu_isa_avx512_core },
 };
 #define N_MUST ((int)(sizeof must / sizeof must[0]))
 #define N_MUST_ISA ((int)(sizeof must_isa / sizeof must_isa[0]))
@@ -155,14 +160,14 @@ static void refused_below_isa(void *ctx)
         if (isa_has(ctx, m->isa)) continue;
         int seen = 0;
         for (int i = 0; i < n; i++) {
-            if (cases[i].op != cc_catalog_find(m->claim.op) || cc_case_dtype(&cases[i]) != m->claim.dtype) continue;
+            if (cases[i].op->id != m->claim.op || cc_case_dtype(&cases[i]) != m->claim.dtype) continue;
             char why[CC_REASON_MAX];
             cc_verdict v = case_verdict(ctx, &cases[i], why, sizeof why);
             CHECK(refused_here(v, why, "dnnl_unimplemented"));
             seen++;
         }
         printf("below %s: %d quick %s %s cases refused as not on this hardware\n", cc_onednn_isa_name(m->isa),
-               seen, m->claim.op, cc_dtype_name(m->claim.dtype));
+               seen, cc_op_info_of(m->claim.op)->name, cc_dtype_name(m->claim.dtype));
         CHECK(seen > 0);
     }
     free(cases);

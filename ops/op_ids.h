@@ -1,0 +1,49 @@
+/* op_ids.h — op identities: the id of every op in ops/ops.def, the traits per-op code
+ * asks about instead of comparing names, and the table of what ops.def says of each op.
+ * op.h includes it; cc_op_has_trait (op.h) reads a cc_op_def's traits. */
+#ifndef CC_OP_IDS_H
+#define CC_OP_IDS_H
+
+typedef enum cc_op_id {
+#define CC_OP(symbol, name, domain, since, versions, family, traits) CC_OP_ID_##symbol,
+#include "ops.def"
+#undef CC_OP
+    CC_OP_ID_COUNT
+} cc_op_id;
+
+/* Traits: what code outside an op's family may rely on. */
+/* y[i] = f(x[i]) or f(a[i], b[i]) under broadcasting: no neighbourhood, no reduction */
+#define CC_TRAIT_ELTWISE 0x01u
+/* an elementwise activation of a network (Relu, Sigmoid, Clip, ...); implies ELTWISE */
+#define CC_TRAIT_ACTIVATION 0x02u
+/* moves or copies values without computing on them (Reshape, Transpose, Concat, ...) */
+#define CC_TRAIT_SHAPE_ONLY 0x04u
+/* runs on 8-bit quantized values as they are, its outputs keeping the input's scale and
+ * zero point (values only moved or selected; max commutes with the monotone quantization
+ * map). An attribute may still rule a node out: MaxPool with Indices, Resize other than
+ * nearest (models/quantize.c) */
+#define CC_TRAIT_INT8_MOVER 0x08u
+/* an activation a convolution primitive applies as a post-op (oneDNN's eltwise post-ops);
+ * implies ACTIVATION */
+#define CC_TRAIT_FUSABLE 0x10u
+/* sums products over a reduction axis of length K: the convolutions and matrix products */
+#define CC_TRAIT_CONTRACTION 0x20u
+#define CC_TRAIT_ALL 0x3fu
+
+/* the most opset versions ops.def lists for one op */
+#define CC_OP_MAX_VERSIONS 8
+
+/* What ops.def says of one op. */
+typedef struct cc_op_info {
+    const char *name;        /* ONNX op type */
+    const char *domain;      /* "" for ai.onnx */
+    const char *family;      /* the ops/ family: "conv", "eltwise", ... */
+    unsigned traits;         /* CC_TRAIT_* bits */
+    int since;               /* opset version of the semantics implemented */
+    int versions[CC_OP_MAX_VERSIONS]; /* opset versions up to since, ascending; 0 after */
+} cc_op_info;
+
+/* The ops.def entry of id; NULL for an id out of range. Static storage. */
+const cc_op_info *cc_op_info_of(cc_op_id id);
+
+#endif
