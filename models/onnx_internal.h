@@ -60,5 +60,8 @@ enum {
     CC_ONNX_LEGACY_BN_SPATIAL = 16    /* BatchNormalization-7: attribute spatial, 1 only */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
+/* CC_ERR_INTERNAL when a row of the importer's version table (onnx_opset.c) names a
+ * version ops/ops.def does not list for its op, or rewrites or refuses an op's own version. */
+cc_status cc_onnx_opset_check(cc_err *err);
 
 #endif

@@ -1,32 +1,22 @@
-/* catalog.c — the operator catalog: every op family's table, in report order, and the
- * table of ops/ops.def indexed by op id. */
+/* catalog.c — the operator catalog: every op of ops/ops.def, its definition (cc_op_<symbol>,
+ * in the op's family file) and what ops.def says of it, indexed by op id. */
 #include <string.h>
 
 #include "op.h"
 
-extern const cc_op_family cc_family_conv;
-extern const cc_op_family cc_family_pool;
-extern const cc_op_family cc_family_norm;
-extern const cc_op_family cc_family_eltwise;
-extern const cc_op_family cc_family_reduce;
-extern const cc_op_family cc_family_matmul;
-extern const cc_op_family cc_family_quant;
-extern const cc_op_family cc_family_shape;
-extern const cc_op_family cc_family_resize;
-
-static const cc_op_family *const families[] = {
-    &cc_family_conv,    &cc_family_pool,  &cc_family_norm,
-    &cc_family_eltwise, &cc_family_reduce, &cc_family_matmul,
-    &cc_family_quant,   &cc_family_shape, &cc_family_resize,
+/* every op's definition, in ops.def order (the report order: ops.def keeps families
+ * together); a definition missing from ops/ is a link error */
+static const cc_op_def *const ops[] = {
+#define CC_OP(symbol, name_, domain_, since_, versions_, family_, traits_, tol_) &cc_op_##symbol,
+#include "ops.def"
+#undef CC_OP
 };
-
-#define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 
 /* versions is written (1, 6, 13) in ops.def */
 #define VERSION_LIST(...) { __VA_ARGS__ }
 
 static const cc_op_info infos[] = {
-#define CC_OP(symbol, name_, domain_, since_, versions_, family_, traits_)                   \
+#define CC_OP(symbol, name_, domain_, since_, versions_, family_, traits_, tol_)                   \
     [CC_OP_ID_##symbol] = { .name = name_, .domain = domain_, .family = #family_, .traits = traits_, \
                             .since = since_, .versions = VERSION_LIST versions_ },
 #include "ops.def"
@@ -46,38 +36,40 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
     return info && (info->traits & trait) == trait;
 }
 
-int cc_catalog_count(void)
-{
-    int n = 0;
-    for (int f = 0; f < N_FAMILIES; f++) n += families[f]->n_ops;
-    return n;
-}
+int cc_catalog_count(void) { return CC_OP_ID_COUNT; }
 
 const cc_op_def *cc_catalog_at(int i)
 {
-    for (int f = 0; f < N_FAMILIES; f++) {
-        if (i < families[f]->n_ops) return families[f]->ops[i];
-        i -= families[f]->n_ops;
-    }
-    return NULL;
+    return i >= 0 && i < CC_OP_ID_COUNT ? ops[i] : NULL;
 }
 
 const cc_op_def *cc_catalog_find(const char *name)
 {
-    int n = cc_catalog_count();
-    for (int i = 0; i < n; i++) {
-        const cc_op_def *op = cc_catalog_at(i);
-        if (strcmp(op->name, name) == 0) return op;
-    }
+    for (int i = 0; i < CC_OP_ID_COUNT; i++)
+        if (strcmp(ops[i]->name, name) == 0) return ops[i];
     return NULL;
 }
 
 const cc_op_def *cc_catalog_by_id(cc_op_id id)
 {
-    int n = cc_catalog_count();
-    for (int i = 0; i < n; i++) {
-        const cc_op_def *op = cc_catalog_at(i);
-        if (op->id == id) return op;
-    }
+    return (unsigned)id < CC_OP_ID_COUNT ? ops[id] : NULL;
+}
+
+const cc_op_family *cc_catalog_family(const char *name)
+{
+    /* ops.def keeps a family's ops together (the catalog test checks it) */
+    static cc_op_family families[CC_OP_ID_COUNT];
+    static int n_families;
+    if (!n_families)
+        for (int i = 0; i < CC_OP_ID_COUNT; i++) {
+            const char *f = infos[i].family;
+            if (n_families && strcmp(families[n_families - 1].name, f) == 0) {
+                families[n_families - 1].n_ops++;
+                continue;
+            }
+            families[n_families++] = (cc_op_family){ .name = f, .n_ops = 1, .ops = &ops[i] };
+        }
+    for (int k = 0; k < n_families; k++)
+        if (strcmp(families[k].name, name) == 0) return &families[k];
     return NULL;
 }

@@ -1,7 +1,7 @@
 /* conv.c — the convolution family: Conv (opset 11 semantics, unchanged through 17) with
  * its golden reference and case sweep, the geometry and golden loop shared with the
  * quantized convolutions (conv_quant.c), the layer-shape table (ResNet50 v1.5 and
- * YOLOv5s layers at batch 1) and the family table. */
+ * YOLOv5s layers at batch 1). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,7 +346,7 @@ static cc_status conv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-static const cc_op_def op_conv = {
+const cc_op_def cc_op_Conv = {
     .id = CC_OP_ID_Conv,
     .name = "Conv",
     .domain = "",
@@ -369,10 +369,4 @@ static const cc_op_def op_conv = {
     .golden = conv_golden,
 };
 
-static const cc_op_def *const conv_ops[] = { &op_conv, &cc_op_conv_integer, &cc_op_qlinear_conv };
 
-const cc_op_family cc_family_conv = {
-    .name = "conv",
-    .n_ops = (int)(sizeof conv_ops / sizeof conv_ops[0]),
-    .ops = conv_ops,
-};

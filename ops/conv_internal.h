@@ -1,7 +1,7 @@
 /* conv_internal.h — what the convolution family's two files share: the geometry of a
  * Conv-shaped node (validation and output shape), the golden accumulation loop, the cost
- * and the table of layer shapes the case generators sweep. conv.c holds Conv and the
- * family table; conv_quant.c holds ConvInteger and QLinearConv. Not a public header. */
+ * and the table of layer shapes the case generators sweep. conv.c holds Conv;
+ * conv_quant.c holds ConvInteger and QLinearConv. Not a public header. */
 #ifndef CC_CONV_INTERNAL_H
 #define CC_CONV_INTERNAL_H
 
@@ -62,8 +62,5 @@ typedef struct cc_conv_layer {
 extern const cc_conv_layer cc_conv_layers[];
 extern const int cc_conv_n_layers;
 
-/* The quantized convolutions, defined in conv_quant.c, listed by conv.c's family. */
-extern const cc_op_def cc_op_conv_integer;
-extern const cc_op_def cc_op_qlinear_conv;
 
 #endif

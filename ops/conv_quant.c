@@ -184,7 +184,7 @@ static cc_status convint_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-const cc_op_def cc_op_conv_integer = {
+const cc_op_def cc_op_ConvInteger = {
     .id = CC_OP_ID_ConvInteger,
     .name = "ConvInteger",
     .domain = "",
@@ -458,7 +458,7 @@ static cc_status qconv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-const cc_op_def cc_op_qlinear_conv = {
+const cc_op_def cc_op_QLinearConv = {
     .id = CC_OP_ID_QLinearConv,
     .name = "QLinearConv",
     .domain = "",

@@ -1,11 +1,10 @@
 /* eltwise_binary.c — the binary arithmetic ops of the catalog (Add, Sub, Mul, Div, ONNX
- * opset 14 semantics) with multidirectional (numpy) broadcasting, their golden
- * references for float and integer dtypes, and the eltwise family table, which also lists
- * the unary ops of eltwise_unary.c. */
+ * opset 14 semantics) with multidirectional (numpy) broadcasting and their golden
+ * references for float and integer dtypes. */
 #include <math.h>
 #include <string.h>
 
-#include "eltwise_internal.h"
+#include "op.h"
 
 #define FLOATS CC_DTYPES_FLOAT
 #define INT_CASES (CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
@@ -360,7 +359,7 @@ static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
     return binary_cases("Div", l, dt, quick, err);
 }
 
-/* ---- op definitions and the family table -------------------------------------------- */
+/* ---- op definitions ------------------------------------------------------------------ */
 
 #define BINARY_DEF(OP, CASES)                                                          \
     {                                                                                  \
@@ -374,14 +373,14 @@ static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
         .golden = binary_golden, .gen = binary_gen,                                    \
     }
 
-static const cc_op_def add_def = BINARY_DEF(Add, add_cases);
-static const cc_op_def sub_def = BINARY_DEF(Sub, sub_cases);
-static const cc_op_def mul_def = BINARY_DEF(Mul, mul_cases);
+const cc_op_def cc_op_Add = BINARY_DEF(Add, add_cases);
+const cc_op_def cc_op_Sub = BINARY_DEF(Sub, sub_cases);
+const cc_op_def cc_op_Mul = BINARY_DEF(Mul, mul_cases);
 
 /* Div: the divisor b is made by gen() with |b| in [0.5, 2] (exact regime 1..4) and a
  * random sign; integer divisors are never 0. The io_def range says the same for the
  * magnitude. */
-static const cc_op_def div_def = {
+const cc_op_def cc_op_Div = {
     .id = CC_OP_ID_Div,
     .name = "Div", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 2,
@@ -395,16 +394,4 @@ static const cc_op_def div_def = {
     .golden = binary_golden, .gen = binary_gen,
 };
 
-static const cc_op_def *const eltwise_ops[] = {
-    &cc_eltwise_relu,    &cc_eltwise_leaky_relu,   &cc_eltwise_sigmoid,
-    &cc_eltwise_tanh,    &cc_eltwise_hard_sigmoid, &cc_eltwise_hard_swish,
-    &cc_eltwise_clip,    &cc_eltwise_exp,          &cc_eltwise_sqrt,
-    &add_def,            &sub_def,                 &mul_def,
-    &div_def,
-};
 
-const cc_op_family cc_family_eltwise = {
-    .name = "eltwise",
-    .n_ops = (int)(sizeof eltwise_ops / sizeof eltwise_ops[0]),
-    .ops = eltwise_ops,
-};

@@ -1,10 +1,10 @@
 /* eltwise_unary.c — the unary elementwise ops of the catalog (ONNX opset 17 semantics):
  * Relu, LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt. One table row
  * per op drives the shared shape inference, cost and golden reference; each op has its
- * own case sweep. The family table that lists these ops is in eltwise_binary.c. */
+ * own case sweep. */
 #include <math.h>
 
-#include "eltwise_internal.h"
+#include "op.h"
 
 #define FLOATS CC_DTYPES_FLOAT
 #define SIGNED_INTS (CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
@@ -379,7 +379,7 @@ static cc_status sqrt_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err
     .cost = unary_cost,           \
     .golden = unary_golden
 
-const cc_op_def cc_eltwise_relu = {
+const cc_op_def cc_op_Relu = {
     .id = CC_OP_ID_Relu,
     .name = "Relu", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 1,
@@ -389,7 +389,7 @@ const cc_op_def cc_eltwise_relu = {
     UNARY_FNS,
 };
 
-const cc_op_def cc_eltwise_leaky_relu = {
+const cc_op_def cc_op_LeakyRelu = {
     .id = CC_OP_ID_LeakyRelu,
     .name = "LeakyRelu", .domain = "", .since_version = 16, .family = "eltwise",
     .n_inputs = 1,
@@ -400,7 +400,7 @@ const cc_op_def cc_eltwise_leaky_relu = {
     UNARY_FNS,
 };
 
-const cc_op_def cc_eltwise_sigmoid = {
+const cc_op_def cc_op_Sigmoid = {
     .id = CC_OP_ID_Sigmoid,
     .name = "Sigmoid", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
@@ -410,7 +410,7 @@ const cc_op_def cc_eltwise_sigmoid = {
     UNARY_FNS,
 };
 
-const cc_op_def cc_eltwise_tanh = {
+const cc_op_def cc_op_Tanh = {
     .id = CC_OP_ID_Tanh,
     .name = "Tanh", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
@@ -420,7 +420,7 @@ const cc_op_def cc_eltwise_tanh = {
     UNARY_FNS,
 };
 
-const cc_op_def cc_eltwise_hard_sigmoid = {
+const cc_op_def cc_op_HardSigmoid = {
     .id = CC_OP_ID_HardSigmoid,
     .name = "HardSigmoid", .domain = "", .since_version = 6, .family = "eltwise",
     .n_inputs = 1,
@@ -436,7 +436,7 @@ const cc_op_def cc_eltwise_hard_sigmoid = {
 
 /* HardSwish has no attributes: alpha = 1/6 and beta = 0.5 are fixed by the spec. Inputs
  * reach [-4, 4] in the exact regime, which covers both kinks at -3 and 3. */
-const cc_op_def cc_eltwise_hard_swish = {
+const cc_op_def cc_op_HardSwish = {
     .id = CC_OP_ID_HardSwish,
     .name = "HardSwish", .domain = "", .since_version = 14, .family = "eltwise",
     .n_inputs = 1,
@@ -449,7 +449,7 @@ const cc_op_def cc_eltwise_hard_swish = {
 /* Clip (opset 13): min and max are optional scalar inputs of the input's type; in a case
  * they are constants written like attributes (Clip(input=...,min=0,max=6)); absent means
  * unbounded on that side. */
-const cc_op_def cc_eltwise_clip = {
+const cc_op_def cc_op_Clip = {
     .id = CC_OP_ID_Clip,
     .name = "Clip", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 3,
@@ -469,7 +469,7 @@ const cc_op_def cc_eltwise_clip = {
     UNARY_FNS,
 };
 
-const cc_op_def cc_eltwise_exp = {
+const cc_op_def cc_op_Exp = {
     .id = CC_OP_ID_Exp,
     .name = "Exp", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,
@@ -481,7 +481,7 @@ const cc_op_def cc_eltwise_exp = {
 
 /* Sqrt: generated inputs stay in the domain x >= 0 (random [0, 4], exact 0..16, which
  * holds the perfect squares 0, 1, 4, 9, 16). */
-const cc_op_def cc_eltwise_sqrt = {
+const cc_op_def cc_op_Sqrt = {
     .id = CC_OP_ID_Sqrt,
     .name = "Sqrt", .domain = "", .since_version = 13, .family = "eltwise",
     .n_inputs = 1,

@@ -1,6 +1,6 @@
 /* matmul.c — the matmul family: Gemm and MatMul (floating point) with their shape rules,
  * costs, case sweeps and golden references, the numpy-matmul shape helper shared with
- * matmul_int.c (MatMulInteger, QLinearMatMul), and the family table.
+ * matmul_int.c (MatMulInteger, QLinearMatMul).
  *
  * Golden conventions (ops/op.h): each output is a dot product accumulated in double;
  * S = sum |a_i * b_i| (+ |beta * c| for Gemm's bias), K = the reduction length (+ the
@@ -340,7 +340,7 @@ static cc_status gemm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
     return CC_OK;
 }
 
-static const cc_op_def op_gemm = {
+const cc_op_def cc_op_Gemm = {
     .id = CC_OP_ID_Gemm,
     .name = "Gemm",
     .domain = "",
@@ -479,7 +479,7 @@ static cc_status matmul_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
     return CC_OK;
 }
 
-static const cc_op_def op_matmul = {
+const cc_op_def cc_op_MatMul = {
     .id = CC_OP_ID_MatMul,
     .name = "MatMul",
     .domain = "",
@@ -502,15 +502,4 @@ static const cc_op_def op_matmul = {
 
 /* ---- the family -------------------------------------------------------------------- */
 
-static const cc_op_def *const matmul_ops[] = {
-    &op_gemm,
-    &op_matmul,
-    &cc_op_matmulinteger,
-    &cc_op_qlinearmatmul,
-};
 
-const cc_op_family cc_family_matmul = {
-    .name = "matmul",
-    .n_ops = (int)(sizeof matmul_ops / sizeof matmul_ops[0]),
-    .ops = matmul_ops,
-};

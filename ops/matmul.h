@@ -1,6 +1,6 @@
 /* matmul.h — internals shared by the matmul family's two files (matmul.c: Gemm, MatMul;
  * matmul_int.c: MatMulInteger, QLinearMatMul): numpy-matmul shape rules with batch
- * broadcasting, and the integer ops' definitions for the family table. Not a catalog
+ * broadcasting. Not a catalog
  * contract: only ops/matmul*.c and their tests include it. */
 #ifndef CC_OPS_MATMUL_H
 #define CC_OPS_MATMUL_H
@@ -31,8 +31,5 @@ cc_status cc_matmul_dims_make(const char *op, const cc_shape *a, const cc_shape 
  * feed it (element offsets are *ai * M*K and *bi * K*N). */
 void cc_matmul_batch_index(const cc_matmul_dims *d, int64_t t, int64_t *ai, int64_t *bi);
 
-/* The integer ops, defined in matmul_int.c and listed in cc_family_matmul. */
-extern const cc_op_def cc_op_matmulinteger;
-extern const cc_op_def cc_op_qlinearmatmul;
 
 #endif

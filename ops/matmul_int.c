@@ -254,7 +254,7 @@ static cc_status mmi_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *e
     return CC_OK;
 }
 
-const cc_op_def cc_op_matmulinteger = {
+const cc_op_def cc_op_MatMulInteger = {
     .id = CC_OP_ID_MatMulInteger,
     .name = "MatMulInteger",
     .domain = "",
@@ -581,7 +581,7 @@ static cc_status qlmm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *
     return CC_OK;
 }
 
-const cc_op_def cc_op_qlinearmatmul = {
+const cc_op_def cc_op_QLinearMatMul = {
     .id = CC_OP_ID_QLinearMatMul,
     .name = "QLinearMatMul",
     .domain = "",

@@ -138,7 +138,7 @@ static cc_status bn_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *er
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-static const cc_op_def op_batchnorm = {
+const cc_op_def cc_op_BatchNormalization = {
     .id = CC_OP_ID_BatchNormalization,
     .name = "BatchNormalization",
     .domain = "",
@@ -168,10 +168,4 @@ static const cc_op_def op_batchnorm = {
     .golden = bn_golden,
 };
 
-static const cc_op_def *const norm_ops[] = { &op_batchnorm };
 
-const cc_op_family cc_family_norm = {
-    .name = "norm",
-    .n_ops = (int)(sizeof norm_ops / sizeof norm_ops[0]),
-    .ops = norm_ops,
-};

@@ -13,7 +13,7 @@
  * its inputs and outputs, its attribute schema with defaults, and five functions: shape
  * inference, cost, case generator, the golden reference and (optionally) a generator for
  * inputs the harness cannot make generically (quantization scales, indices, ...). The
- * family file that defines it (ops/<family>.c) lists it in its cc_op_family.
+ * family file (ops/<family>.c) defines it as cc_op_<symbol>; the catalog is ops.def's list.
  *
  * An op case is a one-node graph; a model is a bigger graph. Both are cc_graph, so every
  * target and the runner see one representation. */
@@ -175,7 +175,13 @@ typedef struct cc_op_def {
     cc_op_id id;
 } cc_op_def;
 
-/* An op family: the ops of one ops/ file. Each family file defines one of these. */
+/* The definitions of the ops of ops/ops.def: cc_op_<symbol> (cc_op_Conv), each defined in
+ * its family's file (ops/<family>.c). */
+#define CC_OP(symbol, name, domain, since, versions, family, traits, tol) extern const cc_op_def cc_op_##symbol;
+#include "ops.def"
+#undef CC_OP
+
+/* An op family: the ops of one ops/ file, consecutive in ops.def. */
 typedef struct cc_op_family {
     const char *name;
     int n_ops;
@@ -203,6 +209,8 @@ const cc_op_def *cc_catalog_find(const char *name);
 /* The catalog's op with id `id`; NULL for an id out of range (or, a bug the catalog test
  * catches, an ops.def entry no family defines). */
 const cc_op_def *cc_catalog_by_id(cc_op_id id);
+/* The ops of family `name` ("conv", "eltwise": ops.def's family column); NULL if none. */
+const cc_op_family *cc_catalog_family(const char *name);
 /* 1 when op has every trait of the CC_TRAIT_* mask `trait` (ops.def), else 0 (also for
  * an op whose id is out of range). */
 int cc_op_has_trait(const cc_op_def *op, unsigned trait);

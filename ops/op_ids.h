@@ -5,7 +5,7 @@
 #define CC_OP_IDS_H
 
 typedef enum cc_op_id {
-#define CC_OP(symbol, name, domain, since, versions, family, traits) CC_OP_ID_##symbol,
+#define CC_OP(symbol, name, domain, since, versions, family, traits, tol) CC_OP_ID_##symbol,
 #include "ops.def"
 #undef CC_OP
     CC_OP_ID_COUNT

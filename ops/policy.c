@@ -1,8 +1,9 @@
 /* policy.c — the versioned tolerance table (see policy.h for the formula): one row per op
- * of ops/ops.def, indexed by op id, built from the named presets below. A row holds for
- * every dtype of its op; an op that needs other constants at some dtype gets a table of
- * (op, dtype) rows consulted before this one. There is no default: a row left out is
- * zero, its why is NULL, cc_policy_of returns NULL and the catalog test names the op.
+ * of ops/ops.def, indexed by op id: the named preset (below) its tolerance column gives. A
+ * row holds for every dtype of its op; an op that needs other constants at some dtype gets
+ * a table of (op, dtype) rows consulted before this one. There is no default: every
+ * ops.def entry must name a preset (the macro takes eight arguments), and a row whose why
+ * is NULL makes cc_policy_of return NULL and the catalog test name the op.
  * Changing a constant changes what "passed" means: bump CC_POLICY_VERSION with it. */
 #include "policy.h"
 
@@ -30,53 +31,12 @@
  * value does, one unit of the 8-bit output */
 #define CC_TOL_REQUANTIZE(exact_, why_) CC_TOL(0.0, 0.0, 1.0, exact_, why_)
 
-/* clang-format off */
+/* each op's row: the tolerance column of ops/ops.def */
 static const cc_tol table[CC_OP_ID_COUNT] = {
-    [CC_OP_ID_Conv]               = CC_TOL_DOT,
-    [CC_OP_ID_Gemm]               = CC_TOL_DOT,
-    [CC_OP_ID_MatMul]             = CC_TOL_DOT,
-    /* integer products accumulate exactly in int32 */
-    [CC_OP_ID_ConvInteger]        = CC_TOL_EXACT("int32 accumulation is exact"),
-    [CC_OP_ID_MatMulInteger]      = CC_TOL_EXACT("int32 accumulation is exact"),
-    /* not bit-exact even in the exact regime: with full-range 8-bit inputs and thousands of
-     * terms the int32 accumulator passes 2^24, where a float32 rescale (oneDNN's) rounds */
-    [CC_OP_ID_QLinearConv]        = CC_TOL_REQUANTIZE(0, "requantizing in float32 can flip a rounding tie; accumulators pass 2^24"),
-    [CC_OP_ID_QLinearMatMul]      = CC_TOL_REQUANTIZE(0, "requantizing in float32 can flip a rounding tie; accumulators pass 2^24"),
-    [CC_OP_ID_QuantizeLinear]     = CC_TOL_REQUANTIZE(1, "x / scale in float32 can flip a rounding tie; exact-regime scales are powers of two"),
-    [CC_OP_ID_DequantizeLinear]   = CC_TOL(2.0, 1.0, 0.0, 1, "(x - zp) * scale: one subtraction, one product"),
-
-    [CC_OP_ID_Relu]               = CC_TOL_COPY,
-    [CC_OP_ID_MaxPool]            = CC_TOL_COPY,
-    [CC_OP_ID_ReduceMax]          = CC_TOL_COPY,
-    [CC_OP_ID_Clip]               = CC_TOL_COPY,
-    [CC_OP_ID_Flatten]            = CC_TOL_COPY,
-    [CC_OP_ID_Reshape]            = CC_TOL_COPY,
-    [CC_OP_ID_Transpose]          = CC_TOL_COPY,
-    [CC_OP_ID_Concat]             = CC_TOL_COPY,
-    [CC_OP_ID_Split]              = CC_TOL_COPY,
-    [CC_OP_ID_Slice]              = CC_TOL_COPY,
-
-    [CC_OP_ID_Add]                = CC_TOL_ROUNDING,
-    [CC_OP_ID_Sub]                = CC_TOL_ROUNDING,
-    [CC_OP_ID_Mul]                = CC_TOL_ROUNDING,
-    [CC_OP_ID_Div]                = CC_TOL_ROUNDINGS(2.0, "a reciprocal then a product in fast paths"),
-    [CC_OP_ID_Sqrt]               = CC_TOL_ROUNDINGS(2.0, "two roundings: a target's square root need not be correctly rounded"),
-    [CC_OP_ID_LeakyRelu]          = CC_TOL_ROUNDINGS(1.0, "alpha is a float32 product"),
-
-    [CC_OP_ID_Exp]                = CC_TOL_TRANSCENDENTAL("expf is within a few ulps"),
-    [CC_OP_ID_Sigmoid]            = CC_TOL_TRANSCENDENTAL("1/(1+exp(-x)): exp, add, divide"),
-    [CC_OP_ID_Tanh]               = CC_TOL_TRANSCENDENTAL("tanhf is within a few ulps"),
-    [CC_OP_ID_Softmax]            = CC_TOL_TRANSCENDENTAL("exp, a sum of K terms, a division: up to (K+4)u, so c = 4 covers K >= 2"),
-    [CC_OP_ID_HardSigmoid]        = CC_TOL_ROUNDINGS(2.0, "alpha*x + beta: a product and a sum"),
-    [CC_OP_ID_HardSwish]          = CC_TOL_ROUNDINGS(2.0, "x * HardSigmoid(x): a product with the rounded alpha*x + beta"),
-
-    [CC_OP_ID_AveragePool]        = CC_TOL_AVERAGE,
-    [CC_OP_ID_GlobalAveragePool]  = CC_TOL_AVERAGE,
-    [CC_OP_ID_ReduceMean]         = CC_TOL_AVERAGE,
-    [CC_OP_ID_BatchNormalization] = CC_TOL_ROUNDINGS(2.0, "folded to scale*x+shift: rounding of the folded constants"),
-    [CC_OP_ID_Resize]             = CC_TOL_ROUNDINGS(2.0, "coordinate transform and interpolation weights in float32"),
+#define CC_OP(symbol, name, domain, since, versions, family, traits, tol) [CC_OP_ID_##symbol] = tol,
+#include "ops.def"
+#undef CC_OP
 };
-/* clang-format on */
 
 const cc_tol *cc_policy_of(const cc_op_def *op, cc_dtype dt)
 {

@@ -290,7 +290,7 @@ static cc_status maxpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-static const cc_op_def op_maxpool = {
+const cc_op_def cc_op_MaxPool = {
     .id = CC_OP_ID_MaxPool,
     .name = "MaxPool",
     .domain = "",
@@ -372,7 +372,7 @@ static cc_status avgpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-static const cc_op_def op_avgpool = {
+const cc_op_def cc_op_AveragePool = {
     .id = CC_OP_ID_AveragePool,
     .name = "AveragePool",
     .domain = "",
@@ -479,7 +479,7 @@ static cc_status gap_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *e
     return CC_OK; /* a failed add is recorded in the list and reported by its user */
 }
 
-static const cc_op_def op_gap = {
+const cc_op_def cc_op_GlobalAveragePool = {
     .id = CC_OP_ID_GlobalAveragePool,
     .name = "GlobalAveragePool",
     .domain = "",
@@ -497,10 +497,4 @@ static const cc_op_def op_gap = {
     .golden = gap_golden,
 };
 
-static const cc_op_def *const pool_ops[] = { &op_maxpool, &op_avgpool, &op_gap };
 
-const cc_op_family cc_family_pool = {
-    .name = "pool",
-    .n_ops = (int)(sizeof pool_ops / sizeof pool_ops[0]),
-    .ops = pool_ops,
-};

@@ -329,7 +329,7 @@ static cc_status quantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_e
                    sizeof quantize_full / sizeof *quantize_full, dt, err);
 }
 
-static const cc_op_def op_quantize = {
+const cc_op_def cc_op_QuantizeLinear = {
     .id = CC_OP_ID_QuantizeLinear,
     .name = "QuantizeLinear",
     .domain = "",
@@ -472,7 +472,7 @@ static cc_status dequantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc
                    sizeof dequantize_full / sizeof *dequantize_full, dt, err);
 }
 
-static const cc_op_def op_dequantize = {
+const cc_op_def cc_op_DequantizeLinear = {
     .id = CC_OP_ID_DequantizeLinear,
     .name = "DequantizeLinear",
     .domain = "",
@@ -502,10 +502,4 @@ static const cc_op_def op_dequantize = {
 
 /* ---- the family ---------------------------------------------------------------------- */
 
-static const cc_op_def *const quant_ops[] = { &op_quantize, &op_dequantize };
 
-const cc_op_family cc_family_quant = {
-    .name = "quant",
-    .n_ops = (int)(sizeof quant_ops / sizeof quant_ops[0]),
-    .ops = quant_ops,
-};

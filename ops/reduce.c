@@ -337,7 +337,7 @@ static cc_status reduce_max_cases(cc_case_list *l, cc_dtype dt, int quick, cc_er
 
 /* ---- op definitions ------------------------------------------------------------------ */
 
-static const cc_op_def softmax_def = {
+const cc_op_def cc_op_Softmax = {
     .id = CC_OP_ID_Softmax,
     .name = "Softmax", .domain = "", .since_version = 13, .family = "reduce",
     .n_inputs = 1,
@@ -367,20 +367,14 @@ static const cc_op_def softmax_def = {
         .golden = reduce_golden,                                                         \
     }
 
-static const cc_op_def reduce_mean_def =
+const cc_op_def cc_op_ReduceMean =
     REDUCE_DEF(ReduceMean, reduce_mean_cases, { .name = "data", .role = CC_IN_DATA });
 /* ReduceMax is exact for any values, so its exact regime uses wide integers: with the
  * default -4..4 the maximum of a few hundred elements is 4 everywhere, a constant output
  * the check cannot trust. 60000 stays finite in f16 (the values round to the f16 and
  * bf16 grids when stored, which keeps them exact). */
-static const cc_op_def reduce_max_def =
+const cc_op_def cc_op_ReduceMax =
     REDUCE_DEF(ReduceMax, reduce_max_cases,
                { .name = "data", .role = CC_IN_DATA, .lo = -1, .hi = 1, .ilo = -60000, .ihi = 60000 });
 
-static const cc_op_def *const reduce_ops[] = { &softmax_def, &reduce_mean_def, &reduce_max_def };
 
-const cc_op_family cc_family_reduce = {
-    .name = "reduce",
-    .n_ops = (int)N_ROWS(reduce_ops),
-    .ops = reduce_ops,
-};

@@ -470,7 +470,7 @@ static cc_status resize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
                             (int)(sizeof resize_rows / sizeof resize_rows[0]), dt, quick, err);
 }
 
-static const cc_op_def resize_def = {
+const cc_op_def cc_op_Resize = {
     .id = CC_OP_ID_Resize,
     .name = "Resize",
     .domain = "",
@@ -504,10 +504,4 @@ static const cc_op_def resize_def = {
     .golden = resize_golden,
 };
 
-static const cc_op_def *const resize_ops[] = { &resize_def };
 
-const cc_op_family cc_family_resize = {
-    .name = "resize",
-    .n_ops = 1,
-    .ops = resize_ops,
-};

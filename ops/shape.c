@@ -1,4 +1,4 @@
-/* shape.c — the shape family's table (cc_family_shape) and its reshaping ops: Flatten
+/* shape.c — the shape family's reshaping ops: Flatten
  * (opset 13), Reshape (opset 14) and Transpose (opset 13). Concat, Split and Slice live
  * in shape_concat.c. Every op here only moves data: the golden copies input values
  * exactly, with S = |value| and K = 1. */
@@ -69,7 +69,7 @@ static cc_status flatten_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
                             (int)(sizeof flatten_rows / sizeof flatten_rows[0]), dt, quick, err);
 }
 
-static const cc_op_def flatten_def = {
+const cc_op_def cc_op_Flatten = {
     .id = CC_OP_ID_Flatten,
     .name = "Flatten",
     .domain = "",
@@ -200,7 +200,7 @@ static cc_status reshape_cases(cc_case_list *list, cc_dtype dt, int quick, cc_er
                             (int)(sizeof reshape_rows / sizeof reshape_rows[0]), dt, quick, err);
 }
 
-static const cc_op_def reshape_def = {
+const cc_op_def cc_op_Reshape = {
     .id = CC_OP_ID_Reshape,
     .name = "Reshape",
     .domain = "",
@@ -318,7 +318,7 @@ static cc_status transpose_cases(cc_case_list *list, cc_dtype dt, int quick, cc_
                             (int)(sizeof transpose_rows / sizeof transpose_rows[0]), dt, quick, err);
 }
 
-static const cc_op_def transpose_def = {
+const cc_op_def cc_op_Transpose = {
     .id = CC_OP_ID_Transpose,
     .name = "Transpose",
     .domain = "",
@@ -339,12 +339,4 @@ static const cc_op_def transpose_def = {
 
 /* ---- the family ------------------------------------------------------------------- */
 
-static const cc_op_def *const shape_ops[] = {
-    &flatten_def, &reshape_def, &transpose_def, &cc_shape_concat, &cc_shape_split, &cc_shape_slice,
-};
 
-const cc_op_family cc_family_shape = {
-    .name = "shape",
-    .n_ops = (int)(sizeof shape_ops / sizeof shape_ops[0]),
-    .ops = shape_ops,
-};

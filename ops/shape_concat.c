@@ -126,7 +126,7 @@ static cc_status concat_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err
                             (int)(sizeof concat_rows / sizeof concat_rows[0]), dt, quick, err);
 }
 
-const cc_op_def cc_shape_concat = {
+const cc_op_def cc_op_Concat = {
     .id = CC_OP_ID_Concat,
     .name = "Concat",
     .domain = "",
@@ -290,7 +290,7 @@ static cc_status split_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
                             (int)(sizeof split_rows / sizeof split_rows[0]), dt, quick, err);
 }
 
-const cc_op_def cc_shape_split = {
+const cc_op_def cc_op_Split = {
     .id = CC_OP_ID_Split,
     .name = "Split",
     .domain = "",
@@ -452,7 +452,7 @@ static cc_status slice_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err 
                             (int)(sizeof slice_rows / sizeof slice_rows[0]), dt, quick, err);
 }
 
-const cc_op_def cc_shape_slice = {
+const cc_op_def cc_op_Slice = {
     .id = CC_OP_ID_Slice,
     .name = "Slice",
     .domain = "",

@@ -1,5 +1,5 @@
 /* shape_internal.h — shared by the shape family's files (shape.c holds Flatten, Reshape,
- * Transpose and the family table cc_family_shape; shape_concat.c holds Concat, Split and
+ * Transpose; shape_concat.c holds Concat, Split and
  * Slice) and by resize.c: reading a small constant ONNX input (Reshape's shape, Slice's
  * starts, Resize's scales) from its tensor or from the case's attribute value, axis
  * normalisation, row-major index helpers, the cost of pure data movement and the case
@@ -12,9 +12,6 @@
 
 #include "op.h"
 
-extern const cc_op_def cc_shape_concat;
-extern const cc_op_def cc_shape_split;
-extern const cc_op_def cc_shape_slice;
 
 /* Case dtypes of the data-movement ops: every type they can copy. */
 #define SHAPE_DTYPES                                                                         \

@@ -109,8 +109,10 @@ static void check_op_list(void)
 
         int n = 0;
         while (n < CC_OP_MAX_VERSIONS && info->versions[n]) n++;
-        CHECK_OP(n >= 1 && info->versions[n - 1] == info->since, name, "versions must end with since (%d)",
-                 info->since);
+        int has_since = 0;
+        for (int i = 0; i < n; i++) has_since |= info->versions[i] == info->since;
+        CHECK_OP(n >= 1 && has_since, name, "versions must include since (%d)", info->since);
+        CHECK_OP(n < 1 || info->versions[n - 1] <= 20, name, "versions go up to opset 20");
         for (int i = 0; i < n; i++)
             CHECK_OP(info->versions[i] >= 1 && (i == 0 || info->versions[i] > info->versions[i - 1]), name,
                      "versions must ascend from 1 on");
@@ -127,6 +129,23 @@ static void check_op_list(void)
         for (unsigned b = 1; b & CC_TRAIT_ALL; b <<= 1)
             CHECK_OP(cc_op_has_trait(op, b) == ((t & b) != 0), name, "cc_op_has_trait(0x%x) disagrees with ops.def", b);
     }
+
+    /* a family's ops are consecutive in ops.def, and cc_catalog_family lists exactly them */
+    for (int id = 0; id < CC_OP_ID_COUNT; id++) {
+        const char *f = cc_op_info_of((cc_op_id)id)->family;
+        const cc_op_family *fam = cc_catalog_family(f);
+        CHECK_OP(fam != NULL, cc_op_info_of((cc_op_id)id)->name, "family %s not found", f);
+        if (!fam) continue;
+        int in = 0;
+        for (int k = 0; k < fam->n_ops; k++) in += fam->ops[k]->id == (cc_op_id)id;
+        CHECK_OP(in == 1, cc_op_info_of((cc_op_id)id)->name, "listed %d times by its family %s", in, f);
+        for (int j = 0; j < id; j++)
+            if (strcmp(cc_op_info_of((cc_op_id)j)->family, f) == 0)
+                for (int k = j + 1; k < id; k++)
+                    CHECK_OP(strcmp(cc_op_info_of((cc_op_id)k)->family, f) == 0, cc_op_info_of((cc_op_id)id)->name,
+                             "family %s is split in ops.def", f);
+    }
+    CHECK(cc_catalog_family("no such family") == NULL);
 
     unsigned char seen[CC_OP_ID_COUNT] = { 0 };
     int n = cc_catalog_count();

@@ -5,7 +5,7 @@
 #include "op_test.h"
 #include "ops/window.h"
 
-extern const cc_op_family cc_family_conv;
+#define cc_family_conv (*cc_catalog_family("conv"))
 
 static cc_node make_node(const char *op) { return node_make(family_op(&cc_family_conv, op), -1); }
 

@@ -3,7 +3,7 @@
  * their messages, cost() on known shapes, gen() domains, and every generated case id. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_eltwise;
+#define cc_family_eltwise (*cc_catalog_family("eltwise"))
 
 static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_eltwise, name), -1); }
 

@@ -6,7 +6,7 @@
  * scales, and every generated case id. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_matmul;
+#define cc_family_matmul (*cc_catalog_family("matmul"))
 
 static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_matmul, name), -1); }
 

@@ -3,7 +3,7 @@
  * its case sweep. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_norm;
+#define cc_family_norm (*cc_catalog_family("norm"))
 
 static cc_node make_node(void) { return node_make(family_op(&cc_family_norm, "BatchNormalization"), -1); }
 

@@ -4,7 +4,7 @@
  * grid; shape inference rejections, cost and the case sweeps. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_pool;
+#define cc_family_pool (*cc_catalog_family("pool"))
 
 static cc_node make_node(const char *op) { return node_make(family_op(&cc_family_pool, op), -1); }
 

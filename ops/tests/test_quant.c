@@ -5,7 +5,7 @@
  * exact regime), and every generated case id. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_quant;
+#define cc_family_quant (*cc_catalog_family("quant"))
 
 static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_quant, name), -1); }
 

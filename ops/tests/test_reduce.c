@@ -4,7 +4,7 @@
  * messages, cost() on known shapes, and every generated case id. */
 #include "op_test.h"
 
-extern const cc_op_family cc_family_reduce;
+#define cc_family_reduce (*cc_catalog_family("reduce"))
 
 static cc_node node_of(const char *name) { return node_make(family_op(&cc_family_reduce, name), 1); }
 

@@ -7,7 +7,7 @@
 
 /* Named here so the family's object is linked from the static library (the catalog
  * itself only holds a weak reference). */
-extern const cc_op_family cc_family_resize;
+#define cc_family_resize (*cc_catalog_family("resize"))
 
 static cc_node make_node(int n_in) { return node_make(family_op(&cc_family_resize, "Resize"), n_in); }
 

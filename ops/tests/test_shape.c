@@ -6,7 +6,7 @@
 
 /* Named here so the family's object is linked from the static library (the catalog
  * itself only holds a weak reference). */
-extern const cc_op_family cc_family_shape;
+#define cc_family_shape (*cc_catalog_family("shape"))
 
 /* A node of op `name` with default attributes and n_in inputs. */
 static cc_node make_node(const char *name, int n_in) { return node_make(family_op(&cc_family_shape, name), n_in); }
