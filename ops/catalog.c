@@ -4,8 +4,7 @@
 
 #include "op.h"
 
-/* every op's definition, in ops.def order (the report order: ops.def keeps families
- * together); a definition missing from ops/ is a link error */
+/* every op's definition, by id; a definition missing from ops/ is a link error */
 static const cc_op_def *const ops[] = {
 #define CC_OP(symbol, name_, domain_, since_, versions_, family_, traits_, tol_) &cc_op_##symbol,
 #include "ops.def"
@@ -36,11 +35,36 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
     return info && (info->traits & trait) == trait;
 }
 
+/* The ops grouped by family, families in the order of their first op in ops.def (an op
+ * added at the end of ops.def joins its family), and the families as ranges of it. */
+static const cc_op_def *grouped[CC_OP_ID_COUNT];
+static cc_op_family families[CC_OP_ID_COUNT];
+static int n_families;
+
+static void group(void)
+{
+    if (n_families) return;
+    int n = 0;
+    for (int i = 0; i < CC_OP_ID_COUNT; i++) {
+        int seen = 0;
+        for (int k = 0; k < n_families && !seen; k++) seen = strcmp(families[k].name, infos[i].family) == 0;
+        if (seen) continue;
+        families[n_families] = (cc_op_family){ .name = infos[i].family, .n_ops = 0, .ops = &grouped[n] };
+        for (int j = i; j < CC_OP_ID_COUNT; j++)
+            if (strcmp(infos[j].family, infos[i].family) == 0) {
+                grouped[n++] = ops[j];
+                families[n_families].n_ops++;
+            }
+        n_families++;
+    }
+}
+
 int cc_catalog_count(void) { return CC_OP_ID_COUNT; }
 
 const cc_op_def *cc_catalog_at(int i)
 {
-    return i >= 0 && i < CC_OP_ID_COUNT ? ops[i] : NULL;
+    group();
+    return i >= 0 && i < CC_OP_ID_COUNT ? grouped[i] : NULL;
 }
 
 const cc_op_def *cc_catalog_find(const char *name)
@@ -57,18 +81,7 @@ const cc_op_def *cc_catalog_by_id(cc_op_id id)
 
 const cc_op_family *cc_catalog_family(const char *name)
 {
-    /* ops.def keeps a family's ops together (the catalog test checks it) */
-    static cc_op_family families[CC_OP_ID_COUNT];
-    static int n_families;
-    if (!n_families)
-        for (int i = 0; i < CC_OP_ID_COUNT; i++) {
-            const char *f = infos[i].family;
-            if (n_families && strcmp(families[n_families - 1].name, f) == 0) {
-                families[n_families - 1].n_ops++;
-                continue;
-            }
-            families[n_families++] = (cc_op_family){ .name = f, .n_ops = 1, .ops = &ops[i] };
-        }
+    group();
     for (int k = 0; k < n_families; k++)
         if (strcmp(families[k].name, name) == 0) return &families[k];
     return NULL;

@@ -1,5 +1,5 @@
 /* eltwise_unary.c — the unary elementwise ops of the catalog (ONNX opset 17 semantics):
- * Relu, LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt. One table row
+ * Relu, LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt, Softplus. One table row
  * per op drives the shared shape inference, cost and golden reference; each op has its
  * own case sweep. */
 #include <math.h>
@@ -114,6 +114,16 @@ static double sqrt_fn(double x, const double *p, double *s)
     return v;
 }
 
+/* Softplus: log(1 + exp(x)), as max(x, 0) + log1p(exp(-|x|)), which never overflows and
+ * keeps the tiny values of large negative x. */
+static double softplus_fn(double x, const double *p, double *s)
+{
+    (void)p;
+    double v = (x > 0 ? x : 0.0) + log1p(exp(-fabs(x)));
+    *s = fabs(v);
+    return v;
+}
+
 /* ---- the table ------------------------------------------------------------------- */
 
 typedef struct unary_info {
@@ -137,6 +147,7 @@ static const unary_info infos[CC_OP_ID_COUNT] = {
     [CC_OP_ID_Clip]        = { FLOATS | ALL_INTS, "numeric types",                    clip_fn,         1, 2 },
     [CC_OP_ID_Exp]         = { FLOATS, "float types only",                            exp_fn,          1, 1 },
     [CC_OP_ID_Sqrt]        = { FLOATS, "float types only",                            sqrt_fn,         1, 1 },
+    [CC_OP_ID_Softplus]    = { FLOATS, "float types only",                            softplus_fn,     1, 4 },
 };
 
 /* The op's row; NULL for an op that is not a unary op of this file. */
@@ -369,6 +380,11 @@ static cc_status sqrt_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err
     return common_cases(l, "Sqrt", "x", dt, quick, err);
 }
 
+static cc_status softplus_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
+{
+    return common_cases(l, "Softplus", "x", dt, quick, err);
+}
+
 /* ---- op definitions -------------------------------------------------------------- */
 
 #define UNARY_FNS                 \
@@ -488,5 +504,15 @@ const cc_op_def cc_op_Sqrt = {
     .inputs = { { .name = "x", .role = CC_IN_DATA, .lo = 0, .hi = 4, .ilo = 0, .ihi = 16 } },
     .n_attrs = 0,
     .cases = sqrt_cases,
+    UNARY_FNS,
+};
+
+const cc_op_def cc_op_Softplus = {
+    .id = CC_OP_ID_Softplus,
+    .name = "Softplus", .domain = "", .since_version = 1, .family = "eltwise",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .n_attrs = 0,
+    .cases = softplus_cases,
     UNARY_FNS,
 };

@@ -181,7 +181,7 @@ typedef struct cc_op_def {
 #include "ops.def"
 #undef CC_OP
 
-/* An op family: the ops of one ops/ file, consecutive in ops.def. */
+/* An op family: the ops of one ops/ file (ops.def's family column). */
 typedef struct cc_op_family {
     const char *name;
     int n_ops;
@@ -202,12 +202,14 @@ cc_status cc_gen_tensor(cc_tensor *t, cc_dtype dt, const cc_shape *s, const cc_r
 
 /* ---- catalog ---------------------------------------------------------------------- */
 
+/* The catalog's ops (every ops.def entry) in report order: families together, each in
+ * ops.def order, families in the order of their first op. The first call of cc_catalog_at
+ * or cc_catalog_family arranges that order (a program calls it before starting threads). */
 int cc_catalog_count(void);
 const cc_op_def *cc_catalog_at(int i);
 /* Finds an op by ONNX name (exact, case-sensitive); NULL if unknown. */
 const cc_op_def *cc_catalog_find(const char *name);
-/* The catalog's op with id `id`; NULL for an id out of range (or, a bug the catalog test
- * catches, an ops.def entry no family defines). */
+/* The catalog's op with id `id`; NULL for an id out of range. */
 const cc_op_def *cc_catalog_by_id(cc_op_id id);
 /* The ops of family `name` ("conv", "eltwise": ops.def's family column); NULL if none. */
 const cc_op_family *cc_catalog_family(const char *name);

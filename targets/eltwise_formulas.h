@@ -45,6 +45,7 @@
     X(HardSigmoid, hard_sigmoid, "alpha", "beta", CC_CLAMPF(p0 * v + p1, 0.0f, 1.0f))               \
     X(HardSwish, hard_swish, "", "", v * CC_CLAMPF(v / 6.0f + 0.5f, 0.0f, 1.0f))                    \
     X(Exp, exp, "", "", CC_EXPF(v))                                                                \
-    X(Sqrt, sqrt, "", "", CC_SQRTF(v))
+    X(Sqrt, sqrt, "", "", CC_SQRTF(v))                                                             \
+    X(Softplus, softplus, "", "", (v > 0.0f ? v : 0.0f) + CC_LOG1PF(CC_EXPF(v > 0.0f ? -v : v)))
 
 #endif

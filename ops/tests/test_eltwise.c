@@ -102,6 +102,27 @@ static void test_activations(void)
         const double want[] = { 0, 2, M_SQRT2, 0.5 };
         check_unary(&n, 4, xs, want, want, 1, 1e-15);
     }
+    {
+        /* log(1 + e^x): ln 2 at 0, ln(1 + e) at 1, ln(1 + 1/e) at -1 (the two differ by
+         * exactly 1: softplus(x) - softplus(-x) = x), x + e^-x to 1e-17 at 40, e^-40 at -40
+         * (where the naive log(1 + exp(x)) gives 0) */
+        cc_node n = node_of("Softplus");
+        const double xs[] = { 0, 1, -1, 40, -40 };
+        const double want[] = { M_LN2, 1.3132616875182228, 0.31326168751822286, 40 + exp(-40), exp(-40) };
+        check_unary(&n, 5, xs, want, want, 1, 1e-15);
+        CHECK_NEAR(want[1] - want[2], 1, 1e-15);
+        int64_t d = 1;
+        double v = -40;
+        cc_tensor t = tensor_of(CC_F32, 1, &d, &v);
+        const cc_tensor *in[1] = { &t };
+        cc_tensor out;
+        cc_golden g;
+        cc_err e;
+        CHECK(golden_run(&n, in, 1, &out, &g, &e) == CC_OK);
+        CHECK_NEAR(g.value[0] / 4.248354255291589e-18, 1, 1e-12);
+        cc_golden_free(&g, 1);
+        cc_tensor_free(&t);
+    }
 }
 
 /* Clip with the given bounds (NULL: absent) on x = {-1, 0.1, 3, 7}. */
