@@ -3,7 +3,7 @@
 #ifndef CC_CHECK_H
 #define CC_CHECK_H
 
-#include "../results/result.h"
+#include "verdict.h"
 #include "case.h"
 #include "policy.h"
 

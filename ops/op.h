@@ -26,7 +26,7 @@
 #include "../harness/tensor.h"
 #include "op_ids.h"
 
-#define CC_MAX_IO 16        /* inputs or outputs of one node (QLinearConv has 9 inputs) */
+#define CC_MAX_IO 32        /* inputs or outputs of one node (DenseNet concatenates 25) */
 #define CC_MAX_ATTRS 16     /* attribute schema entries of one op */
 #define CC_MAX_INTS 16      /* elements of an ints/floats attribute (pads of rank 8 = 16) */
 #define CC_ATTR_STR 32      /* bytes of a string attribute, NUL included */

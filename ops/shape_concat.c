@@ -7,7 +7,7 @@
 
 #include "shape_internal.h"
 
-#define CONCAT_MAX_INPUTS 8
+#define CONCAT_MAX_INPUTS CC_MAX_IO
 
 /* ---- Concat ----------------------------------------------------------------------- */
 
@@ -109,6 +109,11 @@ static const shape_case_row concat_rows[] = {
     { 0, 0, "2x3x4", "x1=2x3x1,axis=2" },
     { 0, 0, "2x3x4", "x1=2x1x4,x2=2x2x4,axis=-2" },
     { 0, 0, "1x1x1", "x1=1x1x1,x2=1x1x1,x3=1x1x1,x4=1x1x1,x5=1x1x1,x6=1x1x1,x7=1x1x1,axis=0" },
+    /* DenseNet-121's last dense block: 25 inputs along channels */
+    { 0, 0, "1x32x7x7", "x1=1x32x7x7,x2=1x32x7x7,x3=1x32x7x7,x4=1x32x7x7,x5=1x32x7x7,x6=1x32x7x7,"
+                        "x7=1x32x7x7,x8=1x32x7x7,x9=1x32x7x7,x10=1x32x7x7,x11=1x32x7x7,x12=1x32x7x7,"
+                        "x13=1x32x7x7,x14=1x32x7x7,x15=1x32x7x7,x16=1x32x7x7,x17=1x32x7x7,x18=1x32x7x7,"
+                        "x19=1x32x7x7,x20=1x32x7x7,x21=1x32x7x7,x22=1x32x7x7,x23=1x32x7x7,x24=1x32x7x7,axis=1" },
     { 0, 0, "1x64x80x80", "x1=1x64x80x80,axis=1" },
     { 0, 0, "1x128x80x80", "x1=1x128x80x80,axis=1" },                   /* YOLOv5s neck at 640 */
     { 0, 0, "1x256x40x40", "x1=1x256x40x40,axis=1" },
@@ -142,6 +147,30 @@ const cc_op_def cc_op_Concat = {
         { .name = "x5", .role = CC_IN_DATA, .optional = 1 },
         { .name = "x6", .role = CC_IN_DATA, .optional = 1 },
         { .name = "x7", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x8", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x9", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x10", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x11", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x12", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x13", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x14", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x15", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x16", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x17", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x18", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x19", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x20", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x21", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x22", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x23", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x24", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x25", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x26", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x27", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x28", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x29", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x30", .role = CC_IN_DATA, .optional = 1 },
+        { .name = "x31", .role = CC_IN_DATA, .optional = 1 },
     },
     .min_outputs = 1,
     .max_outputs = 1,

@@ -12,7 +12,8 @@
 
 #include "../ops/op.h"
 
-/* 3: cc_op_def.id and the op ids of ops/ops.def */
+/* 3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32 (cc_node, cc_op_def and
+ * cc_graph layouts) */
 #define CC_TARGET_ABI_VERSION 3
 
 typedef enum cc_support {

@@ -36,9 +36,9 @@
 #endif
 
 #define CC_ONEDNN_MAX_STEPS 12 /* primitives of one node plan */
-#define CC_ONEDNN_MAX_ARGS  12 /* arguments of one primitive execution */
-#define CC_ONEDNN_MAX_MEMS  24 /* memories one node plan creates */
-#define CC_ONEDNN_MAX_BINDS 24 /* memories bound to graph values */
+#define CC_ONEDNN_MAX_ARGS  (CC_MAX_IO + 8)  /* arguments of one primitive execution (Concat: one per input) */
+#define CC_ONEDNN_MAX_MEMS  (CC_MAX_IO + 16) /* memories one node plan creates */
+#define CC_ONEDNN_MAX_BINDS (CC_MAX_IO + 16) /* memories bound to graph values */
 #define CC_ONEDNN_NOTE_MAX  96 /* implementation note of one node */
 #define CC_ONEDNN_MAX_POST  20 /* post-ops of one fused primitive */
 #define CC_ONEDNN_MAX_FUSED 12 /* nodes fused into one primitive besides its main node */

@@ -33,9 +33,11 @@ typedef struct sweep_tally {
     int runs, claimed, passed, mistrusted, unsupported;
 } sweep_tally;
 
-#define SWEEP_MAX_OPS 64
+/* one tally per catalog op: the table cannot fill up */
+#define SWEEP_MAX_OPS CC_OP_ID_COUNT
 
-/* The tally of op in t[0..*n) (added when new); NULL when the table is full. */
+/* The tally of op in t[0..*n) (added when new); NULL only for more ops than the catalog
+ * has (a CHECK fails on it). */
 static inline sweep_tally *sweep_tally_of(sweep_tally *t, int *n, const char *op)
 {
     for (int i = 0; i < *n; i++)
@@ -75,6 +77,7 @@ static inline void backend_sweep(const cc_target_iface *t, void *ctx, const char
     for (int i = 0; i < n; i++) {
         const cc_case *c = &cases[i];
         sweep_tally *tl = sweep_tally_of(tallies, &n_tallies, c->op->name);
+        CHECK(tl != NULL);
         for (int r = 0; r < 2; r++) {
             cc_regime regime = r ? CC_REGIME_RANDOM : CC_REGIME_EXACT;
             cc_exec_golden g;

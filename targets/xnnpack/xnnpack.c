@@ -461,43 +461,6 @@ static int in_list(const int *list, int n, int v)
     return 0;
 }
 
-/* Value indices in range, topological order, single assignment. */
-static cc_status check_graph(const cc_graph *g, unsigned char *produced, cc_err *err)
-{
-    if (g->n_values < 0 || (g->n_values > 0 && !g->values) || g->n_nodes < 0 || (g->n_nodes > 0 && !g->nodes) ||
-        g->n_inputs > CC_MAX_IO || g->n_outputs > CC_MAX_IO)
-        return cc_err_set(err, CC_ERR_ARG, "xnnpack: malformed graph");
-    for (int i = 0; i < g->n_inputs; i++)
-        if (g->inputs[i] < 0 || g->inputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "xnnpack: graph input %d names no value", i);
-    for (int i = 0; i < g->n_outputs; i++)
-        if (g->outputs[i] < 0 || g->outputs[i] >= g->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "xnnpack: graph output %d names no value", i);
-    for (int n = 0; n < g->n_nodes; n++) {
-        const cc_node *node = &g->nodes[n];
-        if (!node->op || node->n_in < 0 || node->n_in > CC_MAX_IO || node->n_out < 1 || node->n_out > CC_MAX_IO)
-            return cc_err_set(err, CC_ERR_ARG, "xnnpack: node %d is malformed", n);
-        for (int i = 0; i < node->n_in; i++) {
-            int v = node->in[i];
-            if (v < -1 || v >= g->n_values)
-                return cc_err_set(err, CC_ERR_ARG, "xnnpack: node %d (%s) input %d names no value", n, node->op->name, i);
-            if (v >= 0 && !produced[v] && !g->values[v].data && !in_list(g->inputs, g->n_inputs, v))
-                return cc_err_set(err, CC_ERR_ARG, "xnnpack: node %d (%s) reads value %d before anything produces it",
-                                  n, node->op->name, v);
-        }
-        for (int j = 0; j < node->n_out; j++) {
-            int v = node->out[j];
-            if (v < 0 || v >= g->n_values)
-                return cc_err_set(err, CC_ERR_ARG, "xnnpack: node %d (%s) output %d names no value", n, node->op->name, j);
-            if (produced[v] || g->values[v].data || in_list(g->inputs, g->n_inputs, v))
-                return cc_err_set(err, CC_ERR_ARG, "xnnpack: value %d is assigned twice (node %d, %s)", v, n,
-                                  node->op->name);
-            produced[v] = 1;
-        }
-    }
-    return CC_OK;
-}
-
 /* Binds np's operator when its buffers differ from the last binding. */
 static cc_status bind(const xp_ctx *c, xp_node *np, const void *const *src, void *dst, cc_err *err)
 {
@@ -534,7 +497,7 @@ static cc_status xp_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *e
         st = cc_err_set(err, CC_ERR_NOMEM, "xnnpack: out of memory");
         goto fail;
     }
-    st = check_graph(g, produced, err);
+    st = cc_graph_check(g, "xnnpack", produced, err); /* the host's own graph check */
     if (st) goto fail;
     for (int i = 0; i < g->n_values; i++) {
         p->desc[i] = g->values[i];

@@ -1,6 +1,6 @@
-/* result.c — names of verdicts and input regimes, as stored in the database and shown in
+/* verdict.c — names of verdicts and input regimes, as stored in the database and shown in
  * reports. */
-#include "result.h"
+#include "verdict.h"
 
 #include <string.h>
 
