@@ -265,6 +265,7 @@ static const gemm_shape gemm_quick[] = {
     { 6, 5, 8, 1, 0, BIAS_MN, NULL, NULL },
     { 7, 9, 33, 0, 0, BIAS_M1, "0.5", "2.0" },
     { 16, 16, 16, 1, 1, BIAS_SCALAR, "-1.0", "0.25" },
+    { 1, 0, 8, 0, 0, BIAS_N, NULL, NULL },   /* an empty output (N = 0) */
 };
 
 static const gemm_shape gemm_full[] = {
@@ -295,6 +296,8 @@ static const gemm_shape gemm_full[] = {
     /* a square block and an outer product */
     { 128, 128, 128, 0, 0, BIAS_N, NULL, NULL },
     { 33, 33, 1, 0, 0, BIAS_NONE, NULL, NULL },
+    /* an empty reduction: the output is beta * C */
+    { 3, 5, 0, 0, 0, BIAS_N, NULL, NULL },
 };
 
 /* Appends the id of one Gemm shape. */

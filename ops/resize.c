@@ -417,6 +417,7 @@ static const shape_case_row resize_rows[] = {
     /* align_corners with a fractional resized length (5 * 1.5 = 7.5, output 7) */
     { 1, 1, "1x1x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=linear" },
     { 1, 0, "1x2x5x7", "sizes=[1,2,3,4]" },
+    { 1, 1, "1x2x4x4", "sizes=[1,2,0,3]" },                      /* an empty output */
     { 1, 1, "1x2x6x6", "scales=[1,1,1.5,1.5],mode=cubic" },
     /* YOLOv5s / YOLOv8s upsampling at 640 */
     { 0, 0, "1x256x20x20", "scales=[1,1,2,2]," UPSAMPLE_V5 },

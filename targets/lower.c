@@ -185,7 +185,7 @@ cc_status cc_lower_resize(const cc_node *node, const cc_tensor *const *in, const
         }
         double s = scales ? cc_load(scales->data, scales->dtype, (size_t)a)
                           : t->in_len > 0 ? (double)t->out_len / (double)t->in_len : 1.0;
-        if (!(s > 0)) {
+        if (!(s > 0) && t->out_len > 0) { /* sizes of 0 make an empty output: no taps */
             cc_lower_resize_free(r);
             return cc_err_set(err, CC_ERR_ARG, "Resize: scale %g on axis %d must be > 0", s, a);
         }

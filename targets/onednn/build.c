@@ -315,7 +315,7 @@ cc_status cc_onednn_mem_new(cc_onednn_build *b, const dnnl_memory_desc_t *md, co
     *mem = NULL;
     if (!b->plan) return CC_OK;
     cc_status st = mem_create(b, md, DNNL_MEMORY_ALLOCATE, mem, err);
-    if (st || !data) return st;
+    if (st || !data || dnnl_memory_desc_get_size(md) == 0) return st; /* an empty tensor has no bytes */
     void *h = NULL;
     if (dnnl_memory_get_data_handle(*mem, &h) != dnnl_success || !h)
         return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a new memory (%s)",
