@@ -514,7 +514,9 @@ static cc_status qlmm_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int e
             cnt++;
         }
     double rms = cnt ? sqrt(ss / (double)cnt) : 0;
-    if (!(rms > 0)) rms = as * cc_load(t[QB_SCALE].data, CC_F32, 0);
+    /* no sample (an empty output, or only zeros): one unit of the scales; per-column
+     * b_scale has no element at all when b has no column */
+    if (!(rms > 0)) rms = as * (nb > 0 ? cc_load(t[QB_SCALE].data, CC_F32, 0) : 1.0 / 128);
     double ys = rms / ((cc_dtype_max(ty) - cc_dtype_min(ty)) / 8.0);
     if (exact)
         ys = ldexp(1.0, (int)lround(log2(ys)));

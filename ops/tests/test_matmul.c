@@ -566,8 +566,31 @@ static void test_cases(void)
     CHECK(cc_case_parse("MatMul(a=2x3x4:f32,b=3x4x5)", &c, &e) == CC_ERR_ARG);
 }
 
+/* Empty outputs (found by run --random): the generator makes a positive, finite y_scale
+ * even where b has no column and per-column b_scale has no element, and the golden runs. */
+static void test_qlinearmatmul_empty(void)
+{
+    const char *ids[] = { "QLinearMatMul(a=16:i8,b=16x0:u8,per_column=1)",
+                          "QLinearMatMul(a=0x7:i8,b=7x0:u8,per_column=1,to=u8)" };
+    for (int k = 0; k < 2; k++)
+        for (int exact = 0; exact < 2; exact++) {
+            cc_case c;
+            cc_case_inst inst;
+            cc_golden g[1];
+            cc_err e = { 0 };
+            CHECK(cc_case_parse(ids[k], &c, &e) == CC_OK);
+            CHECK(cc_case_instantiate(&c, 3, exact, &inst, &e) == CC_OK);
+            double ys = cc_load(inst.inputs[6].data, CC_F32, 0);
+            CHECK(ys > 0 && isfinite(ys));
+            CHECK(cc_case_golden(&inst, g, &e) == CC_OK);
+            cc_golden_free(g, 1);
+            cc_case_inst_free(&inst);
+        }
+}
+
 int main(void)
 {
+    test_qlinearmatmul_empty();
     test_gemm_hand();
     test_gemm_trans_and_bias();
     test_gemm_reject_and_cost();
