@@ -24,8 +24,9 @@
 #include "common.h"
 #include "cpu.h"
 #include "vexp.h"
-/* the activations' formulas with the cpu's vectorisable exp */
+/* the activations' formulas with the cpu's vectorisable exp and select */
 #define CC_EXPF(x) cc_cpu_expf(x)
+#define CC_SELECT(c, a, b) cc_cpu_select(-(uint32_t)(c), (a), (b))
 #include "../eltwise_formulas.h"
 
 #define BLK 2048            /* elements per work block (and per-thread f32 buffer) */
