@@ -277,3 +277,9 @@ int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char 
                  m->map50, b->map50, m->n_ranked, m->precision, m->recall, m->n_tp, m->n_golden, m->n_candidate);
     return 0;
 }
+
+void cc_detect_output_layout(const int64_t *dims, int *n_boxes, int *n_classes)
+{
+    *n_boxes = (int)dims[1];
+    *n_classes = (int)dims[2] - 5;
+}

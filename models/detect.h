@@ -98,6 +98,10 @@ cc_status cc_detect_eval_result(const cc_detect_eval *e, cc_detect_metrics *out,
 cc_status cc_detect_compare(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand,
                             int n_classes, double iou_thr, cc_detect_metrics *out, cc_err *err);
 
+/* The boxes and classes of a detector's output 0, [N, boxes, 5 + classes]
+ * (CC_TASK_DETECT: cx, cy, w, h, objectness, class scores). */
+void cc_detect_output_layout(const int64_t *dims, int *n_boxes, int *n_classes);
+
 /* 1 when m's mAP is within b->map50; else 0 and a one-line reason with the figures. */
 int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char *reason, size_t n);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../../models/detect.h"
+#include "../../models/judge.h"
 #include "../../models/metrics.h"
 #include "../../models/onnx_import.h"
 #include "../../models/precision.h"
@@ -26,16 +27,6 @@
 #include "model_record.h"
 #include "stats.h"
 #include "worker.h"
-
-/* Conformance to the golden model at the same precision. Two correct implementations of
- * one precision round differently in every layer, and in a deep network those roundings
- * compound: the target's distance to the golden model of its precision is of the order
- * of that precision's own rounding noise (the golden model at that precision against
- * FP32), never of the order of a wrong layer. A target conforms when its SQNR against
- * the golden model of its precision is at most CONF_MARGIN_DB below that noise (capped
- * at CONF_CAP_DB, which also sets the bar for FP32). */
-#define CONF_MARGIN_DB 6.0
-#define CONF_CAP_DB 60.0
 
 typedef struct variant {
     char prec[8];
@@ -476,7 +467,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
             cc_class_metrics_add(&conf, v->golden[i], y, 1, (int)v->out_n, &e);
             cc_class_metrics_add(&acc, vf32->golden[i], y, 1, (int)v->out_n, &e);
             if (detect) {
-                int nb = (int)o0->shape.dims[1], nc = (int)o0->shape.dims[2] - 5;
+                int nb, nc;
+                cc_detect_output_layout(o0->shape.dims, &nb, &nc);
                 st = cc_detect_eval_add_outputs(det, vf32->golden[i], y, nb, nc, &e);
             }
         }
@@ -505,36 +497,33 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
     r->det_precision = r->det_recall = r->det_map50 = NAN;
     cc_budget budget = cc_budget_default(v->dt);
     if (o->budget) cc_budget_parse(o->budget, &budget, &e);
-    char why[CC_REASON_MAX] = "";
-    int within = 1;
-    if (detect) {
-        cc_detect_metrics dm;
-        if (!cc_detect_eval_result(det, &dm, &e)) {
-            r->det_precision = dm.precision;
-            r->det_recall = dm.recall;
-            r->det_map50 = dm.map50;
-            within = cc_budget_check_detect(&budget, &dm, why, sizeof why);
-        }
-    } else if (classify) {
-        within = cc_budget_check_classify(&budget, &acc, why, sizeof why);
+    cc_detect_metrics dm;
+    int have_dm = detect && !cc_detect_eval_result(det, &dm, &e);
+    if (have_dm) {
+        r->det_precision = dm.precision;
+        r->det_recall = dm.recall;
+        r->det_map50 = dm.map50;
     }
     cc_detect_eval_destroy(det);
-    double conf_need = (v->noise_db < CONF_CAP_DB ? v->noise_db : CONF_CAP_DB) - CONF_MARGIN_DB;
-    int conforms = r->conf_sqnr_db >= conf_need;
-    if (!conforms) {
-        char msg[CC_REASON_MAX];
-        put(msg, sizeof msg, "differs from the %s golden model: SQNR %.1f dB, needs %.1f dB (the %s golden is %.1f dB from FP32)%s%s",
-            v->prec, r->conf_sqnr_db, conf_need, v->prec, v->noise_db, why[0] ? "; " : "", why);
-        set_reason(r, CC_FAILED, msg);
-        divergence(v, f32, t, ctx, r);
-        propagated(v, t, ctx, cpu, cpu_ctx, conf_need, r);
-    } else if (!within) {
-        char msg[CC_REASON_MAX];
-        put(msg, sizeof msg, "accuracy against FP32 outside budget: %s", why);
-        set_reason(r, CC_FAILED, msg);
-    } else {
+    cc_model_measured meas = { .prec = v->prec,
+                               .noise_db = v->noise_db,
+                               .conf_sqnr_db = r->conf_sqnr_db,
+                               .task = v->m->task,
+                               .acc = &acc,
+                               .det = have_dm ? &dm : NULL,
+                               .pass_note = v->note };
+    int conforms = 1;
+    char msg[CC_REASON_MAX];
+    cc_verdict verdict = cc_model_judge(&meas, &budget, &conforms, msg, sizeof msg);
+    if (verdict == CC_PASSED) {
         r->verdict = CC_PASSED;
-        snprintf(r->reason, sizeof r->reason, "%s", v->note);
+        snprintf(r->reason, sizeof r->reason, "%s", msg);
+    } else {
+        set_reason(r, verdict, msg);
+    }
+    if (!conforms) {
+        divergence(v, f32, t, ctx, r);
+        propagated(v, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
     }
     /* latency at batch 1 */
     {

@@ -13,7 +13,8 @@
  *                                (ops/ops.def: Relu, LeakyRelu, Clip with constant
  *                                bounds, HardSwish, HardSigmoid, Sigmoid, Tanh); Sigmoid(x)
  *                                read only by Mul(x, Sigmoid(x)) is swish (SiLU)
- *        -> Add(., r)            a sum post-op, once per group: r not constant, of the
+ *        -> Add(., r)            a sum post-op, once per group and before any activation
+ *                                (oneDNN 2.6's jit kernels): r not constant, of the
  *                                output's shape and type; the primitive overwrites r in
  *                                place when nothing reads r later, else r is copied into
  *                                the destination first
@@ -224,12 +225,33 @@ static int step_silu(const walk *w, chain *c)
     return 1;
 }
 
+/* 1 for an eltwise algorithm that is not piecewise linear (exp, logistic, swish, ...). */
+static int transcendental(dnnl_alg_kind_t alg)
+{
+    switch (alg) {
+    case dnnl_eltwise_linear:
+    case dnnl_eltwise_round:
+    case dnnl_eltwise_clip:
+    case dnnl_eltwise_clip_v2:
+    case dnnl_eltwise_relu:
+    case dnnl_eltwise_bounded_relu:
+    case dnnl_eltwise_abs: return 0;
+    default: return 1;
+    }
+}
+
 /* Add(cur, r) as a sum post-op (k is the Add). In an INT8 chain r must be
  * DequantizeLinear(q) read by the Add alone; the sum then reads q. */
 static int step_add(const walk *w, chain *c, int k)
 {
     const cc_node *n = node_at(w, k);
     if (c->sum_used || !is_op(n, CC_OP_ID_Add) || n->n_in != 2 || n->n_out != 1) return 0;
+    /* oneDNN 2.6's jit convolutions take a sum post-op after a requantization (round, a
+     * linear scale, a clip) or a relu, but not after a transcendental activation: then the
+     * primitive falls back to the reference kernel (YOLOv5s's Conv+BN+SiLU+Add ran as
+     * ref:any, 19x slower than unfused at 320 px). The Add then stays a primitive of its own. */
+    for (int i = 0; i < c->f.n_post; i++)
+        if (c->f.post[i].kind == CC_ONEDNN_POST_ELTWISE && transcendental(c->f.post[i].alg)) return 0;
     int r = n->in[0] == c->cur ? n->in[1] : n->in[0];
     if (r == c->cur || r < 0 || is_const(w, r) || (n->in[0] != c->cur && n->in[1] != c->cur)) return 0;
     const cc_tensor *tr = desc(w, r), *tc = desc(w, c->cur), *to = desc(w, n->out[0]);
