@@ -87,6 +87,14 @@ static int64_t new_dim(cc_rng *r, int64_t v)
 static const double float_steps[] = { 0.25, 0.5, 0.75, 1.25, 1.5, 2.0, 2.5, 3.0, 1.0 / 3.0 };
 #define N_STEPS ((int)(sizeof float_steps / sizeof float_steps[0]))
 
+/* i + 1 (up != 0) or i - 1, staying put at the ends of int64 (Slice's ends are often
+ * INT64_MAX). */
+static int64_t neighbour(int64_t i, int up)
+{
+    if (up) return i < INT64_MAX ? i + 1 : i;
+    return i > INT64_MIN ? i - 1 : i;
+}
+
 /* Changes one attribute: a pooled value, then sometimes a neighbour of it. */
 static void change_attr(const cc_draw_source *s, int a, cc_rng *r, cc_attr_value *v)
 {
@@ -95,10 +103,13 @@ static void change_attr(const cc_draw_source *s, int a, cc_rng *r, cc_attr_value
     if (d->kind == CC_ATTR_STRING || !chance(r, 0.4)) return;
     v->set = 1;
     switch (d->kind) {
-    case CC_ATTR_INT: v->i += chance(r, 0.5) ? 1 : -1; break;
+    case CC_ATTR_INT: v->i = neighbour(v->i, chance(r, 0.5)); break;
     case CC_ATTR_FLOAT: v->f = v->f != 0 ? v->f * float_steps[pick(r, N_STEPS)] : float_steps[pick(r, N_STEPS)]; break;
     case CC_ATTR_INTS:
-        if (v->n > 0) v->ints[pick(r, v->n)] += chance(r, 0.5) ? 1 : -1;
+        if (v->n > 0) {
+            int k = pick(r, v->n);
+            v->ints[k] = neighbour(v->ints[k], chance(r, 0.5));
+        }
         break;
     case CC_ATTR_FLOATS:
         if (v->n > 0) v->floats[pick(r, v->n)] = float_steps[pick(r, N_STEPS)];
