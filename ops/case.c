@@ -54,14 +54,6 @@ static cc_status parse_dims(const char *op, const char *name, const char *s, cc_
     return CC_OK;
 }
 
-static int attr_is_default(const cc_attr_def *d, const cc_attr_value *v)
-{
-    if (!d->def) return !v->set;
-    cc_attr_value dv;
-    if (cc_attr_parse(d->kind, d->def, &dv, NULL)) return 0;
-    return cc_attr_equal(d->kind, &dv, v);
-}
-
 static void format_case(cc_case *c)
 {
     const cc_op_def *op = c->op;
@@ -82,7 +74,7 @@ static void format_case(cc_case *c)
         first = 0;
     }
     for (int a = 0; a < op->n_attrs && len < n; a++) {
-        if (attr_is_default(&op->attrs[a], &c->attrs[a])) continue;
+        if (cc_attr_is_default(&op->attrs[a], &c->attrs[a])) continue;
         if (!c->attrs[a].set) continue;
         char v[CC_CASE_ID_MAX];
         cc_attr_format(op->attrs[a].kind, &c->attrs[a], v, sizeof v);

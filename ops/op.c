@@ -276,3 +276,17 @@ cc_status cc_gen_tensor(cc_tensor *t, cc_dtype dt, const cc_shape *s, const cc_r
     t->data = NULL;
     return CC_OK;
 }
+
+void cc_attr_default(const cc_attr_def *d, cc_attr_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (d->def && cc_attr_parse(d->kind, d->def, v, NULL) != CC_OK) memset(v, 0, sizeof *v);
+}
+
+int cc_attr_is_default(const cc_attr_def *d, const cc_attr_value *v)
+{
+    if (!d->def) return !v->set;
+    cc_attr_value dv;
+    if (cc_attr_parse(d->kind, d->def, &dv, NULL)) return 0;
+    return cc_attr_equal(d->kind, &dv, v);
+}

@@ -234,6 +234,10 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
 /* Formats v in canonical case-id syntax into buf. */
 void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n);
 int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value *b);
+/* d's default into *v (absent, set = 0, where d has none). */
+void cc_attr_default(const cc_attr_def *d, cc_attr_value *v);
+/* 1 when v is d's default (absent where d has none). */
+int cc_attr_is_default(const cc_attr_def *d, const cc_attr_value *v);
 
 /* ---- case lists ------------------------------------------------------------------- */
 

@@ -46,11 +46,11 @@ cc_status cc_draw_source_make(const cc_op_def *op, unsigned dtypes, cc_draw_sour
         all[s->n_templates++] = all[i];
     }
     /* defaults belong to every pool */
-    cc_node tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.op = op;
-    if (cc_node_set_defaults(&tmp, NULL) == CC_OK)
-        for (int a = 0; a < op->n_attrs; a++) pool_add(s, a, &tmp.attrs[a]);
+    for (int a = 0; a < op->n_attrs; a++) {
+        cc_attr_value def;
+        cc_attr_default(&op->attrs[a], &def);
+        pool_add(s, a, &def);
+    }
     *out = s;
     return CC_OK;
 }
@@ -246,17 +246,6 @@ done:
 
 /* ---- shrinking ---------------------------------------------------------------------- */
 
-static int attr_at_default(const cc_op_def *op, int a, const cc_attr_value *v, cc_attr_value *def)
-{
-    cc_node tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.op = op;
-    if (cc_node_set_defaults(&tmp, NULL) != CC_OK) return 1;
-    *def = tmp.attrs[a];
-    if (!def->set) return !v->set;
-    return cc_attr_equal(op->attrs[a].kind, def, v);
-}
-
 double cc_case_size(const cc_case *c)
 {
     const cc_op_def *op = c->op;
@@ -267,8 +256,7 @@ double cc_case_size(const cc_case *c)
         for (int k = 0; k < c->in_shape[i].rank; k++) size += (double)c->in_shape[i].dims[k];
     }
     for (int a = 0; a < op->n_attrs; a++) {
-        cc_attr_value def;
-        if (attr_at_default(op, a, &c->attrs[a], &def)) continue;
+        if (cc_attr_is_default(&op->attrs[a], &c->attrs[a])) continue;
         size += 1000;
         if (op->attrs[a].kind == CC_ATTR_INT) size += fabs((double)c->attrs[a].i);
         if (op->attrs[a].kind == CC_ATTR_INTS)
@@ -321,10 +309,9 @@ int cc_case_shrink_candidates(const cc_case *c, cc_case *out, int max)
     cc_case d;
     /* attributes back to their defaults */
     for (int a = 0; a < op->n_attrs; a++) {
-        cc_attr_value def;
-        if (attr_at_default(op, a, &c->attrs[a], &def)) continue;
+        if (cc_attr_is_default(&op->attrs[a], &c->attrs[a])) continue;
         d = *c;
-        d.attrs[a] = def;
+        cc_attr_default(&op->attrs[a], &d.attrs[a]);
         offer(&l, &d);
     }
     /* optional inputs dropped */
@@ -371,8 +358,7 @@ int cc_case_shrink_candidates(const cc_case *c, cc_case *out, int max)
         }
     /* integer attributes away from their defaults: values halved towards zero */
     for (int a = 0; a < op->n_attrs; a++) {
-        cc_attr_value def;
-        if (attr_at_default(op, a, &c->attrs[a], &def)) continue;
+        if (cc_attr_is_default(&op->attrs[a], &c->attrs[a])) continue;
         if (op->attrs[a].kind == CC_ATTR_INT && (c->attrs[a].i > 1 || c->attrs[a].i < -1)) {
             d = *c;
             d.attrs[a].i /= 2;

@@ -26,11 +26,7 @@
 typedef cc_resize_axis axis_table;
 
 typedef struct rplan {
-    int rank;
-    int mode;            /* CC_RESIZE_NEAREST, _LINEAR or _CUBIC */
-    float extrapolation;
-    cc_resize_lowering low;  /* the tap tables (targets/lower.h) */
-    const axis_table *ax;    /* low.ax */
+    cc_resize_lowering low;  /* modes and the tap tables (targets/lower.h) */
     int64_t combos;      /* product of taps over axes 0..rank-2 */
     float *x32, *y32;    /* f32 scratch for non-f32 data (interpolating modes only) */
 } rplan;
@@ -61,17 +57,13 @@ static cc_status plan_make(const cc_node *node, const cc_tensor *const *in, cons
         free(p);
         return st;
     }
-    p->rank = p->low.rank;
-    p->mode = p->low.mode;
-    p->extrapolation = p->low.extrapolation;
-    p->ax = p->low.ax;
     p->combos = 1;
-    for (int a = 0; a < p->rank - 1; a++) p->combos *= p->ax[a].taps;
+    for (int a = 0; a < p->low.rank - 1; a++) p->combos *= p->low.ax[a].taps;
     if (p->combos > MAX_COMBOS) {
         plan_free(p);
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "Resize: more than %d taps per row", MAX_COMBOS);
     }
-    if (p->mode != CC_RESIZE_NEAREST && x->dtype != CC_F32) {
+    if (p->low.mode != CC_RESIZE_NEAREST && x->dtype != CC_F32) {
         p->x32 = malloc((size_t)(cc_shape_numel(&x->shape) > 0 ? cc_shape_numel(&x->shape) : 1) * 4);
         p->y32 = malloc((size_t)(cc_shape_numel(&y->shape) > 0 ? cc_shape_numel(&y->shape) : 1) * 4);
         if (!p->x32 || !p->y32) {
@@ -88,7 +80,7 @@ static cc_status plan_make(const cc_node *node, const cc_tensor *const *in, cons
 static int64_t row_combos(const rplan *p, const cc_shape *xs, const cc_shape *ys, int64_t row,
                           int64_t *off, float *w)
 {
-    int r = p->rank;
+    int r = p->low.rank;
     int64_t o[CC_MAX_RANK], istride[CC_MAX_RANK], s = 1;
     for (int a = r - 1; a >= 0; a--) {
         istride[a] = s;
@@ -97,13 +89,13 @@ static int64_t row_combos(const rplan *p, const cc_shape *xs, const cc_shape *ys
     for (int a = r - 2; a >= 0; a--) {
         o[a] = row % ys->dims[a];
         row /= ys->dims[a];
-        if (p->ax[a].outside && p->ax[a].outside[o[a]]) return -1;
+        if (p->low.ax[a].outside && p->low.ax[a].outside[o[a]]) return -1;
     }
     int64_t n = 1;
     off[0] = 0;
     w[0] = 1.0f;
     for (int a = 0; a < r - 1; a++) {
-        const axis_table *t = &p->ax[a];
+        const axis_table *t = &p->low.ax[a];
         int64_t nn = n * t->taps;
         /* expand in place from the back so entries are not overwritten before use */
         for (int64_t i = n - 1; i >= 0; i--)
@@ -118,12 +110,12 @@ static int64_t row_combos(const rplan *p, const cc_shape *xs, const cc_shape *ys
 
 static void run_nearest(const rplan *p, const cc_tensor *x, cc_tensor *y)
 {
-    int r = p->rank;
+    int r = p->low.rank;
     size_t es = cc_dtype_size(x->dtype);
     int64_t W = y->shape.dims[r - 1], rows = cc_shape_numel(&y->shape) / (W > 0 ? W : 1);
-    const axis_table *t = &p->ax[r - 1];
+    const axis_table *t = &p->low.ax[r - 1];
     unsigned char ext[8];
-    cc_cpu_from_f32(&p->extrapolation, ext, y->dtype, 1);
+    cc_cpu_from_f32(&p->low.extrapolation, ext, y->dtype, 1);
     const char *xs = x->data;
     char *yd = y->data;
 #pragma omp parallel for schedule(static) if (rows * W > PAR_MIN)
@@ -145,9 +137,9 @@ static void run_nearest(const rplan *p, const cc_tensor *x, cc_tensor *y)
 static void run_interp(const rplan *p, const cc_shape *xshape, const cc_shape *yshape,
                        const float *x, float *y, void *yd, cc_dtype d)
 {
-    int r = p->rank;
+    int r = p->low.rank;
     int64_t W = yshape->dims[r - 1], rows = cc_shape_numel(yshape) / (W > 0 ? W : 1);
-    const axis_table *t = &p->ax[r - 1];
+    const axis_table *t = &p->low.ax[r - 1];
     const int T = t->taps;
 #pragma omp parallel for schedule(static) if (rows * W > PAR_MIN)
     for (int64_t row = 0; row < rows; row++) {
@@ -157,11 +149,11 @@ static void run_interp(const rplan *p, const cc_shape *xshape, const cc_shape *y
         float *yr = y + row * W;
         for (int64_t j = 0; j < W; j++) {
             if (n < 0) {
-                yr[j] = p->extrapolation;
+                yr[j] = p->low.extrapolation;
                 continue;
             }
             if (t->outside && t->outside[j]) {
-                yr[j] = p->extrapolation;
+                yr[j] = p->low.extrapolation;
                 continue;
             }
             const int64_t *ix = t->idx + j * T;
@@ -209,11 +201,11 @@ static cc_status resize_prepare(const cc_node *node, const cc_tensor *const *in,
     rplan *p;
     cc_status st = plan_make(node, in, &out[0], &p, err);
     if (st != CC_OK) return st;
-    if (p->mode == CC_RESIZE_NEAREST)
+    if (p->low.mode == CC_RESIZE_NEAREST)
         cc_backend_note("nearest, index tables");
     else
-        cc_backend_note("%s, %lld taps per output", mode_names[p->mode],
-                    (long long)(p->combos * p->ax[p->rank - 1].taps));
+        cc_backend_note("%s, %lld taps per output", mode_names[p->low.mode],
+                    (long long)(p->combos * p->low.ax[p->low.rank - 1].taps));
     *state = p;
     return CC_OK;
 }
@@ -231,7 +223,7 @@ static cc_status resize_run(const cc_node *node, const cc_tensor *const *in, int
     const cc_tensor *x = in[0];
     cc_tensor *y = &out[0];
     if (cc_shape_numel(&y->shape) > 0) {
-        if (p->mode == CC_RESIZE_NEAREST) {
+        if (p->low.mode == CC_RESIZE_NEAREST) {
             run_nearest(p, x, y);
         } else if (x->dtype == CC_F32) {
             run_interp(p, &x->shape, &y->shape, x->data, y->data, NULL, CC_F32);
