@@ -137,9 +137,11 @@ static void conv_release(void *state)
     free(s);
 }
 
-static cc_support conv_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support conv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                 size_t n)
 {
+    (void)ctx;
+    (void)out;
     (void)node;
     if (!cc_dtype_is_float(in[0]->dtype)) {
         snprintf(reason, n, "Conv: cpu computes float types only, got %s", cc_dtype_name(in[0]->dtype));
@@ -153,9 +155,10 @@ static cc_support conv_supports(const cc_node *node, const cc_tensor *const *in,
     return CC_SUPPORT_YES;
 }
 
-static cc_status conv_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status conv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     const cc_tensor *x = in[0], *w = in[1], *b = in[2];
     conv_state *s = calloc(1, sizeof *s);
@@ -242,9 +245,10 @@ static void depthwise_channel(const cc_backend_window *g, const float *xc, const
         }
 }
 
-static cc_status conv_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status conv_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)node;
     (void)n_out;
     (void)err;
@@ -315,16 +319,16 @@ static cc_status conv_run(const cc_node *node, const cc_tensor *const *in, int n
 
 /* ---- the family -------------------------------------------------------------------- */
 
-static const cc_cpu_kernel kernels[] = {
-    { .op = "Conv", .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Conv, .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
       .run = conv_run },
-    { .op = "ConvInteger", .prepare = cc_cpu_qconv_prepare, .release = cc_cpu_qconv_release,
+    { .op = CC_OP_ID_ConvInteger, .prepare = cc_cpu_qconv_prepare, .release = cc_cpu_qconv_release,
       .run = cc_cpu_qconv_run },
-    { .op = "QLinearConv", .prepare = cc_cpu_qconv_prepare, .release = cc_cpu_qconv_release,
+    { .op = CC_OP_ID_QLinearConv, .prepare = cc_cpu_qconv_prepare, .release = cc_cpu_qconv_release,
       .run = cc_cpu_qconv_run },
 };
 
-const cc_cpu_family cc_cpu_family_conv = {
+const cc_kernel_list cc_cpu_family_conv = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -58,9 +58,10 @@ static void convert_w(const cc_tensor *w, const cc_tensor *wzp, int64_t m, int64
     }
 }
 
-cc_status cc_cpu_qconv_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+cc_status cc_cpu_qconv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     int qlinear = strcmp(op, "QLinearConv") == 0;
@@ -147,9 +148,10 @@ static void accumulate_image(qconv_state *s, int32_t *acc)
     }
 }
 
-cc_status cc_cpu_qconv_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+cc_status cc_cpu_qconv_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     qconv_state *s = state;
     const cc_cpu_conv *cv = &s->cv;

@@ -33,9 +33,9 @@ cc_status cc_cpu_conv_make(const cc_node *node, const cc_shape *x, const cc_shap
 void cc_cpu_im2col(const void *x, size_t es, const cc_backend_window *w, int64_t channels, void *col);
 
 /* ConvInteger and QLinearConv (conv_int.c). */
-cc_status cc_cpu_qconv_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+cc_status cc_cpu_qconv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                const cc_tensor *out, void **state, cc_err *err);
-cc_status cc_cpu_qconv_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+cc_status cc_cpu_qconv_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_tensor *out, void *state, cc_err *err);
 void cc_cpu_qconv_release(void *state);
 

@@ -1,6 +1,6 @@
-/* cpu.c — the cpu backend: its vtable, device description, dispatch of nodes to the
- * kernel tables of the family files, graph plans (host tensors for intermediate values,
- * per-node kernel state) and the shared dtype conversion helpers.
+/* cpu.c — the cpu backend: its vtable, device description, the table of the family
+ * files' kernels by op id for the shared planner (../plan.h: host buffers, constants read
+ * in place) and the shared dtype conversion helpers.
  *
  * Threads: every kernel parallelises with OpenMP, and OpenBLAS runs single-threaded,
  * called by each OpenMP thread on its part of a GEMM (cc_cpu_sgemm, common.c). With
@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,30 +19,22 @@
 
 #include "common.h"
 
-extern const cc_cpu_family cc_cpu_family_conv;
-extern const cc_cpu_family cc_cpu_family_pool;
-extern const cc_cpu_family cc_cpu_family_norm;
-extern const cc_cpu_family cc_cpu_family_matmul;
-extern const cc_cpu_family cc_cpu_family_quant;
-extern const cc_cpu_family cc_cpu_family_eltwise;
-extern const cc_cpu_family cc_cpu_family_reduce;
-extern const cc_cpu_family cc_cpu_family_shape;
-extern const cc_cpu_family cc_cpu_family_resize;
-
-static const cc_cpu_family *const families[] = {
+static const cc_kernel_list *const families[] = {
     &cc_cpu_family_conv,    &cc_cpu_family_pool,   &cc_cpu_family_norm,
     &cc_cpu_family_matmul,  &cc_cpu_family_quant,  &cc_cpu_family_eltwise,
     &cc_cpu_family_reduce,  &cc_cpu_family_shape,  &cc_cpu_family_resize,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 
-static const cc_cpu_kernel *find_kernel(const char *op)
+/* The families' kernels by op id, built once (by the first open). */
+static cc_kernel_table kernel_table;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+static cc_status table_status;
+static cc_err table_err;
+
+static void build_table(void)
 {
-    for (int f = 0; f < N_FAMILIES; f++) {
-        for (int i = 0; i < families[f]->n; i++)
-            if (strcmp(families[f]->kernels[i].op, op) == 0) return &families[f]->kernels[i];
-    }
-    return NULL;
+    table_status = cc_kernel_table_build(&kernel_table, families, N_FAMILIES, "cpu", &table_err);
 }
 
 /* ---- dtype conversion ---------------------------------------------------------------- */
@@ -276,6 +269,11 @@ static cc_status cpu_open(const char *device, void **ctx, cc_device_desc *desc, 
     if (device && device[0] && strcmp(device, "0") != 0)
         return cc_err_set(err, CC_ERR_DEVICE, "cpu: no device '%s' (the cpu target has only the host)",
                           device);
+    pthread_once(&table_once, build_table);
+    if (table_status) {
+        *err = table_err;
+        return table_status;
+    }
     cpu_ctx *c = calloc(1, sizeof *c);
     if (!c) return cc_err_set(err, CC_ERR_NOMEM, "cpu: out of memory");
     c->threads = omp_get_max_threads();
@@ -299,181 +297,39 @@ static cc_status cpu_open(const char *device, void **ctx, cc_device_desc *desc, 
 
 static void cpu_close(void *ctx) { free(ctx); }
 
-/* ---- support ------------------------------------------------------------------------- */
+/* ---- plans (the shared planner) ------------------------------------------------------ */
 
-static void node_inputs(const cc_tensor *vals, const cc_node *node, const cc_tensor **in)
+static cc_status host_copy(void *ctx, void *dst, const void *src, size_t bytes, cc_err *err)
 {
-    for (int i = 0; i < CC_MAX_IO; i++) in[i] = NULL;
-    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++)
-        in[i] = node->in[i] >= 0 ? &vals[node->in[i]] : NULL;
+    (void)ctx;
+    (void)err;
+    memcpy(dst, src, bytes);
+    return CC_OK;
 }
 
-/* Inputs as kernels see them in supports() and prepare(): final descriptions, with data
- * only for constants of the graph. An intermediate's buffer already exists at prepare
- * time but holds nothing yet; a kernel must not mistake it for a constant. */
-static void prepare_inputs(const cc_graph *g, const cc_tensor *vals, const cc_node *node,
-                           cc_tensor *tmp, const cc_tensor **in)
-{
-    for (int i = 0; i < CC_MAX_IO; i++) in[i] = NULL;
-    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++) {
-        int v = node->in[i];
-        if (v < 0) continue;
-        tmp[i] = vals[v];
-        tmp[i].data = g->values[v].data;
-        in[i] = &tmp[i];
-    }
-}
-
-static cc_support kernel_supports(const cc_cpu_kernel *k, const cc_node *node,
-                                  const cc_tensor *const *in, char *reason, size_t n)
-{
-    if (!k) {
-        snprintf(reason, n, "cpu has no kernel for %s", node->op ? node->op->name : "?");
-        return CC_SUPPORT_NO;
-    }
-    return k->supports ? k->supports(node, in, reason, n) : CC_SUPPORT_YES;
-}
+static const cc_plan_backend planner = {
+    .name = "cpu",
+    .kernels = &kernel_table,
+    .host_memory = 1,
+    .warm_up = 0,
+    .alloc = cc_host_buffer_alloc,
+    .free = cc_host_buffer_free,
+    .upload = cc_host_upload,
+    .copy = host_copy,
+    .sync = cc_host_sync,
+};
 
 static cc_support cpu_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
                                size_t reason_size)
 {
-    (void)ctx;
-    if (reason_size) reason[0] = '\0';
-    const cc_tensor *in[CC_MAX_IO];
-    if (!cc_backend_inputs_valid(g, node, reason, reason_size)) return CC_SUPPORT_NO;
-    node_inputs(g->values, node, in);
-    return kernel_supports(find_kernel(node->op->name), node, in, reason, reason_size);
+    return cc_plan_supports(&planner, ctx, g, node, reason, reason_size);
 }
-
-/* ---- plans --------------------------------------------------------------------------- */
-
-typedef struct plan_node {
-    const cc_node *node;
-    const cc_cpu_kernel *kernel;
-    void *state;
-    char note[CC_BACKEND_NOTE_MAX];
-} plan_node;
-
-typedef struct cpu_plan {
-    const cc_graph *g;
-    cc_tensor *vals;       /* the graph's values: shapes inferred, data bound or owned */
-    unsigned char *owned;  /* vals[i].data allocated by the plan */
-    plan_node *nodes;
-    int n_nodes;
-} cpu_plan;
-
-static void cpu_release(void *ctx, void *plan)
-{
-    (void)ctx;
-    cpu_plan *p = plan;
-    if (!p) return;
-    for (int i = 0; i < p->n_nodes; i++)
-        if (p->nodes[i].kernel && p->nodes[i].kernel->release)
-            p->nodes[i].kernel->release(p->nodes[i].state);
-    if (p->vals)
-        for (int i = 0; i < p->g->n_values; i++)
-            if (p->owned[i]) cc_tensor_free(&p->vals[i]);
-    free(p->vals);
-    free(p->owned);
-    free(p->nodes);
-    free(p);
-}
-
-static int in_list(const int *list, int n, int v)
-{
-    for (int i = 0; i < n; i++)
-        if (list[i] == v) return 1;
-    return 0;
-}
-
 
 static cc_status cpu_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)
 {
-    (void)ctx;
-    cc_status st = CC_OK;
-    unsigned char *produced = NULL;
-    cpu_plan *p = calloc(1, sizeof *p);
-    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "cpu: out of memory");
-    p->g = g;
-    size_t nv = g->n_values > 0 ? (size_t)g->n_values : 1;
-    size_t nn = g->n_nodes > 0 ? (size_t)g->n_nodes : 1;
-    p->vals = calloc(nv, sizeof *p->vals);
-    p->owned = calloc(nv, 1);
-    p->nodes = calloc(nn, sizeof *p->nodes);
-    produced = calloc(nv, 1);
-    if (!p->vals || !p->owned || !p->nodes || !produced) {
-        st = cc_err_set(err, CC_ERR_NOMEM, "cpu: out of memory");
-        goto fail;
-    }
-    st = cc_graph_check(g, "cpu", produced, err);
-    if (st) goto fail;
-    for (int i = 0; i < g->n_values; i++) p->vals[i] = g->values[i];
-
-    /* Shapes, support and intermediate storage, node by node in topological order. */
-    for (int n = 0; n < g->n_nodes; n++) {
-        const cc_node *node = &g->nodes[n];
-        const cc_tensor *in[CC_MAX_IO];
-        cc_tensor out[CC_MAX_IO], tmp[CC_MAX_IO];
-        prepare_inputs(g, p->vals, node, tmp, in);
-        memset(out, 0, sizeof out);
-        st = node->op->infer(node, in, node->n_out, out, err);
-        if (st) goto fail;
-        plan_node *pn = &p->nodes[n];
-        pn->node = node;
-        pn->kernel = find_kernel(node->op->name);
-        char reason[256];
-        if (kernel_supports(pn->kernel, node, in, reason, sizeof reason) != CC_SUPPORT_YES) {
-            st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s", reason);
-            goto fail;
-        }
-        for (int j = 0; j < node->n_out; j++) {
-            int v = node->out[j];
-            const cc_tensor *desc = &g->values[v];
-            if (in_list(g->outputs, g->n_outputs, v)) {
-                if (desc->dtype != out[j].dtype || !cc_shape_equal(&desc->shape, &out[j].shape)) {
-                    char a[96], b[96];
-                    st = cc_err_set(err, CC_ERR_ARG,
-                                    "cpu: graph output value %d is %s:%s, but %s gives %s:%s", v,
-                                    cc_shape_format(&desc->shape, a, sizeof a),
-                                    cc_dtype_name(desc->dtype), node->op->name,
-                                    cc_shape_format(&out[j].shape, b, sizeof b),
-                                    cc_dtype_name(out[j].dtype));
-                    goto fail;
-                }
-                p->vals[v] = out[j];
-                p->vals[v].data = NULL; /* bound at run */
-            } else {
-                st = cc_tensor_alloc(&p->vals[v], out[j].dtype, &out[j].shape, err);
-                if (st) goto fail;
-                p->owned[v] = 1;
-            }
-        }
-    }
-
-    /* Kernel preparation, with every value's description final. */
-    for (int n = 0; n < g->n_nodes; n++) {
-        plan_node *pn = &p->nodes[n];
-        const cc_node *node = pn->node;
-        const cc_tensor *in[CC_MAX_IO];
-        cc_tensor out[CC_MAX_IO], tmp[CC_MAX_IO];
-        prepare_inputs(g, p->vals, node, tmp, in);
-        for (int j = 0; j < node->n_out; j++) out[j] = p->vals[node->out[j]];
-        cc_backend_note_clear();
-        if (pn->kernel->prepare) {
-            st = pn->kernel->prepare(node, in, node->n_out, out, &pn->state, err);
-            if (st) goto fail;
-        }
-        p->n_nodes = n + 1;
-        snprintf(pn->note, sizeof pn->note, "%s", cc_backend_note_get());
-    }
-    p->n_nodes = g->n_nodes;
-    free(produced);
-    *plan = p;
-    return CC_OK;
-
-fail:
-    free(produced);
-    cpu_release(ctx, p);
+    cc_plan *p = NULL;
+    cc_status st = cc_plan_prepare(&planner, ctx, g, &p, err);
+    if (!st) *plan = p;
     return st;
 }
 
@@ -481,49 +337,19 @@ static cc_status cpu_run(void *ctx, void *plan, void *const *inputs, void *const
                          cc_err *err)
 {
     (void)ctx;
-    cpu_plan *p = plan;
-    const cc_graph *g = p->g;
-    /* A produced output is written straight into the first output buffer naming it. */
-    for (int j = g->n_outputs - 1; j >= 0; j--) {
-        int v = g->outputs[j];
-        if (!p->owned[v] && !g->values[v].data && !in_list(g->inputs, g->n_inputs, v))
-            p->vals[v].data = outputs[j];
-    }
-    for (int i = 0; i < g->n_inputs; i++) p->vals[g->inputs[i]].data = inputs[i];
-
-    for (int n = 0; n < p->n_nodes; n++) {
-        plan_node *pn = &p->nodes[n];
-        const cc_node *node = pn->node;
-        const cc_tensor *in[CC_MAX_IO];
-        cc_tensor out[CC_MAX_IO];
-        node_inputs(p->vals, node, in);
-        for (int j = 0; j < node->n_out; j++) out[j] = p->vals[node->out[j]];
-        cc_status st = pn->kernel->run(node, in, node->n_out, out, pn->state, err);
-        if (st) return st;
-    }
-    /* Outputs that no node wrote into their buffer: graph inputs or constants passed
-     * through, and a value listed as more than one output. */
-    for (int j = 0; j < g->n_outputs; j++) {
-        const cc_tensor *t = &p->vals[g->outputs[j]];
-        if (t->data != outputs[j]) memcpy(outputs[j], t->data, cc_tensor_bytes(t));
-    }
-    return CC_OK;
+    return cc_plan_run(plan, inputs, outputs, err);
 }
 
-/* Node i of the plan for describe_plan: its op and kernel note. */
-static const char *cpu_note(const void *plan, int i, const cc_op_def **op)
+static void cpu_release(void *ctx, void *plan)
 {
-    const plan_node *pn = &((const cpu_plan *)plan)->nodes[i];
-    *op = pn->node->op;
-    return pn->note;
+    (void)ctx;
+    cc_plan_release(plan);
 }
 
-/* Writes "Conv: im2col+sgemm; Relu" with identical entries counted ("Conv: 1x1 sgemm x3"). */
 static void cpu_describe_plan(void *ctx, void *plan, char *buf, size_t n)
 {
     (void)ctx;
-    const cpu_plan *p = plan;
-    cc_backend_describe_plan(p, p ? p->n_nodes : 0, cpu_note, buf, n);
+    cc_plan_describe(plan, buf, n);
 }
 
 const cc_target_iface cc_target_cpu = {
@@ -534,12 +360,12 @@ const cc_target_iface cc_target_cpu = {
     .hidden = 0,
     .open = cpu_open,                   /* device description, OpenBLAS threads */
     .close = cpu_close,
-    .supports = cpu_supports,           /* by kernel table, then the kernel's own check */
+    .supports = cpu_supports,           /* the planner's checks, then the kernel's own */
     .buffer_alloc = cc_host_buffer_alloc, /* host memory */
     .buffer_free = cc_host_buffer_free,
     .upload = cc_host_upload,
     .download = cc_host_download,
-    .prepare = cpu_prepare,             /* shapes, intermediates, kernel state */
+    .prepare = cpu_prepare,             /* the shared planner: shapes, buffers, kernel state */
     .run = cpu_run,                     /* nodes in order, synchronously */
     .sync = cc_host_sync,               /* nothing in flight */
     .release = cpu_release,

@@ -1,6 +1,6 @@
 /* cpu.h — internal contract of the cpu backend: each op family file (conv.c, eltwise.c,
- * ...) exports one kernel table; cpu.c holds the backend vtable, the plans and the
- * dispatch by op name.
+ * ...) exports one kernel table; cpu.c holds the backend vtable and its kernel table
+ * for the shared planner (../plan.h).
  *
  * Kernels compute f32 (f16/bf16 tensors are converted to f32 and back: storage in the
  * case dtype, compute in f32) and the integer ops with int32 accumulation. They use both
@@ -8,39 +8,21 @@
 #ifndef CC_CPU_H
 #define CC_CPU_H
 
-#include "../target.h"
+#include "../plan.h"
 
-typedef struct cc_cpu_kernel {
-    const char *op;  /* ONNX op name */
-    /* optional: may the kernel run this node? NO with a one-line reason otherwise.
-     * in[i] are descriptions (data non-NULL only for constants). Default: yes. */
-    cc_support (*supports)(const cc_node *node, const cc_tensor *const *in, char *reason,
-                           size_t n);
-    /* optional: per-node preparation outside the timed region (pack or convert
-     * constant weights, size scratch buffers). Writes *state (freed by release). */
-    cc_status (*prepare)(const cc_node *node, const cc_tensor *const *in, int n_out,
-                         const cc_tensor *out, void **state, cc_err *err);
-    void (*release)(void *state); /* optional; accepts NULL */
-    /* Runs the node: in[i] have data (NULL for absent inputs); out[j] have shape, dtype
-     * and data allocated by the backend. */
-    cc_status (*run)(const cc_node *node, const cc_tensor *const *in, int n_out,
-                     cc_tensor *out, void *state, cc_err *err);
-} cc_cpu_kernel;
-
-typedef struct cc_cpu_family {
-    int n;
-    const cc_cpu_kernel *kernels;
-} cc_cpu_family;
-
-extern const cc_cpu_family cc_cpu_family_conv;    /* Conv, ConvInteger, QLinearConv */
-extern const cc_cpu_family cc_cpu_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
-extern const cc_cpu_family cc_cpu_family_norm;    /* BatchNormalization */
-extern const cc_cpu_family cc_cpu_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
-extern const cc_cpu_family cc_cpu_family_quant;   /* QuantizeLinear, DequantizeLinear */
-extern const cc_cpu_family cc_cpu_family_eltwise; /* unary activations, Add/Sub/Mul/Div, Clip, ... */
-extern const cc_cpu_family cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
-extern const cc_cpu_family cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
-extern const cc_cpu_family cc_cpu_family_resize;  /* Resize */
+/* Each family file exports its kernels (targets/plan.h's cc_kernel: ctx is the cpu
+ * context, unused by the kernels); cpu.c assembles them into the table by op id that the
+ * shared planner dispatches through. Kernels see host tensors: in run(), in[i]->data
+ * (NULL for an absent input) and out[j].data point to host memory. */
+extern const cc_kernel_list cc_cpu_family_conv;    /* Conv, ConvInteger, QLinearConv */
+extern const cc_kernel_list cc_cpu_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
+extern const cc_kernel_list cc_cpu_family_norm;    /* BatchNormalization */
+extern const cc_kernel_list cc_cpu_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
+extern const cc_kernel_list cc_cpu_family_quant;   /* QuantizeLinear, DequantizeLinear */
+extern const cc_kernel_list cc_cpu_family_eltwise; /* unary activations, Add/Sub/Mul/Div, Clip, ... */
+extern const cc_kernel_list cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
+extern const cc_kernel_list cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
+extern const cc_kernel_list cc_cpu_family_resize;  /* Resize */
 
 /* Shared helpers (cpu.c). */
 /* Converts n elements of src (dtype d) to f32 in dst. */

@@ -157,9 +157,11 @@ static cc_status unary_run(const unary_args *u, const cc_tensor *x, cc_tensor *y
     return CC_OK;
 }
 
-static cc_support unary_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support unary_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                  size_t n)
 {
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (cc_dtype_is_float(d)) return CC_SUPPORT_YES;
     const char *op = node->op->name;
@@ -176,9 +178,10 @@ static float act_param(const cc_node *node, const char *name)
 }
 
 #define X(Op, name, P0, P1, F)                                                             \
-    static cc_status run_##name(const cc_node *node, const cc_tensor *const *in, int n_out, \
-                                cc_tensor *out, void *state, cc_err *err)                  \
+    static cc_status run_##name(void *ctx, const cc_node *node, const cc_tensor *const *in,  \
+                                int n_out, cc_tensor *out, void *state, cc_err *err)       \
     {                                                                                      \
+        (void)ctx;                                                                         \
         (void)n_out;                                                                       \
         (void)state;                                                                       \
         unary_args u = {.op = U_##Op, .p0 = act_param(node, P0), .p1 = act_param(node, P1)}; \
@@ -204,9 +207,10 @@ static cc_status clip_bound(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-static cc_status clip_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status clip_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     unary_args u = {.op = U_CLIP, .lo = -INFINITY, .hi = INFINITY, .ilo = INT64_MIN,
                     .ihi = INT64_MAX};
@@ -423,9 +427,11 @@ static cc_status binary_run(enum binary_op op, const cc_node *node, const cc_ten
     return CC_OK;
 }
 
-static cc_support binary_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                   size_t n)
 {
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (cc_dtype_is_float(d) || is_int_dtype(d)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
@@ -434,9 +440,10 @@ static cc_support binary_supports(const cc_node *node, const cc_tensor *const *i
 
 /* Notes how the operands broadcast (shown in the plan description); allocates f32
  * scratch for f16/bf16 data whose inner runs are short. */
-static cc_status binary_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     *state = NULL;
     bplan p;
@@ -467,9 +474,10 @@ static cc_status binary_prepare(const cc_node *node, const cc_tensor *const *in,
 }
 
 #define BINARY_RUN(fn, OP)                                                                 \
-    static cc_status fn(const cc_node *node, const cc_tensor *const *in, int n_out,       \
-                        cc_tensor *out, void *state, cc_err *err)                          \
+    static cc_status fn(void *ctx, const cc_node *node, const cc_tensor *const *in,       \
+                        int n_out, cc_tensor *out, void *state, cc_err *err)               \
     {                                                                                      \
+        (void)ctx;                                                                         \
         (void)n_out;                                                                       \
         return binary_run(OP, node, in, out, state, err);                                  \
     }
@@ -479,22 +487,22 @@ BINARY_RUN(sub_run, B_SUB)
 BINARY_RUN(mul_run, B_MUL)
 BINARY_RUN(div_run, B_DIV)
 
-static const cc_cpu_kernel kernels[] = {
-#define X(Op, name, P0, P1, F) {.op = #Op, .supports = unary_supports, .run = run_##name},
+static const cc_kernel kernels[] = {
+#define X(Op, name, P0, P1, F) {.op = CC_OP_ID_##Op, .supports = unary_supports, .run = run_##name},
     CC_ACTIVATIONS(X)
 #undef X
-    {.op = "Clip", .supports = unary_supports, .run = clip_run},
-    {.op = "Add", .supports = binary_supports, .prepare = binary_prepare,
+    {.op = CC_OP_ID_Clip, .supports = unary_supports, .run = clip_run},
+    {.op = CC_OP_ID_Add, .supports = binary_supports, .prepare = binary_prepare,
      .release = bscratch_free, .run = add_run},
-    {.op = "Sub", .supports = binary_supports, .prepare = binary_prepare,
+    {.op = CC_OP_ID_Sub, .supports = binary_supports, .prepare = binary_prepare,
      .release = bscratch_free, .run = sub_run},
-    {.op = "Mul", .supports = binary_supports, .prepare = binary_prepare,
+    {.op = CC_OP_ID_Mul, .supports = binary_supports, .prepare = binary_prepare,
      .release = bscratch_free, .run = mul_run},
-    {.op = "Div", .supports = binary_supports, .prepare = binary_prepare,
+    {.op = CC_OP_ID_Div, .supports = binary_supports, .prepare = binary_prepare,
      .release = bscratch_free, .run = div_run},
 };
 
-const cc_cpu_family cc_cpu_family_eltwise = {
+const cc_kernel_list cc_cpu_family_eltwise = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

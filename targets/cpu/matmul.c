@@ -66,8 +66,10 @@ static void stage_finish(const stage *s, cc_tensor *t, int slot)
     if (t->dtype != CC_F32) cc_cpu_from_f32(s->buf[slot], t->data, t->dtype, cc_tensor_numel(t));
 }
 
-static cc_support float_only(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason, size_t n)
 {
+    (void)ctx;
+    (void)out;
     if (!cc_dtype_is_float(in[0]->dtype)) {
         snprintf(reason, n, "%s: cpu computes float types only, got %s", node->op->name,
                  cc_dtype_name(in[0]->dtype));
@@ -87,9 +89,10 @@ static int ld(int64_t v) { return v > 0 ? (int)v : 1; }
 
 /* ---- Gemm ------------------------------------------------------------------------------ */
 
-static cc_status gemm_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status gemm_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)node;
     (void)n_out;
     stage *s = malloc(sizeof *s);
@@ -104,9 +107,10 @@ static cc_status gemm_prepare(const cc_node *node, const cc_tensor *const *in, i
     return CC_OK;
 }
 
-static cc_status gemm_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status gemm_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)err;
     const stage *s = state;
@@ -191,9 +195,10 @@ static void mm_index(const mm_geom *g, int64_t t, int64_t *ai, int64_t *bi)
     *bi = b;
 }
 
-static cc_status matmul_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status matmul_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)node;
     (void)n_out;
     stage *s = malloc(sizeof *s);
@@ -217,9 +222,10 @@ static cc_status matmul_prepare(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-static cc_status matmul_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status matmul_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                             cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)node;
     (void)n_out;
     (void)err;
@@ -355,17 +361,19 @@ static void qmm_multiply(const mm_geom *g, const qmm_state *q, int32_t *acc)
     }
 }
 
-static cc_status mmi_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status mmi_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                              const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)out;
     return qmm_prepare_common(node, in[0], in[1], in[3], 0, state, err);
 }
 
-static cc_status mmi_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+static cc_status mmi_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                          void *state, cc_err *err)
 {
+    (void)ctx;
     (void)node;
     (void)n_out;
     (void)err;
@@ -380,9 +388,10 @@ static cc_status mmi_run(const cc_node *node, const cc_tensor *const *in, int n_
 
 enum { QA, QA_SCALE, QA_ZP, QB, QB_SCALE, QB_ZP, QY_SCALE, QY_ZP };
 
-static cc_status qlmm_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status qlmm_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)out;
     return qmm_prepare_common(node, in[QA], in[QB], in[QB_ZP], 1, state, err);
@@ -390,9 +399,10 @@ static cc_status qlmm_prepare(const cc_node *node, const cc_tensor *const *in, i
 
 /* y = saturate(round_half_even(acc * (a_scale * b_scale / y_scale)) + y_zero_point), the
  * multiplier in double from the f32 scales. */
-static cc_status qlmm_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+static cc_status qlmm_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                           void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     qmm_state *q = state;
     mm_geom g;
@@ -426,16 +436,16 @@ static cc_status qlmm_run(const cc_node *node, const cc_tensor *const *in, int n
 
 /* ---- the family ------------------------------------------------------------------------ */
 
-static const cc_cpu_kernel kernels[] = {
-    { .op = "Gemm", .supports = float_only, .prepare = gemm_prepare, .release = stage_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Gemm, .supports = float_only, .prepare = gemm_prepare, .release = stage_release,
       .run = gemm_run },
-    { .op = "MatMul", .supports = float_only, .prepare = matmul_prepare, .release = stage_release,
+    { .op = CC_OP_ID_MatMul, .supports = float_only, .prepare = matmul_prepare, .release = stage_release,
       .run = matmul_run },
-    { .op = "MatMulInteger", .prepare = mmi_prepare, .release = qmm_release, .run = mmi_run },
-    { .op = "QLinearMatMul", .prepare = qlmm_prepare, .release = qmm_release, .run = qlmm_run },
+    { .op = CC_OP_ID_MatMulInteger, .prepare = mmi_prepare, .release = qmm_release, .run = mmi_run },
+    { .op = CC_OP_ID_QLinearMatMul, .prepare = qlmm_prepare, .release = qmm_release, .run = qlmm_run },
 };
 
-const cc_cpu_family cc_cpu_family_matmul = {
+const cc_kernel_list cc_cpu_family_matmul = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

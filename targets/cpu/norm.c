@@ -40,8 +40,10 @@ static double attr_float(const cc_node *node, const char *name, double def)
     return i >= 0 && node->attrs[i].set ? node->attrs[i].f : def;
 }
 
-static cc_support bn_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+static cc_support bn_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason, size_t n)
 {
+    (void)ctx;
+    (void)out;
     if (cc_backend_attr_int(node, "training_mode", 0) != 0) {
         snprintf(reason, n, "BatchNormalization: cpu implements inference only (training_mode=0)");
         return CC_SUPPORT_NO;
@@ -70,9 +72,10 @@ static void bn_params(bn_state *s, const cc_tensor *const *in, double eps)
     }
 }
 
-static cc_status bn_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status bn_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                             const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     bn_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
@@ -103,9 +106,10 @@ static cc_status bn_prepare(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-static cc_status bn_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                         void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)err;
     bn_state *s = state;
@@ -127,12 +131,12 @@ static cc_status bn_run(const cc_node *node, const cc_tensor *const *in, int n_o
     return CC_OK;
 }
 
-static const cc_cpu_kernel kernels[] = {
-    { .op = "BatchNormalization", .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,
       .run = bn_run },
 };
 
-const cc_cpu_family cc_cpu_family_norm = {
+const cc_kernel_list cc_cpu_family_norm = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

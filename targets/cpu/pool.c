@@ -34,8 +34,10 @@ static void pool_release(void *state)
     free(s);
 }
 
-static cc_support pool_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+static cc_support pool_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason, size_t n)
 {
+    (void)ctx;
+    (void)out;
     const char *op = node->op->name;
     cc_dtype d = in[0]->dtype;
     int int8_max = strcmp(op, "MaxPool") == 0 && (d == CC_I8 || d == CC_U8);
@@ -66,9 +68,10 @@ static void axis_counts(const cc_backend_window *g, int a, int include_pad, floa
     }
 }
 
-static cc_status pool_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     const cc_tensor *x = in[0];
@@ -191,9 +194,10 @@ static void maxpool_plane_indices(const cc_backend_window *g, const float *xc, i
             }
 }
 
-static cc_status pool_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                           void *state, cc_err *err)
 {
+    (void)ctx;
     (void)err;
     pool_state *s = state;
     const char *op = node->op->name;
@@ -233,16 +237,16 @@ static cc_status pool_run(const cc_node *node, const cc_tensor *const *in, int n
     return CC_OK;
 }
 
-static const cc_cpu_kernel kernels[] = {
-    { .op = "MaxPool", .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MaxPool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
-    { .op = "AveragePool", .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
+    { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
-    { .op = "GlobalAveragePool", .supports = pool_supports, .prepare = pool_prepare,
+    { .op = CC_OP_ID_GlobalAveragePool, .supports = pool_supports, .prepare = pool_prepare,
       .release = pool_release, .run = pool_run },
 };
 
-const cc_cpu_family cc_cpu_family_pool = {
+const cc_kernel_list cc_cpu_family_pool = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -30,9 +30,11 @@ static qaxis axis_split(const cc_node *node, const cc_shape *x, const cc_tensor 
     return q;
 }
 
-static cc_support quantize_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support quantize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                     size_t n)
 {
+    (void)ctx;
+    (void)out;
     (void)node;
     if (in[0]->dtype != CC_F32 && in[0]->dtype != CC_I32) {
         snprintf(reason, n, "QuantizeLinear: cpu quantizes f32 and i32, got %s", cc_dtype_name(in[0]->dtype));
@@ -41,9 +43,10 @@ static cc_support quantize_supports(const cc_node *node, const cc_tensor *const 
     return CC_SUPPORT_YES;
 }
 
-static cc_status quantize_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status quantize_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)state;
     const cc_tensor *x = in[0], *s = in[1], *zp = in[2];
@@ -75,9 +78,11 @@ static cc_status quantize_run(const cc_node *node, const cc_tensor *const *in, i
     return CC_OK;
 }
 
-static cc_support dequantize_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support dequantize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                       size_t n)
 {
+    (void)ctx;
+    (void)out;
     (void)node;
     cc_dtype d = in[0]->dtype;
     if (d != CC_U8 && d != CC_I8 && d != CC_I32) {
@@ -87,9 +92,10 @@ static cc_support dequantize_supports(const cc_node *node, const cc_tensor *cons
     return CC_SUPPORT_YES;
 }
 
-static cc_status dequantize_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status dequantize_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     (void)state;
     const cc_tensor *x = in[0], *s = in[1], *zp = in[2];
@@ -120,12 +126,12 @@ static cc_status dequantize_run(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-static const cc_cpu_kernel kernels[] = {
-    { .op = "QuantizeLinear", .supports = quantize_supports, .run = quantize_run },
-    { .op = "DequantizeLinear", .supports = dequantize_supports, .run = dequantize_run },
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_QuantizeLinear, .supports = quantize_supports, .run = quantize_run },
+    { .op = CC_OP_ID_DequantizeLinear, .supports = dequantize_supports, .run = dequantize_run },
 };
 
-const cc_cpu_family cc_cpu_family_quant = {
+const cc_kernel_list cc_cpu_family_quant = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -35,9 +35,10 @@ static void scratch_release(void *state)
 
 /* Allocates f32 copies of input 0 and (except for Softmax) output 0 when their dtype is
  * f16/bf16. */
-static cc_status scratch_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status scratch_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                  const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     scratch *s = calloc(1, sizeof *s);
     if (!s) goto nomem;
@@ -150,18 +151,21 @@ static void softmax_any(const void *xv, void *yv, cc_dtype d, float *ws, int64_t
     }
 }
 
-static cc_support float_only(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                              size_t n)
 {
+    (void)ctx;
+    (void)out;
     if (cc_dtype_is_float(in[0]->dtype)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: dtype %s not implemented", node->op->name,
              cc_dtype_name(in[0]->dtype));
     return CC_SUPPORT_NO;
 }
 
-static cc_status softmax_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status softmax_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                              cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     const cc_tensor *x = in[0];
     cc_tensor *y = &out[0];
@@ -444,9 +448,11 @@ static cc_status reduce_run(enum red_op op, const cc_node *node, const cc_tensor
     return CC_OK;
 }
 
-static cc_support reduce_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support reduce_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                   size_t n)
 {
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (cc_dtype_is_float(d)) return CC_SUPPORT_YES;
     if (strcmp(node->op->name, "ReduceMax") == 0 &&
@@ -456,30 +462,32 @@ static cc_support reduce_supports(const cc_node *node, const cc_tensor *const *i
     return CC_SUPPORT_NO;
 }
 
-static cc_status mean_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status mean_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     return reduce_run(R_MEAN, node, in, out, state, err);
 }
 
-static cc_status max_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status max_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                          cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     return reduce_run(R_MAX, node, in, out, state, err);
 }
 
-static const cc_cpu_kernel kernels[] = {
-    {.op = "Softmax", .supports = float_only, .prepare = scratch_prepare,
+static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Softmax, .supports = float_only, .prepare = scratch_prepare,
      .release = scratch_release, .run = softmax_run},
-    {.op = "ReduceMean", .supports = reduce_supports, .prepare = scratch_prepare,
+    {.op = CC_OP_ID_ReduceMean, .supports = reduce_supports, .prepare = scratch_prepare,
      .release = scratch_release, .run = mean_run},
-    {.op = "ReduceMax", .supports = reduce_supports, .prepare = scratch_prepare,
+    {.op = CC_OP_ID_ReduceMax, .supports = reduce_supports, .prepare = scratch_prepare,
      .release = scratch_release, .run = max_run},
 };
 
-const cc_cpu_family cc_cpu_family_reduce = {
+const cc_kernel_list cc_cpu_family_reduce = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

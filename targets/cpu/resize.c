@@ -171,9 +171,11 @@ static void run_interp(const rplan *p, const cc_shape *xshape, const cc_shape *y
     }
 }
 
-static cc_support resize_supports(const cc_node *node, const cc_tensor *const *in, char *reason,
+static cc_support resize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                   size_t n)
 {
+    (void)ctx;
+    (void)out;
     int m, c, nm;
     if (cc_lower_resize_modes(node, &m, &c, &nm, reason, n) != 0) return CC_SUPPORT_NO;
     if (m != CC_RESIZE_NEAREST && in[0]->dtype == CC_BOOL) {
@@ -190,9 +192,10 @@ static int inputs_constant(const cc_node *node, const cc_tensor *const *in)
     return 1;
 }
 
-static cc_status resize_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status resize_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     if (!inputs_constant(node, in)) {
         *state = NULL; /* tables are built at run time */
@@ -210,9 +213,10 @@ static cc_status resize_prepare(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-static cc_status resize_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status resize_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                             cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     rplan *p = state, *own = NULL;
     if (!p) {
@@ -236,12 +240,12 @@ static cc_status resize_run(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-static const cc_cpu_kernel kernels[] = {
-    {.op = "Resize", .supports = resize_supports, .prepare = resize_prepare,
+static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
      .release = plan_free, .run = resize_run},
 };
 
-const cc_cpu_family cc_cpu_family_resize = {
+const cc_kernel_list cc_cpu_family_resize = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

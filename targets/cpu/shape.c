@@ -65,9 +65,10 @@ static cc_status same_data(const char *op, const cc_tensor *x, const cc_tensor *
 
 /* ---- Flatten / Reshape ------------------------------------------------------------- */
 
-static cc_status flatten_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status flatten_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                              cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     const cc_tensor *x = in[0];
     int r = x->shape.rank;
@@ -87,9 +88,10 @@ static cc_status flatten_run(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-static cc_status reshape_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status reshape_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                              cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     const cc_tensor *x = in[0], *sh = opt_input(node, in, 1);
     if (!sh) return cc_err_set(err, CC_ERR_ARG, "Reshape: shape input missing");
@@ -351,9 +353,10 @@ static cc_status transpose_walk(const cc_node *node, const cc_tensor *x, const c
 }
 
 /* Notes the copy strategy (shown in the plan description). */
-static cc_status transpose_prepare(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status transpose_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                    const cc_tensor *out, void **state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out;
     *state = NULL;
     walk w;
@@ -366,9 +369,10 @@ static cc_status transpose_prepare(const cc_node *node, const cc_tensor *const *
     return CC_OK;
 }
 
-static cc_status transpose_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status transpose_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     walk w;
     cc_status s = transpose_walk(node, in[0], &out[0], &w, err);
@@ -380,9 +384,10 @@ static cc_status transpose_run(const cc_node *node, const cc_tensor *const *in, 
 
 /* ---- Concat / Split ------------------------------------------------------------------ */
 
-static cc_status concat_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status concat_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                             cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     cc_tensor *y = &out[0];
     int r = y->shape.rank;
@@ -422,9 +427,10 @@ static cc_status concat_run(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-static cc_status split_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status split_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)state;
     const cc_tensor *x = in[0], *sp = opt_input(node, in, 1);
     int r = x->shape.rank;
@@ -475,9 +481,10 @@ static cc_status split_run(const cc_node *node, const cc_tensor *const *in, int 
 
 static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-static cc_status slice_run(const cc_node *node, const cc_tensor *const *in, int n_out,
+static cc_status slice_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_tensor *out, void *state, cc_err *err)
 {
+    (void)ctx;
     (void)n_out; (void)state;
     const cc_tensor *x = in[0], *st = opt_input(node, in, 1), *en = opt_input(node, in, 2);
     const cc_tensor *ax = opt_input(node, in, 3), *sp = opt_input(node, in, 4);
@@ -545,16 +552,16 @@ static cc_status slice_run(const cc_node *node, const cc_tensor *const *in, int 
     return CC_OK;
 }
 
-static const cc_cpu_kernel kernels[] = {
-    {.op = "Flatten", .run = flatten_run},
-    {.op = "Reshape", .run = reshape_run},
-    {.op = "Transpose", .prepare = transpose_prepare, .run = transpose_run},
-    {.op = "Concat", .run = concat_run},
-    {.op = "Split", .run = split_run},
-    {.op = "Slice", .run = slice_run},
+static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Flatten, .run = flatten_run},
+    {.op = CC_OP_ID_Reshape, .run = reshape_run},
+    {.op = CC_OP_ID_Transpose, .prepare = transpose_prepare, .run = transpose_run},
+    {.op = CC_OP_ID_Concat, .run = concat_run},
+    {.op = CC_OP_ID_Split, .run = split_run},
+    {.op = CC_OP_ID_Slice, .run = slice_run},
 };
 
-const cc_cpu_family cc_cpu_family_shape = {
+const cc_kernel_list cc_cpu_family_shape = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -56,10 +56,10 @@ static inline int guard_ok(const cc_tensor *t)
     return 1;
 }
 
-static inline const cc_cpu_kernel *kernel_find(const cc_cpu_family *f, const char *op)
+static inline const cc_kernel *kernel_find(const cc_kernel_list *f, const cc_op_def *op)
 {
     for (int i = 0; i < f->n; i++)
-        if (strcmp(f->kernels[i].op, op) == 0) return &f->kernels[i];
+        if (f->kernels[i].op == op->id) return &f->kernels[i];
     return NULL;
 }
 
@@ -125,18 +125,18 @@ static inline void node_set_ints(cc_node *n, const char *name, int cnt, const in
 
 /* Runs node through the kernel of family f (supports, prepare, run, release). Output
  * tensors must carry shape, dtype and data. Returns the first failing status. */
-static inline cc_status kernel_call(const cc_cpu_family *f, const cc_node *node,
+static inline cc_status kernel_call(const cc_kernel_list *f, const cc_node *node,
                              const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
 {
-    const cc_cpu_kernel *k = kernel_find(f, node->op->name);
+    const cc_kernel *k = kernel_find(f, node->op);
     if (!k) return cc_err_set(err, CC_ERR_UNSUPPORTED, "no kernel for %s", node->op->name);
     char reason[256] = "";
-    if (k->supports && k->supports(node, in, reason, sizeof reason) != CC_SUPPORT_YES)
+    if (k->supports && k->supports(NULL, node, in, out, reason, sizeof reason) != CC_SUPPORT_YES)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s", reason);
     void *state = NULL;
     cc_status st = CC_OK;
-    if (k->prepare) st = k->prepare(node, in, n_out, out, &state, err);
-    if (st == CC_OK) st = k->run(node, in, n_out, out, state, err);
+    if (k->prepare) st = k->prepare(NULL, node, in, n_out, out, &state, err);
+    if (st == CC_OK) st = k->run(NULL, node, in, n_out, out, state, err);
     if (k->release) k->release(state);
     return st;
 }
