@@ -33,10 +33,11 @@ typedef struct conv_state {
     int64_t m, inner;           /* output channels, output spatial size (bias) */
 } conv_state;
 
-static cc_support conv_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                const cc_tensor *const *in, char *reason, size_t n)
+static cc_support conv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (!cc_dtype_is_float(d)) {
         snprintf(reason, n, "Conv: cuda has no kernel for dtype %s", cc_dtype_name(d));
@@ -149,9 +150,10 @@ static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_e
                       "(%d candidates)", strict_f32 ? "FMA-only " : "", got);
 }
 
-static cc_status conv_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status conv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                               int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     const cc_shape *x = &in[0]->shape, *w = &in[1]->shape, *y = &out[0].shape;
     int nsp = x->rank - 2, nd = nsp < 2 ? 4 : 2 + nsp;
@@ -253,9 +255,10 @@ fail:
     return st;
 }
 
-static cc_status conv_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                          int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status conv_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                          int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     conv_state *s = state;
     cc_status st;
@@ -291,10 +294,11 @@ typedef struct qconv_state {
 
 static int is_q8(cc_dtype d) { return d == CC_U8 || d == CC_I8; }
 
-static cc_support qconv_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                 const cc_tensor *const *in, char *reason, size_t n)
+static cc_support qconv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     int q = strcmp(node->op->name, "QLinearConv") == 0;
     const cc_tensor *x = in[q ? QC_X : CI_X], *w = in[q ? QC_W : CI_W];
     if (!x || !w || !is_q8(x->dtype) || !is_q8(w->dtype)) {
@@ -325,10 +329,10 @@ static void qconv_release(void *state)
     free(s);
 }
 
-static cc_status qconv_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status qconv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     int q = strcmp(op, "QLinearConv") == 0;
@@ -366,9 +370,10 @@ static const cc_tensor *opt_in(const cc_node *node, const cc_tensor *const *in, 
     return i < node->n_in ? in[i] : NULL;
 }
 
-static cc_status qconv_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                           int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status qconv_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                           int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     qconv_state *s = state;
     int q = s->qlinear;
@@ -389,16 +394,16 @@ static cc_status qconv_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor 
                          "QLinearConv requantization", err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "Conv", .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Conv, .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
       .run = conv_run },
-    { .op = "ConvInteger", .supports = qconv_supports, .prepare = qconv_prepare,
+    { .op = CC_OP_ID_ConvInteger, .supports = qconv_supports, .prepare = qconv_prepare,
       .release = qconv_release, .run = qconv_run },
-    { .op = "QLinearConv", .supports = qconv_supports, .prepare = qconv_prepare,
+    { .op = CC_OP_ID_QLinearConv, .supports = qconv_supports, .prepare = qconv_prepare,
       .release = qconv_release, .run = qconv_run },
 };
 
-const cc_cuda_family cc_cuda_family_conv = {
+const cc_kernel_list cc_cuda_family_conv = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

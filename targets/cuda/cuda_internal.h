@@ -8,7 +8,7 @@
  * Tensors handed to a kernel's prepare() are host descriptions: data is the host copy of
  * a constant (weights, Slice's starts, quantization scales) and NULL for everything
  * computed at run time. Tensors handed to run() carry device pointers, constants
- * included (cuda.c uploads every constant once, in prepare). */
+ * included (the shared planner uploads every constant once, in prepare). */
 #ifndef CC_CUDA_INTERNAL_H
 #define CC_CUDA_INTERNAL_H
 
@@ -17,6 +17,7 @@
 #include <cudnn.h>
 
 #include "../backend.h"
+#include "../plan.h"
 #include "../target.h"
 #include "kernels.h"
 
@@ -32,39 +33,20 @@ typedef struct cc_cuda_ctx {
     cudaEvent_t ev_start, ev_stop;
 } cc_cuda_ctx;
 
-typedef struct cc_cuda_kernel {
-    const char *op;  /* ONNX op name */
-    /* optional: can this kernel run the node? NO with a one-line reason otherwise.
-     * in[i] are host descriptions. Default: yes. */
-    cc_support (*supports)(const cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                           char *reason, size_t n);
-    /* optional: everything slow, once per plan: descriptors, algorithm choice, workspace
-     * and tables in device memory. Writes *state (freed by release). in[] and out[] are
-     * host descriptions; an output's shape and dtype are final. */
-    cc_status (*prepare)(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                         int n_out, const cc_tensor *out, void **state, cc_err *err);
-    void (*release)(void *state); /* optional; accepts NULL */
-    /* Enqueues the node on c->stream. in[i] (NULL for an absent input) and out[j] carry
-     * device pointers. Must not wait for the device. */
-    cc_status (*run)(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in, int n_out,
-                     const cc_tensor *out, void *state, cc_err *err);
-} cc_cuda_kernel;
-
-typedef struct cc_cuda_family {
-    int n;
-    const cc_cuda_kernel *kernels;
-} cc_cuda_family;
-
-extern const cc_cuda_family cc_cuda_family_conv;    /* Conv, ConvInteger, QLinearConv */
-extern const cc_cuda_family cc_cuda_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
-extern const cc_cuda_family cc_cuda_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
-extern const cc_cuda_family cc_cuda_family_eltwise; /* unary activations, Add/Sub/Mul/Div */
-extern const cc_cuda_family cc_cuda_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
-extern const cc_cuda_family cc_cuda_family_normquant; /* BatchNormalization, QuantizeLinear,
+/* Each family file exports its kernels (../plan.h's cc_kernel; ctx is the cc_cuda_ctx):
+ * supports() and prepare() see host descriptions (data: a constant's host copy, else
+ * NULL), run() device pointers, and enqueues on c->stream without waiting for the
+ * device. */
+extern const cc_kernel_list cc_cuda_family_conv;    /* Conv, ConvInteger, QLinearConv */
+extern const cc_kernel_list cc_cuda_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
+extern const cc_kernel_list cc_cuda_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
+extern const cc_kernel_list cc_cuda_family_eltwise; /* unary activations, Add/Sub/Mul/Div */
+extern const cc_kernel_list cc_cuda_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
+extern const cc_kernel_list cc_cuda_family_normquant; /* BatchNormalization, QuantizeLinear,
                                                          DequantizeLinear */
-extern const cc_cuda_family cc_cuda_family_shape;   /* Flatten, Reshape, Transpose, Concat,
+extern const cc_kernel_list cc_cuda_family_shape;   /* Flatten, Reshape, Transpose, Concat,
                                                        Split, Slice */
-extern const cc_cuda_family cc_cuda_family_resize;  /* Resize */
+extern const cc_kernel_list cc_cuda_family_resize;  /* Resize */
 
 /* ---- errors (common.c) ------------------------------------------------------------------ */
 

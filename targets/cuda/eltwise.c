@@ -61,10 +61,11 @@ static int clip_bound(const cc_node *node, const cc_tensor *const *in, int i, do
     return 1;
 }
 
-static cc_support unary_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                 const cc_tensor *const *in, char *reason, size_t n)
+static cc_support unary_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     const char *op = node->op->name;
     cc_dtype d = in[0]->dtype;
     int u = unary_op_of(op);
@@ -104,10 +105,10 @@ static int dnn_mode(const unary_state *s, cc_dtype d, int64_t n)
     }
 }
 
-static cc_status unary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status unary_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     (void)out;
     const char *op = node->op->name;
@@ -168,9 +169,10 @@ fail:
     return st;
 }
 
-static cc_status unary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                           int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status unary_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                           int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     unary_state *s = state;
     if (s->act) {
@@ -192,20 +194,21 @@ typedef struct binary_state {
     cc_cuda_walk w;
 } binary_state;
 
-static cc_support binary_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                  const cc_tensor *const *in, char *reason, size_t n)
+static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
 }
 
-static cc_status binary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                 int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     binary_state *s = calloc(1, sizeof *s);
@@ -228,9 +231,10 @@ static cc_status binary_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     return CC_OK;
 }
 
-static cc_status binary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                            int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status binary_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                            int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     binary_state *s = state;
     return cc_cuda_check(cc_cuda_binary(c->stream, s->op, in[0]->dtype, in[0]->data, in[1]->data,
@@ -239,20 +243,20 @@ static cc_status binary_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor
 }
 
 #define UNARY(name)                                                                          \
-    { .op = name, .supports = unary_supports, .prepare = unary_prepare,                      \
+    { .op = CC_OP_ID_##name, .supports = unary_supports, .prepare = unary_prepare,                      \
       .release = unary_release, .run = unary_run }
 #define BINARY(name)                                                                         \
-    { .op = name, .supports = binary_supports, .prepare = binary_prepare, .release = free,   \
+    { .op = CC_OP_ID_##name, .supports = binary_supports, .prepare = binary_prepare, .release = free,   \
       .run = binary_run }
 
-static const cc_cuda_kernel kernels[] = {
-#define X(Op, name, P0, P1, F) UNARY(#Op),
+static const cc_kernel kernels[] = {
+#define X(Op, name, P0, P1, F) UNARY(Op),
     CC_ACTIVATIONS(X)
 #undef X
-    UNARY("Clip"), BINARY("Add"), BINARY("Sub"), BINARY("Mul"), BINARY("Div"),
+    UNARY(Clip), BINARY(Add), BINARY(Sub), BINARY(Mul), BINARY(Div),
 };
 
-const cc_cuda_family cc_cuda_family_eltwise = {
+const cc_kernel_list cc_cuda_family_eltwise = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -85,10 +85,11 @@ typedef struct fmm_state {
     cc_cuda_walk c_walk;               /* c broadcast into y */
 } fmm_state;
 
-static cc_support fmm_supports(const cc_cuda_ctx *c, const cc_node *node,
-                               const cc_tensor *const *in, char *reason, size_t n)
+static cc_support fmm_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                               const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (!cc_dtype_is_float(d)) {
         snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
@@ -213,9 +214,10 @@ static cc_status plan_calls(const mm_dims *d, fmm_state *s, int64_t *count, int6
     return CC_OK;
 }
 
-static cc_status fmm_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status fmm_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                              int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     const char *op = node->op->name;
     int gemm = strcmp(op, "Gemm") == 0;
@@ -370,9 +372,10 @@ fail:
     return st;
 }
 
-static cc_status fmm_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in, int n_out,
-                         const cc_tensor *out, void *state, cc_err *err)
+static cc_status fmm_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                         cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     fmm_state *s = state;
     size_t es = cc_dtype_size(out[0].dtype);
@@ -410,10 +413,11 @@ typedef struct imm_state {
 
 static int is_q8(cc_dtype d) { return d == CC_U8 || d == CC_I8; }
 
-static cc_support imm_supports(const cc_cuda_ctx *c, const cc_node *node,
-                               const cc_tensor *const *in, char *reason, size_t n)
+static cc_support imm_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                               const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     int q = strcmp(node->op->name, "QLinearMatMul") == 0;
     const cc_tensor *a = in[q ? QA : MI_A], *b = in[q ? QB : MI_B];
     if (!a || !b || !is_q8(a->dtype) || !is_q8(b->dtype)) {
@@ -448,9 +452,10 @@ static const cc_tensor *opt_in(const cc_node *node, const cc_tensor *const *in, 
     return i < node->n_in ? in[i] : NULL;
 }
 
-static cc_status imm_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status imm_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                              int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     (void)out;
     const char *op = node->op->name;
@@ -497,9 +502,10 @@ fail:
     return st;
 }
 
-static cc_status imm_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in, int n_out,
-                         const cc_tensor *out, void *state, cc_err *err)
+static cc_status imm_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                         cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     imm_state *s = state;
     int q = s->qlinear;
@@ -517,18 +523,18 @@ static cc_status imm_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *c
                          "QLinearMatMul requantization", err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "Gemm", .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Gemm, .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
       .run = fmm_run },
-    { .op = "MatMul", .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
+    { .op = CC_OP_ID_MatMul, .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
       .run = fmm_run },
-    { .op = "MatMulInteger", .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
+    { .op = CC_OP_ID_MatMulInteger, .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
       .run = imm_run },
-    { .op = "QLinearMatMul", .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
+    { .op = CC_OP_ID_QLinearMatMul, .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
       .run = imm_run },
 };
 
-const cc_cuda_family cc_cuda_family_matmul = {
+const cc_kernel_list cc_cuda_family_matmul = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

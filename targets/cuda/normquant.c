@@ -21,10 +21,11 @@ typedef struct bn_state {
     int64_t outer, channels, inner;
 } bn_state;
 
-static cc_support bn_supports(const cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_support bn_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                               char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     if (cc_attr_i(node, "training_mode") != 0) {
         snprintf(reason, n, "BatchNormalization: cuda has no kernel for training_mode=1 yet");
         return CC_SUPPORT_NO;
@@ -45,9 +46,10 @@ static void bn_release(void *state)
     free(s);
 }
 
-static cc_status bn_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status bn_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                             int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     (void)out;
     const cc_shape *x = &in[BN_X]->shape;
@@ -95,9 +97,10 @@ fail:
     return st;
 }
 
-static cc_status bn_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in, int n_out,
-                        const cc_tensor *out, void *state, cc_err *err)
+static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                        cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     bn_state *s = state;
     cc_status st;
@@ -120,10 +123,11 @@ typedef struct quant_state {
 
 static int is_q8(cc_dtype d) { return d == CC_U8 || d == CC_I8; }
 
-static cc_support quantize_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                    const cc_tensor *const *in, char *reason, size_t n)
+static cc_support quantize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     (void)node;
     cc_dtype d = in[0]->dtype;
     if (!cc_dtype_is_float(d) && d != CC_I32) {
@@ -141,10 +145,11 @@ static cc_support quantize_supports(const cc_cuda_ctx *c, const cc_node *node,
     return CC_SUPPORT_YES;
 }
 
-static cc_support dequantize_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                      const cc_tensor *const *in, char *reason, size_t n)
+static cc_support dequantize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                      const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     (void)node;
     cc_dtype d = in[0]->dtype;
     if (!is_q8(d) && d != CC_I32) {
@@ -159,10 +164,10 @@ static cc_support dequantize_supports(const cc_cuda_ctx *c, const cc_node *node,
 }
 
 /* x viewed as [outer, dim, inner] around the parameter axis (dim 1 for per tensor). */
-static cc_status quant_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status quant_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     const cc_shape *x = &in[0]->shape;
@@ -199,9 +204,10 @@ static const cc_tensor *opt_in(const cc_node *node, const cc_tensor *const *in, 
     return i < node->n_in ? in[i] : NULL;
 }
 
-static cc_status quantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                              int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status quantize_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                              int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     quant_state *s = state;
     return cc_cuda_check(cc_cuda_quantize(c->stream, in[0]->dtype, in[0]->data, cc_cuda_qp(in[1]),
@@ -210,9 +216,10 @@ static cc_status quantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tens
                          node->op->name, err);
 }
 
-static cc_status dequantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                                int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status dequantize_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     quant_state *s = state;
     return cc_cuda_check(cc_cuda_dequantize(c->stream, in[0]->dtype, in[0]->data, cc_cuda_qp(in[1]),
@@ -221,16 +228,16 @@ static cc_status dequantize_run(cc_cuda_ctx *c, const cc_node *node, const cc_te
                          node->op->name, err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "BatchNormalization", .supports = bn_supports, .prepare = bn_prepare,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare,
       .release = bn_release, .run = bn_run },
-    { .op = "QuantizeLinear", .supports = quantize_supports, .prepare = quant_prepare,
+    { .op = CC_OP_ID_QuantizeLinear, .supports = quantize_supports, .prepare = quant_prepare,
       .release = free, .run = quantize_run },
-    { .op = "DequantizeLinear", .supports = dequantize_supports, .prepare = quant_prepare,
+    { .op = CC_OP_ID_DequantizeLinear, .supports = dequantize_supports, .prepare = quant_prepare,
       .release = free, .run = dequantize_run },
 };
 
-const cc_cuda_family cc_cuda_family_normquant = {
+const cc_kernel_list cc_cuda_family_normquant = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

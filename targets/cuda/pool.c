@@ -24,10 +24,11 @@ typedef struct pool_state {
     cudnnTensorDescriptor_t xd, yd;
 } pool_state;
 
-static cc_support pool_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                const cc_tensor *const *in, char *reason, size_t n)
+static cc_support pool_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     int max = strcmp(node->op->name, "MaxPool") == 0;
     if (cc_dtype_is_float(d) || (max && (d == CC_I8 || d == CC_U8))) {
@@ -83,10 +84,10 @@ static cc_status set_desc(cudnnTensorDescriptor_t t, cudnnDataType_t dt, const c
                              "cudnnSetTensorNdDescriptor", err);
 }
 
-static cc_status pool_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                               int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const char *op = node->op->name;
     const cc_shape *x = &in[0]->shape;
@@ -156,9 +157,10 @@ fail:
     return st;
 }
 
-static cc_status pool_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                          int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                          int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     pool_state *s = state;
     if (s->pd) {
@@ -178,20 +180,21 @@ typedef struct gap_state {
     cc_cuda_walk kept, red;
 } gap_state;
 
-static cc_support gap_supports(const cc_cuda_ctx *c, const cc_node *node,
-                               const cc_tensor *const *in, char *reason, size_t n)
+static cc_support gap_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                               const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     (void)node;
     if (cc_dtype_is_float(in[0]->dtype) && in[0]->shape.rank >= 3) return CC_SUPPORT_YES;
     snprintf(reason, n, "GlobalAveragePool: cuda needs float N x C x spatial data");
     return CC_SUPPORT_NO;
 }
 
-static cc_status gap_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status gap_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                              int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)node;
     (void)n_out;
     (void)out;
@@ -211,9 +214,10 @@ static cc_status gap_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tenso
     return CC_OK;
 }
 
-static cc_status gap_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                         int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status gap_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                         int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     gap_state *s = state;
     return cc_cuda_check(cc_cuda_reduce(c->stream, CC_CUDA_REDUCE_MEAN, in[0]->dtype, in[0]->data,
@@ -221,16 +225,16 @@ static cc_status gap_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *c
                          node->op->name, err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "MaxPool", .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MaxPool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
-    { .op = "AveragePool", .supports = pool_supports, .prepare = pool_prepare,
+    { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare,
       .release = pool_release, .run = pool_run },
-    { .op = "GlobalAveragePool", .supports = gap_supports, .prepare = gap_prepare, .release = free,
+    { .op = CC_OP_ID_GlobalAveragePool, .supports = gap_supports, .prepare = gap_prepare, .release = free,
       .run = gap_run },
 };
 
-const cc_cuda_family cc_cuda_family_pool = {
+const cc_kernel_list cc_cuda_family_pool = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

@@ -7,10 +7,11 @@
 
 #include "cuda_internal.h"
 
-static cc_support float_only(const cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                              char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     if (cc_dtype_is_float(in[0]->dtype)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name,
              cc_dtype_name(in[0]->dtype));
@@ -23,10 +24,10 @@ typedef struct softmax_state {
     int64_t outer, k, inner;
 } softmax_state;
 
-static cc_status softmax_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status softmax_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                  int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     (void)out;
     const cc_shape *x = &in[0]->shape;
@@ -46,9 +47,10 @@ static cc_status softmax_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_t
     return CC_OK;
 }
 
-static cc_status softmax_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                             int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status softmax_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                             int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     softmax_state *s = state;
     return cc_cuda_check(cc_cuda_softmax(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->outer,
@@ -63,10 +65,10 @@ typedef struct reduce_state {
     cc_cuda_walk kept, red;
 } reduce_state;
 
-static cc_status reduce_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status reduce_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                 int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     (void)out;
     const char *op = node->op->name;
@@ -105,9 +107,10 @@ static cc_status reduce_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     return CC_OK;
 }
 
-static cc_status reduce_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                            int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status reduce_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                            int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     reduce_state *s = state;
     return cc_cuda_check(cc_cuda_reduce(c->stream, s->op, in[0]->dtype, in[0]->data, out[0].data,
@@ -115,16 +118,16 @@ static cc_status reduce_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor
                          node->op->name, err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "Softmax", .supports = float_only, .prepare = softmax_prepare, .release = free,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Softmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
       .run = softmax_run },
-    { .op = "ReduceMean", .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceMean, .supports = float_only, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = "ReduceMax", .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceMax, .supports = float_only, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
 };
 
-const cc_cuda_family cc_cuda_family_reduce = {
+const cc_kernel_list cc_cuda_family_reduce = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

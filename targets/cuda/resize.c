@@ -25,10 +25,11 @@ typedef struct resize_state {
     unsigned char *outside;
 } resize_state;
 
-static cc_support resize_supports(const cc_cuda_ctx *c, const cc_node *node,
-                                  const cc_tensor *const *in, char *reason, size_t n)
+static cc_support resize_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
+    (void)ctx;
+    (void)out;
     cc_dtype d = in[0]->dtype;
     if (!cc_dtype_is_float(d) && d != CC_I8 && d != CC_U8) {
         snprintf(reason, n, "Resize: cuda has no kernel for dtype %s", cc_dtype_name(d));
@@ -49,9 +50,10 @@ static void resize_release(void *state)
     free(s);
 }
 
-static cc_status resize_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status resize_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                 int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     const cc_shape *x = &in[0]->shape, *y = &out[0].shape;
     int rank = x->rank;
@@ -128,9 +130,10 @@ fail:
     return st;
 }
 
-static cc_status resize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                            int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status resize_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                            int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     resize_state *s = state;
     return cc_cuda_check(cc_cuda_resize_run(c->stream, in[0]->dtype, in[0]->data, out[0].data, &s->geom,
@@ -138,12 +141,12 @@ static cc_status resize_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor
                          node->op->name, err);
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "Resize", .supports = resize_supports, .prepare = resize_prepare,
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
       .release = resize_release, .run = resize_run },
 };
 
-const cc_cuda_family cc_cuda_family_resize = {
+const cc_kernel_list cc_cuda_family_resize = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

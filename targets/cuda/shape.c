@@ -22,9 +22,10 @@ static cc_status new_state(const char *op, copy_state **s, cc_err *err)
     return *s ? CC_OK : cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
 }
 
-static cc_status copy_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                          int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status copy_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                          int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     copy_state *s = state;
     size_t es = cc_dtype_size(in[0]->dtype);
     int concat = strcmp(node->op->name, "Concat") == 0, split = strcmp(node->op->name, "Split") == 0;
@@ -42,9 +43,10 @@ static cc_status copy_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *
 
 /* ---- Flatten, Reshape ------------------------------------------------------------------- */
 
-static cc_status same_data_run(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
-                               int n_out, const cc_tensor *out, void *state, cc_err *err)
+static cc_status same_data_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                               int n_out, cc_tensor *out, void *state, cc_err *err)
 {
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
     (void)state;
     size_t bytes = cc_tensor_bytes(in[0]);
@@ -56,10 +58,10 @@ static cc_status same_data_run(cc_cuda_ctx *c, const cc_node *node, const cc_ten
                          node->op->name, err);
 }
 
-static cc_status same_data_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status same_data_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                    int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)node;
     (void)in;
     (void)n_out;
@@ -72,10 +74,10 @@ static cc_status same_data_prepare(cc_cuda_ctx *c, const cc_node *node, const cc
 
 /* ---- Transpose ---------------------------------------------------------------------------- */
 
-static cc_status transpose_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status transpose_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                    int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const cc_shape *x = &in[0]->shape;
     int r = x->rank, perm[CC_MAX_RANK], seen[CC_MAX_RANK] = { 0 };
@@ -120,10 +122,10 @@ static cc_status axis_of(const cc_node *node, int rank, int *axis, cc_err *err)
     return CC_OK;
 }
 
-static cc_status concat_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status concat_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                 int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const cc_shape *y = &out[0].shape;
     int axis = 0;
@@ -156,10 +158,10 @@ static cc_status concat_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_te
     return CC_OK;
 }
 
-static cc_status split_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status split_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     const cc_shape *x = &in[0]->shape;
     int axis = 0;
     cc_status st = axis_of(node, x->rank, &axis, err);
@@ -192,10 +194,10 @@ static cc_status split_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
 
 /* ---- Slice ----------------------------------------------------------------------------------- */
 
-static cc_status slice_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_tensor *const *in,
+static cc_status slice_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
-    (void)c;
+    (void)ctx;
     (void)n_out;
     const cc_shape *x = &in[0]->shape;
     int r = x->rank;
@@ -244,16 +246,16 @@ static cc_status slice_prepare(cc_cuda_ctx *c, const cc_node *node, const cc_ten
     return CC_OK;
 }
 
-static const cc_cuda_kernel kernels[] = {
-    { .op = "Flatten", .prepare = same_data_prepare, .run = same_data_run },
-    { .op = "Reshape", .prepare = same_data_prepare, .run = same_data_run },
-    { .op = "Transpose", .prepare = transpose_prepare, .release = free, .run = copy_run },
-    { .op = "Concat", .prepare = concat_prepare, .release = free, .run = copy_run },
-    { .op = "Split", .prepare = split_prepare, .release = free, .run = copy_run },
-    { .op = "Slice", .prepare = slice_prepare, .release = free, .run = copy_run },
+static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Flatten, .prepare = same_data_prepare, .run = same_data_run },
+    { .op = CC_OP_ID_Reshape, .prepare = same_data_prepare, .run = same_data_run },
+    { .op = CC_OP_ID_Transpose, .prepare = transpose_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Concat, .prepare = concat_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Split, .prepare = split_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Slice, .prepare = slice_prepare, .release = free, .run = copy_run },
 };
 
-const cc_cuda_family cc_cuda_family_shape = {
+const cc_kernel_list cc_cuda_family_shape = {
     .n = (int)(sizeof kernels / sizeof kernels[0]),
     .kernels = kernels,
 };

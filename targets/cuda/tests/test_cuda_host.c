@@ -54,19 +54,19 @@ static void open_without_gpu(void)
 
 static void coverage(void)
 {
-    const cc_cuda_family *fams[] = { &cc_cuda_family_conv,    &cc_cuda_family_pool,
+    const cc_kernel_list *fams[] = { &cc_cuda_family_conv,    &cc_cuda_family_pool,
                                      &cc_cuda_family_matmul,  &cc_cuda_family_eltwise,
                                      &cc_cuda_family_reduce,  &cc_cuda_family_normquant,
                                      &cc_cuda_family_shape,   &cc_cuda_family_resize };
     int n = cc_catalog_count(), missing = 0;
     CHECK(n > 30);
     for (int i = 0; i < n; i++) {
-        const char *op = cc_catalog_at(i)->name;
+        const cc_op_def *op = cc_catalog_at(i);
         int found = 0;
         for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
-            for (int k = 0; k < fams[f]->n; k++) found += strcmp(fams[f]->kernels[k].op, op) == 0;
+            for (int k = 0; k < fams[f]->n; k++) found += fams[f]->kernels[k].op == op->id;
         if (found != 1) {
-            fprintf(stderr, "op %s has %d cuda kernel entries\n", op, found);
+            fprintf(stderr, "op %s has %d cuda kernel entries\n", op->name, found);
             missing++;
         }
     }
