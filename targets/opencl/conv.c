@@ -80,7 +80,7 @@ static cc_status im2col_launch(ocl_build *b, const conv_geom *g, cc_dtype dt, in
     static const char *const by_size[] = { NULL, "im2col_u8", "im2col_u16", NULL, "im2col_u32" };
     const char *name = by_size[cc_dtype_size(dt)];
     ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, name, name, 0, &l, err);
+    cc_status st = cc_ocl_kernel(b, name, name, &l, err);
     if (st) return st;
     int64_t rows = g->c * g->kvol, lines = g->w.out[0] * g->w.out[1];
     cc_ocl_arg_mem(l, x_slot);
@@ -171,7 +171,7 @@ static cc_status conv_direct(ocl_build *b, const conv_geom *g, cc_dtype dt, int 
     char name[32];
     snprintf(name, sizeof name, "conv_direct_%s", cc_ocl_suffix(dt));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, name, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, name, name, &l, err))) return st;
     int64_t n = g->n * g->m * g->p;
     cc_ocl_arg_mem(l, b->in_slot[CV_X]);
     cc_ocl_arg_mem(l, b->in_slot[CV_W]);
@@ -356,9 +356,9 @@ static cc_status qconv_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op conv_ops[] = {
-    { "Conv", conv_supports, conv_prepare },
-    { "ConvInteger", qconv_supports, qconv_prepare },
-    { "QLinearConv", qconv_supports, qconv_prepare },
+    { CC_OP_ID_Conv, conv_supports, conv_prepare },
+    { CC_OP_ID_ConvInteger, qconv_supports, qconv_prepare },
+    { CC_OP_ID_QLinearConv, qconv_supports, qconv_prepare },
 };
 
 const ocl_family cc_ocl_family_conv = {

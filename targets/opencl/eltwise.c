@@ -67,7 +67,7 @@ static cc_status launch_1d(ocl_build *b, const char *base, cc_dtype dt, int64_t 
     char name[48], prog[32];
     snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(dt));
     snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(dt));
-    cc_status st = cc_ocl_kernel(b, prog, name, 0, out, err);
+    cc_status st = cc_ocl_kernel(b, prog, name, out, err);
     if (st) return st;
     size_t wg = cc_ocl_wg_limit(b, *out, ELT_WG);
     cc_ocl_range1(*out, (size_t)n, wg);
@@ -198,7 +198,7 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "affine_channel_%s", cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t planes = inner ? cc_tensor_numel(x) / inner : 0;
     cc_ocl_arg_mem(l, b->in_slot[BN_X]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -216,15 +216,15 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op eltwise_ops[] = {
-#define X(Op, name, P0, P1, F) { #Op, unary_supports, unary_prepare },
+#define X(Op, name, P0, P1, F) { CC_OP_ID_##Op, unary_supports, unary_prepare },
     CC_ACTIVATIONS(X)
 #undef X
-    { "Clip", unary_supports, unary_prepare },
-    { "Add", binary_supports, binary_prepare },
-    { "Sub", binary_supports, binary_prepare },
-    { "Mul", binary_supports, binary_prepare },
-    { "Div", binary_supports, binary_prepare },
-    { "BatchNormalization", bn_supports, bn_prepare },
+    { CC_OP_ID_Clip, unary_supports, unary_prepare },
+    { CC_OP_ID_Add, binary_supports, binary_prepare },
+    { CC_OP_ID_Sub, binary_supports, binary_prepare },
+    { CC_OP_ID_Mul, binary_supports, binary_prepare },
+    { CC_OP_ID_Div, binary_supports, binary_prepare },
+    { CC_OP_ID_BatchNormalization, bn_supports, bn_prepare },
 };
 
 const ocl_family cc_ocl_family_eltwise = {

@@ -145,7 +145,7 @@ cc_status cc_ocl_gemm(ocl_build *b, const ocl_gemm *g, cc_err *err)
     gemm_choice ch;
     choose(b, NULL, cc_ocl_suffix(g->dt), g->m, g->n, g->k, g->sak == 1 && g->sbk == 1, &ch);
     ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, ch.prog, ch.name, 0, &l, err);
+    cc_status st = cc_ocl_kernel(b, ch.prog, ch.name, &l, err);
     if (st) return st;
     cc_ocl_arg_int(l, g->m);
     cc_ocl_arg_int(l, g->n);
@@ -176,7 +176,7 @@ cc_status cc_ocl_gemm_q8(ocl_build *b, const ocl_gemm_q8 *g, cc_err *err)
     gemm_choice ch;
     choose(b, pair, NULL, g->m, g->n, g->k, 0, &ch);
     ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, ch.prog, ch.name, 0, &l, err);
+    cc_status st = cc_ocl_kernel(b, ch.prog, ch.name, &l, err);
     if (st) return st;
     cc_ocl_arg_int(l, g->m);
     cc_ocl_arg_int(l, g->n);
@@ -509,10 +509,10 @@ static cc_status q8_matmul_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op matmul_ops[] = {
-    { "Gemm", float_supports, gemm_prepare },
-    { "MatMul", float_supports, matmul_prepare },
-    { "MatMulInteger", q8_supports, q8_matmul_prepare },
-    { "QLinearMatMul", q8_supports, q8_matmul_prepare },
+    { CC_OP_ID_Gemm, float_supports, gemm_prepare },
+    { CC_OP_ID_MatMul, float_supports, matmul_prepare },
+    { CC_OP_ID_MatMulInteger, q8_supports, q8_matmul_prepare },
+    { CC_OP_ID_QLinearMatMul, q8_supports, q8_matmul_prepare },
 };
 
 const ocl_family cc_ocl_family_matmul = {

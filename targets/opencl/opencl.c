@@ -1,24 +1,11 @@
 /* opencl.c — the opencl backend: its vtable, the device (platform and device choice,
- * context, profiling queue, description), device buffers, and support decisions (the op
- * tables of the family files). Plans and their execution are in plan.c. */
+ * context, profiling queue, description) and device buffers. Support decisions, plans and
+ * their execution are in plan.c, on the shared planner. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ocl.h"
-
-static const ocl_family *const families[] = {
-    &cc_ocl_family_conv,  &cc_ocl_family_matmul, &cc_ocl_family_eltwise, &cc_ocl_family_pool,
-    &cc_ocl_family_reduce, &cc_ocl_family_quant,  &cc_ocl_family_shape,   &cc_ocl_family_resize,
-};
-
-const ocl_op *cc_ocl_find_op(const char *name)
-{
-    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++)
-        for (int i = 0; i < families[f]->n; i++)
-            if (strcmp(families[f]->ops[i].op, name) == 0) return &families[f]->ops[i];
-    return NULL;
-}
 
 /* ---- device ------------------------------------------------------------------------------ */
 
@@ -83,6 +70,7 @@ static void ocl_close(void *ctx)
     if (!c) return;
     for (int i = 0; i < OCL_MAX_PROGRAMS; i++)
         if (c->programs[i]) clReleaseProgram(c->programs[i]);
+    free(c->evs);
     if (c->queue) clReleaseCommandQueue(c->queue);
     if (c->context) clReleaseContext(c->context);
     free(c);
@@ -109,9 +97,11 @@ static cc_status ocl_open(const char *device, void **ctx, cc_device_desc *desc, 
             return cc_err_set(err, CC_ERR_DEVICE,
                               "opencl: device '%s' is not a device index (opencl:0, opencl:1, ...)", device);
     }
+    cc_status st = cc_ocl_tables(err);
+    if (st) return st;
     cl_platform_id pf = NULL;
     cl_device_id dev = NULL;
-    cc_status st = pick_device(index, &pf, &dev, err);
+    st = pick_device(index, &pf, &dev, err);
     if (st) return st;
     ocl_ctx *c = calloc(1, sizeof *c);
     if (!c) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
@@ -186,9 +176,13 @@ fail:
 
 /* ---- buffers ----------------------------------------------------------------------------- */
 
-static cc_status ocl_buffer_alloc(void *ctx, size_t bytes, void **buf, cc_err *err)
+cc_status cc_ocl_buffer_alloc(void *ctx, size_t bytes, void **buf, cc_err *err)
 {
     ocl_ctx *c = ctx;
+    if (bytes > c->max_alloc && c->max_alloc)
+        return cc_err_set(err, CC_ERR_NOMEM,
+                          "opencl: a buffer of %zu bytes exceeds the device's largest allocation (%llu)", bytes,
+                          (unsigned long long)c->max_alloc);
     cl_int e = CL_SUCCESS;
     cl_mem m = clCreateBuffer(c->context, CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &e);
     if (!m || e != CL_SUCCESS) return cc_ocl_fail(err, e, "clCreateBuffer");
@@ -196,13 +190,13 @@ static cc_status ocl_buffer_alloc(void *ctx, size_t bytes, void **buf, cc_err *e
     return CC_OK;
 }
 
-static void ocl_buffer_free(void *ctx, void *buf)
+void cc_ocl_buffer_free(void *ctx, void *buf)
 {
     (void)ctx;
     if (buf) clReleaseMemObject((cl_mem)buf);
 }
 
-static cc_status ocl_upload(void *ctx, void *buf, const void *src, size_t bytes, cc_err *err)
+cc_status cc_ocl_upload(void *ctx, void *buf, const void *src, size_t bytes, cc_err *err)
 {
     ocl_ctx *c = ctx;
     if (!bytes) return CC_OK;
@@ -218,64 +212,11 @@ static cc_status ocl_download(void *ctx, const void *buf, void *dst, size_t byte
     return e == CL_SUCCESS ? CC_OK : cc_ocl_fail(err, e, "clEnqueueReadBuffer");
 }
 
-static cc_status ocl_sync(void *ctx, cc_err *err)
+cc_status cc_ocl_sync(void *ctx, cc_err *err)
 {
     ocl_ctx *c = ctx;
     cl_int e = clFinish(c->queue);
     return e == CL_SUCCESS ? CC_OK : cc_ocl_fail(err, e, "clFinish (a kernel failed on the device)");
-}
-
-/* ---- support -------------------------------------------------------------------------------- */
-
-cc_status cc_ocl_node_io(const cc_tensor *vals, const cc_node *node, const cc_tensor **in, cc_tensor *out,
-                         cc_err *err)
-{
-    for (int i = 0; i < CC_MAX_IO; i++) in[i] = NULL;
-    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++)
-        in[i] = node->in[i] >= 0 ? &vals[node->in[i]] : NULL;
-    memset(out, 0, sizeof(cc_tensor) * CC_MAX_IO);
-    return node->op->infer(node, in, node->n_out, out, err);
-}
-
-cc_support cc_ocl_check_node(ocl_ctx *c, const ocl_op *op, const cc_node *node, const cc_tensor **in,
-                              const cc_tensor *out, char *reason, size_t n)
-{
-    if (!op) {
-        snprintf(reason, n, "opencl: no kernel for %s yet", node->op->name);
-        return CC_SUPPORT_NO;
-    }
-    for (int i = 0; i < node->n_in; i++)
-        if (in[i] && !cc_ocl_fits_int(in[i])) {
-            snprintf(reason, n, "opencl: input %d has 2^31 or more elements (kernels index with int32)", i);
-            return CC_SUPPORT_NO;
-        }
-    for (int j = 0; j < node->n_out; j++)
-        if (!cc_ocl_fits_int(&out[j])) {
-            snprintf(reason, n, "opencl: output %d has 2^31 or more elements (kernels index with int32)", j);
-            return CC_SUPPORT_NO;
-        }
-    return op->supports(c, node, in, out, reason, n);
-}
-
-static cc_support ocl_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
-                               size_t reason_size)
-{
-    if (reason_size) reason[0] = '\0';
-    const ocl_op *op = cc_ocl_find_op(node->op->name);
-    if (!op) return cc_ocl_check_node(ctx, NULL, node, NULL, NULL, reason, reason_size);
-    for (int i = 0; i < node->n_in; i++)
-        if (node->in[i] >= g->n_values || node->n_in > CC_MAX_IO) {
-            snprintf(reason, reason_size, "opencl: node input %d names no value", i);
-            return CC_SUPPORT_NO;
-        }
-    const cc_tensor *in[CC_MAX_IO];
-    cc_tensor out[CC_MAX_IO];
-    cc_err e = { 0 };
-    if (cc_ocl_node_io(g->values, node, in, out, &e)) {
-        snprintf(reason, reason_size, "opencl: %s", e.msg);
-        return CC_SUPPORT_NO;
-    }
-    return cc_ocl_check_node(ctx, op, node, in, out, reason, reason_size);
 }
 
 const cc_target_iface cc_target_opencl = {
@@ -286,14 +227,14 @@ const cc_target_iface cc_target_opencl = {
     .hidden = 0,
     .open = ocl_open,                      /* device index over all platforms, profiling queue */
     .close = ocl_close,
-    .supports = ocl_supports,              /* by op table, then the family's own checks */
-    .buffer_alloc = ocl_buffer_alloc,      /* cl_mem buffers */
-    .buffer_free = ocl_buffer_free,
-    .upload = ocl_upload,                  /* blocking writes */
+    .supports = cc_ocl_supports,           /* the planner's checks, then the family's own */
+    .buffer_alloc = cc_ocl_buffer_alloc,   /* cl_mem buffers */
+    .buffer_free = cc_ocl_buffer_free,
+    .upload = cc_ocl_upload,               /* blocking writes */
     .download = ocl_download,              /* blocking reads (in-order queue: after the run) */
     .prepare = cc_ocl_prepare,             /* programs (cached), kernels, constants, warm-up run */
     .run = cc_ocl_run,                     /* enqueues only */
-    .sync = ocl_sync,                      /* clFinish */
+    .sync = cc_ocl_sync,                   /* clFinish */
     .release = cc_ocl_release,
     .run_timed = cc_ocl_run_timed,         /* sum of the commands' profiling-event times */
     .describe_plan = cc_ocl_describe_plan, /* kernel variant and work-group size per node */

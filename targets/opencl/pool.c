@@ -60,7 +60,7 @@ static cc_status pool_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "%s_%s", is_max ? "maxpool" : "avgpool", cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "pool_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(b->out[0]), rows = w.out[2] ? n / w.out[2] : 0;
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -76,8 +76,8 @@ static cc_status pool_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op pool_ops[] = {
-    { "MaxPool", pool_supports, pool_prepare },
-    { "AveragePool", pool_supports, pool_prepare },
+    { CC_OP_ID_MaxPool, pool_supports, pool_prepare },
+    { CC_OP_ID_AveragePool, pool_supports, pool_prepare },
 };
 
 const ocl_family cc_ocl_family_pool = {

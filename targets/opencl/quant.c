@@ -64,7 +64,7 @@ static cc_status quant_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "%s_%s", q ? "quantize" : "dequantize", sfx);
     snprintf(prog, sizeof prog, "quant_%s", sfx);
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(x);
     if (channels == 1) inner = n; /* per tensor: one row */
     int64_t rows = inner ? n / inner : 0;
@@ -84,8 +84,8 @@ static cc_status quant_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op quant_ops[] = {
-    { "QuantizeLinear", quant_supports, quant_prepare },
-    { "DequantizeLinear", quant_supports, quant_prepare },
+    { CC_OP_ID_QuantizeLinear, quant_supports, quant_prepare },
+    { CC_OP_ID_DequantizeLinear, quant_supports, quant_prepare },
 };
 
 const ocl_family cc_ocl_family_quant = {

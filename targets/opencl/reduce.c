@@ -110,7 +110,7 @@ static cc_status reduce_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "%s_%s", is_max ? "reduce_max" : "reduce_mean", cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(b->out[0]);
     if (count == 0) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s over an empty axis", op);
     cc_ocl_arg_mem(l, b->in_slot[0]);
@@ -141,7 +141,7 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "softmax_%s", cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, prog, name, 0, &l, err);
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
     if (st) return st;
     int64_t rows = outer * inner;
     cc_ocl_arg_mem(l, b->in_slot[0]);
@@ -157,10 +157,10 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op reduce_ops[] = {
-    { "Softmax", reduce_supports, softmax_prepare },
-    { "ReduceMean", reduce_supports, reduce_prepare },
-    { "ReduceMax", reduce_supports, reduce_prepare },
-    { "GlobalAveragePool", reduce_supports, reduce_prepare },
+    { CC_OP_ID_Softmax, reduce_supports, softmax_prepare },
+    { CC_OP_ID_ReduceMean, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceMax, reduce_supports, reduce_prepare },
+    { CC_OP_ID_GlobalAveragePool, reduce_supports, reduce_prepare },
 };
 
 const ocl_family cc_ocl_family_reduce = {

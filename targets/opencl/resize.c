@@ -97,7 +97,7 @@ static cc_status resize_prepare(ocl_build *b, cc_err *err)
     snprintf(name, sizeof name, "resize_%s", cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "resize_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(b->out[0]);
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -115,7 +115,7 @@ static cc_status resize_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op resize_ops[] = {
-    { "Resize", resize_supports, resize_prepare },
+    { CC_OP_ID_Resize, resize_supports, resize_prepare },
 };
 
 const ocl_family cc_ocl_family_resize = {

@@ -66,7 +66,7 @@ static cc_status strided_copy(ocl_build *b, cc_dtype dt, int src, int64_t sbase,
     snprintf(name, sizeof name, "copy_strided_%s", word_suffix(cc_dtype_size(dt)));
     snprintf(prog, sizeof prog, "copy_%s", word_suffix(cc_dtype_size(dt)));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, 0, &l, err))) return st;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t inner = dims[rank - 1], outer = n / inner;
     cc_ocl_arg_mem(l, src);
     cc_ocl_arg_int(l, sbase);
@@ -202,12 +202,12 @@ static cc_status slice_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op shape_ops[] = {
-    { "Flatten", shape_supports, whole_copy_prepare },
-    { "Reshape", shape_supports, whole_copy_prepare },
-    { "Transpose", shape_supports, transpose_prepare },
-    { "Concat", shape_supports, concat_prepare },
-    { "Split", shape_supports, split_prepare },
-    { "Slice", slice_supports, slice_prepare },
+    { CC_OP_ID_Flatten, shape_supports, whole_copy_prepare },
+    { CC_OP_ID_Reshape, shape_supports, whole_copy_prepare },
+    { CC_OP_ID_Transpose, shape_supports, transpose_prepare },
+    { CC_OP_ID_Concat, shape_supports, concat_prepare },
+    { CC_OP_ID_Split, shape_supports, split_prepare },
+    { CC_OP_ID_Slice, slice_supports, slice_prepare },
 };
 
 const ocl_family cc_ocl_family_shape = {
