@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 
+#include "backend.h"
 #include "target.h"
 
 /* One op's kernel on one backend. ctx is the backend's context (what open() made). */
