@@ -176,7 +176,7 @@ static const char *const model_cols[] = {
     "run_uid", "run_id", "started_at", "tag", "git_commit", "hostname", "model", "target", "precision",
     "seed", "n_images", "verdict", "reason", "conf_cosine", "conf_sqnr_db", "conf_top1", "top1", "top5",
     "cosine", "sqnr_db", "det_precision", "det_recall", "det_map50", "n_nodes", "n_fallback", "fallback_ops",
-    "support_rate", "lat_samples", "lat_p50_s", "lat_p90_s", "lat_p99_s", "tp_batch", "throughput",
+    "support_rate", "lat_samples", "lat_p50_s", "lat_p90_s", "lat_p99_s", "lat_device_timer", "tp_batch", "throughput",
     "gflops", "peak_share", "layers", "divergent", "plan",
 };
 
@@ -210,6 +210,7 @@ static void model_row(row *w, const cc_run_info *run, const cc_model_result *r)
     num(w, r->lat_p50);
     num(w, r->lat_p90);
     num(w, r->lat_p99);
+    integer(w, r->lat_device_timer);
     integer(w, r->tp_batch);
     num(w, r->throughput);
     num(w, r->gflops);

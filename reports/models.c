@@ -67,6 +67,7 @@ static void detail_row(const cc_rdata *d, cc_text *t, const cc_model_result *c, 
     cc_text_seconds(t, c->lat_p90);
     cc_text_put(t, " / ");
     cc_text_seconds(t, c->lat_p99);
+    if (c->lat_device_timer) cc_text_put(t, " (device)");
     cc_text_put(t, " | ");
     if (c->throughput > 0) cc_text_printf(t, "%.3g (%d)", c->throughput, c->tp_batch);
     else cc_text_put(t, "—");

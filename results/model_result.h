@@ -29,6 +29,7 @@ typedef struct cc_model_result {
     /* performance */
     int lat_samples;
     double lat_p50, lat_p90, lat_p99;     /* seconds, batch 1 */
+    int lat_device_timer;                 /* 1: the latencies are device-side times */
     int tp_batch;
     double throughput;                    /* images per second at tp_batch */
     double gflops, peak_share;            /* at batch 1; peak_share 0 when the peak is unknown */

@@ -21,7 +21,7 @@ static const mfield fields[] = {
     R(conf_cosine), R(conf_sqnr_db), R(conf_top1), R(top1), R(top5), R(cosine), R(sqnr_db),
     R(det_precision), R(det_recall), R(det_map50), I(n_nodes), I(n_fallback), R(support_rate),
     I(lat_samples), R(lat_p50), R(lat_p90), R(lat_p99), I(tp_batch), R(throughput), R(gflops),
-    R(peak_share),
+    R(peak_share), I(lat_device_timer),
 };
 #undef R
 #undef I
@@ -40,14 +40,14 @@ static const char insert_sql[] =
     "INSERT INTO model_results (run_id, model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan, config)"
-    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?)";
+    " throughput, gflops, peak_share, lat_device_timer, fallback_ops, layers, divergent, seed, plan, config)"
+    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?)";
 
 static const char select_sql[] =
     "SELECT model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, fallback_ops, layers, divergent, seed, plan, config"
+    " throughput, gflops, peak_share, lat_device_timer, fallback_ops, layers, divergent, seed, plan, config"
     " FROM model_results WHERE run_id = ? ORDER BY model, target, precision";
 
 /* Deletes the row of (run, model, target, precision), if any. */

@@ -146,12 +146,19 @@ static const char schema_v5[] =
     "ALTER TABLE model_results ADD COLUMN config TEXT NOT NULL DEFAULT '';\n"
     "PRAGMA user_version = 5;\n";
 
+/* Version 6: whether a model's latencies are device-side times (OpenCL profiling
+ * events, CUDA events), as op results say with device_timer. */
+static const char schema_v6[] =
+    "ALTER TABLE model_results ADD COLUMN lat_device_timer INTEGER NOT NULL DEFAULT 0;\n"
+    "PRAGMA user_version = 6;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
     { 3, "add the volatile conditions of runs", schema_v3 },
     { 4, "add model plans and model latency samples", schema_v4 },
     { 5, "add peak sources and model result settings", schema_v5 },
+    { 6, "add the timer of model latencies", schema_v6 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

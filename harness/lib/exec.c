@@ -1,4 +1,6 @@
-/* exec.c — one case on one target, in-process: the path every result takes. */
+/* exec.c — one case on one target, in-process: the case's golden outputs, then the case
+ * as a one-node graph on the executor models use (graph_exec.h: guard bytes, canaries,
+ * device timers), the comparison and the timing loop. */
 #include "exec.h"
 
 #include <math.h>
@@ -7,12 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph_exec.h"
 #include "stats.h"
-
-/* Bytes of canary after every output buffer; a backend that writes past the end of its
- * output is caught here even where it does not crash. */
-#define GUARD_BYTES 64
-#define GUARD_BYTE 0xA5
 
 uint64_t cc_exec_case_seed(const char *case_id, uint64_t run_seed, cc_regime regime)
 {
@@ -78,12 +76,6 @@ static void set_reason(cc_result *res, cc_verdict v, const char *fmt, ...)
     res->reason[n] = '\0';
 }
 
-static void fill_canary(void *p, size_t n, cc_dtype dt)
-{
-    /* floats: all-ones bytes are a NaN, which never equals a golden value */
-    memset(p, cc_dtype_is_float(dt) ? 0xFF : GUARD_BYTE, n);
-}
-
 void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx,
                     const cc_exec_params *params, cc_result *res, double *samples, int *n_samples,
                     cc_tensor *got)
@@ -91,19 +83,20 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
     const cc_case_inst *inst = &g->inst;
     const cc_graph *graph = &inst->graph;
     cc_err err = { 0 };
-    void *plan = NULL;
-    void *in_buf[CC_MAX_IO] = { 0 }, *out_buf[CC_MAX_IO] = { 0 };
-    cc_tensor host[CC_MAX_IO];
-    unsigned char *raw[CC_MAX_IO] = { 0 };
-    memset(host, 0, sizeof host);
+    cc_graph_exec *x = NULL;
+    cc_graph_exec_info info;
+    cc_tensor ins[CC_MAX_IO], outs[CC_MAX_IO];
+    memset(ins, 0, sizeof ins);
+    memset(outs, 0, sizeof outs);
+    int ran = 0;
     *n_samples = 0;
 
     {
         const cc_tensor *in[CC_MAX_IO];
         cc_case_inst_inputs(inst, in);
         double flops = 0, bytes = 0;
-        const cc_tensor *outs = &graph->values[graph->outputs[0]];
-        if (inst->c.op->cost) inst->c.op->cost(&inst->node, in, inst->n_out, outs, &flops, &bytes);
+        const cc_tensor *o = &graph->values[graph->outputs[0]];
+        if (inst->c.op->cost) inst->c.op->cost(&inst->node, in, inst->n_out, o, &flops, &bytes);
         res->flops = flops;
         res->bytes = bytes;
     }
@@ -117,7 +110,8 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
             return;
         }
     }
-    cc_status st = t->prepare(ctx, graph, &plan, &err);
+    /* the case is a one-node graph on the executor models use, without fallback */
+    cc_status st = cc_graph_exec_create(graph, t, ctx, NULL, NULL, &x, &info, &err);
     if (st == CC_ERR_UNSUPPORTED) {
         set_reason(res, CC_UNSUPPORTED, "%s", err.msg);
         return;
@@ -126,35 +120,21 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         set_reason(res, CC_ERROR, "prepare failed (%s): %s", cc_status_name(st), err.msg);
         return;
     }
-    for (int k = 0; k < graph->n_inputs; k++) {
-        const cc_tensor *src = &inst->inputs[graph->inputs[k]];
-        size_t bytes = cc_tensor_bytes(src);
-        st = t->buffer_alloc(ctx, bytes ? bytes : 1, &in_buf[k], &err);
-        if (!st) st = t->upload(ctx, in_buf[k], src->data, bytes, &err);
-        if (st) {
-            set_reason(res, CC_ERROR, "input buffer (%s): %s", cc_status_name(st), err.msg);
-            goto done;
-        }
-    }
-    for (int j = 0; j < graph->n_outputs; j++) {
+    for (int k = 0; k < graph->n_inputs; k++) ins[k] = inst->inputs[graph->inputs[k]];
+    for (int j = 0; j < graph->n_outputs && !st; j++) {
         const cc_tensor *o = &graph->values[graph->outputs[j]];
-        size_t bytes = (size_t)cc_tensor_numel(o) * cc_dtype_size(o->dtype);
-        raw[j] = malloc(bytes + GUARD_BYTES);
-        if (!raw[j]) {
-            set_reason(res, CC_ERROR, "out of memory for outputs");
-            goto done;
-        }
-        fill_canary(raw[j], bytes, o->dtype);
-        memset(raw[j] + bytes, GUARD_BYTE, GUARD_BYTES);
-        st = t->buffer_alloc(ctx, bytes + GUARD_BYTES, &out_buf[j], &err);
-        if (!st) st = t->upload(ctx, out_buf[j], raw[j], bytes + GUARD_BYTES, &err);
-        if (st) {
-            set_reason(res, CC_ERROR, "output buffer (%s): %s", cc_status_name(st), err.msg);
-            goto done;
-        }
+        st = cc_tensor_alloc(&outs[j], o->dtype, &o->shape, &err);
     }
-    st = t->run(ctx, plan, in_buf, out_buf, &err);
-    if (!st) st = t->sync(ctx, &err);
+    if (st) {
+        set_reason(res, CC_ERROR, "out of memory for outputs");
+        goto done;
+    }
+    st = cc_graph_exec_run(x, ins, outs, &err);
+    if (st && cc_graph_exec_overrun(x)) {
+        set_reason(res, CC_FAILED, "%s", err.msg);
+        res->metrics.bound_ratio = INFINITY;
+        goto done;
+    }
     if (st == CC_ERR_UNSUPPORTED) {
         set_reason(res, CC_UNSUPPORTED, "%s", err.msg);
         goto done;
@@ -163,74 +143,39 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         set_reason(res, CC_ERROR, "run failed (%s): %s", cc_status_name(st), err.msg);
         goto done;
     }
-    for (int j = 0; j < graph->n_outputs; j++) {
-        const cc_tensor *o = &graph->values[graph->outputs[j]];
-        size_t bytes = (size_t)cc_tensor_numel(o) * cc_dtype_size(o->dtype);
-        st = t->download(ctx, out_buf[j], raw[j], bytes + GUARD_BYTES, &err);
-        if (st) {
-            set_reason(res, CC_ERROR, "download failed (%s): %s", cc_status_name(st), err.msg);
-            goto done;
-        }
-        for (size_t b = 0; b < GUARD_BYTES; b++)
-            if (raw[j][bytes + b] != GUARD_BYTE) {
-                res->verdict = CC_FAILED;
-                snprintf(res->reason, sizeof res->reason,
-                         "wrote past the end of output %d (guard byte %zu changed)", j, b);
-                res->metrics.bound_ratio = INFINITY;
-                goto done;
-            }
-        host[j].dtype = o->dtype;
-        host[j].shape = o->shape;
-        host[j].data = raw[j];
-    }
-    res->verdict = cc_check_outputs(&inst->c, inst->exact, inst->n_out, g->gold, host, &res->metrics,
+    ran = 1;
+    res->verdict = cc_check_outputs(&inst->c, inst->exact, inst->n_out, g->gold, outs, &res->metrics,
                                     res->reason, sizeof res->reason);
 
     if (params->time_it) {
         cc_timing *tm = &res->timing;
+        st = cc_graph_exec_bind(x, ins, &err);
         double start = cc_now();
-        for (int i = 0; i < params->warmup || cc_now() - start < 0.01; i++) {
-            st = t->run(ctx, plan, in_buf, out_buf, &err);
-            if (!st) st = t->sync(ctx, &err);
-            if (st) break;
-            if (i > 1000) break;
-        }
+        for (int i = 0; !st && (i < params->warmup || cc_now() - start < 0.01) && i <= 1000; i++)
+            st = cc_graph_exec_run_bound(x, &err);
         double sampled = 0;
-        int n = 0;
+        int n = 0, device = 0;
         while (!st && n < params->max_samples &&
                (n < params->min_samples || sampled < params->min_time) && sampled < params->max_time) {
-            double dev = 0, t0 = cc_now();
-            if (t->run_timed) {
-                st = t->run_timed(ctx, plan, in_buf, out_buf, &dev, &err);
-            } else {
-                st = t->run(ctx, plan, in_buf, out_buf, &err);
-                if (!st) st = t->sync(ctx, &err);
-            }
-            double dt = cc_now() - t0;
-            samples[n++] = t->run_timed ? dev : dt;
-            sampled += dt;
+            double sec = 0, t0 = cc_now();
+            st = cc_graph_exec_run_timed(x, &sec, &device, &err);
+            samples[n++] = sec;
+            sampled += cc_now() - t0;
         }
         if (st) {
             set_reason(res, CC_ERROR, "run failed while timing (%s): %s", cc_status_name(st), err.msg);
         } else {
-            tm->device_timer = t->run_timed != NULL;
+            tm->device_timer = device;
             cc_stats_compute(samples, n, res->flops, res->bytes, tm);
             *n_samples = n;
         }
     }
-    if (t->describe_plan) t->describe_plan(ctx, plan, res->plan, sizeof res->plan);
+    cc_graph_exec_describe(x, res->plan, sizeof res->plan);
 done:
-    if (got) {
-        for (int j = 0; j < graph->n_outputs; j++) {
-            got[j] = host[j];
-            if (!host[j].data) free(raw[j]);
-            raw[j] = NULL;
-        }
+    for (int j = 0; j < graph->n_outputs; j++) {
+        if (got && ran) got[j] = outs[j];
+        else cc_tensor_free(&outs[j]);
+        if (got && !ran) memset(&got[j], 0, sizeof got[j]);
     }
-    for (int j = 0; j < CC_MAX_IO; j++) {
-        free(raw[j]);
-        if (out_buf[j]) t->buffer_free(ctx, out_buf[j]);
-        if (in_buf[j]) t->buffer_free(ctx, in_buf[j]);
-    }
-    t->release(ctx, plan);
+    cc_graph_exec_destroy(x);
 }

@@ -1,10 +1,13 @@
 /* graph_exec.c — segmentation of a graph by target support and execution of the
- * segments, each as a compact sub-graph prepared once on its target. */
+ * segments, each as a compact sub-graph prepared once on its target, with guard bytes
+ * after every output buffer and device timers where the target has them. */
 #include "graph_exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 typedef struct segment {
     const cc_target_iface *t;
@@ -20,8 +23,38 @@ struct cc_graph_exec {
     const cc_graph *g;
     int n_seg;
     segment *seg;
-    cc_tensor *host;       /* one host tensor per global value that crosses a boundary */
+    cc_tensor *host;       /* one host tensor per global value that crosses a boundary,
+                              with room for the guard bytes after its data */
+    int overrun;           /* the last run found a changed guard byte */
 };
+
+/* A host tensor of desc's dtype and shape with CC_GUARD_BYTES of room after the data
+ * (freed by cc_tensor_free). */
+static cc_status host_alloc(cc_tensor *t, const cc_tensor *desc, cc_err *err)
+{
+    size_t bytes = cc_tensor_bytes(desc), padded = (bytes + CC_GUARD_BYTES + 63) / 64 * 64;
+    void *p = aligned_alloc(64, padded);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "out of memory allocating %zu bytes", padded);
+    memset(p, 0, padded);
+    t->dtype = desc->dtype;
+    t->shape = desc->shape;
+    t->data = p;
+    return CC_OK;
+}
+
+/* Fills a new output buffer of the target: canary over the data (all-ones bytes for
+ * floats, a NaN; the guard byte for other types), then the guard bytes. */
+static cc_status arm_output(const segment *s, void *buf, const cc_tensor *desc, cc_err *err)
+{
+    size_t bytes = cc_tensor_bytes(desc);
+    unsigned char *p = malloc(bytes + CC_GUARD_BYTES);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    memset(p, cc_dtype_is_float(desc->dtype) ? 0xFF : CC_GUARD_BYTE, bytes);
+    memset(p + bytes, CC_GUARD_BYTE, CC_GUARD_BYTES);
+    cc_status st = s->t->upload(s->ctx, buf, p, bytes + CC_GUARD_BYTES, err);
+    free(p);
+    return st;
+}
 
 static void segment_free(segment *s)
 {
@@ -178,7 +211,8 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         st = s->t->prepare(s->ctx, &s->g, &s->plan, &e);
         if (st) {
             s->plan = NULL;
-            st = cc_err_set(err, st, "%s: prepare of nodes %d..%d: %s", s->t->name, a, b - 1, e.msg);
+            if (fb) st = cc_err_set(err, st, "%s: prepare of nodes %d..%d: %s", s->t->name, a, b - 1, e.msg);
+            else *err = e;
             goto fail;
         }
         s->in_buf = calloc((size_t)s->g.n_inputs + 1, sizeof(void *));
@@ -193,12 +227,10 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         }
         for (int j = 0; j < s->g.n_outputs; j++) {
             int v = s->global[s->g.outputs[j]];
-            st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(&g->values[v]) + 1, &s->out_buf[j], err);
+            st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(&g->values[v]) + CC_GUARD_BYTES, &s->out_buf[j], err);
+            if (!st) st = arm_output(s, s->out_buf[j], &g->values[v], err);
             if (st) goto fail;
-            if (!x->host[v].data) {
-                st = cc_tensor_alloc(&x->host[v], g->values[v].dtype, &g->values[v].shape, err);
-                if (st) goto fail;
-            }
+            if (!x->host[v].data && (st = host_alloc(&x->host[v], &g->values[v], err))) goto fail;
         }
         a = b;
     }
@@ -225,12 +257,21 @@ static cc_status run_segment(cc_graph_exec *x, segment *s, int upload, cc_err *e
     return st;
 }
 
+/* Downloads the segment's outputs with their guard bytes and checks those. */
 static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
 {
     for (int j = 0; j < s->g.n_outputs; j++) {
         int v = s->global[s->g.outputs[j]];
-        cc_status st = s->t->download(s->ctx, s->out_buf[j], x->host[v].data, cc_tensor_bytes(&x->g->values[v]), err);
+        size_t bytes = cc_tensor_bytes(&x->g->values[v]);
+        cc_status st = s->t->download(s->ctx, s->out_buf[j], x->host[v].data, bytes + CC_GUARD_BYTES, err);
         if (st) return st;
+        const unsigned char *guard = (const unsigned char *)x->host[v].data + bytes;
+        for (size_t b = 0; b < CC_GUARD_BYTES; b++)
+            if (guard[b] != CC_GUARD_BYTE) {
+                x->overrun = 1;
+                return cc_err_set(err, CC_ERR_DEVICE, "%s wrote past the end of output %d (guard byte %zu changed)",
+                                  s->t->name, j, b);
+            }
     }
     return CC_OK;
 }
@@ -241,7 +282,7 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
     for (int i = 0; i < g->n_inputs; i++) {
         int v = g->inputs[i];
         if (!x->host[v].data) {
-            cc_status st = cc_tensor_alloc(&x->host[v], g->values[v].dtype, &g->values[v].shape, err);
+            cc_status st = host_alloc(&x->host[v], &g->values[v], err);
             if (st) return st;
         }
         memcpy(x->host[v].data, in[i].data, cc_tensor_bytes(&g->values[v]));
@@ -269,12 +310,32 @@ cc_status cc_graph_exec_run_bound(cc_graph_exec *x, cc_err *err)
     return CC_OK;
 }
 
+cc_status cc_graph_exec_run_timed(cc_graph_exec *x, double *seconds, int *device, cc_err *err)
+{
+    if (x->n_seg == 1 && CC_TARGET_HAS(x->seg[0].t, run_timed)) {
+        segment *s = &x->seg[0];
+        *device = 1;
+        return s->t->run_timed(s->ctx, s->plan, s->in_buf, s->out_buf, seconds, err);
+    }
+    *device = 0;
+    double t0 = cc_now();
+    cc_status st = cc_graph_exec_run_bound(x, err);
+    *seconds = cc_now() - t0;
+    return st;
+}
+
+int cc_graph_exec_overrun(const cc_graph_exec *x)
+{
+    return x->overrun;
+}
+
 cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *out, cc_err *err)
 {
+    x->overrun = 0;
     cc_status st = cc_graph_exec_bind(x, in, err);
     if (st) return st;
     for (int s = 0; s < x->n_seg; s++) {
-        st = run_segment(x, &x->seg[s], x->n_seg > 1 || 1, err);
+        st = run_segment(x, &x->seg[s], 1, err);
         if (!st) st = download_segment(x, &x->seg[s], err);
         if (st) return st;
     }

@@ -363,7 +363,8 @@ static void set_reason(cc_model_result *r, cc_verdict v, const char *msg)
 #define MAX_LAT_SAMPLES 10000
 
 /* Times runs of x on in: two warm-up runs, then until min_samples and min_time (at most
- * 30 s and MAX_LAT_SAMPLES runs). Statistics to *tm; with keep, the raw samples to
+ * 30 s of host time and MAX_LAT_SAMPLES runs), each by the target's device timer where it
+ * has one (tm->device_timer). Statistics to *tm; with keep, the raw samples to
  * keep[0..*n_kept-1] (capacity MAX_LAT_SAMPLES). */
 static cc_status timed_runs(cc_graph_exec *x, const cc_tensor *in, double min_time, int min_samples, cc_timing *tm,
                             double *keep, int *n_kept, cc_err *err)
@@ -374,16 +375,17 @@ static cc_status timed_runs(cc_graph_exec *x, const cc_tensor *in, double min_ti
     double *s = malloc(sizeof(double) * (size_t)cap);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     double start = cc_now();
-    while (!st && n < cap && (n < min_samples || cc_now() - start < min_time) && cc_now() - start < 30) {
-        double t0 = cc_now();
-        st = cc_graph_exec_run_bound(x, err);
-        s[n++] = cc_now() - t0;
-    }
+    int device = 0;
+    while (!st && n < cap && (n < min_samples || cc_now() - start < min_time) && cc_now() - start < 30)
+        st = cc_graph_exec_run_timed(x, &s[n++], &device, err);
     if (!st && keep) {
         memcpy(keep, s, sizeof(double) * (size_t)n);
         *n_kept = n;
     }
-    if (!st) cc_stats_compute(s, n, 0, 0, tm);
+    if (!st) {
+        cc_stats_compute(s, n, 0, 0, tm);
+        tm->device_timer = device;
+    }
     free(s);
     return st;
 }
@@ -475,7 +477,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         free(y);
     }
     if (st) {
-        set_reason(r, CC_ERROR, e.msg);
+        /* a changed guard byte is a wrong result, not a failure to run */
+        set_reason(r, cc_graph_exec_overrun(x) ? CC_FAILED : CC_ERROR, e.msg);
         cc_detect_eval_destroy(det);
         goto done;
     }
@@ -535,6 +538,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         free_inputs(in, g->n_inputs);
         if (!st) {
             r->lat_samples = tm.n_samples;
+            r->lat_device_timer = tm.device_timer;
             r->lat_p50 = tm.median;
             r->lat_p90 = tm.p90;
             r->lat_p99 = tm.p99;

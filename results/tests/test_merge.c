@@ -108,6 +108,7 @@ int main(void)
         m.verdict = CC_PASSED;
         m.lat_samples = 10;
         m.lat_p50 = 0.02;
+        m.lat_device_timer = s; /* shard 2's latencies are device times */
         snprintf(m.plan, sizeof m.plan, "plan of shard %d", s + 1);
         double lat[10];
         for (int i = 0; i < 10; i++) lat[i] = 0.02 + 0.001 * i + s;
@@ -173,6 +174,7 @@ int main(void)
         char plan[32];
         snprintf(plan, sizeof plan, "plan of shard %d", k + 1);
         CHECK(nm == 1 && strcmp(mr[0].plan, plan) == 0);
+        CHECK(nm == 1 && mr[0].lat_device_timer == k);
         double *lat = NULL;
         int nl = 0;
         if (nm == 1) CHECK_OK(cc_store_load_model_samples(m, runs[k].id, "yolo", "cpu", mr[0].precision, &lat, &nl, &err));
@@ -260,12 +262,12 @@ int main(void)
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
      * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 9;
-     * model_results id, run_id and 34; model_samples 3 */
+     * model_results id, run_id and 35; model_samples 3 */
     CHECK(columns(merged, "results") == 3 + 39);
     CHECK(columns(merged, "runs") == 1 + 12);
     CHECK(columns(merged, "environments") == 1 + 17);
     CHECK(columns(merged, "run_targets") == 2 + 9);
-    CHECK(columns(merged, "model_results") == 2 + 34);
+    CHECK(columns(merged, "model_results") == 2 + 35);
     CHECK(columns(merged, "timing_samples") == 3);
     CHECK(columns(merged, "model_samples") == 3);
     return CC_TEST_RESULT();

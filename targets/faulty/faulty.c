@@ -7,9 +7,11 @@
  * separated by ';', each `fault=NAMES` or `fault=NAMES:FACTOR`. NAMES is one name or
  * several separated by ',', each an op name (Conv) or an op family, the ops/ file's name
  * (conv: Conv, ConvTranspose, ConvInteger, QLinearConv). Faults: crash, hang, wrong,
- * error, unsupported, hog, slow. The first entry naming an op wins.
+ * error, unsupported, hog, slow, overrun. The first entry naming an op wins.
  * Default (variable unset): crash=Relu;hang=Sigmoid;wrong=Add;error=Tanh;unsupported=Exp;hog=Sqrt.
  * Set but empty (or "none"): no fault at all.
+ * "overrun" computes like ref and then writes 8 bytes past the end of output 0 (inside the
+ * buffer's guard bytes), to exercise the executor's guard check.
  * "hog" allocates and touches memory until the allocation fails, to exercise the
  * worker's memory limit.
  * "slow" computes like ref, then spins until (FACTOR - 1) x the time that computation took
@@ -180,6 +182,10 @@ static cc_status faulty_run(void *ctx, void *plan, void *const *inputs, void *co
         /* spin, not sleep: the extra time behaves like compute under load */
         double until = t0 + fl.factor * (now_s() - t0);
         while (now_s() < until) {}
+    }
+    if (st == CC_OK && strcmp(f, "overrun") == 0) {
+        const cc_tensor *o = &p->g->values[p->g->outputs[0]];
+        memset((unsigned char *)outputs[0] + cc_tensor_bytes(o), 0x5A, 8);
     }
     if (st == CC_OK && strcmp(f, "wrong") == 0) {
         const cc_tensor *o = &p->g->values[p->g->outputs[0]];

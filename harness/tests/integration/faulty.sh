@@ -23,6 +23,13 @@ expect_eq "$status" "finished" "run status"
 n_cases=$("$CC" list cases --quick --ops Relu,Sigmoid,Add,Tanh,Exp,Sqrt,Conv --dtypes f32 | wc -l)
 expect_eq "$(sql "$db" "SELECT count(*) FROM results")" $((n_cases * 2)) "every job recorded"
 
+# a write past the end of an output is a failed result, caught by the guard bytes
+CROSSCHECK_FAULTY="overrun=Relu" "$CC" run --quick --targets faulty --ops Relu --dtypes f32 --no-timing \
+    --db "$WORK/over.db" >"$WORK/over.txt" 2>&1
+expect_eq "$?" 1 "exit code with an overrun"
+expect_eq "$(sql "$WORK/over.db" "SELECT DISTINCT verdict || ': ' || reason FROM results")" \
+    "failed: faulty wrote past the end of output 0 (guard byte 0 changed)" "overrun verdict"
+
 # a worker dies with its parent: the parent killed with -9 while a job hangs leaves no
 # worker behind (it used to sleep on under PID 1 until its hang ended)
 CROSSCHECK_FAULTY="hang=Relu" "$CC" run --targets faulty --ops Relu --quick --dtypes f32 --timeout 60 \

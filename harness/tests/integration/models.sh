@@ -46,6 +46,13 @@ CROSSCHECK_FAULTY="wrong=QLinearConv:0.25" "$CC" run --case "$qid" --targets fau
 expect_eq "$(sql "$WORK/q.db" "SELECT group_concat(x, ', ') FROM (SELECT DISTINCT target||' '||verdict AS x FROM results ORDER BY x)")" \
     "cpu passed, faulty failed" "the named INT8 case fails alone on faulty and passes on cpu ($(tail -2 "$WORK/q.txt"))"
 
+# a model's output written past its end: failed, by the same guard bytes as op cases
+CROSSCHECK_FAULTY="overrun=Conv" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
+    >"$WORK/ov.txt" 2>"$WORK/ov.err"
+expect_eq "$?" 1 "run with an overrun"
+expect_eq "$(sql "$db" "SELECT verdict||': '||reason FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
+    "failed: faulty wrote past the end of output 0 (guard byte 0 changed)" "model overrun verdict"
+
 # an op the backend lacks falls back to cpu and is counted
 CROSSCHECK_FAULTY="unsupported=GlobalAveragePool" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
     >"$WORK/fb.txt" 2>"$WORK/fb.err"
