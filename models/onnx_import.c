@@ -326,7 +326,11 @@ static const char *attr_type_name(Onnx__AttributeProto__AttributeType t)
 
 static const char *kind_name(cc_attr_kind k)
 {
-    static const char *const names[] = { "INT", "FLOAT", "INTS", "FLOATS", "STRING" };
+    static const char *const names[] = {
+        [CC_ATTR_INT] = "INT",         [CC_ATTR_FLOAT] = "FLOAT",     [CC_ATTR_INTS] = "INTS",
+        [CC_ATTR_FLOATS] = "FLOATS",   [CC_ATTR_STRING] = "STRING",   [CC_ATTR_STRINGS] = "STRINGS",
+        [CC_ATTR_TENSOR] = "TENSOR",
+    };
     return names[k];
 }
 
@@ -334,9 +338,13 @@ static const char *kind_name(cc_attr_kind k)
 static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_value *v, char *why, size_t n)
 {
     static const Onnx__AttributeProto__AttributeType want[] = {
-        ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT,
-        ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS,
-        ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING,
+        [CC_ATTR_INT] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT,
+        [CC_ATTR_FLOAT] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT,
+        [CC_ATTR_INTS] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS,
+        [CC_ATTR_FLOATS] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS,
+        [CC_ATTR_STRING] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING,
+        [CC_ATTR_STRINGS] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS,
+        [CC_ATTR_TENSOR] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR,
     };
     Onnx__AttributeProto__AttributeType t = attr_type(a);
     if (a->ref_attr_name && a->ref_attr_name[0]) {
@@ -374,6 +382,45 @@ static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_
         if (a->s.len) memcpy(v->s, a->s.data, a->s.len);
         v->s[a->s.len] = '\0';
         break;
+    case CC_ATTR_STRINGS:
+        if (a->n_strings > CC_MAX_STRS) {
+            snprintf(why, n, "has %zu strings, at most %d are supported", a->n_strings, CC_MAX_STRS);
+            return -1;
+        }
+        for (size_t i = 0; i < a->n_strings; i++) {
+            const ProtobufCBinaryData *b = &a->strings[i];
+            if (b->len >= CC_ATTR_STR || (b->len && memchr(b->data, 0, b->len))) {
+                snprintf(why, n, "has a string of %zu bytes, at most %d are supported", b->len, CC_ATTR_STR - 1);
+                return -1;
+            }
+            if (b->len) memcpy(v->strs[i], b->data, b->len);
+            v->strs[i][b->len] = '\0';
+        }
+        v->n = (int)a->n_strings;
+        break;
+    case CC_ATTR_TENSOR: {
+        cc_tensor t;
+        cc_err e;
+        if (!a->t || cc_onnx_tensor("", "attribute tensor", a->t, &t, &e)) {
+            snprintf(why, n, "is a tensor crosscheck cannot read%s%.80s", a->t ? ": " : "", a->t ? e.msg : "");
+            return -1;
+        }
+        int64_t cnt = cc_tensor_numel(&t);
+        if (cnt > CC_MAX_INTS) {
+            snprintf(why, n, "is a tensor of %lld elements, at most %d are supported", (long long)cnt, CC_MAX_INTS);
+            cc_tensor_free(&t);
+            return -1;
+        }
+        v->tdtype = t.dtype;
+        v->tshape = t.shape;
+        v->n = (int)cnt;
+        for (int64_t i = 0; i < cnt; i++) {
+            v->ints[i] = t.dtype == CC_I64 ? ((const int64_t *)t.data)[i] : (int64_t)cc_load(t.data, t.dtype, (size_t)i);
+            v->floats[i] = cc_load(t.data, t.dtype, (size_t)i);
+        }
+        cc_tensor_free(&t);
+        break;
+    }
     }
     return 0;
 }

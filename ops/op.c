@@ -48,6 +48,29 @@ const char *cc_attr_s(const cc_node *n, const char *name)
     return n->attrs[i].s;
 }
 
+const char *cc_attr_str_at(const cc_node *n, const char *name, int k)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_STRINGS);
+    const cc_attr_value *v = &n->attrs[i];
+    return v->set && k >= 0 && k < v->n ? v->strs[k] : NULL;
+}
+
+cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_err *err)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_TENSOR);
+    const cc_attr_value *v = &n->attrs[i];
+    if (!v->set) return cc_err_set(err, CC_ERR_ARG, "%s: attribute %s is absent", n->op->name, name);
+    cc_status st = cc_tensor_alloc(t, v->tdtype, &v->tshape, err);
+    if (st) return st;
+    for (int k = 0; k < v->n; k++) {
+        if (v->tdtype == CC_I64) ((int64_t *)t->data)[k] = v->ints[k];
+        else cc_store(t->data, v->tdtype, (size_t)k, v->floats[k]);
+    }
+    return CC_OK;
+}
+
 static const char *kind_name(cc_attr_kind k)
 {
     switch (k) {
@@ -56,8 +79,19 @@ static const char *kind_name(cc_attr_kind k)
     case CC_ATTR_INTS: return "a list of integers";
     case CC_ATTR_FLOATS: return "a list of numbers";
     case CC_ATTR_STRING: return "a word";
+    case CC_ATTR_STRINGS: return "a list of words";
+    case CC_ATTR_TENSOR: return "a tensor (dtype:[values])";
     }
     return "?";
+}
+
+/* 1 when s[0..len) is a word of case-id syntax (letters, digits, '_', '-', '.'). */
+static int is_word(const char *s, size_t len)
+{
+    if (len == 0 || len >= CC_ATTR_STR) return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.') return 0;
+    return 1;
 }
 
 static int parse_int(const char *s, size_t len, int64_t *out)
@@ -106,14 +140,41 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
         if (parse_float(text, len, &r.f)) goto bad;
         break;
     case CC_ATTR_STRING:
-        if (len == 0 || len >= CC_ATTR_STR) goto bad;
-        for (size_t i = 0; i < len; i++)
-            if (!isalnum((unsigned char)text[i]) && text[i] != '_' && text[i] != '-' && text[i] != '.')
-                goto bad;
+        if (!is_word(text, len)) goto bad;
         memcpy(r.s, text, len + 1);
         break;
+    case CC_ATTR_TENSOR: {
+        /* dtype:[v,...] (rank 1) or dtype:v (rank 0); the elements as a list of the dtype's kind */
+        const char *colon = strchr(text, ':');
+        char dt[16];
+        if (!colon || (size_t)(colon - text) >= sizeof dt) goto bad;
+        memcpy(dt, text, (size_t)(colon - text));
+        dt[colon - text] = '\0';
+        if (cc_dtype_parse(dt, &r.tdtype)) goto bad;
+        const char *body = colon + 1;
+        int rank1 = body[0] == '[';
+        cc_attr_value list;
+        cc_attr_kind lk = cc_dtype_is_float(r.tdtype) ? CC_ATTR_FLOATS : CC_ATTR_INTS;
+        if (cc_attr_parse(lk, body, &list, err)) goto bad;
+        if (!rank1 && list.n != 1) goto bad;
+        r.n = list.n;
+        memcpy(r.ints, list.ints, sizeof r.ints);
+        memcpy(r.floats, list.floats, sizeof r.floats);
+        for (int k = 0; k < r.n; k++) {
+            /* the value must be the dtype's own: no rounding, no saturation */
+            double x = lk == CC_ATTR_INTS ? (double)r.ints[k] : r.floats[k];
+            unsigned char cell[8];
+            cc_store(cell, r.tdtype, 0, x);
+            if (lk == CC_ATTR_INTS && r.tdtype != CC_I64 && cc_load(cell, r.tdtype, 0) != x) goto bad;
+            if (lk == CC_ATTR_FLOATS) r.floats[k] = cc_load(cell, r.tdtype, 0);
+        }
+        r.tshape.rank = rank1;
+        if (rank1) r.tshape.dims[0] = r.n;
+        break;
+    }
     case CC_ATTR_INTS:
-    case CC_ATTR_FLOATS: {
+    case CC_ATTR_FLOATS:
+    case CC_ATTR_STRINGS: {
         const char *p = text, *end = text + len;
         if (len >= 2 && text[0] == '[' && text[len - 1] == ']') {
             p++;
@@ -128,7 +189,13 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
             if (r.n >= CC_MAX_INTS)
                 return cc_err_set(err, CC_ERR_ARG, "list '%s' has more than %d elements", text,
                                   CC_MAX_INTS);
-            if (kind == CC_ATTR_INTS) {
+            if (kind == CC_ATTR_STRINGS) {
+                if (r.n >= CC_MAX_STRS)
+                    return cc_err_set(err, CC_ERR_ARG, "list '%s' has more than %d words", text, CC_MAX_STRS);
+                if (!is_word(p, (size_t)(q - p))) goto bad;
+                memcpy(r.strs[r.n], p, (size_t)(q - p));
+                r.strs[r.n][q - p] = '\0';
+            } else if (kind == CC_ATTR_INTS) {
                 if (parse_int(p, (size_t)(q - p), &r.ints[r.n])) goto bad;
                 r.floats[r.n] = (double)r.ints[r.n];
             } else {
@@ -172,13 +239,30 @@ void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t
     case CC_ATTR_INT: snprintf(buf, n, "%lld", (long long)v->i); return;
     case CC_ATTR_FLOAT: format_float(v->f, buf, n); return;
     case CC_ATTR_STRING: snprintf(buf, n, "%s", v->s); return;
+    case CC_ATTR_TENSOR: {
+        int len = snprintf(buf, n, "%s:", cc_dtype_name(v->tdtype));
+        if (len < 0 || (size_t)len >= n) return;
+        cc_attr_value list = *v;
+        cc_attr_kind lk = cc_dtype_is_float(v->tdtype) ? CC_ATTR_FLOATS : CC_ATTR_INTS;
+        if (v->tshape.rank == 0) {
+            char e[40];
+            if (lk == CC_ATTR_INTS) snprintf(e, sizeof e, "%lld", (long long)v->ints[0]);
+            else format_float(v->floats[0], e, sizeof e);
+            snprintf(buf + len, n - (size_t)len, "%s", e);
+        } else {
+            cc_attr_format(lk, &list, buf + len, n - (size_t)len);
+        }
+        return;
+    }
     case CC_ATTR_INTS:
-    case CC_ATTR_FLOATS: {
+    case CC_ATTR_FLOATS:
+    case CC_ATTR_STRINGS: {
         size_t len = 0;
         len += (size_t)snprintf(buf + len, n - len, "[");
         for (int i = 0; i < v->n && len < n; i++) {
             char e[40];
             if (kind == CC_ATTR_INTS) snprintf(e, sizeof e, "%lld", (long long)v->ints[i]);
+            else if (kind == CC_ATTR_STRINGS) snprintf(e, sizeof e, "%s", v->strs[i]);
             else format_float(v->floats[i], e, sizeof e);
             len += (size_t)snprintf(buf + len, n - len, i ? ",%s" : "%s", e);
         }
@@ -205,6 +289,16 @@ int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value
         if (a->n != b->n) return 0;
         for (int i = 0; i < a->n; i++)
             if ((float)a->floats[i] != (float)b->floats[i]) return 0;
+        return 1;
+    case CC_ATTR_STRINGS:
+        if (a->n != b->n) return 0;
+        for (int i = 0; i < a->n; i++)
+            if (strcmp(a->strs[i], b->strs[i]) != 0) return 0;
+        return 1;
+    case CC_ATTR_TENSOR:
+        if (a->tdtype != b->tdtype || !cc_shape_equal(&a->tshape, &b->tshape) || a->n != b->n) return 0;
+        for (int i = 0; i < a->n; i++)
+            if (cc_dtype_is_float(a->tdtype) ? a->floats[i] != b->floats[i] : a->ints[i] != b->ints[i]) return 0;
         return 1;
     }
     return 0;

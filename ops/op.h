@@ -30,6 +30,7 @@
 #define CC_MAX_ATTRS 16     /* attribute schema entries of one op */
 #define CC_MAX_INTS 16      /* elements of an ints/floats attribute (pads of rank 8 = 16) */
 #define CC_ATTR_STR 32      /* bytes of a string attribute, NUL included */
+#define CC_MAX_STRS 8       /* elements of a strings attribute (LSTM's activations: 6) */
 #define CC_CASE_ID_MAX 512  /* bytes of a canonical case id, NUL included */
 
 typedef enum cc_attr_kind {
@@ -37,7 +38,9 @@ typedef enum cc_attr_kind {
     CC_ATTR_FLOAT,
     CC_ATTR_INTS,
     CC_ATTR_FLOATS,
-    CC_ATTR_STRING
+    CC_ATTR_STRING,
+    CC_ATTR_STRINGS,  /* a list of words: LSTM's activations */
+    CC_ATTR_TENSOR    /* a small constant tensor: ConstantOfShape's value */
 } cc_attr_kind;
 
 /* One attribute of an op's schema. Besides ONNX attributes it describes two other
@@ -80,14 +83,20 @@ typedef struct cc_io_def {
     int64_t ilo, ihi;
 } cc_io_def;
 
+/* An attribute's value. Case-id syntax by kind: 3; 0.5; [1,2]; [0.5,1]; word; [Sigmoid,Tanh]
+ * (strings); f32:[0.5] (a tensor: dtype, then its elements, rank 1) or f32:0.5 (rank 0).
+ * Its layout is part of the target ABI (target.h). */
 typedef struct cc_attr_value {
     int set;                          /* 0: absent (optional, no default, not given) */
     int64_t i;                        /* CC_ATTR_INT */
     double f;                         /* CC_ATTR_FLOAT */
-    int n;                            /* elements of ints/floats */
-    int64_t ints[CC_MAX_INTS];
-    double floats[CC_MAX_INTS];
+    int n;                            /* elements of ints/floats/strings/tensor */
+    int64_t ints[CC_MAX_INTS];        /* CC_ATTR_INTS; a tensor's elements of integer dtype */
+    double floats[CC_MAX_INTS];       /* CC_ATTR_FLOATS; a tensor's elements (every dtype) */
     char s[CC_ATTR_STR];              /* CC_ATTR_STRING */
+    char strs[CC_MAX_STRS][CC_ATTR_STR]; /* CC_ATTR_STRINGS */
+    cc_dtype tdtype;                  /* CC_ATTR_TENSOR: dtype and shape of the tensor, */
+    cc_shape tshape;                  /* n = its element count (at most CC_MAX_INTS) */
 } cc_attr_value;
 
 struct cc_op_def;
@@ -227,6 +236,11 @@ int64_t cc_attr_i(const cc_node *n, const char *name);
 double cc_attr_f(const cc_node *n, const char *name);
 const char *cc_attr_s(const cc_node *n, const char *name);
 const cc_attr_value *cc_attr_get(const cc_node *n, const char *name);
+/* Element k of a strings attribute; NULL when it is absent or has no element k. */
+const char *cc_attr_str_at(const cc_node *n, const char *name, int k);
+/* A tensor attribute as a host tensor of its dtype and shape (t->data malloc'd, freed with
+ * cc_tensor_free). CC_ERR_ARG naming the op and attribute when it is absent. */
+cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_err *err);
 /* Sets every attribute of node->attrs to its schema default (absent where none). */
 cc_status cc_node_set_defaults(cc_node *node, cc_err *err);
 /* Parses `text` in case-id syntax as attribute kind `kind` into v. */

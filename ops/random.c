@@ -100,7 +100,9 @@ static void change_attr(const cc_draw_source *s, int a, cc_rng *r, cc_attr_value
 {
     const cc_attr_def *d = &s->op->attrs[a];
     if (s->pool_n[a] > 0) *v = s->pool[a][pick(r, s->pool_n[a])];
-    if (d->kind == CC_ATTR_STRING || !chance(r, 0.4)) return;
+    int numeric = d->kind == CC_ATTR_INT || d->kind == CC_ATTR_FLOAT || d->kind == CC_ATTR_INTS ||
+                  d->kind == CC_ATTR_FLOATS;
+    if (!numeric || !chance(r, 0.4)) return; /* words, lists of words, tensors: pooled values only */
     v->set = 1;
     switch (d->kind) {
     case CC_ATTR_INT: v->i = neighbour(v->i, chance(r, 0.5)); break;

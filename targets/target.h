@@ -12,9 +12,12 @@
 
 #include "../ops/op.h"
 
-/* 3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32 (cc_node, cc_op_def and
- * cc_graph layouts) */
-#define CC_TARGET_ABI_VERSION 3
+/* The version covers this interface and everything a backend reads of a graph: the
+ * layouts of cc_graph, cc_node, cc_attr_value, cc_op_def and cc_tensor (ops/op.h,
+ * harness/tensor.h) and the op ids of ops/ops.def. Any change to those layouts raises it.
+ *  3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32
+ *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape) */
+#define CC_TARGET_ABI_VERSION 4
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,

@@ -47,6 +47,8 @@ static const char *kind_name(cc_attr_kind k)
     case CC_ATTR_INTS: return "INTS";
     case CC_ATTR_FLOATS: return "FLOATS";
     case CC_ATTR_STRING: return "STRING";
+    case CC_ATTR_STRINGS: return "STRINGS";
+    case CC_ATTR_TENSOR: return "TENSOR";
     }
     return "?";
 }
