@@ -36,17 +36,6 @@ cc_status cc_conv_accumulate(const cc_conv_geom *g, const cc_tensor *x, double x
                              const cc_tensor *w, const double *w_zero, double *acc, double *mag,
                              cc_err *err);
 
-/* The attribute schema entries every Conv-shaped op has, in ONNX (alphabetical) order;
- * absent lists mean the ONNX defaults (1s for strides and dilations, 0s for pads, the
- * kernel taken from w). */
-#define CC_CONV_WINDOW_ATTRS                                                                    \
-    { .name = "auto_pad", .kind = CC_ATTR_STRING, .def = "NOTSET", .input = -1 },            \
-    { .name = "dilations", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },                 \
-    { .name = "group", .kind = CC_ATTR_INT, .def = "1", .input = -1 },                       \
-    { .name = "kernel_shape", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },              \
-    { .name = "pads", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },                      \
-    { .name = "strides", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 }
-
 /* Which sweep a layer shape belongs to. */
 enum { CC_CONV_QUICK = 0, CC_CONV_EDGE, CC_CONV_RESNET, CC_CONV_YOLO };
 

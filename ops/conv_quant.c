@@ -199,9 +199,9 @@ const cc_op_def cc_op_ConvInteger = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 8,
+    .n_attrs = CC_ONNX_NATTRS(ConvInteger, 10) + 2,
     .attrs = {
-        CC_CONV_WINDOW_ATTRS,
+        CC_ONNX_ATTRS(ConvInteger, 10)
         { .name = "x_zp", .kind = CC_ATTR_INT, .def = "1", .input = -1, .knob = 1 },
         { .name = "w_zp", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
     },
@@ -478,9 +478,9 @@ const cc_op_def cc_op_QLinearConv = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 8,
+    .n_attrs = CC_ONNX_NATTRS(QLinearConv, 10) + 2,
     .attrs = {
-        CC_CONV_WINDOW_ATTRS,
+        CC_ONNX_ATTRS(QLinearConv, 10)
         { .name = "per_channel", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
         { .name = "w_zp", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
     },

@@ -410,8 +410,8 @@ const cc_op_def cc_op_LeakyRelu = {
     .name = "LeakyRelu", .domain = "", .since_version = 16, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
-    .n_attrs = 1,
-    .attrs = { { .name = "alpha", .kind = CC_ATTR_FLOAT, .def = "0.01", .input = -1 } },
+    .n_attrs = CC_ONNX_NATTRS(LeakyRelu, 16),
+    .attrs = { CC_ONNX_ATTRS(LeakyRelu, 16) },
     .cases = leaky_relu_cases,
     UNARY_FNS,
 };
@@ -441,11 +441,8 @@ const cc_op_def cc_op_HardSigmoid = {
     .name = "HardSigmoid", .domain = "", .since_version = 6, .family = "eltwise",
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
-    .n_attrs = 2,
-    .attrs = {
-        { .name = "alpha", .kind = CC_ATTR_FLOAT, .def = "0.2", .input = -1 },
-        { .name = "beta", .kind = CC_ATTR_FLOAT, .def = "0.5", .input = -1 },
-    },
+    .n_attrs = CC_ONNX_NATTRS(HardSigmoid, 6),
+    .attrs = { CC_ONNX_ATTRS(HardSigmoid, 6) },
     .cases = hard_sigmoid_cases,
     UNARY_FNS,
 };

@@ -25,6 +25,7 @@
 #include "../harness/rng.h"
 #include "../harness/tensor.h"
 #include "op_ids.h"
+#include "onnx_attrs.h"
 
 #define CC_MAX_IO 32        /* inputs or outputs of one node (DenseNet concatenates 25) */
 #define CC_MAX_ATTRS 16     /* attribute schema entries of one op */

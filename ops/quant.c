@@ -344,9 +344,9 @@ const cc_op_def cc_op_QuantizeLinear = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 4,
+    .n_attrs = CC_ONNX_NATTRS(QuantizeLinear, 13) + 3,
     .attrs = {
-        { .name = "axis", .kind = CC_ATTR_INT, .def = "1", .input = -1 },
+        CC_ONNX_ATTRS(QuantizeLinear, 13)
         { .name = "to", .kind = CC_ATTR_STRING, .def = "u8", .input = -1, .knob = 1 },
         { .name = "per_axis", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
         { .name = "zp", .kind = CC_ATTR_INT, .def = "1", .input = -1, .knob = 1 },
@@ -486,9 +486,9 @@ const cc_op_def cc_op_DequantizeLinear = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 3,
+    .n_attrs = CC_ONNX_NATTRS(DequantizeLinear, 13) + 2,
     .attrs = {
-        { .name = "axis", .kind = CC_ATTR_INT, .def = "1", .input = -1 },
+        CC_ONNX_ATTRS(DequantizeLinear, 13)
         { .name = "per_axis", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
         { .name = "zp", .kind = CC_ATTR_INT, .def = "1", .input = -1, .knob = 1 },
     },

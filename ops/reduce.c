@@ -343,8 +343,8 @@ const cc_op_def cc_op_Softmax = {
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
     .min_outputs = 1, .max_outputs = 1,
-    .n_attrs = 1,
-    .attrs = { { .name = "axis", .kind = CC_ATTR_INT, .def = "-1", .input = -1 } },
+    .n_attrs = CC_ONNX_NATTRS(Softmax, 13),
+    .attrs = { CC_ONNX_ATTRS(Softmax, 13) },
     .dtypes = FLOATS,
     .infer = softmax_infer, .cost = softmax_cost, .cases = softmax_cases,
     .golden = softmax_golden,
@@ -357,11 +357,8 @@ const cc_op_def cc_op_Softmax = {
         .n_inputs = 1,                                                                   \
         .inputs = { __VA_ARGS__ },                                                       \
         .min_outputs = 1, .max_outputs = 1,                                              \
-        .n_attrs = 2,                                                                    \
-        .attrs = {                                                                       \
-            { .name = "axes", .kind = CC_ATTR_INTS, .def = NULL, .input = -1 },          \
-            { .name = "keepdims", .kind = CC_ATTR_INT, .def = "1", .input = -1 },        \
-        },                                                                               \
+        .n_attrs = CC_ONNX_NATTRS(OP, 13),                                               \
+        .attrs = { CC_ONNX_ATTRS(OP, 13) },                                              \
         .dtypes = FLOATS,                                                                \
         .infer = reduce_infer, .cost = reduce_cost, .cases = CASES,                      \
         .golden = reduce_golden,                                                         \

@@ -486,14 +486,9 @@ const cc_op_def cc_op_Resize = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 9,
+    .n_attrs = CC_ONNX_NATTRS(Resize, 13) + 3,
     .attrs = {
-        { .name = "coordinate_transformation_mode", .kind = CC_ATTR_STRING, .def = "half_pixel", .input = -1 },
-        { .name = "cubic_coeff_a", .kind = CC_ATTR_FLOAT, .def = "-0.75", .input = -1 },
-        { .name = "exclude_outside", .kind = CC_ATTR_INT, .def = "0", .input = -1 },
-        { .name = "extrapolation_value", .kind = CC_ATTR_FLOAT, .def = "0", .input = -1 },
-        { .name = "mode", .kind = CC_ATTR_STRING, .def = "nearest", .input = -1 },
-        { .name = "nearest_mode", .kind = CC_ATTR_STRING, .def = "round_prefer_floor", .input = -1 },
+        CC_ONNX_ATTRS(Resize, 13)
         { .name = "roi", .kind = CC_ATTR_FLOATS, .def = NULL, .input = 1, .input_dtype = CC_F32 },
         { .name = "scales", .kind = CC_ATTR_FLOATS, .def = NULL, .input = 2, .input_dtype = CC_F32 },
         { .name = "sizes", .kind = CC_ATTR_INTS, .def = NULL, .input = 3, .input_dtype = CC_I64 },

@@ -174,8 +174,8 @@ const cc_op_def cc_op_Concat = {
     },
     .min_outputs = 1,
     .max_outputs = 1,
-    .n_attrs = 1,
-    .attrs = { { .name = "axis", .kind = CC_ATTR_INT, .def = NULL, .required = 1, .input = -1 } },
+    .n_attrs = CC_ONNX_NATTRS(Concat, 13),
+    .attrs = { CC_ONNX_ATTRS(Concat, 13) },
     .dtypes = SHAPE_DTYPES,
     .infer = concat_infer,
     .cost = shape_move_cost,
@@ -332,9 +332,9 @@ const cc_op_def cc_op_Split = {
     },
     .min_outputs = 1,
     .max_outputs = CC_MAX_IO,
-    .n_attrs = 3,
+    .n_attrs = CC_ONNX_NATTRS(Split, 13) + 2,
     .attrs = {
-        { .name = "axis", .kind = CC_ATTR_INT, .def = "0", .input = -1 },
+        CC_ONNX_ATTRS(Split, 13)
         { .name = "split", .kind = CC_ATTR_INTS, .def = NULL, .input = 1, .input_dtype = CC_I64 },
         { .name = "num_outputs", .kind = CC_ATTR_INT, .def = NULL, .input = -1, .knob = 1 },
     },

@@ -44,6 +44,14 @@ static void check_def(const cc_op_def *op)
         }
         if (op->inputs[i].role == CC_IN_GEN) CHECK(op->gen != NULL);
     }
+    /* n_attrs counts exactly the entries given (ONNX's from onnx_attrs.h, then the rest) */
+    CHECK(op->n_attrs >= 0 && op->n_attrs <= CC_MAX_ATTRS);
+    for (int a = 0; a < CC_MAX_ATTRS; a++)
+        if ((op->attrs[a].name != NULL) != (a < op->n_attrs)) {
+            fprintf(stderr, "%s: n_attrs is %d, attribute entry %d is %s\n", op->name, op->n_attrs, a,
+                    op->attrs[a].name ? op->attrs[a].name : "empty");
+            CHECK(0);
+        }
     for (int a = 0; a < op->n_attrs; a++) {
         const cc_attr_def *d = &op->attrs[a];
         CHECK(cc_attr_index(op, d->name) == a); /* unique */

@@ -1,7 +1,8 @@
 /* test_schemas.c — every catalog op against ONNX's own operator schema (ops/onnx_schemas.def,
  * generated from libonnx by scripts/onnx-schemas.sh): the opset versions ops.def lists,
- * and each attribute's name, kind, required flag and default: the catalog's schemas are
- * typed in ops/, and this holds them to ONNX's. */
+ * and each attribute's name, kind, required flag and default. The catalog's schemas start
+ * with ops/onnx_attrs.h's entries (generated from the same table by the same script);
+ * this catches an entry typed or changed by hand, a stale header and a wrong version. */
 #include <string.h>
 
 #include "../../harness/cctest.h"
