@@ -15,7 +15,7 @@
 #ifndef CC_EXIT_CODES_H
 #define CC_EXIT_CODES_H
 
-#include "cc.h"
+#include "../ops/core/cc.h"
 
 enum {
     CC_EXIT_PASS = 0,

@@ -17,8 +17,8 @@
 #ifndef CC_METRICS_H
 #define CC_METRICS_H
 
-#include "../harness/cc.h"
-#include "../harness/dtype.h"
+#include "../ops/core/cc.h"
+#include "../ops/core/dtype.h"
 
 typedef struct cc_class_metrics {
     int n;                 /* inputs */

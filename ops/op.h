@@ -20,10 +20,10 @@
 #ifndef CC_OP_H
 #define CC_OP_H
 
-#include "../harness/cc.h"
-#include "../harness/dtype.h"
-#include "../harness/rng.h"
-#include "../harness/tensor.h"
+#include "core/cc.h"
+#include "core/dtype.h"
+#include "core/rng.h"
+#include "core/tensor.h"
 #include "op_ids.h"
 #include "onnx_attrs.h"
 

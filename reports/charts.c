@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/dtype.h"
+#include "../ops/core/dtype.h"
 #include "text.h"
 
 void cc_charts_free(cc_charts *s)

@@ -5,7 +5,7 @@
 #ifndef CC_SVG_H
 #define CC_SVG_H
 
-#include "../harness/cc.h"
+#include "../ops/core/cc.h"
 
 /* Bars: n_groups categories along x (e.g. dtypes), n_series bars in each (e.g. targets),
  * values[g * n_series + s] >= 0; NaN draws no bar. The y axis starts at 0. */

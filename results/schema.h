@@ -6,7 +6,7 @@
 
 #include <sqlite3.h>
 
-#include "../harness/cc.h"
+#include "../ops/core/cc.h"
 
 /* PRAGMA application_id of a crosscheck results database ("ccRS"). */
 #define CC_STORE_APPLICATION_ID 0x63635253

@@ -23,13 +23,13 @@
 
 #include <stdint.h>
 
-#include "../targets/target.h"
+#include "../ops/core/device.h"
 #include "result.h"
 
 /* The schema version this code writes and understands (PRAGMA user_version). */
 #define CC_STORE_SCHEMA_VERSION 6
 
-/* An open results database. (Named cc_db, not cc_store: harness/dtype.h already has a
+/* An open results database. (Named cc_db, not cc_store: ops/core/dtype.h already has a
  * function cc_store.) */
 typedef struct cc_db cc_db;
 

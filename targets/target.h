@@ -10,11 +10,12 @@
 #ifndef CC_TARGET_H
 #define CC_TARGET_H
 
+#include "../ops/core/device.h"
 #include "../ops/op.h"
 
 /* The version covers this interface and everything a backend reads of a graph: the
  * layouts of cc_graph, cc_node, cc_attr_value, cc_op_def and cc_tensor (ops/op.h,
- * harness/tensor.h) and the op ids of ops/ops.def. Any change to those layouts raises it.
+ * ops/core/tensor.h) and the op ids of ops/ops.def. Any change to those layouts raises it.
  *  3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32
  *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape) */
 #define CC_TARGET_ABI_VERSION 4
@@ -25,16 +26,6 @@ typedef enum cc_support {
     CC_SUPPORT_NOT_HERE     /* it does, but not on this hardware (no fp16 units, ...) */
 } cc_support;
 
-typedef struct cc_device_desc {
-    char name[128];         /* "AMD Ryzen 9 7950X (2 cores used)", "NVIDIA H100 80GB HBM3" */
-    char driver[128];       /* driver or runtime version, "" where none */
-    char library[256];      /* library versions: "OpenBLAS 0.3.21; OpenMP 4.5" */
-    double peak_gflops;     /* FP32 peak where known, else 0 */
-    double peak_gbps;       /* memory bandwidth where known, else 0 */
-    char peak_source[96];   /* how peak_gflops was found, "" where unknown: "measured: ..."
-                               (a probe run on this machine) or "estimate: ..." (counted
-                               from the device's properties, e.g. SMs x lanes x clock) */
-} cc_device_desc;
 
 typedef struct cc_target_iface cc_target_iface;
 

@@ -4,7 +4,7 @@
 #ifndef CC_NPY_H
 #define CC_NPY_H
 
-#include "../tensor.h"
+#include "../../ops/core/tensor.h"
 
 /* Writes t to path. CC_ERR_IO with the path and errno text on failure. */
 cc_status cc_npy_write(const char *path, const cc_tensor *t, cc_err *err);

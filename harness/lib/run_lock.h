@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "../cc.h"
+#include "../../ops/core/cc.h"
 
 typedef struct cc_run_lock {
     int fd;                   /* -1 when not held */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/rng.h"
+#include "ops/core/rng.h"
 #include "results/store.h"
 #include "schema_old.h"
 

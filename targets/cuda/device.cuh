@@ -10,7 +10,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "../../harness/dtype.h"
+#include "../../ops/core/dtype.h"
 #include "kernels.h"
 
 #define CC_CUDA_THREADS 256

@@ -25,7 +25,7 @@ prefix="$WORK/prefix"
 cmake --install "$build" --prefix "$prefix" >"$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; exit 1; }
 X="$prefix/bin/crosscheck"
 [ -x "$X" ] || { echo "FAIL: cmake --install did not install bin/crosscheck" >&2; exit 1; }
-for h in harness/cc.h harness/dtype.h harness/tensor.h harness/rng.h ops/op.h targets/target.h; do
+for h in ops/core/cc.h ops/core/dtype.h ops/core/tensor.h ops/core/rng.h ops/core/device.h ops/op.h targets/target.h; do
     [ -f "$prefix/include/crosscheck/$h" ] || fail "header $h not installed"
 done
 [ -d "$prefix/lib/crosscheck/targets" ] || fail "plugin folder not installed"

@@ -1,5 +1,5 @@
 /* test_cpu_core.c — the cpu backend's core: vtable sanity and device description, the
- * f16/bf16 conversion helpers bit for bit against harness/dtype.h (every f16/bf16
+ * f16/bf16 conversion helpers bit for bit against ops/core/dtype.h (every f16/bf16
  * pattern, every rounding tie and a sweep of f32 patterns), integer conversions, and
  * the threaded GEMM helpers against exact sums (row and column splits, transposes, edge
  * tiles), hand-checked Conv and Gemm graphs (one and two nodes) through the full vtable path

@@ -44,7 +44,7 @@
 #include <string.h>
 
 #include "harness/cctest.h"
-#include "harness/rng.h"
+#include "ops/core/rng.h"
 #include "models/model.h"
 #include "ops/check.h"
 #include "targets/onednn/onednn.h"

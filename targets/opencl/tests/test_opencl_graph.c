@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness/cctest.h"
-#include "harness/rng.h"
+#include "ops/core/rng.h"
 #include "targets/target.h"
 
 extern const cc_target_iface cc_target_opencl;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness/cctest.h"
-#include "harness/dtype.h"
+#include "ops/core/dtype.h"
 
 /* The value of an f16 pattern from the IEEE 754 definition. */
 static double f16_value(uint16_t h)
