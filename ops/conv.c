@@ -272,6 +272,7 @@ const cc_conv_layer cc_conv_layers[] = {
     { CC_CONV_EDGE, "1x6x5x5",      "6x1x5x5",   "auto_pad=SAME_UPPER,group=6", 1 },
     { CC_CONV_EDGE, "1x3x5x5",      "2x3x1x1",   "strides=[2,2]", 0 },
     { CC_CONV_EDGE, "1x1x3x3",      "1x1x3x3",   "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { CC_CONV_EDGE, "0x1x5x5",      "1x1x3x3",   "pads=[1,1,1,1]", 1 },                  /* empty batch, padded */
     /* the benchmark case, exactly: ResNet50 layer3 3x3, 256 filters, no bias */
     { CC_CONV_EDGE, "1x256x14x14",  "256x256x3x3", "pads=[1,1,1,1]", 0 },
 

@@ -274,7 +274,10 @@ static cc_status mem_view(cc_onednn_build *b, dnnl_memory_t of, const dnnl_memor
     *mem = NULL;
     if (!b->plan) return CC_OK;
     void *h = NULL;
-    if (dnnl_memory_get_data_handle(of, &h) != dnnl_success || !h)
+    if (dnnl_memory_get_data_handle(of, &h) != dnnl_success)
+        return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a view (%s)", b->node->op->name);
+    /* an empty tensor's memory has no buffer (oneDNN gives it none); its view has none either */
+    if (!h && dnnl_memory_desc_get_size(md) != 0)
         return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a view (%s)", b->node->op->name);
     return mem_create(b, md, h, mem, err);
 }
@@ -414,12 +417,13 @@ cc_status cc_onednn_input_padded(cc_onednn_build *b, int i, const dnnl_memory_de
     }
     if (b->plan) { /* the border keeps this value: run-time reorders write the interior only */
         void *h = NULL;
-        if (dnnl_memory_get_data_handle(padded, &h) != dnnl_success || !h) {
+        size_t bytes = dnnl_memory_desc_get_size(want);
+        if (dnnl_memory_get_data_handle(padded, &h) != dnnl_success || (!h && bytes)) {
             dnnl_primitive_desc_destroy(pd);
             return cc_err_set(err, CC_ERR_DEVICE, "oneDNN: no data handle for a padded buffer (%s)",
                               b->node->op->name);
         }
-        memset(h, fill, dnnl_memory_desc_get_size(want));
+        if (bytes) memset(h, fill, bytes); /* an empty tensor has no buffer */
     }
     int constant = b->in[i] && b->in[i]->data;
     if (constant && b->plan) {
