@@ -104,6 +104,39 @@ void cc_plan_release(cc_plan *p);
 /* The vtable's describe_plan: "Conv: im2col+sgemm x3; Relu". */
 void cc_plan_describe(const cc_plan *p, char *buf, size_t n);
 
+/* Defines a built-in backend's vtable functions on the planner: <prefix>_supports,
+ * _prepare, _run, _release and _describe_plan (target.h's signatures), each the planner's
+ * function for the cc_plan_backend `planner`; `linkage` is static or empty. */
+#define CC_PLAN_VTABLE_FUNCTIONS(linkage, prefix, planner)                                                    \
+    linkage cc_support prefix##_supports(void *ctx, const cc_graph *g, const cc_node *node,          \
+                                        char *reason, size_t reason_size)                            \
+    {                                                                                                \
+        return cc_plan_supports(&(planner), ctx, g, node, reason, reason_size);                      \
+    }                                                                                                \
+    linkage cc_status prefix##_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)        \
+    {                                                                                                \
+        cc_plan *p = NULL;                                                                           \
+        cc_status st = cc_plan_prepare(&(planner), ctx, g, &p, err);                                 \
+        if (!st) *plan = p;                                                                          \
+        return st;                                                                                   \
+    }                                                                                                \
+    linkage cc_status prefix##_run(void *ctx, void *plan, void *const *inputs, void *const *outputs,  \
+                                  cc_err *err)                                                       \
+    {                                                                                                \
+        (void)ctx;                                                                                   \
+        return cc_plan_run(plan, inputs, outputs, err);                                              \
+    }                                                                                                \
+    linkage void prefix##_release(void *ctx, void *plan)                                              \
+    {                                                                                                \
+        (void)ctx;                                                                                   \
+        cc_plan_release(plan);                                                                       \
+    }                                                                                                \
+    linkage void prefix##_describe_plan(void *ctx, void *plan, char *buf, size_t n)                   \
+    {                                                                                                \
+        (void)ctx;                                                                                   \
+        cc_plan_describe(plan, buf, n);                                                              \
+    }
+
 /* Bytes of the plan's intermediate buffers (*pooled, after reuse) and what one buffer
  * per intermediate value would take (*separate). */
 void cc_plan_memory(const cc_plan *p, size_t *pooled, size_t *separate);

@@ -319,38 +319,7 @@ static const cc_plan_backend planner = {
     .sync = cc_host_sync,
 };
 
-static cc_support cpu_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
-                               size_t reason_size)
-{
-    return cc_plan_supports(&planner, ctx, g, node, reason, reason_size);
-}
-
-static cc_status cpu_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)
-{
-    cc_plan *p = NULL;
-    cc_status st = cc_plan_prepare(&planner, ctx, g, &p, err);
-    if (!st) *plan = p;
-    return st;
-}
-
-static cc_status cpu_run(void *ctx, void *plan, void *const *inputs, void *const *outputs,
-                         cc_err *err)
-{
-    (void)ctx;
-    return cc_plan_run(plan, inputs, outputs, err);
-}
-
-static void cpu_release(void *ctx, void *plan)
-{
-    (void)ctx;
-    cc_plan_release(plan);
-}
-
-static void cpu_describe_plan(void *ctx, void *plan, char *buf, size_t n)
-{
-    (void)ctx;
-    cc_plan_describe(plan, buf, n);
-}
+CC_PLAN_VTABLE_FUNCTIONS(static, cpu, planner)
 
 const cc_target_iface cc_target_cpu = {
     .abi_version = CC_TARGET_ABI_VERSION,

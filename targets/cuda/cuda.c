@@ -264,32 +264,7 @@ static const cc_plan_backend planner = {
     .enter = cuda_enter,
 };
 
-static cc_support cuda_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
-                                size_t reason_size)
-{
-    return cc_plan_supports(&planner, ctx, g, node, reason, reason_size);
-}
-
-static cc_status cuda_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)
-{
-    cc_plan *p = NULL;
-    cc_status st = cc_plan_prepare(&planner, ctx, g, &p, err);
-    if (!st) *plan = p;
-    return st;
-}
-
-static cc_status cuda_run(void *ctx, void *plan, void *const *inputs, void *const *outputs,
-                          cc_err *err)
-{
-    (void)ctx;
-    return cc_plan_run(plan, inputs, outputs, err);
-}
-
-static void cuda_release(void *ctx, void *plan)
-{
-    (void)ctx;
-    cc_plan_release(plan);
-}
+CC_PLAN_VTABLE_FUNCTIONS(static, cuda, planner)
 
 static cc_status cuda_run_timed(void *ctx, void *plan, void *const *inputs, void *const *outputs,
                                 double *device_seconds, cc_err *err)
@@ -309,13 +284,6 @@ static cc_status cuda_run_timed(void *ctx, void *plan, void *const *inputs, void
     if (st) return st;
     *device_seconds = ms * 1e-3;
     return CC_OK;
-}
-
-/* "Conv: cudnn IMPLICIT_GEMM; Relu: cudnn" with identical entries counted. */
-static void cuda_describe_plan(void *ctx, void *plan, char *buf, size_t n)
-{
-    (void)ctx;
-    cc_plan_describe(plan, buf, n);
 }
 
 const cc_target_iface cc_target_cuda = {

@@ -448,30 +448,7 @@ static const cc_plan_backend planner = {
     .sync = cc_ocl_sync,
 };
 
-cc_support cc_ocl_supports(void *ctx, const cc_graph *g, const cc_node *node, char *reason, size_t reason_size)
-{
-    return cc_plan_supports(&planner, ctx, g, node, reason, reason_size);
-}
-
-cc_status cc_ocl_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *err)
-{
-    cc_plan *p = NULL;
-    cc_status st = cc_plan_prepare(&planner, ctx, g, &p, err);
-    if (!st) *plan = p;
-    return st;
-}
-
-void cc_ocl_release(void *ctx, void *plan)
-{
-    (void)ctx;
-    cc_plan_release(plan);
-}
-
-cc_status cc_ocl_run(void *ctx, void *plan, void *const *inputs, void *const *outputs, cc_err *err)
-{
-    (void)ctx;
-    return cc_plan_run(plan, inputs, outputs, err);
-}
+CC_PLAN_VTABLE_FUNCTIONS(, cc_ocl, planner)
 
 cc_status cc_ocl_run_timed(void *ctx, void *plan, void *const *inputs, void *const *outputs,
                            double *device_seconds, cc_err *err)
@@ -500,11 +477,4 @@ cc_status cc_ocl_run_timed(void *ctx, void *plan, void *const *inputs, void *con
     c->n_evs = 0;
     if (!st) *device_seconds = total;
     return st;
-}
-
-/* "Conv: im2col+gemm_t64 wg 16x16; Relu: relu_f32 wg 256" with identical entries counted. */
-void cc_ocl_describe_plan(void *ctx, void *plan, char *buf, size_t n)
-{
-    (void)ctx;
-    cc_plan_describe(plan, buf, n);
 }
