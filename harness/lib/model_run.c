@@ -6,13 +6,10 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../models/detect.h"
@@ -635,30 +632,8 @@ double cc_model_mem_need(const cc_model *m, int batch)
     return need;
 }
 
-/* Reads up to n bytes from fd into buf until the deadline (cc_now clock); returns the
- * bytes read (fewer at end of file, on error or when the deadline passed: *timed_out). */
-static size_t read_until(int fd, void *buf, size_t n, double deadline, int *timed_out)
-{
-    size_t got = 0;
-    while (got < n) {
-        double left = deadline - cc_now();
-        if (left <= 0) {
-            *timed_out = 1;
-            break;
-        }
-        struct pollfd pfd = { .fd = fd, .events = POLLIN };
-        int rc = poll(&pfd, 1, (int)(left * 1000) + 1);
-        if (rc < 0 && errno == EINTR) continue;
-        if (rc <= 0) continue;
-        ssize_t k = read(fd, (char *)buf + got, n - got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) break;
-        got += (size_t)k;
-    }
-    return got;
-}
-
-/* Runs job() in a child; a crash or a hang costs one result. The child sends the result
+/* Runs job() in a child with the isolation op cases have (worker.h: dies with its parent,
+ * memory limit, deadline): a crash or a hang costs one result. The child sends the result
  * and its latency samples (jo->n_lat of them) back through a pipe. */
 static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
                          int ti, job_out *jo)
@@ -671,21 +646,16 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
         set_reason(r, CC_ERROR, strerror(errno));
         return;
     }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    cc_err e;
+    pid_t pid = cc_isolate_fork(o->mem_limit_mb, &e);
     if (pid < 0) {
         close(p[0]);
         close(p[1]);
-        set_reason(r, CC_ERROR, strerror(errno));
+        set_reason(r, CC_ERROR, e.msg);
         return;
     }
     if (pid == 0) {
         close(p[0]);
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* the job dies with its parent */
-        if (getppid() != parent) _exit(3);
-        signal(SIGINT, SIG_IGN);
-        cc_worker_limit_memory(o->mem_limit_mb);
         job(o, f32, vf32, v, t, o->devices[ti] ? o->devices[ti] : "", jo);
         size_t n = offsetof(job_out, lat) + sizeof(double) * (size_t)jo->n_lat, done = 0;
         while (done < n) {
@@ -698,32 +668,25 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
     }
     close(p[1]);
     double deadline = cc_now() + o->timeout_s;
-    int timed_out = 0;
     static job_out back;
-    size_t head = offsetof(job_out, lat);
-    size_t got = read_until(p[0], &back, head, deadline, &timed_out);
-    int complete = got == head && back.n_lat >= 0 && back.n_lat <= MAX_LAT_SAMPLES;
-    if (complete) {
-        size_t n = sizeof(double) * (size_t)back.n_lat;
-        complete = read_until(p[0], back.lat, n, deadline, &timed_out) == n;
-    }
+    int rc = cc_isolate_read(p[0], &back, offsetof(job_out, lat), deadline, NULL);
+    if (!rc && (back.n_lat < 0 || back.n_lat > MAX_LAT_SAMPLES)) rc = -1;
+    if (!rc) rc = cc_isolate_read(p[0], back.lat, sizeof(double) * (size_t)back.n_lat, deadline, NULL);
     close(p[0]);
-    if (timed_out) kill(pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (complete) {
+    cc_isolate_reap(pid, rc == 1 ? SIGKILL : 0, &status);
+    if (!rc) {
         jo->r = back.r;
         jo->n_lat = back.n_lat;
         memcpy(jo->lat, back.lat, sizeof(double) * (size_t)back.n_lat);
         return;
     }
     char msg[CC_REASON_MAX];
-    if (timed_out) {
+    if (rc == 1) {
         snprintf(msg, sizeof msg, "no result within %.0f s; job killed", o->timeout_s);
         set_reason(r, CC_TIMEOUT, msg);
     } else {
-        if (WIFSIGNALED(status)) snprintf(msg, sizeof msg, "job killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-        else snprintf(msg, sizeof msg, "job exited with status %d", WEXITSTATUS(status));
+        cc_isolate_describe(status, "job", msg, sizeof msg);
         set_reason(r, CC_CRASHED, msg);
     }
 }

@@ -1,4 +1,5 @@
-/* worker.c — the forked worker process and its pipe protocol.
+/* worker.c — isolation: the forked worker process of op cases and its pipe protocol, and
+ * the fork, deadline reads and verdict of a dead child that model jobs share.
  *
  * Requests (parent -> worker) are fixed-size records; replies are a fixed-size record
  * followed, for RUN, by the raw samples. The worker caches opened targets and the golden
@@ -210,17 +211,21 @@ cc_status cc_worker_create(const cc_worker_config *cfg, cc_worker **out, cc_err 
     return CC_OK;
 }
 
+void cc_isolate_reap(pid_t pid, int sig, int *status)
+{
+    if (pid <= 0) return;
+    if (sig) kill(pid, sig);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    if (status) *status = st;
+}
+
 static void stop(cc_worker *w, int sig, int *status)
 {
     if (w->to_worker >= 0) close(w->to_worker);
     if (w->from_worker >= 0) close(w->from_worker);
     w->to_worker = w->from_worker = -1;
-    if (w->pid > 0) {
-        if (sig) kill(w->pid, sig);
-        int st = 0;
-        while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {}
-        if (status) *status = st;
-    }
+    cc_isolate_reap(w->pid, sig, status);
     w->pid = -1;
 }
 
@@ -229,6 +234,27 @@ void cc_worker_destroy(cc_worker *w)
     if (!w) return;
     stop(w, 0, NULL);
     free(w);
+}
+
+pid_t cc_isolate_fork(size_t mem_limit_mb, cc_err *err)
+{
+    fflush(NULL);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        cc_err_set(err, CC_ERR_INTERNAL, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        /* a child never outlives its parent: a parent killed with -9 while a job hangs
+         * would otherwise leave the child sleeping under PID 1 */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(3); /* the parent died before prctl */
+        signal(SIGINT, SIG_IGN);
+        signal(SIGPIPE, SIG_DFL);
+        cc_worker_limit_memory(mem_limit_mb);
+    }
+    return pid;
 }
 
 static cc_status start(cc_worker *w, cc_err *err)
@@ -241,26 +267,17 @@ static cc_status start(cc_worker *w, cc_err *err)
         close(a[1]);
         return cc_err_set(err, CC_ERR_INTERNAL, "pipe: %s", strerror(errno));
     }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = cc_isolate_fork(w->cfg->mem_limit_mb, err);
     if (pid < 0) {
         close(a[0]);
         close(a[1]);
         close(b[0]);
         close(b[1]);
-        return cc_err_set(err, CC_ERR_INTERNAL, "fork: %s", strerror(errno));
+        return CC_ERR_INTERNAL;
     }
     if (pid == 0) {
         close(a[1]);
         close(b[0]);
-        /* a worker never outlives its parent: a parent killed with -9 while a job hangs
-         * would otherwise leave the worker sleeping under PID 1 */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(3); /* the parent died before prctl */
-        signal(SIGINT, SIG_IGN); /* the parent decides what an interrupt means */
-        signal(SIGPIPE, SIG_DFL);
-        cc_worker_limit_memory(w->cfg->mem_limit_mb);
         worker_main(w->cfg, a[0], b[1]);
     }
     close(a[0]);
@@ -271,21 +288,19 @@ static cc_status start(cc_worker *w, cc_err *err)
     return CC_OK;
 }
 
-/* Reads n bytes from the worker before the deadline. 0 ok, 1 timeout, -1 worker gone,
- * 2 interrupted (cfg->interrupt set; checked at least every 100 ms). */
-static int read_deadline(cc_worker *w, void *p, size_t n, double deadline)
+int cc_isolate_read(int fd, void *p, size_t n, double deadline, volatile int *interrupt)
 {
     char *c = p;
     while (n) {
-        if (w->cfg->interrupt && *w->cfg->interrupt) return 2;
+        if (interrupt && *interrupt) return 2;
         double left = deadline - cc_now();
         if (left <= 0) return 1;
-        struct pollfd pfd = { .fd = w->from_worker, .events = POLLIN };
+        struct pollfd pfd = { .fd = fd, .events = POLLIN };
         int r = poll(&pfd, 1, left > 0.1 ? 100 : (int)(left * 1000) + 1);
         if (r < 0 && errno == EINTR) continue;
         if (r == 0) continue;
         if (r < 0) return -1;
-        ssize_t k = read(w->from_worker, c, n);
+        ssize_t k = read(fd, c, n);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return -1;
         c += k;
@@ -294,14 +309,20 @@ static int read_deadline(cc_worker *w, void *p, size_t n, double deadline)
     return 0;
 }
 
-static void describe_death(int status, char *buf, size_t n)
+/* Reads n bytes from the worker before the deadline (cc_isolate_read's codes). */
+static int read_deadline(cc_worker *w, void *p, size_t n, double deadline)
+{
+    return cc_isolate_read(w->from_worker, p, n, deadline, w->cfg->interrupt);
+}
+
+void cc_isolate_describe(int status, const char *who, char *buf, size_t n)
 {
     if (WIFSIGNALED(status))
-        snprintf(buf, n, "worker killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        snprintf(buf, n, "%s killed by signal %d (%s)", who, WTERMSIG(status), strsignal(WTERMSIG(status)));
     else if (WIFEXITED(status))
-        snprintf(buf, n, "worker exited with status %d", WEXITSTATUS(status));
+        snprintf(buf, n, "%s exited with status %d", who, WEXITSTATUS(status));
     else
-        snprintf(buf, n, "worker died");
+        snprintf(buf, n, "%s died", who);
 }
 
 static int send_request(cc_worker *w, const request *rq)
@@ -327,7 +348,7 @@ cc_status cc_worker_probe(cc_worker *w, int target, double timeout_s, int *avail
         memset(desc, 0, sizeof *desc);
         if (r == 2) snprintf(reason, reason_size, "interrupted while opening the target");
         else if (r == 1) snprintf(reason, reason_size, "opening the target timed out after %.0f s", timeout_s);
-        else describe_death(status, reason, reason_size);
+        else cc_isolate_describe(status, "worker", reason, reason_size);
         return CC_OK;
     }
     *available = pr.available;
@@ -365,7 +386,7 @@ cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t 
         snprintf(res->reason, sizeof res->reason, "no result within %.3g s; worker killed", timeout_s);
     } else {
         res->verdict = CC_CRASHED;
-        describe_death(status, res->reason, sizeof res->reason);
+        cc_isolate_describe(status, "worker", res->reason, sizeof res->reason);
     }
     return CC_OK;
 }

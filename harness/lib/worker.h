@@ -4,6 +4,8 @@
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 
+#include <sys/types.h>
+
 #include "exec.h"
 
 typedef struct cc_worker_config {
@@ -21,6 +23,23 @@ typedef struct cc_worker_config {
 } cc_worker_config;
 
 typedef struct cc_worker cc_worker;
+
+/* ---- isolation: what op-case workers and model jobs (model_run.c) share ------------ */
+
+/* Forks a child for isolated work, stdio flushed first. In the child (returns 0) the
+ * process dies with its parent, ignores SIGINT (the parent decides what an interrupt
+ * means), has SIGPIPE's default action and the memory limit (cc_worker_limit_memory) of
+ * mem_limit_mb. In the parent returns the child's pid; -1 with err when fork fails. */
+pid_t cc_isolate_fork(size_t mem_limit_mb, cc_err *err);
+/* Reads n bytes from fd before `deadline` (cc_now's clock): 0 when all came, 1 when the
+ * deadline passed, -1 when the writer is gone, 2 when *interrupt became non-zero
+ * (interrupt may be NULL; checked at least every 100 ms). */
+int cc_isolate_read(int fd, void *p, size_t n, double deadline, volatile int *interrupt);
+/* Kills pid with sig (0: none) and reaps it; its wait status in *status (may be NULL). */
+void cc_isolate_reap(pid_t pid, int sig, int *status);
+/* How the child `who` ended: "worker killed by signal 11 (Segmentation fault)", "job
+ * exited with status 3". */
+void cc_isolate_describe(int status, const char *who, char *buf, size_t n);
 
 /* In a forked child: the backstop against a runaway target, RLIMIT_DATA at mem_limit_mb
  * MiB on top of the data the process holds now and the backends' own buffers. Whether a

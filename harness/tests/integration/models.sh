@@ -53,6 +53,16 @@ expect_eq "$?" 1 "run with an overrun"
 expect_eq "$(sql "$db" "SELECT verdict||': '||reason FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
     "failed: faulty wrote past the end of output 0 (guard byte 0 changed)" "model overrun verdict"
 
+# a model job that crashes or hangs costs one result, as an op case does
+CROSSCHECK_FAULTY="crash=Conv" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
+    >"$WORK/cr.txt" 2>&1
+expect_eq "$(sql "$db" "SELECT verdict||': '||reason FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
+    "crashed: job killed by signal 11 (Segmentation fault)" "model crash verdict"
+CROSSCHECK_FAULTY="hang=Conv" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 --timeout 3 \
+    >"$WORK/hg.txt" 2>&1
+expect_eq "$(sql "$db" "SELECT verdict||': '||reason FROM model_results WHERE target='faulty' ORDER BY rowid DESC LIMIT 1")" \
+    "timeout: no result within 3 s; job killed" "model hang verdict"
+
 # an op the backend lacks falls back to cpu and is counted
 CROSSCHECK_FAULTY="unsupported=GlobalAveragePool" "$CC" model run resnet50 "${small[@]}" --targets faulty --precisions f32 \
     >"$WORK/fb.txt" 2>"$WORK/fb.err"
