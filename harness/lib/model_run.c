@@ -21,6 +21,7 @@
 #include "../../models/weights.h"
 #include "../../models/zoo.h"
 #include "graph_exec.h"
+#include "model_diag.h"
 #include "model_record.h"
 #include "stats.h"
 #include "worker.h"
@@ -36,21 +37,6 @@ typedef struct variant {
     cc_quant_params *qp;      /* int8: the calibration of m, reused at batch B */
     double noise_db;          /* SQNR of this golden against the FP32 golden (inf for FP32) */
 } variant;
-
-/* snprintf into dst that truncates silently (the texts are diagnostics). */
-static void put(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void put(char *dst, size_t n, const char *fmt, ...)
-{
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    size_t len = strlen(buf);
-    if (len >= n) len = n - 1;
-    memcpy(dst, buf, len);
-    dst[len] = '\0';
-}
 
 static int is_onnx(const char *name)
 {
@@ -93,19 +79,10 @@ static cc_status make_variant(const cc_model_run_options *o, const cc_model *f32
     cc_quant_report rep;
     st = cc_model_quantize_with(f32, *qp, out, &rep, err);
     if (!st)
-        put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
+        cc_diag_put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
                  rep.n_qconv, rep.n_qmatmul, rep.n_float_ops, rep.float_ops[0] ? rep.float_ops : "none",
                  cc_calib_method_name(rep.method), rep.n_images);
     return st;
-}
-
-static float *output_as_float(const cc_tensor *t)
-{
-    int64_t n = cc_tensor_numel(t);
-    float *f = malloc(sizeof(float) * (size_t)(n ? n : 1));
-    if (f)
-        for (int64_t i = 0; i < n; i++) f[i] = (float)cc_load(t->data, t->dtype, (size_t)i);
-    return f;
 }
 
 static void free_inputs(cc_tensor *in, int n)
@@ -130,7 +107,7 @@ static cc_status golden_variant(const cc_model_run_options *o, variant *v, cc_er
         st = cc_model_evaluate(g, in, 0, NULL, &ev, err);
         free_inputs(in, g->n_inputs);
         if (st) return st;
-        v->golden[i] = output_as_float(&ev.vals[g->outputs[0]]);
+        v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
         if (i == 0) v->eval0 = ev;
         else cc_model_eval_free(&ev);
         if (!v->golden[i]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
@@ -147,205 +124,6 @@ static void variant_free(variant *v, int n_images)
     cc_model_free(v->m);
     cc_quant_params_free(v->qp);
     memset(v, 0, sizeof *v);
-}
-
-/* ---- per-node execution (layers, divergence) ----------------------------------------- */
-
-/* Runs node k of g alone on t with inputs taken from vals (constants from g); writes
- * its outputs to out[j] (allocated here). */
-static cc_status run_node(const cc_graph *g, int k, const cc_tensor *vals, const cc_target_iface *t, void *ctx,
-                          cc_tensor *out, double *seconds, cc_err *err)
-{
-    const cc_node *nd = &g->nodes[k];
-    cc_graph one = *g;
-    one.n_nodes = 1;
-    one.nodes = (cc_node *)nd;
-    one.n_inputs = 0;
-    cc_tensor in[CC_MAX_IO];
-    for (int i = 0; i < nd->n_in; i++) {
-        int v = nd->in[i];
-        if (v < 0 || g->values[v].data) continue;
-        int dup = 0;
-        for (int q = 0; q < one.n_inputs; q++) dup |= one.inputs[q] == v;
-        if (dup) continue;
-        in[one.n_inputs] = vals[v];
-        one.inputs[one.n_inputs++] = v;
-    }
-    one.n_outputs = nd->n_out;
-    for (int j = 0; j < nd->n_out; j++) one.outputs[j] = nd->out[j];
-    cc_graph_exec *x = NULL;
-    cc_graph_exec_info info;
-    cc_status st = cc_graph_exec_create(&one, t, ctx, NULL, NULL, &x, &info, err);
-    if (st) return st;
-    memset(out, 0, sizeof(cc_tensor) * (size_t)nd->n_out);
-    for (int j = 0; j < nd->n_out && !st; j++)
-        st = cc_tensor_alloc(&out[j], g->values[nd->out[j]].dtype, &g->values[nd->out[j]].shape, err);
-    if (!st) st = cc_graph_exec_run(x, in, out, err);
-    if (!st && seconds) {
-        double best[64];
-        int n = 0;
-        double start = cc_now();
-        st = cc_graph_exec_bind(x, in, err);
-        while (!st && n < 64 && (n < 3 || cc_now() - start < 0.02)) {
-            double t0 = cc_now();
-            st = cc_graph_exec_run_bound(x, err);
-            best[n++] = cc_now() - t0;
-        }
-        cc_timing tm = { 0 };
-        cc_stats_compute(best, n, 0, 0, &tm);
-        *seconds = tm.median;
-    }
-    cc_graph_exec_destroy(x);
-    if (st)
-        for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
-    return st;
-}
-
-typedef struct layer_time {
-    int k;
-    double s;
-} layer_time;
-
-static int by_time(const void *a, const void *b)
-{
-    double x = ((const layer_time *)a)->s, y = ((const layer_time *)b)->s;
-    return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static void layer_breakdown(const variant *v, const cc_target_iface *t, void *ctx, cc_model_result *r)
-{
-    const cc_graph *g = &v->m->graph;
-    layer_time *lt = calloc((size_t)g->n_nodes + 1, sizeof *lt);
-    if (!lt) return;
-    double total = 0;
-    int n = 0;
-    for (int k = 0; k < g->n_nodes; k++) {
-        cc_tensor out[CC_MAX_IO];
-        cc_err e = { 0 };
-        double s = 0;
-        if (run_node(g, k, v->eval0.vals, t, ctx, out, &s, &e)) continue; /* not on this target */
-        for (int j = 0; j < g->nodes[k].n_out; j++) cc_tensor_free(&out[j]);
-        lt[n].k = k;
-        lt[n++].s = s;
-        total += s;
-    }
-    qsort(lt, (size_t)n, sizeof *lt, by_time);
-    size_t len = 0;
-    for (int i = 0; i < n && i < 5 && total > 0; i++)
-        len += (size_t)snprintf(r->layers + len, len < sizeof r->layers ? sizeof r->layers - len : 0, "%s%s (%s) %.1f%%",
-                                i ? "; " : "", g->nodes[lt[i].k].name, g->nodes[lt[i].k].op->name, 100 * lt[i].s / total);
-    free(lt);
-}
-
-/* The first node whose local error (run alone on t, fed the golden model's inputs) is
- * out of its op's bound; with the propagated error there (t's own chain of outputs
- * against the golden chain). */
-static void divergence(const variant *v, const cc_model *m, const cc_target_iface *t, void *ctx, cc_model_result *r)
-{
-    const cc_graph *g = &v->m->graph;
-    for (int k = 0; k < g->n_nodes; k++) {
-        const cc_node *nd = &g->nodes[k];
-        const cc_tensor *gin[CC_MAX_IO] = { 0 };
-        for (int i = 0; i < nd->n_in; i++)
-            if (nd->in[i] >= 0) gin[i] = g->values[nd->in[i]].data ? &g->values[nd->in[i]] : &v->eval0.vals[nd->in[i]];
-        cc_tensor out[CC_MAX_IO];
-        cc_err e = { 0 };
-        if (run_node(g, k, v->eval0.vals, t, ctx, out, NULL, &e)) continue; /* ran on cpu: not this target's */
-        cc_golden gold[CC_MAX_IO];
-        memset(gold, 0, sizeof gold);
-        int ok = 1;
-        for (int j = 0; j < nd->n_out; j++) {
-            int64_t n = cc_tensor_numel(&out[j]);
-            gold[j].dtype = out[j].dtype;
-            gold[j].shape = out[j].shape;
-            gold[j].k = 1;
-            gold[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            gold[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            ok &= gold[j].value && gold[j].mag;
-        }
-        cc_verdict verdict = CC_PASSED;
-        cc_metrics met;
-        char why[CC_REASON_MAX] = "";
-        if (ok && nd->op->golden(nd, gin, nd->n_out, gold, &e) == CC_OK) {
-            cc_case c;
-            memset(&c, 0, sizeof c);
-            c.op = nd->op;
-            for (int i = 0; i < nd->n_in; i++)
-                if (gin[i] && nd->op->inputs[i].role == CC_IN_DATA) {
-                    c.present[i] = 1;
-                    c.in_dtype[i] = gin[i]->dtype;
-                    break;
-                }
-            verdict = cc_check_outputs(&c, 0, nd->n_out, gold, out, &met, why, sizeof why);
-        }
-        cc_golden_free(gold, nd->n_out);
-        if (verdict == CC_FAILED) {
-            /* propagated error: t's output of this node in the full model against golden */
-            double cos = NAN;
-            cc_tensor in[CC_MAX_IO];
-            memset(in, 0, sizeof in);
-            char id[CC_CASE_ID_MAX];
-            cc_err e2 = { 0 };
-            if (cc_model_node_case_id(v->m, k, id, sizeof id, &e2)) snprintf(id, sizeof id, "(no case id: %s)", e2.msg);
-            (void)m;
-            (void)in;
-            float *a = output_as_float(&out[0]);
-            float *b = output_as_float(&v->eval0.vals[nd->out[0]]);
-            if (a && b) cos = cc_cosine(b, a, cc_tensor_numel(&out[0]));
-            free(a);
-            free(b);
-            put(r->divergent, sizeof r->divergent, "node %s (%s): local error %.3gx its bound, cosine %.6f; rerun: crosscheck run --case '%s' --targets %s",
-                     nd->name, nd->op->name, met.bound_ratio, cos, id, t->name);
-            for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
-            return;
-        }
-        for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
-    }
-    snprintf(r->divergent, sizeof r->divergent, "no node exceeds its bound alone: the error accumulates over layers");
-}
-
-/* The propagated error: t runs the nodes one by one, each fed with t's own outputs (a
- * fallback node on fb), and every output is compared with the golden model's. Appends the
- * first node whose output falls below need_db of SQNR, and the SQNR at the graph output. */
-static void propagated(const variant *v, const cc_target_iface *t, void *ctx, const cc_target_iface *fb, void *fb_ctx,
-                       double need_db, cc_model_result *r)
-{
-    const cc_graph *g = &v->m->graph;
-    cc_tensor *tv = calloc((size_t)g->n_values, sizeof *tv);
-    if (!tv) return;
-    for (int i = 0; i < g->n_inputs; i++) tv[g->inputs[i]] = v->eval0.vals[g->inputs[i]];
-    int first = -1;
-    double first_db = 0, last_db = NAN;
-    for (int k = 0; k < g->n_nodes; k++) {
-        const cc_node *nd = &g->nodes[k];
-        cc_tensor out[CC_MAX_IO];
-        cc_err e = { 0 };
-        if (run_node(g, k, tv, t, ctx, out, NULL, &e) && (!fb || run_node(g, k, tv, fb, fb_ctx, out, NULL, &e))) break;
-        for (int j = 0; j < nd->n_out; j++) tv[nd->out[j]] = out[j];
-        float *a = output_as_float(&out[0]), *b = output_as_float(&v->eval0.vals[nd->out[0]]);
-        if (a && b) {
-            last_db = cc_sqnr_db(b, a, cc_tensor_numel(&out[0]));
-            if (first < 0 && last_db < need_db) {
-                first = k;
-                first_db = last_db;
-            }
-        }
-        free(a);
-        free(b);
-    }
-    size_t len = strlen(r->divergent);
-    if (first >= 0)
-        put(r->divergent + len, sizeof r->divergent - len, "; propagated: fed its own outputs, %s first falls below %.1f dB at node %s (%s, %.1f dB)",
-            t->name, need_db, g->nodes[first].name, g->nodes[first].op->name, first_db);
-    else
-        put(r->divergent + len, sizeof r->divergent - len, "; propagated: node by node the chain stays within %.1f dB (%.1f dB at the end), so the error comes from running the whole graph at once",
-            need_db, last_db);
-    for (int i = 0; i < g->n_values; i++) {
-        int is_input = 0;
-        for (int q = 0; q < g->n_inputs; q++) is_input |= g->inputs[q] == i;
-        if (!is_input) cc_tensor_free(&tv[i]);
-    }
-    free(tv);
 }
 
 /* ---- one job --------------------------------------------------------------------------- */
@@ -450,7 +228,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         if (!st) st = cc_graph_exec_run(x, in, &out, &e);
         free_inputs(in, g->n_inputs);
         if (st) break;
-        float *y = output_as_float(&out);
+        float *y = cc_model_float_copy(&out);
         if (!y) {
             st = cc_err_set(&e, CC_ERR_NOMEM, "out of memory");
             break;
@@ -522,8 +300,8 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         set_reason(r, verdict, msg);
     }
     if (!conforms) {
-        divergence(v, f32, t, ctx, r);
-        propagated(v, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
+        cc_model_divergence(v->m, &v->eval0, t, ctx, r);
+        cc_model_propagated(v->m, &v->eval0, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
     }
     /* latency at batch 1 */
     {
@@ -575,7 +353,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
             r->tp_batch = batch;
         }
     }
-    if (o->layers) layer_breakdown(v, t, ctx, r);
+    if (o->layers) cc_model_layers(v->m, &v->eval0, t, ctx, r);
     if (st) set_reason(r, CC_ERROR, e.msg);
 done:
     cc_tensor_free(&out);
@@ -723,7 +501,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         char a[32], b[32];
         cc_worker_format_bytes(need, a, sizeof a);
         cc_worker_format_bytes((double)o->mem_limit_mb * 1048576.0, b, sizeof b);
-        put(too_big, sizeof too_big, "harness: needs %s, limit %s (--mem-limit)", a, b);
+        cc_diag_put(too_big, sizeof too_big, "harness: needs %s, limit %s (--mem-limit)", a, b);
         if (fn) fn(user, too_big, NULL);
     }
     /* variants and their golden outputs; vars[0] is always FP32 (the accuracy reference) */
@@ -746,7 +524,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             goto done;
         }
         if (fn) {
-            put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, cc_now() - tv,
+            cc_diag_put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, cc_now() - tv,
                      v->note[0] ? "; " : "", v->note);
             fn(user, line, NULL);
         }
@@ -778,7 +556,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     if (st) goto done;
     sum->run_id = rec.run_id;
     if (fn && rec.join_id) {
-        put(line, sizeof line, "results join run %lld", (long long)rec.run_id);
+        cc_diag_put(line, sizeof line, "results join run %lld", (long long)rec.run_id);
         fn(user, line, NULL);
     }
     for (int p = 0; p < o->n_prec; p++) {
