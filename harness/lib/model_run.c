@@ -22,109 +22,10 @@
 #include "../../models/zoo.h"
 #include "graph_exec.h"
 #include "model_diag.h"
+#include "model_variant.h"
 #include "model_record.h"
 #include "stats.h"
 #include "worker.h"
-
-typedef struct variant {
-    char prec[8];
-    cc_dtype dt;              /* CC_F32/F16/BF16, or CC_I8 for int8 */
-    cc_model *m;              /* batch 1 */
-    float **golden;           /* output 0 of each image, as float */
-    int64_t out_n;            /* elements of output 0 */
-    cc_model_eval eval0;      /* every value of image 0 (layers, divergence) */
-    char note[256];           /* quantization report line */
-    cc_quant_params *qp;      /* int8: the calibration of m, reused at batch B */
-    double noise_db;          /* SQNR of this golden against the FP32 golden (inf for FP32) */
-} variant;
-
-static int is_onnx(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".onnx") == 0;
-}
-
-static cc_status build_f32(const cc_model_run_options *o, int batch, cc_model **out, cc_err *err)
-{
-    if (is_onnx(o->model)) {
-        cc_onnx_options oo;
-        memset(&oo, 0, sizeof oo);
-        oo.batch = batch;
-        return cc_onnx_load(o->model, &oo, out, err);
-    }
-    cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };
-    return cc_zoo_build(o->model, &zo, out, err);
-}
-
-/* The variant of f32 at precision prec. int8: with *qp NULL, calibrates f32 and keeps the
- * parameters in *qp (the caller frees them); else quantizes with *qp, the calibration of
- * the batch-1 model, as the quantization parameters do not depend on the batch. */
-static cc_status make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec,
-                              cc_quant_params **qp, cc_model **out, char *note, size_t note_n, cc_err *err)
-{
-    note[0] = '\0';
-    if (!strcmp(prec, "f32")) return cc_model_to_precision(f32, CC_F32, out, err);
-    if (!strcmp(prec, "f16")) return cc_model_to_precision(f32, CC_F16, out, err);
-    if (!strcmp(prec, "bf16")) return cc_model_to_precision(f32, CC_BF16, out, err);
-    cc_status st = CC_OK;
-    if (!*qp) {
-        cc_calib_options co;
-        memset(&co, 0, sizeof co);
-        co.n_images = o->calib_images;
-        co.seed = o->seed ^ 0xca1bull;
-        if (cc_calib_method_parse(o->calib_method ? o->calib_method : "minmax", &co.method))
-            return cc_err_set(err, CC_ERR_ARG, "unknown calibration method '%s' (minmax or percentile)", o->calib_method);
-        if ((st = cc_quant_calibrate(f32, &co, qp, err))) return st;
-    }
-    cc_quant_report rep;
-    st = cc_model_quantize_with(f32, *qp, out, &rep, err);
-    if (!st)
-        cc_diag_put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
-                 rep.n_qconv, rep.n_qmatmul, rep.n_float_ops, rep.float_ops[0] ? rep.float_ops : "none",
-                 cc_calib_method_name(rep.method), rep.n_images);
-    return st;
-}
-
-static void free_inputs(cc_tensor *in, int n)
-{
-    for (int i = 0; i < n; i++) cc_tensor_free(&in[i]);
-}
-
-/* Golden outputs of v for every image, and every value of image 0. */
-static cc_status golden_variant(const cc_model_run_options *o, variant *v, cc_err *err)
-{
-    const cc_graph *g = &v->m->graph;
-    v->golden = calloc((size_t)o->n_images, sizeof(float *));
-    if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-    v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
-    for (int i = 0; i < o->n_images; i++) {
-        if (o->interrupt && *o->interrupt) return CC_OK; /* the caller sees it and stops */
-        cc_tensor in[CC_MAX_IO];
-        memset(in, 0, sizeof in);
-        cc_status st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, err);
-        if (st) return st;
-        cc_model_eval ev;
-        st = cc_model_evaluate(g, in, 0, NULL, &ev, err);
-        free_inputs(in, g->n_inputs);
-        if (st) return st;
-        v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
-        if (i == 0) v->eval0 = ev;
-        else cc_model_eval_free(&ev);
-        if (!v->golden[i]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-    }
-    return CC_OK;
-}
-
-static void variant_free(variant *v, int n_images)
-{
-    if (v->golden)
-        for (int i = 0; i < n_images; i++) free(v->golden[i]);
-    free(v->golden);
-    cc_model_eval_free(&v->eval0);
-    cc_model_free(v->m);
-    cc_quant_params_free(v->qp);
-    memset(v, 0, sizeof *v);
-}
 
 /* ---- one job --------------------------------------------------------------------------- */
 
@@ -172,7 +73,7 @@ typedef struct job_out {
     double lat[MAX_LAT_SAMPLES];
 } job_out;
 
-static void job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
+static void job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32, const cc_model_variant *v,
                 const cc_target_iface *t, const char *device, job_out *jo)
 {
     cc_model_result *r = &jo->r;
@@ -226,7 +127,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         memset(in, 0, sizeof in);
         st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, &e);
         if (!st) st = cc_graph_exec_run(x, in, &out, &e);
-        free_inputs(in, g->n_inputs);
+        cc_model_free_inputs(in, g->n_inputs);
         if (st) break;
         float *y = cc_model_float_copy(&out);
         if (!y) {
@@ -310,7 +211,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         cc_timing tm = { 0 };
         st = cc_model_synthetic_input(v->m, o->seed, in, &e);
         if (!st) st = timed_runs(x, in, o->min_time, o->min_samples, &tm, jo->lat, &jo->n_lat, &e);
-        free_inputs(in, g->n_inputs);
+        cc_model_free_inputs(in, g->n_inputs);
         if (!st) {
             r->lat_samples = tm.n_samples;
             r->lat_device_timer = tm.device_timer;
@@ -331,7 +232,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         if (o->targets[i] == t && o->batches[i] > 0) batch = o->batches[i];
     if (o->mem_limit_mb && cc_model_mem_need(f32, batch) > (double)o->mem_limit_mb * 1048576.0)
         batch = 1; /* judged from the shapes, as the whole model was (model_run.h) */
-    if (!st && batch > 1 && !is_onnx(o->model)) {
+    if (!st && batch > 1 && !cc_model_is_onnx(o->model)) {
         cc_graph_exec *xb = NULL;
         cc_graph_exec_info ib;
         cc_tensor in[CC_MAX_IO];
@@ -339,14 +240,14 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const varian
         cc_timing tm = { 0 };
         char note[256];
         cc_quant_params *qp = v->qp;
-        cc_status s2 = build_f32(o, batch, &mb_f32, &e);
+        cc_status s2 = cc_model_build_f32(o, batch, &mb_f32, &e);
         if (!s2) s2 = cc_weights_copy(mb_f32, f32, &e);
-        if (!s2) s2 = make_variant(o, mb_f32, v->prec, &qp, &mb, note, sizeof note, &e);
+        if (!s2) s2 = cc_model_make_variant(o, mb_f32, v->prec, &qp, &mb, note, sizeof note, &e);
         if (qp != v->qp) cc_quant_params_free(qp);
         if (!s2) s2 = cc_graph_exec_create(&mb->graph, t, ctx, cpu, cpu_ctx, &xb, &ib, &e);
         if (!s2) s2 = cc_model_synthetic_input(mb, o->seed, in, &e);
         if (!s2) s2 = timed_runs(xb, in, o->min_time / 2, 3, &tm, NULL, NULL, &e);
-        free_inputs(in, mb ? mb->graph.n_inputs : 0);
+        cc_model_free_inputs(in, mb ? mb->graph.n_inputs : 0);
         cc_graph_exec_destroy(xb);
         if (!s2 && tm.median > 0 && batch / tm.median > r->throughput) {
             r->throughput = batch / tm.median;
@@ -413,7 +314,7 @@ double cc_model_mem_need(const cc_model *m, int batch)
 /* Runs job() in a child with the isolation op cases have (worker.h: dies with its parent,
  * memory limit, deadline): a crash or a hang costs one result. The child sends the result
  * and its latency samples (jo->n_lat of them) back through a pipe. */
-static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const variant *vf32, const variant *v,
+static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32, const cc_model_variant *v,
                          int ti, job_out *jo)
 {
     const cc_target_iface *t = o->targets[ti];
@@ -477,7 +378,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     static cc_model_record rec;
     memset(&rec, 0, sizeof rec);
     rec.lock.fd = -1;
-    variant vars[CC_MODEL_MAX_PREC + 1];
+    cc_model_variant vars[CC_MODEL_MAX_PREC + 1];
     memset(vars, 0, sizeof vars);
     memset(sum, 0, sizeof *sum);
     double t0 = cc_now();
@@ -486,7 +387,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     cc_env_mark_take(&mark_start);
 
     st = cc_model_record_open(o, &rec, err);
-    if (!st) st = build_f32(o, 1, &f32, err);
+    if (!st) st = cc_model_build_f32(o, 1, &f32, err);
     if (st) goto done;
     if (fn) {
         snprintf(line, sizeof line, "model %s: %d nodes, %.4g M parameters, %.4g GMAC per image", f32->name,
@@ -512,12 +413,12 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         if (strcmp(o->precisions[p], "f32")) wanted[nv++] = o->precisions[p];
     if (too_big[0]) nv = 0;
     for (int i = 0; i < nv; i++) {
-        variant *v = &vars[i];
+        cc_model_variant *v = &vars[i];
         snprintf(v->prec, sizeof v->prec, "%s", wanted[i]);
         v->dt = !strcmp(v->prec, "f16") ? CC_F16 : !strcmp(v->prec, "bf16") ? CC_BF16 : !strcmp(v->prec, "int8") ? CC_I8 : CC_F32;
         double tv = cc_now();
-        st = make_variant(o, f32, v->prec, &v->qp, &v->m, v->note, sizeof v->note, err);
-        if (!st) st = golden_variant(o, v, err);
+        st = cc_model_make_variant(o, f32, v->prec, &v->qp, &v->m, v->note, sizeof v->note, err);
+        if (!st) st = cc_model_golden_variant(o, v, err);
         if (st) goto done;
         if (o->interrupt && *o->interrupt) { /* before any run was recorded */
             sum->interrupted = 1;
@@ -560,7 +461,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         fn(user, line, NULL);
     }
     for (int p = 0; p < o->n_prec; p++) {
-        const variant *v = NULL;
+        const cc_model_variant *v = NULL;
         for (int i = 0; i < nv; i++)
             if (!strcmp(vars[i].prec, o->precisions[p])) v = &vars[i];
         for (int ti = 0; ti < o->n_targets; ti++) {
@@ -603,7 +504,7 @@ finish:
     st = cc_model_record_end(&rec, sum->interrupted, &mark_start, err);
 done:
     sum->wall_s = cc_now() - t0;
-    for (int i = 0; i < CC_MODEL_MAX_PREC + 1; i++) variant_free(&vars[i], o->n_images);
+    for (int i = 0; i < CC_MODEL_MAX_PREC + 1; i++) cc_model_variant_free(&vars[i], o->n_images);
     cc_model_free(f32);
     cc_model_record_close(&rec);
     return st;

@@ -1,0 +1,102 @@
+/* model_variant.c — a model job's models (model_variant.h): the FP32 model from the zoo or
+ * an ONNX file, its variant at each precision (INT8 calibrated and quantized), and the
+ * golden outputs of a variant. */
+#include "model_variant.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../models/onnx_import.h"
+#include "../../models/precision.h"
+#include "../../models/zoo.h"
+#include "model_diag.h"
+
+int cc_model_is_onnx(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".onnx") == 0;
+}
+
+cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model **out, cc_err *err)
+{
+    if (cc_model_is_onnx(o->model)) {
+        cc_onnx_options oo;
+        memset(&oo, 0, sizeof oo);
+        oo.batch = batch;
+        return cc_onnx_load(o->model, &oo, out, err);
+    }
+    cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };
+    return cc_zoo_build(o->model, &zo, out, err);
+}
+
+/* The variant of f32 at precision prec. int8: with *qp NULL, calibrates f32 and keeps the
+ * parameters in *qp (the caller frees them); else quantizes with *qp, the calibration of
+ * the batch-1 model, as the quantization parameters do not depend on the batch. */
+cc_status cc_model_make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec,
+                               cc_quant_params **qp, cc_model **out, char *note, size_t note_n, cc_err *err)
+{
+    note[0] = '\0';
+    if (!strcmp(prec, "f32")) return cc_model_to_precision(f32, CC_F32, out, err);
+    if (!strcmp(prec, "f16")) return cc_model_to_precision(f32, CC_F16, out, err);
+    if (!strcmp(prec, "bf16")) return cc_model_to_precision(f32, CC_BF16, out, err);
+    cc_status st = CC_OK;
+    if (!*qp) {
+        cc_calib_options co;
+        memset(&co, 0, sizeof co);
+        co.n_images = o->calib_images;
+        co.seed = o->seed ^ 0xca1bull;
+        if (cc_calib_method_parse(o->calib_method ? o->calib_method : "minmax", &co.method))
+            return cc_err_set(err, CC_ERR_ARG, "unknown calibration method '%s' (minmax or percentile)", o->calib_method);
+        if ((st = cc_quant_calibrate(f32, &co, qp, err))) return st;
+    }
+    cc_quant_report rep;
+    st = cc_model_quantize_with(f32, *qp, out, &rep, err);
+    if (!st)
+        cc_diag_put(note, note_n, "int8: %d QLinearConv, %d integer matmuls, %d ops in float (%s), %s calibration on %d inputs",
+                 rep.n_qconv, rep.n_qmatmul, rep.n_float_ops, rep.float_ops[0] ? rep.float_ops : "none",
+                 cc_calib_method_name(rep.method), rep.n_images);
+    return st;
+}
+
+void cc_model_free_inputs(cc_tensor *in, int n)
+{
+    for (int i = 0; i < n; i++) cc_tensor_free(&in[i]);
+}
+
+/* Golden outputs of v for every image, and every value of image 0. */
+cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_variant *v, cc_err *err)
+{
+    const cc_graph *g = &v->m->graph;
+    v->golden = calloc((size_t)o->n_images, sizeof(float *));
+    if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
+    for (int i = 0; i < o->n_images; i++) {
+        if (o->interrupt && *o->interrupt) return CC_OK; /* the caller sees it and stops */
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        cc_status st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, err);
+        if (st) return st;
+        cc_model_eval ev;
+        st = cc_model_evaluate(g, in, 0, NULL, &ev, err);
+        cc_model_free_inputs(in, g->n_inputs);
+        if (st) return st;
+        v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
+        if (i == 0) v->eval0 = ev;
+        else cc_model_eval_free(&ev);
+        if (!v->golden[i]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    return CC_OK;
+}
+
+void cc_model_variant_free(cc_model_variant *v, int n_images)
+{
+    if (v->golden)
+        for (int i = 0; i < n_images; i++) free(v->golden[i]);
+    free(v->golden);
+    cc_model_eval_free(&v->eval0);
+    cc_model_free(v->m);
+    cc_quant_params_free(v->qp);
+    memset(v, 0, sizeof *v);
+}
