@@ -173,9 +173,12 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
     cc_graph_exec_describe(x, res->plan, sizeof res->plan);
 done:
     for (int j = 0; j < graph->n_outputs; j++) {
-        if (got && ran) got[j] = outs[j];
-        else cc_tensor_free(&outs[j]);
-        if (got && !ran) memset(&got[j], 0, sizeof got[j]);
+        if (got && ran) {
+            got[j] = outs[j]; /* the caller frees them */
+            continue;
+        }
+        cc_tensor_free(&outs[j]);
+        if (got) memset(&got[j], 0, sizeof got[j]);
     }
     cc_graph_exec_destroy(x);
 }

@@ -279,6 +279,21 @@ static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
 cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
 {
     const cc_graph *g = x->g;
+    /* one segment: its inputs are uploaded straight from the caller's tensors and stay
+     * resident for run_bound */
+    if (x->n_seg == 1) {
+        segment *s = &x->seg[0];
+        for (int i = 0; i < s->g.n_inputs; i++) {
+            int v = s->global[s->g.inputs[i]], k = 0;
+            while (k < g->n_inputs && g->inputs[k] != v) k++;
+            if (k == g->n_inputs)
+                return cc_err_set(err, CC_ERR_INTERNAL, "segment input value %d is not a graph input", v);
+            cc_status st = s->t->upload(s->ctx, s->in_buf[i], in[k].data, cc_tensor_bytes(&g->values[v]), err);
+            if (st) return st;
+        }
+        return CC_OK;
+    }
+    /* several: the inputs go through host memory like every value between segments */
     for (int i = 0; i < g->n_inputs; i++) {
         int v = g->inputs[i];
         if (!x->host[v].data) {
@@ -286,15 +301,6 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
             if (st) return st;
         }
         memcpy(x->host[v].data, in[i].data, cc_tensor_bytes(&g->values[v]));
-    }
-    /* the first segment's inputs stay resident for run_bound */
-    if (x->n_seg == 1) {
-        segment *s = &x->seg[0];
-        for (int i = 0; i < s->g.n_inputs; i++) {
-            int v = s->global[s->g.inputs[i]];
-            cc_status st = s->t->upload(s->ctx, s->in_buf[i], x->host[v].data, cc_tensor_bytes(&g->values[v]), err);
-            if (st) return st;
-        }
     }
     return CC_OK;
 }
@@ -335,15 +341,19 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
     cc_status st = cc_graph_exec_bind(x, in, err);
     if (st) return st;
     for (int s = 0; s < x->n_seg; s++) {
-        st = run_segment(x, &x->seg[s], 1, err);
+        st = run_segment(x, &x->seg[s], x->n_seg > 1, err); /* one segment: bound above */
         if (!st) st = download_segment(x, &x->seg[s], err);
         if (st) return st;
     }
     const cc_graph *g = x->g;
     for (int j = 0; j < g->n_outputs; j++) {
         int v = g->outputs[j];
-        if (!x->host[v].data) return cc_err_set(err, CC_ERR_INTERNAL, "graph output %d was not computed", j);
-        memcpy(out[j].data, x->host[v].data, cc_tensor_bytes(&g->values[v]));
+        const void *src = x->host[v].data;
+        for (int k = 0; k < g->n_inputs && !src; k++) /* a graph input passed through */
+            if (g->inputs[k] == v) src = in[k].data;
+        if (!src) src = g->values[v].data; /* a constant */
+        if (!src) return cc_err_set(err, CC_ERR_INTERNAL, "graph output %d was not computed", j);
+        memcpy(out[j].data, src, cc_tensor_bytes(&g->values[v]));
     }
     return CC_OK;
 }
