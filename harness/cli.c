@@ -4,6 +4,7 @@
 
 #include "lib/cases_csv.h"
 #include "lib/shard.h"
+#include "../ops/sweep.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -148,6 +149,16 @@ static int add_dtype(void *user, const char *name)
     return -1;
 }
 
+static int add_tag(void *user, const char *name)
+{
+    sel_ctx *c = user;
+    if (strcmp(name, "edge") == 0) c->sel->tags |= CC_SWEEP_EDGE;
+    else if (strcmp(name, "model") == 0) c->sel->tags |= CC_SWEEP_MODEL;
+    else if (strcmp(name, "quick") == 0) c->sel->tags |= CC_SWEEP_QUICK;
+    else return usage_error(c->cli, "unknown tag '%s' (edge, model, quick)", name);
+    return -1;
+}
+
 static int add_target(void *user, const char *spec)
 {
     sel_ctx *c = user;
@@ -210,6 +221,11 @@ static int selection_option(const cc_cli *cli, int argc, char **argv, int *i, cc
         }
         sel->case_id = v;
         return 1;
+    }
+    if ((k = cc_cli_value(cli, argc, argv, i, "--tags", &v)) != 0) {
+        if (k < 0) return 4;
+        int r = each_item(cli, "--tags", v, add_tag, &c);
+        return r >= 0 ? r + 2 : 1;
     }
     if (strcmp(argv[*i], "--quick") == 0) {
         sel->quick = 1;
@@ -333,8 +349,10 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
     if (max_given && o->params.max_samples < o->params.min_samples)
         return usage_error(cli, "--max-samples %d is below --min-samples %d", o->params.max_samples,
                            o->params.min_samples);
-    if (o->sel.random_n > 0 && (o->sel.case_id || o->sel.cases || o->sel.quick))
-        return usage_error(cli, "--random draws its own cases: it does not go with --case, --cases-file or --quick");
+    if (o->sel.random_n > 0 && (o->sel.case_id || o->sel.cases || o->sel.quick || o->sel.tags))
+        return usage_error(cli, "--random draws its own cases: it does not go with --case, --cases-file, --quick or --tags");
+    if (o->sel.tags && (o->sel.case_id || o->sel.cases))
+        return usage_error(cli, "--tags picks cases of the sweep: it does not go with --case or --cases-file");
     o->sel.random_seed = o->seed;
     if (o->n_targets == 0) add_target(&c, "all");
     if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;

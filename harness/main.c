@@ -25,6 +25,7 @@
 #include "lib/npy.h"
 #include "lib/runner.h"
 #include "lib/stats.h"
+#include "../ops/sweep.h"
 
 #ifndef CC_VERSION
 #define CC_VERSION "0.0.0"
@@ -79,8 +80,9 @@ static int cmd_list(int argc, char **argv)
 {
     cc_cli cli;
     cc_cli_init(&cli, "list", "crosscheck list targets|ops|cases|models [--ops LIST] [--dtypes LIST] [--case ID] [--quick]\n"
+                "                    [--tags edge,model,quick]\n"
                 "  targets: every registered backend, whether it opens here and its device\n"
-                "  ops:     the operator catalog with case counts\n"
+                "  ops:     the operator catalog with case counts (quick, full, edge, model)\n"
                 "  cases:   the case ids a run would execute (after filters)\n"
                 "  models:  the built-in models with parameters and MACs (computed and published)\n");
     const char *what = NULL;
@@ -126,7 +128,8 @@ static int cmd_list(int argc, char **argv)
     }
     if (strcmp(what, "models") == 0) return cc_cmd_list_models();
     if (strcmp(what, "ops") == 0) {
-        printf("%-20s %-8s %-6s %-22s %6s %6s\n", "op", "family", "opset", "dtypes", "quick", "full");
+        printf("%-20s %-8s %-6s %-27s %6s %6s %6s %6s\n", "op", "family", "opset", "dtypes", "quick",
+               "full", "edge", "model");
         int n = cc_catalog_count();
         for (int i = 0; i < n; i++) {
             const cc_op_def *op = cc_catalog_at(i);
@@ -142,8 +145,14 @@ static int cmd_list(int argc, char **argv)
             if (cc_case_enumerate(op, CC_DTYPE_COUNT, 1, &cs, &nq, &err)) return fail(EXIT_INFRA, "%s", err.msg);
             free(cs);
             if (cc_case_enumerate(op, CC_DTYPE_COUNT, 0, &cs, &nf, &err)) return fail(EXIT_INFRA, "%s", err.msg);
+            int ne = 0, nm = 0;
+            for (int j = 0; j < nf; j++) {
+                ne += (cs[j].tags & CC_SWEEP_EDGE) != 0;
+                nm += (cs[j].tags & CC_SWEEP_MODEL) != 0;
+            }
             free(cs);
-            printf("%-20s %-8s %-6d %-22s %6d %6d\n", op->name, op->family, op->since_version, dts, nq, nf);
+            printf("%-20s %-8s %-6d %-27s %6d %6d %6d %6d\n", op->name, op->family, op->since_version,
+                   dts, nq, nf, ne, nm);
         }
         return EXIT_PASS;
     }
@@ -224,6 +233,8 @@ static int cmd_run(int argc, char **argv, const char *command_line)
                 "  --dtypes LIST     case dtypes (f32,f16,bf16,i8,u8,i32,i64,bool)\n"
                 "  --case ID         run exactly this case id\n"
                 "  --quick           the quick sweep (a few cases per op)\n"
+                "  --tags LIST       only sweep cases with one of these tags: edge (edge cases),\n"
+                "                    model (layers of the reference models), quick\n"
                 "  --seed N          run seed (default 1); every input derives from it\n"
                 "  --timeout S       per-job time limit in seconds (default 120)\n"
                 "  --mem-limit MIB   memory a case may use (default 8192): a case\n"

@@ -2,6 +2,8 @@
  * regimes, the one-node graph of a case, and running its golden reference. */
 #include "case.h"
 
+#include "sweep.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -516,11 +518,11 @@ cc_status cc_case_enumerate(const cc_op_def *op, cc_dtype dt, int quick, cc_case
     for (int d = 0; d < CC_DTYPE_COUNT; d++) {
         if (!(op->dtypes & CC_DTYPE_BIT(d))) continue;
         if (dt < CC_DTYPE_COUNT && (cc_dtype)d != dt) continue;
-        st = op->cases(&list, (cc_dtype)d, quick, err);
+        st = cc_sweep_expand(op, (cc_dtype)d, quick, &list, err);
         if (st) goto done;
     }
     if (list.status) {
-        st = cc_err_set(err, CC_ERR_INTERNAL, "%s: the case generator failed (%s)", op->name,
+        st = cc_err_set(err, CC_ERR_INTERNAL, "%s: the sweep's expansion failed (%s)", op->name,
                         cc_status_name(list.status));
         goto done;
     }
@@ -533,14 +535,19 @@ cc_status cc_case_enumerate(const cc_op_def *op, cc_dtype dt, int quick, cc_case
     for (int i = 0; i < list.n; i++) {
         cc_err e;
         if (cc_case_parse(list.ids[i], &cases[k], &e)) {
-            st = cc_err_set(err, CC_ERR_INTERNAL, "generator of %s emitted a bad case: %s", op->name,
+            st = cc_err_set(err, CC_ERR_INTERNAL, "the sweep of %s made a bad case: %s", op->name,
                             e.msg);
             free(cases);
             goto done;
         }
-        /* drop duplicates (same canonical id) */
+        cases[k].tags = list.tags[i];
+        /* drop duplicates (same canonical id), keeping every row's tags */
         int dup = 0;
-        for (int j = 0; j < k && !dup; j++) dup = strcmp(cases[j].id, cases[k].id) == 0;
+        for (int j = 0; j < k && !dup; j++)
+            if (strcmp(cases[j].id, cases[k].id) == 0) {
+                cases[j].tags |= cases[k].tags;
+                dup = 1;
+            }
         if (!dup) k++;
     }
     *out = cases;

@@ -22,6 +22,8 @@ typedef struct cc_case {
     cc_attr_value attrs[CC_MAX_ATTRS]; /* resolved (defaults applied) */
     int n_out;
     double mem_need;                   /* bytes a run of it needs (cc_case_parse) */
+    unsigned tags;                     /* CC_SWEEP_* of the sweep rows that make it
+                                          (cc_case_enumerate); 0 for a parsed id */
     char id[CC_CASE_ID_MAX];           /* canonical */
 } cc_case;
 
@@ -71,18 +73,20 @@ void cc_case_inst_inputs(const cc_case_inst *inst, const cc_tensor **in);
 cc_status cc_case_golden(const cc_case_inst *inst, cc_golden *out, cc_err *err);
 void cc_golden_free(cc_golden *g, int n);
 
-/* Case lists as filled by op generators (op.h: cc_case_list_add). */
+/* Case ids as a sweep's expansion makes them (ops/sweep.h), each with its tags. */
 struct cc_case_list {
     char **ids;
+    unsigned *tags;
     int n, cap;
     cc_status status;    /* first error seen while adding */
 };
 void cc_case_list_init(cc_case_list *l);
 void cc_case_list_free(cc_case_list *l);
 
-/* Runs an op's generator for every dtype in its mask (or only `dt` if dt < CC_DTYPE_COUNT)
- * and parses every id. Returns the cases in *out (caller frees with free()). A generator
- * that emits a malformed id is CC_ERR_INTERNAL naming the id. */
+/* Expands an op's sweep (ops/sweep.h) for every dtype in its mask (or only `dt` if
+ * dt < CC_DTYPE_COUNT) and parses every id; a case made by several rows keeps the union of
+ * their tags. Returns the cases in *out (caller frees with free()). A row that makes a
+ * malformed id is CC_ERR_INTERNAL naming the op, the row and the id. */
 cc_status cc_case_enumerate(const cc_op_def *op, cc_dtype dt, int quick, cc_case **out, int *n,
                             cc_err *err);
 

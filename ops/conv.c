@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "conv_internal.h"
+#include "sweep.h"
 
 /* ---- shared geometry ---------------------------------------------------------------- */
 
@@ -232,120 +233,124 @@ static cc_status conv_golden(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-/* ---- layer shapes ----------------------------------------------------------------- */
+/* ---- sweeps ------------------------------------------------------------------------
+ * The convolution shapes Conv, ConvInteger and QLinearConv share (ops/sweep.c names them):
+ * "conv" every attribute once (quick) and the edge cases; "conv_models" every distinct
+ * convolution of ResNet50 v1.5 at 224x224 and YOLOv5s (v6+) at 640x640, batch 1, BN folded
+ * into a bias. */
+
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 /* clang-format off */
-const cc_conv_layer cc_conv_layers[] = {
-    /* quick: every attribute once, each golden run a few milliseconds */
-    { CC_CONV_QUICK, "1x3x8x8",     "4x3x3x3",   "", 0 },
-    { CC_CONV_QUICK, "1x8x10x10",   "8x8x3x3",   "pads=[1,1,1,1]", 1 },
-    { CC_CONV_QUICK, "2x4x9x9",     "6x4x3x3",   "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_QUICK, "1x8x7x7",     "8x1x3x3",   "group=8,pads=[1,1,1,1]", 1 },          /* depthwise */
-    { CC_CONV_QUICK, "1x8x6x6",     "4x4x1x1",   "group=2", 0 },
-    { CC_CONV_QUICK, "1x4x11x11",   "4x4x3x3",   "dilations=[2,2],pads=[2,2,2,2]", 0 },
-    { CC_CONV_QUICK, "1x3x9x8",     "5x3x3x3",   "auto_pad=SAME_UPPER,strides=[2,2]", 1 },
-    { CC_CONV_QUICK, "1x3x6x7",     "4x3x2x3",   "pads=[0,1,1,2]", 0 },                  /* asymmetric */
-    { CC_CONV_QUICK, "1x4x16",      "6x4x3",     "pads=[1,1]", 1 },                      /* 1-D */
-    { CC_CONV_QUICK, "1x2x5x6x6",   "3x2x3x3x3", "pads=[1,1,1,1,1,1]", 1 },              /* 3-D */
-    { CC_CONV_QUICK, "1x3x8x8",     "4x3x3x3",   "kernel_shape=[3,3],strides=[1,2]", 0 },
-    { CC_CONV_QUICK, "1x64x14x14",  "32x64x1x1", "", 1 },
+static const cc_sweep_row conv_entries[] = {
+    { Q, "x=1x3x8x8,w=4x3x3x3", NULL, 0 },
+    { Q, "x=1x8x10x10,w=8x8x3x3,b=8", "pads=[1,1,1,1]", 0 },
+    { Q, "x=2x4x9x9,w=6x4x3x3,b=6", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { Q, "x=1x8x7x7,w=8x1x3x3,b=8", "group=8,pads=[1,1,1,1]", 0 }, /* depthwise */
+    { Q, "x=1x8x6x6,w=4x4x1x1", "group=2", 0 },
+    { Q, "x=1x4x11x11,w=4x4x3x3", "dilations=[2,2],pads=[2,2,2,2]", 0 },
+    { Q, "x=1x3x9x8,w=5x3x3x3,b=5", "auto_pad=SAME_UPPER,strides=[2,2]", 0 },
+    { Q, "x=1x3x6x7,w=4x3x2x3", "pads=[0,1,1,2]", 0 }, /* asymmetric */
+    { Q, "x=1x4x16,w=6x4x3,b=6", "pads=[1,1]", 0 }, /* 1-D */
+    { Q, "x=1x2x5x6x6,w=3x2x3x3x3,b=3", "pads=[1,1,1,1,1,1]", 0 }, /* 3-D */
+    { Q, "x=1x3x8x8,w=4x3x3x3", "kernel_shape=[3,3],strides=[1,2]", 0 },
+    { Q, "x=1x64x14x14,w=32x64x1x1,b=32", NULL, 0 },
+    { EDGE, "x=1x16x1x1,w=8x16x1x1,b=8", NULL, 0 }, /* 1x1 spatial */
+    { EDGE, "x=1x4x5x5,w=3x4x5x5,b=3", NULL, 0 }, /* kernel = input */
+    { EDGE, "x=1x3x10x10,w=4x3x2x2", "strides=[3,3]", 0 }, /* stride > kernel */
+    { EDGE, "x=1x3x7x7,w=4x3x4x4,b=4", "auto_pad=SAME_LOWER,strides=[2,2]", 0 },
+    { EDGE, "x=1x2x6x6,w=2x2x2x2", "auto_pad=SAME_UPPER", 0 }, /* odd total pad */
+    { EDGE, "x=1x2x6x6,w=2x2x2x2", "auto_pad=SAME_LOWER", 0 },
+    { EDGE, "x=1x3x9x9,w=4x3x3x3", "auto_pad=VALID,strides=[2,2]", 0 },
+    { EDGE, "x=1x3x10x10,w=4x3x3x3", "auto_pad=SAME_UPPER,dilations=[2,2]", 0 },
+    { EDGE, "x=1x3x9x11,w=5x3x3x3,b=5", "dilations=[1,2],pads=[2,0,1,3],strides=[2,1]", 0 },
+    { EDGE, "x=1x1x1x7,w=1x1x1x3", NULL, 0 }, /* size-1 dims */
+    { EDGE, "x=1x4x8x8,w=8x1x3x3,b=8", "group=4,pads=[1,1,1,1]", 0 }, /* depth multiplier 2 */
+    { EDGE, "x=1x8x5x5,w=12x2x3x3", "group=4", 0 },
+    { EDGE, "x=1x2x4x4,w=3x2x3x3,b=3", "pads=[3,3,3,3]", 0 }, /* windows of padding only */
+    { EDGE, "x=1x8x9x9,w=8x8x1x7", "pads=[0,3,0,3]", 0 },
+    { EDGE, "x=1x8x9x9,w=8x8x7x1", "pads=[3,0,3,0]", 0 },
+    { EDGE, "x=3x3x6x6,w=2x3x3x3,b=2", NULL, 0 }, /* batch 3 */
+    { EDGE, "x=1x3x20,w=4x3x5", "dilations=[2],strides=[3]", 0 }, /* 1-D strided, dilated */
+    { EDGE, "x=1x2x7x7x7,w=4x2x3x3x3", "pads=[1,0,1,0,1,0],strides=[2,2,2]", 0 },
+    { EDGE, "x=1x6x5x5,w=6x1x5x5,b=6", "auto_pad=SAME_UPPER,group=6", 0 },
+    { EDGE, "x=1x3x5x5,w=2x3x1x1", "strides=[2,2]", 0 },
+    { EDGE, "x=1x1x3x3,w=1x1x3x3", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { EDGE, "x=0x1x5x5,w=1x1x3x3,b=1", "pads=[1,1,1,1]", 0 }, /* empty batch, padded */
+    /* the benchmark case: ResNet50 layer3 3x3, 256 filters, no bias */
+    { EDGE | MODEL, "x=1x256x14x14,w=256x256x3x3", "pads=[1,1,1,1]", 0 },
+    /* every padding mode with strides and dilations, on odd sizes: a cross product */
+    { EDGE, "x=1x3x9x10,w=4x3x3x2,b=4", "auto_pad=-|SAME_UPPER|SAME_LOWER|VALID,dilations=-|[2,1],strides=-|[2,3]", 0 },
+};
 
-    /* edge cases */
-    { CC_CONV_EDGE, "1x16x1x1",     "8x16x1x1",  "", 1 },                                /* 1x1 spatial */
-    { CC_CONV_EDGE, "1x4x5x5",      "3x4x5x5",   "", 1 },                                /* kernel = input */
-    { CC_CONV_EDGE, "1x3x10x10",    "4x3x2x2",   "strides=[3,3]", 0 },                   /* stride > kernel */
-    { CC_CONV_EDGE, "1x3x7x7",      "4x3x4x4",   "auto_pad=SAME_LOWER,strides=[2,2]", 1 },
-    { CC_CONV_EDGE, "1x2x6x6",      "2x2x2x2",   "auto_pad=SAME_UPPER", 0 },             /* odd total pad */
-    { CC_CONV_EDGE, "1x2x6x6",      "2x2x2x2",   "auto_pad=SAME_LOWER", 0 },
-    { CC_CONV_EDGE, "1x3x9x9",      "4x3x3x3",   "auto_pad=VALID,strides=[2,2]", 0 },
-    { CC_CONV_EDGE, "1x3x10x10",    "4x3x3x3",   "auto_pad=SAME_UPPER,dilations=[2,2]", 0 },
-    { CC_CONV_EDGE, "1x3x9x11",     "5x3x3x3",   "dilations=[1,2],pads=[2,0,1,3],strides=[2,1]", 1 },
-    { CC_CONV_EDGE, "1x1x1x7",      "1x1x1x3",   "", 0 },                                /* size-1 dims */
-    { CC_CONV_EDGE, "1x4x8x8",      "8x1x3x3",   "group=4,pads=[1,1,1,1]", 1 },          /* depth multiplier 2 */
-    { CC_CONV_EDGE, "1x8x5x5",      "12x2x3x3",  "group=4", 0 },
-    { CC_CONV_EDGE, "1x2x4x4",      "3x2x3x3",   "pads=[3,3,3,3]", 1 },                  /* windows of padding only */
-    { CC_CONV_EDGE, "1x8x9x9",      "8x8x1x7",   "pads=[0,3,0,3]", 0 },
-    { CC_CONV_EDGE, "1x8x9x9",      "8x8x7x1",   "pads=[3,0,3,0]", 0 },
-    { CC_CONV_EDGE, "3x3x6x6",      "2x3x3x3",   "", 1 },                                /* batch 3 */
-    { CC_CONV_EDGE, "1x3x20",       "4x3x5",     "dilations=[2],strides=[3]", 0 },       /* 1-D strided, dilated */
-    { CC_CONV_EDGE, "1x2x7x7x7",    "4x2x3x3x3", "pads=[1,0,1,0,1,0],strides=[2,2,2]", 0 },
-    { CC_CONV_EDGE, "1x6x5x5",      "6x1x5x5",   "auto_pad=SAME_UPPER,group=6", 1 },
-    { CC_CONV_EDGE, "1x3x5x5",      "2x3x1x1",   "strides=[2,2]", 0 },
-    { CC_CONV_EDGE, "1x1x3x3",      "1x1x3x3",   "pads=[1,1,1,1],strides=[2,2]", 0 },
-    { CC_CONV_EDGE, "0x1x5x5",      "1x1x3x3",   "pads=[1,1,1,1]", 1 },                  /* empty batch, padded */
-    /* the benchmark case, exactly: ResNet50 layer3 3x3, 256 filters, no bias */
-    { CC_CONV_EDGE, "1x256x14x14",  "256x256x3x3", "pads=[1,1,1,1]", 0 },
-
-    /* ResNet50 v1.5 at 224x224, batch 1: every distinct conv (BN folded into a bias) */
-    { CC_CONV_RESNET, "1x3x224x224",   "64x3x7x7",      "pads=[3,3,3,3],strides=[2,2]", 1 }, /* stem */
-    { CC_CONV_RESNET, "1x64x56x56",    "64x64x1x1",     "", 1 },
-    { CC_CONV_RESNET, "1x64x56x56",    "64x64x3x3",     "pads=[1,1,1,1]", 1 },
-    { CC_CONV_RESNET, "1x64x56x56",    "256x64x1x1",    "", 1 },     /* also layer1's projection */
-    { CC_CONV_RESNET, "1x256x56x56",   "64x256x1x1",    "", 1 },
-    { CC_CONV_RESNET, "1x256x56x56",   "128x256x1x1",   "", 1 },
-    { CC_CONV_RESNET, "1x128x56x56",   "128x128x3x3",   "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_RESNET, "1x128x28x28",   "512x128x1x1",   "", 1 },
-    { CC_CONV_RESNET, "1x256x56x56",   "512x256x1x1",   "strides=[2,2]", 1 },  /* projection */
-    { CC_CONV_RESNET, "1x512x28x28",   "128x512x1x1",   "", 1 },
-    { CC_CONV_RESNET, "1x128x28x28",   "128x128x3x3",   "pads=[1,1,1,1]", 1 },
-    { CC_CONV_RESNET, "1x512x28x28",   "256x512x1x1",   "", 1 },
-    { CC_CONV_RESNET, "1x256x28x28",   "256x256x3x3",   "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_RESNET, "1x256x14x14",   "1024x256x1x1",  "", 1 },
-    { CC_CONV_RESNET, "1x512x28x28",   "1024x512x1x1",  "strides=[2,2]", 1 }, /* projection */
-    { CC_CONV_RESNET, "1x1024x14x14",  "256x1024x1x1",  "", 1 },
-    { CC_CONV_RESNET, "1x256x14x14",   "256x256x3x3",   "pads=[1,1,1,1]", 1 },
-    { CC_CONV_RESNET, "1x1024x14x14",  "512x1024x1x1",  "", 1 },
-    { CC_CONV_RESNET, "1x512x14x14",   "512x512x3x3",   "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_RESNET, "1x512x7x7",     "2048x512x1x1",  "", 1 },
-    { CC_CONV_RESNET, "1x1024x14x14",  "2048x1024x1x1", "strides=[2,2]", 1 }, /* projection */
-    { CC_CONV_RESNET, "1x2048x7x7",    "512x2048x1x1",  "", 1 },
-    { CC_CONV_RESNET, "1x512x7x7",     "512x512x3x3",   "pads=[1,1,1,1]", 1 },
-
-    /* YOLOv5s (v6+) at 640x640, batch 1: stem, downsampling 3x3 s2, C3 blocks' 1x1 and
-     * 3x3, SPPF's 1x1 and the detect heads (BN folded into a bias) */
-    { CC_CONV_YOLO, "1x3x640x640",   "32x3x6x6",     "pads=[2,2,2,2],strides=[2,2]", 1 }, /* stem */
-    { CC_CONV_YOLO, "1x32x320x320",  "64x32x3x3",    "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_YOLO, "1x64x160x160",  "32x64x1x1",    "", 1 },
-    { CC_CONV_YOLO, "1x32x160x160",  "32x32x1x1",    "", 1 },
-    { CC_CONV_YOLO, "1x32x160x160",  "32x32x3x3",    "pads=[1,1,1,1]", 1 },
-    { CC_CONV_YOLO, "1x64x160x160",  "64x64x1x1",    "", 1 },
-    { CC_CONV_YOLO, "1x64x160x160",  "128x64x3x3",   "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_YOLO, "1x128x80x80",   "64x128x1x1",   "", 1 },
-    { CC_CONV_YOLO, "1x64x80x80",    "64x64x3x3",    "pads=[1,1,1,1]", 1 },
-    { CC_CONV_YOLO, "1x128x80x80",   "128x128x1x1",  "", 1 },
-    { CC_CONV_YOLO, "1x128x80x80",   "256x128x3x3",  "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_YOLO, "1x256x40x40",   "128x256x1x1",  "", 1 },
-    { CC_CONV_YOLO, "1x128x40x40",   "128x128x3x3",  "pads=[1,1,1,1]", 1 },
-    { CC_CONV_YOLO, "1x256x40x40",   "256x256x1x1",  "", 1 },
-    { CC_CONV_YOLO, "1x256x40x40",   "512x256x3x3",  "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_YOLO, "1x512x20x20",   "256x512x1x1",  "", 1 },     /* C3 and SPPF cv1 */
-    { CC_CONV_YOLO, "1x256x20x20",   "256x256x3x3",  "pads=[1,1,1,1]", 1 },
-    { CC_CONV_YOLO, "1x512x20x20",   "512x512x1x1",  "", 1 },
-    { CC_CONV_YOLO, "1x1024x20x20",  "512x1024x1x1", "", 1 },     /* SPPF cv2 */
-    { CC_CONV_YOLO, "1x512x40x40",   "128x512x1x1",  "", 1 },     /* head C3 after concat */
-    { CC_CONV_YOLO, "1x256x80x80",   "64x256x1x1",   "", 1 },
-    { CC_CONV_YOLO, "1x128x80x80",   "128x128x3x3",  "pads=[1,1,1,1],strides=[2,2]", 1 }, /* PAN down */
-    { CC_CONV_YOLO, "1x256x40x40",   "256x256x3x3",  "pads=[1,1,1,1],strides=[2,2]", 1 },
-    { CC_CONV_YOLO, "1x128x80x80",   "255x128x1x1",  "", 1 },     /* detect P3 */
-    { CC_CONV_YOLO, "1x256x40x40",   "255x256x1x1",  "", 1 },     /* detect P4 */
-    { CC_CONV_YOLO, "1x512x20x20",   "255x512x1x1",  "", 1 },     /* detect P5 */
+static const cc_sweep_row conv_model_entries[] = {
+    /* ResNet50 v1.5 */
+    { MODEL, "x=1x3x224x224,w=64x3x7x7,b=64", "pads=[3,3,3,3],strides=[2,2]", 0 }, /* stem */
+    { MODEL, "x=1x64x56x56,w=64x64x1x1,b=64", NULL, 0 },
+    { MODEL, "x=1x64x56x56,w=64x64x3x3,b=64", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x64x56x56,w=256x64x1x1,b=256", NULL, 0 }, /* also layer1's projection */
+    { MODEL, "x=1x256x56x56,w=64x256x1x1,b=64", NULL, 0 },
+    { MODEL, "x=1x256x56x56,w=128x256x1x1,b=128", NULL, 0 },
+    { MODEL, "x=1x128x56x56,w=128x128x3x3,b=128", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x128x28x28,w=512x128x1x1,b=512", NULL, 0 },
+    { MODEL, "x=1x256x56x56,w=512x256x1x1,b=512", "strides=[2,2]", 0 }, /* projection */
+    { MODEL, "x=1x512x28x28,w=128x512x1x1,b=128", NULL, 0 },
+    { MODEL, "x=1x128x28x28,w=128x128x3x3,b=128", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x512x28x28,w=256x512x1x1,b=256", NULL, 0 },
+    { MODEL, "x=1x256x28x28,w=256x256x3x3,b=256", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x256x14x14,w=1024x256x1x1,b=1024", NULL, 0 },
+    { MODEL, "x=1x512x28x28,w=1024x512x1x1,b=1024", "strides=[2,2]", 0 }, /* projection */
+    { MODEL, "x=1x1024x14x14,w=256x1024x1x1,b=256", NULL, 0 },
+    { MODEL, "x=1x256x14x14,w=256x256x3x3,b=256", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x1024x14x14,w=512x1024x1x1,b=512", NULL, 0 },
+    { MODEL, "x=1x512x14x14,w=512x512x3x3,b=512", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x512x7x7,w=2048x512x1x1,b=2048", NULL, 0 },
+    { MODEL, "x=1x1024x14x14,w=2048x1024x1x1,b=2048", "strides=[2,2]", 0 }, /* projection */
+    { MODEL, "x=1x2048x7x7,w=512x2048x1x1,b=512", NULL, 0 },
+    { MODEL, "x=1x512x7x7,w=512x512x3x3,b=512", "pads=[1,1,1,1]", 0 },
+    /* YOLOv5s: stem, downsampling 3x3 s2, C3 blocks' 1x1 and 3x3, SPPF's 1x1, detect heads */
+    { MODEL, "x=1x3x640x640,w=32x3x6x6,b=32", "pads=[2,2,2,2],strides=[2,2]", 0 }, /* stem */
+    { MODEL, "x=1x32x320x320,w=64x32x3x3,b=64", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x64x160x160,w=32x64x1x1,b=32", NULL, 0 },
+    { MODEL, "x=1x32x160x160,w=32x32x1x1,b=32", NULL, 0 },
+    { MODEL, "x=1x32x160x160,w=32x32x3x3,b=32", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x64x160x160,w=64x64x1x1,b=64", NULL, 0 },
+    { MODEL, "x=1x64x160x160,w=128x64x3x3,b=128", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x128x80x80,w=64x128x1x1,b=64", NULL, 0 },
+    { MODEL, "x=1x64x80x80,w=64x64x3x3,b=64", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x128x80x80,w=128x128x1x1,b=128", NULL, 0 },
+    { MODEL, "x=1x128x80x80,w=256x128x3x3,b=256", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x256x40x40,w=128x256x1x1,b=128", NULL, 0 },
+    { MODEL, "x=1x128x40x40,w=128x128x3x3,b=128", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x256x40x40,w=256x256x1x1,b=256", NULL, 0 },
+    { MODEL, "x=1x256x40x40,w=512x256x3x3,b=512", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x512x20x20,w=256x512x1x1,b=256", NULL, 0 }, /* C3 and SPPF cv1 */
+    { MODEL, "x=1x256x20x20,w=256x256x3x3,b=256", "pads=[1,1,1,1]", 0 },
+    { MODEL, "x=1x512x20x20,w=512x512x1x1,b=512", NULL, 0 },
+    { MODEL, "x=1x1024x20x20,w=512x1024x1x1,b=512", NULL, 0 }, /* SPPF cv2 */
+    { MODEL, "x=1x512x40x40,w=128x512x1x1,b=128", NULL, 0 }, /* head C3 after concat */
+    { MODEL, "x=1x256x80x80,w=64x256x1x1,b=64", NULL, 0 },
+    { MODEL, "x=1x128x80x80,w=128x128x3x3,b=128", "pads=[1,1,1,1],strides=[2,2]", 0 }, /* PAN down */
+    { MODEL, "x=1x256x40x40,w=256x256x3x3,b=256", "pads=[1,1,1,1],strides=[2,2]", 0 },
+    { MODEL, "x=1x128x80x80,w=255x128x1x1,b=255", NULL, 0 }, /* detect P3 */
+    { MODEL, "x=1x256x40x40,w=255x256x1x1,b=255", NULL, 0 }, /* detect P4 */
+    { MODEL, "x=1x512x20x20,w=255x512x1x1,b=255", NULL, 0 }, /* detect P5 */
 };
 /* clang-format on */
-const int cc_conv_n_layers = (int)(sizeof cc_conv_layers / sizeof cc_conv_layers[0]);
 
-static cc_status conv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    for (int i = 0; i < cc_conv_n_layers; i++) {
-        const cc_conv_layer *l = &cc_conv_layers[i];
-        if (quick && l->set != CC_CONV_QUICK) continue;
-        char bias[32] = "";
-        if (l->bias) snprintf(bias, sizeof bias, ",b=%lld", strtoll(l->w, NULL, 10));
-        cc_case_list_add(list, "Conv(x=%s:%s,w=%s%s%s%s)", l->x, cc_dtype_name(dt), l->w, bias,
-                         l->attrs[0] ? "," : "", l->attrs);
-    }
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
+const cc_shape_class cc_shape_class_conv = {
+    "conv", (int)(sizeof conv_entries / sizeof conv_entries[0]), conv_entries
+};
+const cc_shape_class cc_shape_class_conv_models = {
+    "conv_models", (int)(sizeof conv_model_entries / sizeof conv_model_entries[0]), conv_model_entries
+};
+
+static const cc_sweep_row conv_sweep[] = {
+    { Q, "@conv" },
+    { 0, "@conv_models" },
+};
 
 const cc_op_def cc_op_Conv = {
     .id = CC_OP_ID_Conv,
@@ -366,7 +371,7 @@ const cc_op_def cc_op_Conv = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = conv_infer,
     .cost = conv_cost,
-    .cases = conv_cases,
+    CC_SWEEP(conv_sweep),
     .golden = conv_golden,
 };
 

@@ -1,7 +1,8 @@
 /* conv_internal.h — what the convolution family's two files share: the geometry of a
- * Conv-shaped node (validation and output shape), the golden accumulation loop, the cost
- * and the table of layer shapes the case generators sweep. conv.c holds Conv;
- * conv_quant.c holds ConvInteger and QLinearConv. Not a public header. */
+ * Conv-shaped node (validation and output shape), the golden accumulation loop and the
+ * cost. The layer shapes all three sweep are the shape classes "conv" and "conv_models"
+ * (conv.c, ops/sweep.h). conv.c holds Conv; conv_quant.c holds ConvInteger and
+ * QLinearConv. Not a public header. */
 #ifndef CC_CONV_INTERNAL_H
 #define CC_CONV_INTERNAL_H
 
@@ -35,21 +36,5 @@ double cc_conv_bytes(const cc_tensor *const *in, int n_in, int n_out, const cc_t
 cc_status cc_conv_accumulate(const cc_conv_geom *g, const cc_tensor *x, double x_zero,
                              const cc_tensor *w, const double *w_zero, double *acc, double *mag,
                              cc_err *err);
-
-/* Which sweep a layer shape belongs to. */
-enum { CC_CONV_QUICK = 0, CC_CONV_EDGE, CC_CONV_RESNET, CC_CONV_YOLO };
-
-/* One convolution shape of the sweeps, as case-id fragments. */
-typedef struct cc_conv_layer {
-    int set;             /* CC_CONV_QUICK, ... */
-    const char *x;       /* input dims, "1x64x56x56" */
-    const char *w;       /* filter dims, "64x64x3x3" (first dim = M) */
-    const char *attrs;   /* attributes in case-id syntax, "" for none */
-    int bias;            /* 1: the layer has a bias of M values */
-} cc_conv_layer;
-
-extern const cc_conv_layer cc_conv_layers[];
-extern const int cc_conv_n_layers;
-
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "conv_internal.h"
+#include "sweep.h"
 
 static int is_int8(cc_dtype d) { return d == CC_U8 || d == CC_I8; }
 
@@ -165,24 +166,16 @@ static cc_status convint_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, in
     return CC_OK;
 }
 
-/* The u8 case pairs u8 activations with i8 weights, as common INT8 deployments do. */
-static const char *weight_dtype(cc_dtype dt) { return dt == CC_U8 ? ":i8" : ""; }
-
-static cc_status convint_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    for (int i = 0; i < cc_conv_n_layers; i++) {
-        const cc_conv_layer *l = &cc_conv_layers[i];
-        if (quick && l->set != CC_CONV_QUICK) continue;
-        /* zero points: mostly the dynamic-quantization pattern (x zero point only), then
-         * scalar and per-filter weight zero points, and none at all */
-        static const char *const zp[] = { "", ",w_zp=1", ",w_zp=2", ",x_zp=0" };
-        const char *k = l->set >= CC_CONV_RESNET ? "" : zp[i % 4];
-        cc_case_list_add(list, "ConvInteger(x=%s:%s,w=%s%s%s%s%s)", l->x, cc_dtype_name(dt), l->w,
-                         weight_dtype(dt), l->attrs[0] ? "," : "", l->attrs, k);
-    }
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
+/* The conv shape classes (ops/conv.c). The u8 case pairs u8 activations with i8 weights, as
+ * common INT8 deployments do. Zero points: mostly the dynamic-quantization pattern (x zero
+ * point only), then scalar and per-filter weight zero points, and none at all, spread over
+ * the small shapes. */
+static const cc_sweep_row convint_sweep[] = {
+    { CC_SWEEP_QUICK, "@conv,-b,w:i8", "w_zp=-/1/2/-,x_zp=-/-/-/0", CC_DTYPE_BIT(CC_U8) },
+    { CC_SWEEP_QUICK, "@conv,-b", "w_zp=-/1/2/-,x_zp=-/-/-/0", CC_DTYPE_BIT(CC_I8) },
+    { 0, "@conv_models,-b,w:i8", NULL, CC_DTYPE_BIT(CC_U8) },
+    { 0, "@conv_models,-b", NULL, CC_DTYPE_BIT(CC_I8) },
+};
 
 const cc_op_def cc_op_ConvInteger = {
     .id = CC_OP_ID_ConvInteger,
@@ -208,7 +201,7 @@ const cc_op_def cc_op_ConvInteger = {
     .dtypes = CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I8),
     .infer = convint_infer,
     .cost = convint_cost,
-    .cases = convint_cases,
+    CC_SWEEP(convint_sweep),
     .golden = convint_golden,
     .gen = convint_gen,
 };
@@ -440,23 +433,15 @@ done:
     return st;
 }
 
-static cc_status qconv_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    for (int i = 0; i < cc_conv_n_layers; i++) {
-        const cc_conv_layer *l = &cc_conv_layers[i];
-        if (quick && l->set != CC_CONV_QUICK) continue;
-        char bias[32] = "";
-        if (l->bias) snprintf(bias, sizeof bias, ",b=%lld:i32", strtoll(l->w, NULL, 10));
-        /* real layers: per-filter weight scales, as INT8 deployments quantize them; the
-         * small shapes cycle through per-tensor, per-filter and non-zero weight zero points */
-        static const char *const knobs[] = { "", ",per_channel=1", ",w_zp=1", ",per_channel=1,w_zp=1" };
-        const char *k = l->set >= CC_CONV_RESNET ? ",per_channel=1" : knobs[i % 4];
-        cc_case_list_add(list, "QLinearConv(x=%s:%s,w=%s%s%s%s%s%s)", l->x, cc_dtype_name(dt), l->w,
-                         weight_dtype(dt), bias, l->attrs[0] ? "," : "", l->attrs, k);
-    }
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
+/* The conv shape classes with an int32 bias: the small shapes spread per-tensor and
+ * per-filter weight scales and non-zero weight zero points; real layers have per-filter
+ * weight scales, as INT8 deployments quantize them. */
+static const cc_sweep_row qconv_sweep[] = {
+    { CC_SWEEP_QUICK, "@conv,w:i8,b:i32", "per_channel=-/1/-/1,w_zp=-/-/1/1", CC_DTYPE_BIT(CC_U8) },
+    { CC_SWEEP_QUICK, "@conv,b:i32", "per_channel=-/1/-/1,w_zp=-/-/1/1", CC_DTYPE_BIT(CC_I8) },
+    { 0, "@conv_models,w:i8,b:i32", "per_channel=1", CC_DTYPE_BIT(CC_U8) },
+    { 0, "@conv_models,b:i32", "per_channel=1", CC_DTYPE_BIT(CC_I8) },
+};
 
 const cc_op_def cc_op_QLinearConv = {
     .id = CC_OP_ID_QLinearConv,
@@ -487,7 +472,7 @@ const cc_op_def cc_op_QLinearConv = {
     .dtypes = CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I8),
     .infer = qconv_infer,
     .cost = qconv_cost,
-    .cases = qconv_cases,
+    CC_SWEEP(qconv_sweep),
     .golden = qconv_golden,
     .gen = qconv_gen,
 };

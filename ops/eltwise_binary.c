@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "sweep.h"
 
 #define FLOATS CC_DTYPES_FLOAT
 #define INT_CASES (CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
@@ -297,71 +298,14 @@ static cc_status binary_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int
 
 /* ---- case sweeps ------------------------------------------------------------------ */
 
-typedef struct binary_row {
-    const char *a, *b;
-    int quick;
-} binary_row;
-
-static const binary_row binary_rows[] = {
-    { "2x3x4x5", "2x3x4x5", 1 },          /* same shape */
-    { "2x3", "3", 1 },                    /* rank mismatch, trailing dims */
-    { "3x1", "1x4", 1 },                  /* both sides broadcast */
-    { "1x16x8x8", "16x1x1", 1 },          /* [C,1,1] against NCHW */
-    { "5x7", "1", 1 },                    /* one-element b */
-    { "scalar", "3x5", 0 },               /* scalar a */
-    { "3x5", "scalar", 0 },
-    { "scalar", "scalar", 0 },
-    { "1", "1", 0 },
-    { "7x13", "7x13", 0 },                /* odd sizes */
-    { "1x1x1", "7x1x5", 0 },
-    { "5x1x4x1", "3x1x6", 0 },            /* 5x3x4x6 */
-    { "2x1", "1x3", 0 },
-    { "1x64x1x1", "1x64x56x56", 0 },      /* squeeze-excite scale */
-    { "1x256x56x56", "1x256x56x56", 0 },  /* ResNet50 residual Add */
-    { "1x2048x7x7", "1x2048x7x7", 1 },    /* ResNet50 last residual Add */
-    { "1x32x320x320", "1x32x320x320", 0 },/* YOLO SiLU x * Sigmoid(x) at 640x640 */
-    { "1x3x80x80x2", "1x3x80x80x2", 0 },  /* YOLOv5 box decoding (xy * 2 + grid) */
-    { "1x3x80x80x2", "1x3x1x1x2", 0 },    /* YOLOv5 anchor scaling */
-    { "1x4x8400", "1x8400", 0 },          /* YOLOv8 boxes * strides */
-    { "1x2x8400", "1x2x8400", 0 },        /* YOLOv8 dist2bbox */
-    { "1x3x224x224", "1x3x1x1", 0 },      /* input normalisation (x - mean) / std */
+/* Every binary op runs on the shared broadcasting class (ops/sweep.c). */
+static const cc_sweep_row binary_sweep[] = {
+    { CC_SWEEP_QUICK, "@broadcast" },
 };
-
-static cc_status binary_cases(const char *op, cc_case_list *list, cc_dtype dt, int quick,
-                              cc_err *err)
-{
-    for (size_t i = 0; i < sizeof binary_rows / sizeof binary_rows[0]; i++) {
-        const binary_row *r = &binary_rows[i];
-        if (quick && !r->quick) continue;
-        cc_status st = cc_case_list_add(list, "%s(a=%s:%s,b=%s)", op, r->a, cc_dtype_name(dt), r->b);
-        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
-    }
-    return CC_OK;
-}
-
-static cc_status add_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return binary_cases("Add", l, dt, quick, err);
-}
-
-static cc_status sub_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return binary_cases("Sub", l, dt, quick, err);
-}
-
-static cc_status mul_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return binary_cases("Mul", l, dt, quick, err);
-}
-
-static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return binary_cases("Div", l, dt, quick, err);
-}
 
 /* ---- op definitions ------------------------------------------------------------------ */
 
-#define BINARY_DEF(OP, CASES)                                                          \
+#define BINARY_DEF(OP)                                                          \
     {                                                                                  \
         .id = CC_OP_ID_##OP,                                                           \
         .name = #OP, .domain = "", .since_version = 14, .family = "eltwise",           \
@@ -369,13 +313,13 @@ static cc_status div_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
         .inputs = { { .name = "a", .role = CC_IN_DATA }, { .name = "b", .role = CC_IN_DATA } }, \
         .min_outputs = 1, .max_outputs = 1, .n_attrs = 0,                              \
         .dtypes = FLOATS | INT_CASES,                                                  \
-        .infer = binary_infer, .cost = binary_cost, .cases = CASES,                    \
+        .infer = binary_infer, .cost = binary_cost, CC_SWEEP(binary_sweep),           \
         .golden = binary_golden, .gen = binary_gen,                                    \
     }
 
-const cc_op_def cc_op_Add = BINARY_DEF(Add, add_cases);
-const cc_op_def cc_op_Sub = BINARY_DEF(Sub, sub_cases);
-const cc_op_def cc_op_Mul = BINARY_DEF(Mul, mul_cases);
+const cc_op_def cc_op_Add = BINARY_DEF(Add);
+const cc_op_def cc_op_Sub = BINARY_DEF(Sub);
+const cc_op_def cc_op_Mul = BINARY_DEF(Mul);
 
 /* Div: the divisor b is made by gen() with |b| in [0.5, 2] (exact regime 1..4) and a
  * random sign; integer divisors are never 0. The io_def range says the same for the
@@ -390,7 +334,7 @@ const cc_op_def cc_op_Div = {
     },
     .min_outputs = 1, .max_outputs = 1, .n_attrs = 0,
     .dtypes = FLOATS | INT_CASES,
-    .infer = binary_infer, .cost = binary_cost, .cases = div_cases,
+    .infer = binary_infer, .cost = binary_cost, CC_SWEEP(binary_sweep),
     .golden = binary_golden, .gen = binary_gen,
 };
 

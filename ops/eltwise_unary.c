@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "op.h"
+#include "sweep.h"
 
 #define FLOATS CC_DTYPES_FLOAT
 #define SIGNED_INTS (CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
@@ -254,136 +255,46 @@ static cc_status unary_golden(const cc_node *node, const cc_tensor *const *in, i
 }
 
 /* ---- case sweeps ------------------------------------------------------------------
- * Every unary op runs on the shared shape list; ops with attributes or bounds add rows
- * of their own. quick rows are the CI sweep. */
+ * Every unary op runs on the shared shape class (ops/sweep.c); ops with attributes or
+ * bounds add rows of their own. */
 
-typedef struct unary_row {
-    const char *shape;
-    const char *attrs;   /* "" or "name=value,..." appended to the id */
-    int quick;
-} unary_row;
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
-static const unary_row common_shapes[] = {
-    { "1x16x32x32", "", 1 },
-    { "3x5x7", "", 1 },           /* odd sizes */
-    { "1", "", 1 },               /* one element */
-    { "scalar", "", 0 },
-    { "1x1x1x1", "", 0 },
-    { "2x1x7x1x3", "", 0 },       /* rank 5 with size-1 dims */
-    { "1000", "", 0 },
-    { "1x64x112x112", "", 0 },    /* ResNet50 conv1 output */
-    { "1x256x56x56", "", 0 },     /* ResNet50 stage 1 */
-    { "1x2048x7x7", "", 1 },      /* ResNet50 stage 4 */
-    { "1x32x320x320", "", 0 },    /* YOLOv5s/v8 stem at 640x640 (SiLU) */
-    { "1x128x80x80", "", 0 },     /* YOLO P3 */
-    { "1x512x20x20", "", 0 },     /* YOLO P5 */
+static const cc_sweep_row unary_sweep[] = {
+    { Q, "@eltwise" },
 };
 
-static const unary_row leaky_relu_rows[] = {
-    { "1x16x32x32", "alpha=0.1", 1 },   /* YOLOv3/v4 */
-    { "3x5x7", "alpha=0.2", 0 },
-    { "3x5x7", "alpha=0", 0 },          /* degenerates to Relu */
-    { "3x5x7", "alpha=-0.5", 0 },       /* negative slope is valid */
-    { "1x64x208x208", "alpha=0.1", 0 }, /* YOLOv3-tiny at 416 */
+static const cc_sweep_row leaky_relu_sweep[] = {
+    { Q, "@eltwise" },
+    { Q | MODEL, "x=1x16x32x32", "alpha=0.1" },   /* YOLOv3/v4 */
+    { 0, "x=3x5x7", "alpha=0.2" },
+    { EDGE, "x=3x5x7", "alpha=0|-0.5" },          /* Relu; a negative slope is valid */
+    { MODEL, "x=1x64x208x208", "alpha=0.1" },     /* YOLOv3-tiny at 416 */
 };
 
-static const unary_row hard_sigmoid_rows[] = {
-    { "1x16x32x32", "alpha=0.16666667", 1 },  /* torch.nn.Hardsigmoid export */
-    { "3x5x7", "alpha=1,beta=0", 0 },
-    { "1x576x1x1", "alpha=0.16666667", 0 },   /* MobileNetV3 squeeze-excite */
+static const cc_sweep_row hard_sigmoid_sweep[] = {
+    { Q, "@eltwise" },
+    { Q, "x=1x16x32x32", "alpha=0.16666667" },    /* torch.nn.Hardsigmoid export */
+    { 0, "x=3x5x7", "alpha=1,beta=0" },
+    { MODEL, "x=1x576x1x1", "alpha=0.16666667" }, /* MobileNetV3 squeeze-excite */
 };
 
-static const unary_row clip_rows[] = {
-    { "1x16x32x32", "min=0,max=6", 1 },       /* ReLU6 */
-    { "3x5x7", "max=0.25", 1 },               /* only an upper bound */
-    { "3x5x7", "min=-0.25", 1 },              /* only a lower bound */
-    { "3x5x7", "min=-0.5,max=0.5", 0 },
-    { "3x5x7", "min=0.5,max=-0.5", 0 },       /* min > max: every output is max (the check
-                                                  mistrusts a constant result; a wrong one
-                                                  still fails) */
-    { "1x32x112x112", "min=0,max=6", 0 },     /* MobileNetV2 stem */
-    { "1", "min=0,max=6", 0 },
-    { "scalar", "min=-1,max=1", 0 },
+/* A Clip without bounds is valid (the identity): it runs on the shared shapes. */
+static const cc_sweep_row clip_sweep[] = {
+    { Q, "@eltwise" },
+    { Q | MODEL, "input=1x16x32x32", "min=0,max=6" },  /* ReLU6 */
+    { Q, "input=3x5x7", "max=0.25" },                  /* only an upper bound */
+    { Q, "input=3x5x7", "min=-0.25" },                 /* only a lower bound */
+    { 0, "input=3x5x7", "min=-0.5,max=0.5" },
+    /* min > max: every output is max (the check mistrusts a constant result; a wrong one
+     * still fails) */
+    { EDGE, "input=3x5x7", "min=0.5,max=-0.5" },
+    { MODEL, "input=1x32x112x112", "min=0,max=6" },    /* MobileNetV2 stem */
+    { EDGE, "input=1", "min=0,max=6" },
+    { EDGE, "input=scalar", "min=-1,max=1" },
 };
-
-static cc_status add_rows(cc_case_list *list, const char *op, const char *in_name, cc_dtype dt,
-                          int quick, const unary_row *rows, size_t n, cc_err *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (quick && !rows[i].quick) continue;
-        const char *sep = rows[i].attrs[0] ? "," : "";
-        cc_status st = cc_case_list_add(list, "%s(%s=%s:%s%s%s)", op, in_name, rows[i].shape,
-                                        cc_dtype_name(dt), sep, rows[i].attrs);
-        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
-    }
-    return CC_OK;
-}
-
-#define N_ROWS(a) (sizeof(a) / sizeof((a)[0]))
-
-static cc_status common_cases(cc_case_list *list, const char *op, const char *in_name,
-                              cc_dtype dt, int quick, cc_err *err)
-{
-    return add_rows(list, op, in_name, dt, quick, common_shapes, N_ROWS(common_shapes), err);
-}
-
-static cc_status relu_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Relu", "x", dt, quick, err);
-}
-
-static cc_status leaky_relu_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st = common_cases(l, "LeakyRelu", "x", dt, quick, err);
-    if (st) return st;
-    return add_rows(l, "LeakyRelu", "x", dt, quick, leaky_relu_rows, N_ROWS(leaky_relu_rows), err);
-}
-
-static cc_status sigmoid_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Sigmoid", "x", dt, quick, err);
-}
-
-static cc_status tanh_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Tanh", "input", dt, quick, err);
-}
-
-static cc_status hard_sigmoid_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st = common_cases(l, "HardSigmoid", "x", dt, quick, err);
-    if (st) return st;
-    return add_rows(l, "HardSigmoid", "x", dt, quick, hard_sigmoid_rows,
-                    N_ROWS(hard_sigmoid_rows), err);
-}
-
-static cc_status hard_swish_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "HardSwish", "x", dt, quick, err);
-}
-
-static cc_status clip_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    /* a Clip without bounds is valid (the identity); run it on the shared shapes */
-    cc_status st = common_cases(l, "Clip", "input", dt, quick, err);
-    if (st) return st;
-    return add_rows(l, "Clip", "input", dt, quick, clip_rows, N_ROWS(clip_rows), err);
-}
-
-static cc_status exp_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Exp", "input", dt, quick, err);
-}
-
-static cc_status sqrt_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Sqrt", "x", dt, quick, err);
-}
-
-static cc_status softplus_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return common_cases(l, "Softplus", "x", dt, quick, err);
-}
 
 /* ---- op definitions -------------------------------------------------------------- */
 
@@ -401,7 +312,7 @@ const cc_op_def cc_op_Relu = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = relu_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -412,7 +323,7 @@ const cc_op_def cc_op_LeakyRelu = {
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = CC_ONNX_NATTRS(LeakyRelu, 16),
     .attrs = { CC_ONNX_ATTRS(LeakyRelu, 16) },
-    .cases = leaky_relu_cases,
+    CC_SWEEP(leaky_relu_sweep),
     UNARY_FNS,
 };
 
@@ -422,7 +333,7 @@ const cc_op_def cc_op_Sigmoid = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = sigmoid_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -432,7 +343,7 @@ const cc_op_def cc_op_Tanh = {
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = tanh_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -443,7 +354,7 @@ const cc_op_def cc_op_HardSigmoid = {
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = CC_ONNX_NATTRS(HardSigmoid, 6),
     .attrs = { CC_ONNX_ATTRS(HardSigmoid, 6) },
-    .cases = hard_sigmoid_cases,
+    CC_SWEEP(hard_sigmoid_sweep),
     UNARY_FNS,
 };
 
@@ -455,7 +366,7 @@ const cc_op_def cc_op_HardSwish = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = hard_swish_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -478,7 +389,7 @@ const cc_op_def cc_op_Clip = {
         { .name = "max", .kind = CC_ATTR_FLOAT, .def = NULL, .input = 2,
           .input_dtype = CC_DTYPE_COUNT },
     },
-    .cases = clip_cases,
+    CC_SWEEP(clip_sweep),
     UNARY_FNS,
 };
 
@@ -488,7 +399,7 @@ const cc_op_def cc_op_Exp = {
     .n_inputs = 1,
     .inputs = { { .name = "input", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = exp_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -500,7 +411,7 @@ const cc_op_def cc_op_Sqrt = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA, .lo = 0, .hi = 4, .ilo = 0, .ihi = 16 } },
     .n_attrs = 0,
-    .cases = sqrt_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };
 
@@ -510,6 +421,6 @@ const cc_op_def cc_op_Softplus = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .n_attrs = 0,
-    .cases = softplus_cases,
+    CC_SWEEP(unary_sweep),
     UNARY_FNS,
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "matmul.h"
+#include "sweep.h"
 
 /* ---- numpy matmul shapes (shared with matmul_int.c) -------------------------------- */
 
@@ -243,105 +244,79 @@ static cc_status gemm_golden(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-typedef enum bias_form {
-    BIAS_NONE,
-    BIAS_SCALAR,
-    BIAS_1,
-    BIAS_N,
-    BIAS_1N,
-    BIAS_M1,
-    BIAS_MN
-} bias_form;
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
-typedef struct gemm_shape {
-    int m, n, k, trans_a, trans_b;
-    bias_form c;
-    const char *alpha, *beta; /* NULL: default 1.0 */
-} gemm_shape;
-
-static const gemm_shape gemm_quick[] = {
-    { 4, 5, 8, 0, 0, BIAS_NONE, NULL, NULL },
-    { 1, 32, 64, 0, 1, BIAS_N, NULL, NULL }, /* a fully connected layer */
-    { 6, 5, 8, 1, 0, BIAS_MN, NULL, NULL },
-    { 7, 9, 33, 0, 0, BIAS_M1, "0.5", "2.0" },
-    { 16, 16, 16, 1, 1, BIAS_SCALAR, "-1.0", "0.25" },
-    { 1, 0, 8, 0, 0, BIAS_N, NULL, NULL },   /* an empty output (N = 0) */
-};
-
-static const gemm_shape gemm_full[] = {
-    { 1, 1000, 2048, 0, 1, BIAS_N, NULL, NULL }, /* ResNet50 v1.5 classifier */
-    { 8, 1000, 2048, 0, 1, BIAS_N, NULL, NULL }, /* the same at batch 8 */
+/* clang-format off */
+static const cc_sweep_row gemm_sweep[] = {
+    { Q, "a=4x8,b=8x5" },
+    { Q | MODEL, "a=1x64,b=32x64,c=32", "transB=1" }, /* a fully connected layer */
+    { Q, "a=8x6,b=8x5,c=6x5", "transA=1" },
+    { Q, "a=7x33,b=33x9,c=7x1", "alpha=0.5,beta=2.0" },
+    { Q, "a=16x16,b=16x16,c=scalar", "alpha=-1.0,beta=0.25,transA=1,transB=1" },
+    { Q | EDGE, "a=1x8,b=8x0,c=0" }, /* an empty output (N = 0) */
+    { MODEL, "a=1x2048,b=1000x2048,c=1000", "transB=1" }, /* ResNet50 v1.5 classifier */
+    { MODEL, "a=8x2048,b=1000x2048,c=1000", "transB=1" }, /* the same at batch 8 */
     /* every transpose combination on odd sizes */
-    { 33, 7, 17, 0, 0, BIAS_N, NULL, NULL },
-    { 33, 7, 17, 1, 0, BIAS_N, NULL, NULL },
-    { 33, 7, 17, 0, 1, BIAS_N, NULL, NULL },
-    { 33, 7, 17, 1, 1, BIAS_N, NULL, NULL },
+    { 0, "a=33x17,b=17x7,c=7" },
+    { 0, "a=17x33,b=17x7,c=7", "transA=1" },
+    { 0, "a=33x17,b=7x17,c=7", "transB=1" },
+    { 0, "a=17x33,b=7x17,c=7", "transA=1,transB=1" },
     /* every bias form */
-    { 7, 9, 5, 0, 0, BIAS_SCALAR, NULL, NULL },
-    { 7, 9, 5, 0, 0, BIAS_1, NULL, NULL },
-    { 7, 9, 5, 0, 0, BIAS_N, NULL, NULL },
-    { 7, 9, 5, 0, 0, BIAS_1N, NULL, NULL },
-    { 7, 9, 5, 0, 0, BIAS_M1, NULL, NULL },
-    { 7, 9, 5, 0, 0, BIAS_MN, NULL, NULL },
-    { 1, 1, 1, 0, 0, BIAS_MN, NULL, NULL },
+    { 0, "a=7x5,b=5x9,c=scalar" },
+    { 0, "a=7x5,b=5x9,c=1" },
+    { 0, "a=7x5,b=5x9,c=9" },
+    { 0, "a=7x5,b=5x9,c=1x9" },
+    { 0, "a=7x5,b=5x9,c=7x1" },
+    { 0, "a=7x5,b=5x9,c=7x9" },
+    { 0, "a=1x1,b=1x1,c=1x1" },
     /* alpha and beta */
-    { 9, 7, 33, 0, 1, BIAS_MN, "0.5", "1.0" },
-    { 9, 7, 33, 0, 1, BIAS_MN, "1.0", "-2.0" },
-    { 9, 7, 33, 0, 1, BIAS_MN, "0.125", "0.0" },
-    { 9, 7, 33, 0, 1, BIAS_NONE, "3.0", "2.0" },
-    { 9, 7, 33, 1, 0, BIAS_N, "-0.75", "0.5" },
+    { 0, "a=9x33,b=7x33,c=9x7", "alpha=0.5,beta=1.0,transB=1" },
+    { 0, "a=9x33,b=7x33,c=9x7", "alpha=1.0,beta=-2.0,transB=1" },
+    { 0, "a=9x33,b=7x33,c=9x7", "alpha=0.125,beta=0.0,transB=1" },
+    { 0, "a=9x33,b=7x33", "alpha=3.0,beta=2.0,transB=1" },
+    { 0, "a=33x9,b=33x7,c=7", "alpha=-0.75,beta=0.5,transA=1" },
     /* long reductions */
-    { 4, 32, 4096, 0, 0, BIAS_N, NULL, NULL },
-    { 2, 16, 16384, 0, 1, BIAS_NONE, NULL, NULL },
+    { 0, "a=4x4096,b=4096x32,c=32" },
+    { 0, "a=2x16384,b=16x16384", "transB=1" },
     /* a square block and an outer product */
-    { 128, 128, 128, 0, 0, BIAS_N, NULL, NULL },
-    { 33, 33, 1, 0, 0, BIAS_NONE, NULL, NULL },
+    { 0, "a=128x128,b=128x128,c=128" },
+    { 0, "a=33x1,b=1x33" },
     /* an empty reduction: the output is beta * C */
-    { 3, 5, 0, 0, 0, BIAS_N, NULL, NULL },
-};
-
+    { 0, "a=3x0,b=0x5,c=5" },
 /* Appends the id of one Gemm shape. */
-static cc_status gemm_add(cc_case_list *list, cc_dtype dt, const gemm_shape *g)
-{
-    char c[64] = "";
-    switch (g->c) {
-    case BIAS_NONE: break;
-    case BIAS_SCALAR: snprintf(c, sizeof c, ",c=scalar"); break;
-    case BIAS_1: snprintf(c, sizeof c, ",c=1"); break;
-    case BIAS_N: snprintf(c, sizeof c, ",c=%d", g->n); break;
-    case BIAS_1N: snprintf(c, sizeof c, ",c=1x%d", g->n); break;
-    case BIAS_M1: snprintf(c, sizeof c, ",c=%dx1", g->m); break;
-    case BIAS_MN: snprintf(c, sizeof c, ",c=%dx%d", g->m, g->n); break;
-    }
-    return cc_case_list_add(list, "Gemm(a=%dx%d:%s,b=%dx%d%s%s%s%s%s%s%s)",
-                            g->trans_a ? g->k : g->m, g->trans_a ? g->m : g->k, cc_dtype_name(dt),
-                            g->trans_b ? g->n : g->k, g->trans_b ? g->k : g->n, c,
-                            g->alpha ? ",alpha=" : "", g->alpha ? g->alpha : "",
-                            g->beta ? ",beta=" : "", g->beta ? g->beta : "",
-                            g->trans_a ? ",transA=1" : "", g->trans_b ? ",transB=1" : "");
-}
-
-static cc_status gemm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st;
-    for (size_t i = 0; i < sizeof gemm_quick / sizeof gemm_quick[0]; i++)
-        if ((st = gemm_add(list, dt, &gemm_quick[i])))
-            return cc_err_set(err, st, "Gemm: could not add a case");
-    if (quick) return CC_OK;
-    for (size_t i = 0; i < sizeof gemm_full / sizeof gemm_full[0]; i++)
-        if ((st = gemm_add(list, dt, &gemm_full[i])))
-            return cc_err_set(err, st, "Gemm: could not add a case");
     /* odd sizes: every M, N, K in {1, 7, 33}, with a bias row */
-    static const int odd[] = { 1, 7, 33 };
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            for (int l = 0; l < 3; l++) {
-                gemm_shape g = { odd[i], odd[j], odd[l], 0, 0, BIAS_N, NULL, NULL };
-                if ((st = gemm_add(list, dt, &g)))
-                    return cc_err_set(err, st, "Gemm: could not add a case");
-            }
-    return CC_OK;
-}
+    /* odd sizes: every M, N, K in {1, 7, 33}, with a bias row */
+    { EDGE, "a=1x1,b=1x1,c=1" },
+    { EDGE, "a=1x7,b=7x1,c=1" },
+    { EDGE, "a=1x33,b=33x1,c=1" },
+    { EDGE, "a=1x1,b=1x7,c=7" },
+    { EDGE, "a=1x7,b=7x7,c=7" },
+    { EDGE, "a=1x33,b=33x7,c=7" },
+    { EDGE, "a=1x1,b=1x33,c=33" },
+    { EDGE, "a=1x7,b=7x33,c=33" },
+    { EDGE, "a=1x33,b=33x33,c=33" },
+    { EDGE, "a=7x1,b=1x1,c=1" },
+    { EDGE, "a=7x7,b=7x1,c=1" },
+    { EDGE, "a=7x33,b=33x1,c=1" },
+    { EDGE, "a=7x1,b=1x7,c=7" },
+    { 0, "a=7x7,b=7x7,c=7" },
+    { 0, "a=7x33,b=33x7,c=7" },
+    { EDGE, "a=7x1,b=1x33,c=33" },
+    { 0, "a=7x7,b=7x33,c=33" },
+    { 0, "a=7x33,b=33x33,c=33" },
+    { EDGE, "a=33x1,b=1x1,c=1" },
+    { EDGE, "a=33x7,b=7x1,c=1" },
+    { EDGE, "a=33x33,b=33x1,c=1" },
+    { EDGE, "a=33x1,b=1x7,c=7" },
+    { 0, "a=33x7,b=7x7,c=7" },
+    { 0, "a=33x33,b=33x7,c=7" },
+    { EDGE, "a=33x1,b=1x33,c=33" },
+    { 0, "a=33x7,b=7x33,c=33" },
+    { 0, "a=33x33,b=33x33,c=33" },
+};
+/* clang-format on */
 
 const cc_op_def cc_op_Gemm = {
     .id = CC_OP_ID_Gemm,
@@ -362,7 +337,7 @@ const cc_op_def cc_op_Gemm = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = gemm_infer,
     .cost = gemm_cost,
-    .cases = gemm_cases,
+    CC_SWEEP(gemm_sweep),
     .golden = gemm_golden,
 };
 
@@ -428,54 +403,33 @@ static cc_status matmul_golden(const cc_node *node, const cc_tensor *const *in, 
     return CC_OK;
 }
 
-typedef struct matmul_shape {
-    const char *a, *b;
-} matmul_shape;
-
-static const matmul_shape matmul_quick[] = {
-    { "4x8", "8x5" }, { "2x1x3x4", "5x4x6" }, /* batch broadcast on both sides, rank 4 @ rank 3 */
-    { "8", "8x5" },                           /* 1-D a: [1,K] promoted, then dropped */
-    { "4x8", "8" },                           /* 1-D b */
-    { "16", "16" },                           /* vector dot: a scalar output */
+static const cc_sweep_row matmul_sweep[] = {
+    { Q, "a=4x8,b=8x5" },
+    { Q, "a=2x1x3x4,b=5x4x6" }, /* batch broadcast on both sides, rank 4 @ rank 3 */
+    { Q, "a=8,b=8x5" }, /* 1-D a: [1,K] promoted, then dropped */
+    { Q, "a=4x8,b=8" }, /* 1-D b */
+    { Q, "a=16,b=16" }, /* vector dot: a scalar output */
+    { MODEL, "a=1x2048,b=2048x1000" }, /* ResNet50 classifier as a MatMul */
+    { MODEL, "a=1x12x128x64,b=1x12x64x128" }, /* attention scores (BERT-base head) */
+    { MODEL, "a=1x12x128x128,b=1x12x128x64" }, /* attention context */
+    { 0, "a=2x16x64,b=64x32" }, /* a linear layer over a sequence */
+    { 0, "a=64x32,b=3x32x16" }, /* 2-D @ batched */
+    { 0, "a=3x1x4x8,b=1x5x8x2" }, /* broadcast both ways */
+    { 0, "a=8,b=3x8x5" }, /* 1-D @ batched */
+    { 0, "a=3x4x8,b=8" }, /* batched @ 1-D */
+    { EDGE, "a=2x1x1x7,b=1x3x7x1" }, /* size-1 M and N inside batches */
+    { EDGE, "a=1x1,b=1x1" },
+    { EDGE, "a=7x1,b=1x9" }, /* outer product, K = 1 */
+    { EDGE, "a=1,b=1" },
+    { 0, "a=2x4096,b=4096x16" }, /* long reduction */
+    { 0, "a=16384,b=16384" },
+    { 0, "a=1x7,b=7x33" },
+    { 0, "a=7x33,b=33x1" },
+    { 0, "a=33x7,b=7x33" },
+    { 0, "a=33x33,b=33x7" },
+    { EDGE, "a=7x1,b=1x1" },
+    { 0, "a=128x128,b=128x128" },
 };
-
-static const matmul_shape matmul_full[] = {
-    { "1x2048", "2048x1000" },         /* ResNet50 classifier as a MatMul */
-    { "1x12x128x64", "1x12x64x128" },  /* attention scores (BERT-base head) */
-    { "1x12x128x128", "1x12x128x64" }, /* attention context */
-    { "2x16x64", "64x32" },            /* a linear layer over a sequence */
-    { "64x32", "3x32x16" },            /* 2-D @ batched */
-    { "3x1x4x8", "1x5x8x2" },          /* broadcast both ways */
-    { "8", "3x8x5" },                  /* 1-D @ batched */
-    { "3x4x8", "8" },                  /* batched @ 1-D */
-    { "2x1x1x7", "1x3x7x1" },          /* size-1 M and N inside batches */
-    { "1x1", "1x1" },
-    { "7x1", "1x9" }, /* outer product, K = 1 */
-    { "1", "1" },
-    { "2x4096", "4096x16" }, /* long reduction */
-    { "16384", "16384" },
-    { "1x7", "7x33" },
-    { "7x33", "33x1" },
-    { "33x7", "7x33" },
-    { "33x33", "33x7" },
-    { "7x1", "1x1" },
-    { "128x128", "128x128" },
-};
-
-static cc_status matmul_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st;
-    for (size_t i = 0; i < sizeof matmul_quick / sizeof matmul_quick[0]; i++)
-        if ((st = cc_case_list_add(list, "MatMul(a=%s:%s,b=%s)", matmul_quick[i].a,
-                                   cc_dtype_name(dt), matmul_quick[i].b)))
-            return cc_err_set(err, st, "MatMul: could not add a case");
-    if (quick) return CC_OK;
-    for (size_t i = 0; i < sizeof matmul_full / sizeof matmul_full[0]; i++)
-        if ((st = cc_case_list_add(list, "MatMul(a=%s:%s,b=%s)", matmul_full[i].a,
-                                   cc_dtype_name(dt), matmul_full[i].b)))
-            return cc_err_set(err, st, "MatMul: could not add a case");
-    return CC_OK;
-}
 
 const cc_op_def cc_op_MatMul = {
     .id = CC_OP_ID_MatMul,
@@ -494,7 +448,7 @@ const cc_op_def cc_op_MatMul = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = matmul_infer,
     .cost = matmul_cost,
-    .cases = matmul_cases,
+    CC_SWEEP(matmul_sweep),
     .golden = matmul_golden,
 };
 

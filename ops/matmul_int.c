@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "matmul.h"
+#include "sweep.h"
 
 /* ---- zero points and scales ------------------------------------------------------- */
 
@@ -201,58 +202,31 @@ static cc_status mmi_golden(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-typedef struct mmi_shape {
-    const char *a, *b;
-    int other_b;           /* 1: b is the other 8-bit type */
-    const char *azp, *bzp; /* zero point shapes, NULL: absent */
-} mmi_shape;
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
-static const mmi_shape mmi_quick[] = {
-    { "4x16", "16x8", 0, NULL, NULL },
-    { "4x16", "16x8", 0, "scalar", "scalar" },
-    { "4x16", "16x8", 1, "scalar", "scalar" },
-    { "4x16", "16x8", 0, "4", "8" }, /* per row of a, per column of b */
-    { "2x3x32", "32x8", 1, NULL, "8" },
+/* other8: the other 8-bit type than the case dtype (ops/sweep.h) */
+static const cc_sweep_row mmi_sweep[] = {
+    { Q, "a=4x16,b=16x8" },
+    { Q, "a=4x16,b=16x8,a_zero_point=scalar,b_zero_point=scalar" },
+    { Q, "a=4x16,b=16x8:other8,a_zero_point=scalar,b_zero_point=scalar:other8" },
+    { Q, "a=4x16,b=16x8,a_zero_point=4,b_zero_point=8" }, /* per row of a, per column of b */
+    { Q, "a=2x3x32,b=32x8:other8,b_zero_point=8:other8" },
+    { MODEL, "a=1x2048,b=2048x1000,a_zero_point=scalar,b_zero_point=1000" }, /* ResNet50 classifier, per-column weights */
+    { 0, "a=1x2048,b=2048x1000:other8,a_zero_point=scalar,b_zero_point=scalar:other8" },
+    { 0, "a=2x1x3x16,b=5x16x6,a_zero_point=scalar,b_zero_point=scalar" }, /* batch broadcast */
+    { 0, "a=2x3x4x16,b=16x8,a_zero_point=2x3x4x1,b_zero_point=8" }, /* N-D per-row zero point */
+    { 0, "a=3x16x8,b=3x8x5:other8,a_zero_point=3x16x1,b_zero_point=3x1x5:other8" }, /* N-D on both sides */
+    { 0, "a=16,b=16x8,a_zero_point=scalar,b_zero_point=8" }, /* 1-D a */
+    { 0, "a=4x16,b=16,a_zero_point=4,b_zero_point=scalar" }, /* 1-D b */
+    { EDGE, "a=33,b=33:other8,a_zero_point=1,b_zero_point=1:other8" },
+    { 0, "a=7x33,b=33x7,a_zero_point=7,b_zero_point=7" },
+    { EDGE, "a=33x1,b=1x7:other8,a_zero_point=scalar,b_zero_point=scalar:other8" },
+    { 0, "a=1x7,b=7x33,a_zero_point=1,b_zero_point=33" },
+    { 0, "a=8x4096,b=4096x16:other8,a_zero_point=scalar,b_zero_point=16:other8" }, /* long reduction */
+    { 0, "a=64x64,b=64x64,a_zero_point=64,b_zero_point=64" },
 };
-
-static const mmi_shape mmi_full[] = {
-    { "1x2048", "2048x1000", 0, "scalar", "1000" }, /* ResNet50 classifier, per-column weights */
-    { "1x2048", "2048x1000", 1, "scalar", "scalar" },
-    { "2x1x3x16", "5x16x6", 0, "scalar", "scalar" }, /* batch broadcast */
-    { "2x3x4x16", "16x8", 0, "2x3x4x1", "8" },       /* N-D per-row zero point */
-    { "3x16x8", "3x8x5", 1, "3x16x1", "3x1x5" },     /* N-D on both sides */
-    { "16", "16x8", 0, "scalar", "8" },              /* 1-D a */
-    { "4x16", "16", 0, "4", "scalar" },              /* 1-D b */
-    { "33", "33", 1, "1", "1" },
-    { "7x33", "33x7", 0, "7", "7" },
-    { "33x1", "1x7", 1, "scalar", "scalar" },
-    { "1x7", "7x33", 0, "1", "33" },
-    { "8x4096", "4096x16", 1, "scalar", "16" }, /* long reduction */
-    { "64x64", "64x64", 0, "64", "64" },
-};
-
-static cc_status mmi_add(cc_case_list *list, cc_dtype dt, const mmi_shape *s)
-{
-    cc_dtype bt = s->other_b ? (dt == CC_U8 ? CC_I8 : CC_U8) : dt;
-    char azp[48] = "", bzp[48] = "";
-    if (s->azp) snprintf(azp, sizeof azp, ",a_zero_point=%s", s->azp);
-    if (s->bzp) snprintf(bzp, sizeof bzp, ",b_zero_point=%s:%s", s->bzp, cc_dtype_name(bt));
-    return cc_case_list_add(list, "MatMulInteger(a=%s:%s,b=%s:%s%s%s)", s->a, cc_dtype_name(dt),
-                            s->b, cc_dtype_name(bt), azp, bzp);
-}
-
-static cc_status mmi_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st;
-    for (size_t i = 0; i < sizeof mmi_quick / sizeof mmi_quick[0]; i++)
-        if ((st = mmi_add(list, dt, &mmi_quick[i])))
-            return cc_err_set(err, st, "MatMulInteger: could not add a case");
-    if (quick) return CC_OK;
-    for (size_t i = 0; i < sizeof mmi_full / sizeof mmi_full[0]; i++)
-        if ((st = mmi_add(list, dt, &mmi_full[i])))
-            return cc_err_set(err, st, "MatMulInteger: could not add a case");
-    return CC_OK;
-}
 
 const cc_op_def cc_op_MatMulInteger = {
     .id = CC_OP_ID_MatMulInteger,
@@ -273,7 +247,7 @@ const cc_op_def cc_op_MatMulInteger = {
     .dtypes = CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I8),
     .infer = mmi_infer,
     .cost = mmi_cost,
-    .cases = mmi_cases,
+    CC_SWEEP(mmi_sweep),
     .golden = mmi_golden,
 };
 
@@ -533,55 +507,23 @@ fail:
     return st;
 }
 
-typedef struct qlmm_shape {
-    const char *a, *b;
-    int other_b;    /* 1: b is the other 8-bit type */
-    int per_column; /* b_scale and b_zero_point per column */
-    int other_y;    /* 1: the output is the other 8-bit type */
-} qlmm_shape;
-
-static const qlmm_shape qlmm_quick[] = {
-    { "4x64", "64x16", 0, 0, 0 },
-    { "4x64", "64x16", 1, 1, 0 },
-    { "2x3x32", "32x8", 0, 0, 0 },
-    { "8x128", "128x32", 1, 0, 1 },
+static const cc_sweep_row qlmm_sweep[] = {
+    { Q, "a=4x64,b=64x16" },
+    { Q, "a=4x64,b=64x16:other8", "per_column=1" },
+    { Q, "a=2x3x32,b=32x8" },
+    { Q, "a=8x128,b=128x32:other8", "to=other8" },
+    { MODEL, "a=1x2048,b=2048x1000:other8", "per_column=1" }, /* ResNet50 classifier, per-channel int8 weights */
+    { 0, "a=1x2048,b=2048x1000" },
+    { 0, "a=2x1x3x16,b=5x16x6" }, /* batch broadcast */
+    { 0, "a=1x12x64x64,b=1x12x64x64" },
+    { 0, "a=16,b=16x8:other8", "per_column=1" }, /* 1-D a */
+    { 0, "a=4x16,b=16" }, /* 1-D b */
+    { 0, "a=7x33,b=33x7:other8", "per_column=1,to=other8" },
+    { EDGE, "a=33x1,b=1x7" },
+    { 0, "a=1x7,b=7x33:other8" },
+    { 0, "a=8x4096,b=4096x16:other8", "per_column=1" }, /* long reduction */
+    { 0, "a=64x64,b=64x64", "per_column=1" },
 };
-
-static const qlmm_shape qlmm_full[] = {
-    { "1x2048", "2048x1000", 1, 1, 0 }, /* ResNet50 classifier, per-channel int8 weights */
-    { "1x2048", "2048x1000", 0, 0, 0 },
-    { "2x1x3x16", "5x16x6", 0, 0, 0 }, /* batch broadcast */
-    { "1x12x64x64", "1x12x64x64", 0, 0, 0 },
-    { "16", "16x8", 1, 1, 0 }, /* 1-D a */
-    { "4x16", "16", 0, 0, 0 }, /* 1-D b */
-    { "7x33", "33x7", 1, 1, 1 },
-    { "33x1", "1x7", 0, 0, 0 },
-    { "1x7", "7x33", 1, 0, 0 },
-    { "8x4096", "4096x16", 1, 1, 0 }, /* long reduction */
-    { "64x64", "64x64", 0, 1, 0 },
-};
-
-static cc_status qlmm_add(cc_case_list *list, cc_dtype dt, const qlmm_shape *s)
-{
-    cc_dtype other = dt == CC_U8 ? CC_I8 : CC_U8;
-    return cc_case_list_add(list, "QLinearMatMul(a=%s:%s,b=%s:%s%s%s%s)", s->a, cc_dtype_name(dt),
-                            s->b, cc_dtype_name(s->other_b ? other : dt),
-                            s->per_column ? ",per_column=1" : "", s->other_y ? ",to=" : "",
-                            s->other_y ? cc_dtype_name(other) : "");
-}
-
-static cc_status qlmm_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st;
-    for (size_t i = 0; i < sizeof qlmm_quick / sizeof qlmm_quick[0]; i++)
-        if ((st = qlmm_add(list, dt, &qlmm_quick[i])))
-            return cc_err_set(err, st, "QLinearMatMul: could not add a case");
-    if (quick) return CC_OK;
-    for (size_t i = 0; i < sizeof qlmm_full / sizeof qlmm_full[0]; i++)
-        if ((st = qlmm_add(list, dt, &qlmm_full[i])))
-            return cc_err_set(err, st, "QLinearMatMul: could not add a case");
-    return CC_OK;
-}
 
 const cc_op_def cc_op_QLinearMatMul = {
     .id = CC_OP_ID_QLinearMatMul,
@@ -610,7 +552,7 @@ const cc_op_def cc_op_QLinearMatMul = {
     .dtypes = CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I8),
     .infer = qlmm_infer,
     .cost = qlmm_cost,
-    .cases = qlmm_cases,
+    CC_SWEEP(qlmm_sweep),
     .golden = qlmm_golden,
     .gen = qlmm_gen,
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "sweep.h"
 
 enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
 
@@ -110,33 +111,21 @@ static cc_status bn_golden(const cc_node *node, const cc_tensor *const *in, int 
     return CC_OK;
 }
 
-static cc_status bn_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    /* x dims, epsilon ("" for the default), quick. Full: ResNet50's unfolded BNs (stem,
-     * stage 1 wide, stage 4), YOLOv5's epsilon 0.001, 1x1 spatial, a huge epsilon. */
-    static const struct {
-        int quick;
-        const char *x;
-        const char *eps;
-    } shapes[] = {
-        { 1, "1x8x6x6", "" },           { 1, "2x3x5x5", ",epsilon=0.001" },
-        { 1, "4x16", "" },              { 1, "1x4x10", "" },
-        { 1, "1x2x3x4x4", "" },         { 0, "1x64x112x112", "" },
-        { 0, "1x256x56x56", "" },       { 0, "1x2048x7x7", "" },
-        { 0, "1x32x320x320", ",epsilon=0.001" },
-        { 0, "1x16x1x1", "" },          { 0, "3x5x7x9", ",epsilon=0.5" },
-    };
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        if (quick && !shapes[i].quick) continue;
-        char buf[16];
-        const char *p = strchr(shapes[i].x, 'x') + 1;
-        snprintf(buf, sizeof buf, "%lld", strtoll(p, NULL, 10));
-        cc_case_list_add(list, "BatchNormalization(x=%s:%s,scale=%s,b=%s,input_mean=%s,input_var=%s%s)",
-                         shapes[i].x, cc_dtype_name(dt), buf, buf, buf, buf, shapes[i].eps);
-    }
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
+/* Full: ResNet50's unfolded BNs (stem, stage 1 wide, stage 4), YOLOv5's epsilon 0.001, 1x1
+ * spatial, a huge epsilon. */
+static const cc_sweep_row bn_sweep[] = {
+    { CC_SWEEP_QUICK, "x=1x8x6x6,scale=8,b=8,input_mean=8,input_var=8" },
+    { CC_SWEEP_QUICK, "x=2x3x5x5,scale=3,b=3,input_mean=3,input_var=3", "epsilon=0.001" },
+    { CC_SWEEP_QUICK, "x=4x16,scale=16,b=16,input_mean=16,input_var=16" },
+    { CC_SWEEP_QUICK, "x=1x4x10,scale=4,b=4,input_mean=4,input_var=4" },
+    { CC_SWEEP_QUICK, "x=1x2x3x4x4,scale=2,b=2,input_mean=2,input_var=2" },
+    { CC_SWEEP_MODEL, "x=1x64x112x112,scale=64,b=64,input_mean=64,input_var=64" },
+    { CC_SWEEP_MODEL, "x=1x256x56x56,scale=256,b=256,input_mean=256,input_var=256" },
+    { CC_SWEEP_MODEL, "x=1x2048x7x7,scale=2048,b=2048,input_mean=2048,input_var=2048" },
+    { CC_SWEEP_MODEL, "x=1x32x320x320,scale=32,b=32,input_mean=32,input_var=32", "epsilon=0.001" },
+    { CC_SWEEP_EDGE, "x=1x16x1x1,scale=16,b=16,input_mean=16,input_var=16" },
+    { CC_SWEEP_EDGE, "x=3x5x7x9,scale=5,b=5,input_mean=5,input_var=5", "epsilon=0.5" },
+};
 
 const cc_op_def cc_op_BatchNormalization = {
     .id = CC_OP_ID_BatchNormalization,
@@ -160,7 +149,7 @@ const cc_op_def cc_op_BatchNormalization = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = bn_infer,
     .cost = bn_cost,
-    .cases = bn_cases,
+    CC_SWEEP(bn_sweep),
     .golden = bn_golden,
 };
 

@@ -318,46 +318,6 @@ cc_status cc_node_set_defaults(cc_node *node, cc_err *err)
     return CC_OK;
 }
 
-cc_status cc_case_list_add(cc_case_list *list, const char *fmt, ...)
-{
-    char buf[CC_CASE_ID_MAX * 2];
-    va_list ap;
-    va_start(ap, fmt);
-    int len = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (len < 0 || len >= (int)sizeof buf) {
-        list->status = CC_ERR_INTERNAL;
-        return CC_ERR_INTERNAL;
-    }
-    if (list->n == list->cap) {
-        int cap = list->cap ? list->cap * 2 : 64;
-        char **ids = realloc(list->ids, (size_t)cap * sizeof *ids);
-        if (!ids) {
-            list->status = CC_ERR_NOMEM;
-            return CC_ERR_NOMEM;
-        }
-        list->ids = ids;
-        list->cap = cap;
-    }
-    char *s = strdup(buf);
-    if (!s) {
-        list->status = CC_ERR_NOMEM;
-        return CC_ERR_NOMEM;
-    }
-    list->ids[list->n++] = s;
-    return CC_OK;
-}
-
-void cc_case_list_init(cc_case_list *l) { memset(l, 0, sizeof *l); }
-
-void cc_case_list_free(cc_case_list *l)
-{
-    if (!l) return;
-    for (int i = 0; i < l->n; i++) free(l->ids[i]);
-    free(l->ids);
-    memset(l, 0, sizeof *l);
-}
-
 cc_status cc_gen_tensor(cc_tensor *t, cc_dtype dt, const cc_shape *s, const cc_rng *rng,
                         cc_err *err)
 {

@@ -11,8 +11,9 @@
  *
  * Every operator is one const cc_op_def with ONNX (opset 17) name and semantics: its id,
  * its inputs and outputs, its attribute schema with defaults, and five functions: shape
- * inference, cost, case generator, the golden reference and (optionally) a generator for
- * inputs the harness cannot make generically (quantization scales, indices, ...). The
+ * inference, cost, the golden reference and (optionally) a generator for inputs the
+ * harness cannot make generically (quantization scales, indices, ...); and its cases as
+ * sweep rows (ops/sweep.h). The
  * family file (ops/<family>.c) defines it as cc_op_<symbol>; the catalog is ops.def's list.
  *
  * An op case is a one-node graph; a model is a bigger graph. Both are cc_graph, so every
@@ -160,9 +161,6 @@ typedef struct cc_op_def {
      * once, every output written once) of one execution. */
     void (*cost)(const cc_node *node, const cc_tensor *const *in, int n_out,
                  const cc_tensor *out, double *flops, double *bytes);
-    /* Appends case ids for case dtype dt (one of .dtypes) to list; quick != 0 asks for
-     * the small sweep the CI runs (a few cases per op, each fast on the golden model). */
-    cc_status (*cases)(cc_case_list *list, cc_dtype dt, int quick, cc_err *err);
     /* The golden reference: straight loops, accumulation in double. Reads inputs with
      * cc_load; fills out[j].value, out[j].mag and out[j].k. */
     cc_status (*golden)(const cc_node *node, const cc_tensor *const *in, int n_out,
@@ -180,9 +178,12 @@ typedef struct cc_op_def {
     /* optional: number of outputs a node with these attributes has (Split); default
      * (NULL): min_outputs. */
     int (*count_outputs)(const cc_node *node);
-    /* The op's entry in ops/ops.def. Last, so that the members before it keep their
-     * place in the target ABI. */
+    /* The op's entry in ops/ops.def. */
     cc_op_id id;
+    /* The op's cases as data (ops/sweep.h): rows of inputs and attributes with shape
+     * classes, alternatives and quick/edge/model tags, written with CC_SWEEP(rows). */
+    const struct cc_sweep_row *sweep;
+    int n_sweep;
 } cc_op_def;
 
 /* The definitions of the ops of ops/ops.def: cc_op_<symbol> (cc_op_Conv), each defined in
@@ -253,13 +254,5 @@ int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value
 void cc_attr_default(const cc_attr_def *d, cc_attr_value *v);
 /* 1 when v is d's default (absent where d has none). */
 int cc_attr_is_default(const cc_attr_def *d, const cc_attr_value *v);
-
-/* ---- case lists ------------------------------------------------------------------- */
-
-/* Appends a case id (printf format). The text is parsed and canonicalised by the
- * harness when the list is used, so generators may write ids loosely; a malformed id is
- * a bug in the generator and is reported as such. */
-cc_status cc_case_list_add(cc_case_list *list, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "sweep.h"
 #include "window.h"
 
 /* ---- geometry ---------------------------------------------------------------------- */
@@ -201,94 +202,81 @@ static cc_status maxpool_golden(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-/* A pooling case: input dims and attributes in case-id syntax. */
-typedef struct pool_shape {
-    int quick;
-    const char *x;
-    const char *attrs;
-} pool_shape;
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 /* clang-format off */
-static const pool_shape maxpool_shapes[] = {
-    { 1, "1x3x8x8",      "kernel_shape=[2,2],strides=[2,2]" },
-    { 1, "1x4x9x9",      "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 1, "1x4x10x10",    "kernel_shape=[5,5],pads=[2,2,2,2]" },
-    { 1, "1x2x7x7",      "ceil_mode=1,kernel_shape=[3,3],strides=[2,2]" },
-    { 1, "1x2x9x9",      "dilations=[2,2],kernel_shape=[3,3]" },
-    { 1, "1x3x7x8",      "auto_pad=SAME_UPPER,kernel_shape=[3,2],strides=[2,2]" },
-    { 1, "1x3x12",       "kernel_shape=[3],strides=[2]" },
-    { 1, "1x2x6x6x6",    "kernel_shape=[2,2,2],strides=[2,2,2]" },
+static const cc_sweep_row maxpool_sweep[] = {
+    { Q, "x=1x3x8x8", "kernel_shape=[2,2],strides=[2,2]" },
+    { Q, "x=1x4x9x9", "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { Q, "x=1x4x10x10", "kernel_shape=[5,5],pads=[2,2,2,2]" },
+    { Q, "x=1x2x7x7", "ceil_mode=1,kernel_shape=[3,3],strides=[2,2]" },
+    { Q, "x=1x2x9x9", "dilations=[2,2],kernel_shape=[3,3]" },
+    { Q, "x=1x3x7x8", "auto_pad=SAME_UPPER,kernel_shape=[3,2],strides=[2,2]" },
+    { Q, "x=1x3x12", "kernel_shape=[3],strides=[2]" },
+    { Q, "x=1x2x6x6x6", "kernel_shape=[2,2,2],strides=[2,2,2]" },
     /* ResNet50 after the stem; YOLOv5s SPPF (chained 3 times); older SPP's 9 and 13 */
-    { 0, "1x64x112x112", "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 0, "1x256x20x20",  "kernel_shape=[5,5],pads=[2,2,2,2]" },
-    { 0, "1x256x20x20",  "kernel_shape=[9,9],pads=[4,4,4,4]" },
-    { 0, "1x256x20x20",  "kernel_shape=[13,13],pads=[6,6,6,6]" },
+    { MODEL, "x=1x64x112x112", "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { MODEL, "x=1x256x20x20", "kernel_shape=[5,5],pads=[2,2,2,2]" },
+    { MODEL, "x=1x256x20x20", "kernel_shape=[9,9],pads=[4,4,4,4]" },
+    { MODEL, "x=1x256x20x20", "kernel_shape=[13,13],pads=[6,6,6,6]" },
     /* ceil_mode: last window dropped (it would start in the end padding) */
-    { 0, "1x2x5x5",      "ceil_mode=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x5x5", "ceil_mode=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
     /* ceil_mode: last window kept and overhanging the padded input */
-    { 0, "1x2x6x6",      "ceil_mode=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 0, "1x2x8x7",      "ceil_mode=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
-    { 0, "1x2x10x10",    "ceil_mode=1,dilations=[2,2],kernel_shape=[3,3],pads=[2,2,2,2],strides=[2,2]" },
-    { 0, "2x3x11",       "ceil_mode=1,kernel_shape=[4],pads=[1,2],strides=[3]" },
-    { 0, "1x3x7x7",      "auto_pad=SAME_LOWER,kernel_shape=[4,4],strides=[2,2]" },
-    { 0, "1x3x9x9",      "auto_pad=VALID,kernel_shape=[3,3],strides=[2,2]" },
-    { 0, "1x3x6x6",      "kernel_shape=[2,2],storage_order=1,strides=[2,2]" },
-    { 0, "1x8x7x7",      "kernel_shape=[7,7]" },
-    { 0, "1x4x8x8",      "kernel_shape=[1,1],strides=[2,2]" },
-    { 0, "1x2x10x10",    "kernel_shape=[2,2],strides=[3,3]" },
-    { 0, "1x1x1x9",      "kernel_shape=[1,3]" },
-    { 0, "1x2x5x6x7",    "kernel_shape=[3,3,3],pads=[1,1,1,1,1,1],strides=[2,2,2]" },
-    { 0, "4x3x6x6",      "kernel_shape=[2,2],strides=[2,2]" },
+    { EDGE, "x=1x2x6x6", "ceil_mode=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x8x7", "ceil_mode=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
+    { EDGE, "x=1x2x10x10", "ceil_mode=1,dilations=[2,2],kernel_shape=[3,3],pads=[2,2,2,2],strides=[2,2]" },
+    { EDGE, "x=2x3x11", "ceil_mode=1,kernel_shape=[4],pads=[1,2],strides=[3]" },
+    { EDGE, "x=1x3x7x7", "auto_pad=SAME_LOWER,kernel_shape=[4,4],strides=[2,2]" },
+    { EDGE, "x=1x3x9x9", "auto_pad=VALID,kernel_shape=[3,3],strides=[2,2]" },
+    { EDGE, "x=1x3x6x6", "kernel_shape=[2,2],storage_order=1,strides=[2,2]" },
+    { EDGE, "x=1x8x7x7", "kernel_shape=[7,7]" },
+    { EDGE, "x=1x4x8x8", "kernel_shape=[1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x10x10", "kernel_shape=[2,2],strides=[3,3]" },
+    { EDGE, "x=1x1x1x9", "kernel_shape=[1,3]" },
+    { 0, "x=1x2x5x6x7", "kernel_shape=[3,3,3],pads=[1,1,1,1,1,1],strides=[2,2,2]" },
+    { 0, "x=4x3x6x6", "kernel_shape=[2,2],strides=[2,2]" },
+    /* every padding mode with strides, dilations and ceil_mode, on odd sizes: a cross product */
+    { EDGE, "x=1x2x9x10", "auto_pad=-|SAME_UPPER|SAME_LOWER|VALID,ceil_mode=-|1,dilations=-|[2,1],"
+      "kernel_shape=[3,2],strides=-|[2,3]" },
 };
 
-static const pool_shape avgpool_shapes[] = {
-    { 1, "1x3x8x8",      "kernel_shape=[2,2],strides=[2,2]" },
-    { 1, "1x4x9x9",      "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 1, "1x4x9x9",      "count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 1, "1x2x7x7",      "ceil_mode=1,kernel_shape=[3,3],strides=[2,2]" },
-    { 1, "1x2x6x6",      "ceil_mode=1,count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 1, "1x3x7x8",      "auto_pad=SAME_UPPER,kernel_shape=[3,2],strides=[2,2]" },
-    { 1, "1x3x12",       "kernel_shape=[3],pads=[1,1],strides=[2]" },
-    { 1, "1x2x6x6x6",    "kernel_shape=[2,2,2],strides=[2,2,2]" },
+static const cc_sweep_row avgpool_sweep[] = {
+    { Q, "x=1x3x8x8", "kernel_shape=[2,2],strides=[2,2]" },
+    { Q, "x=1x4x9x9", "kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { Q, "x=1x4x9x9", "count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { Q, "x=1x2x7x7", "ceil_mode=1,kernel_shape=[3,3],strides=[2,2]" },
+    { Q, "x=1x2x6x6", "ceil_mode=1,count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { Q, "x=1x3x7x8", "auto_pad=SAME_UPPER,kernel_shape=[3,2],strides=[2,2]" },
+    { Q, "x=1x3x12", "kernel_shape=[3],pads=[1,1],strides=[2]" },
+    { Q, "x=1x2x6x6x6", "kernel_shape=[2,2,2],strides=[2,2,2]" },
     /* Inception blocks (both exporters' count_include_pad), ResNet head, ResNet-D shortcut */
-    { 0, "1x256x35x35",  "kernel_shape=[3,3],pads=[1,1,1,1]" },
-    { 0, "1x256x35x35",  "count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1]" },
-    { 0, "1x2048x7x7",   "kernel_shape=[7,7]" },
-    { 0, "1x256x56x56",  "ceil_mode=1,kernel_shape=[2,2],strides=[2,2]" },
-    { 0, "1x64x15x15",   "ceil_mode=1,kernel_shape=[2,2],strides=[2,2]" },
+    { MODEL, "x=1x256x35x35", "kernel_shape=[3,3],pads=[1,1,1,1]" },
+    { MODEL, "x=1x256x35x35", "count_include_pad=1,kernel_shape=[3,3],pads=[1,1,1,1]" },
+    { MODEL, "x=1x2048x7x7", "kernel_shape=[7,7]" },
+    { MODEL, "x=1x256x56x56", "ceil_mode=1,kernel_shape=[2,2],strides=[2,2]" },
+    { MODEL, "x=1x64x15x15", "ceil_mode=1,kernel_shape=[2,2],strides=[2,2]" },
     /* ceil_mode: dropped last window, and kept windows overhanging the padded input */
-    { 0, "1x2x5x5",      "ceil_mode=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
-    { 0, "1x2x5x5",      "ceil_mode=1,count_include_pad=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
-    { 0, "1x2x6x6",      "ceil_mode=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
-    { 0, "1x2x8x7",      "ceil_mode=1,count_include_pad=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
-    { 0, "1x2x8x7",      "ceil_mode=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
-    { 0, "2x3x11",       "ceil_mode=1,count_include_pad=1,kernel_shape=[4],pads=[1,2],strides=[3]" },
-    { 0, "1x3x7x7",      "auto_pad=SAME_LOWER,count_include_pad=1,kernel_shape=[4,4],strides=[2,2]" },
-    { 0, "1x3x7x7",      "auto_pad=SAME_UPPER,kernel_shape=[4,4],strides=[2,2]" },
-    { 0, "1x3x9x9",      "auto_pad=VALID,kernel_shape=[3,3],strides=[2,2]" },
-    { 0, "1x4x8x8",      "kernel_shape=[1,1],strides=[2,2]" },
-    { 0, "1x2x10x10",    "kernel_shape=[2,2],strides=[3,3]" },
-    { 0, "1x1x1x9",      "count_include_pad=1,kernel_shape=[1,3],pads=[0,1,0,1]" },
-    { 0, "1x2x5x6x7",    "count_include_pad=1,kernel_shape=[3,3,3],pads=[1,1,1,1,1,1],strides=[2,2,2]" },
-    { 0, "4x3x6x6",      "kernel_shape=[2,2],strides=[2,2]" },
+    { EDGE, "x=1x2x5x5", "ceil_mode=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x5x5", "ceil_mode=1,count_include_pad=1,kernel_shape=[2,2],pads=[1,1,1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x6x6", "ceil_mode=1,kernel_shape=[3,3],pads=[1,1,1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x8x7", "ceil_mode=1,count_include_pad=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
+    { EDGE, "x=1x2x8x7", "ceil_mode=1,kernel_shape=[3,3],pads=[0,1,2,0],strides=[3,2]" },
+    { EDGE, "x=2x3x11", "ceil_mode=1,count_include_pad=1,kernel_shape=[4],pads=[1,2],strides=[3]" },
+    { EDGE, "x=1x3x7x7", "auto_pad=SAME_LOWER,count_include_pad=1,kernel_shape=[4,4],strides=[2,2]" },
+    { EDGE, "x=1x3x7x7", "auto_pad=SAME_UPPER,kernel_shape=[4,4],strides=[2,2]" },
+    { EDGE, "x=1x3x9x9", "auto_pad=VALID,kernel_shape=[3,3],strides=[2,2]" },
+    { EDGE, "x=1x4x8x8", "kernel_shape=[1,1],strides=[2,2]" },
+    { EDGE, "x=1x2x10x10", "kernel_shape=[2,2],strides=[3,3]" },
+    { EDGE, "x=1x1x1x9", "count_include_pad=1,kernel_shape=[1,3],pads=[0,1,0,1]" },
+    { 0, "x=1x2x5x6x7", "count_include_pad=1,kernel_shape=[3,3,3],pads=[1,1,1,1,1,1],strides=[2,2,2]" },
+    { 0, "x=4x3x6x6", "kernel_shape=[2,2],strides=[2,2]" },
+    /* every padding mode with strides, ceil_mode and count_include_pad: a cross product */
+    { EDGE, "x=1x2x9x10", "auto_pad=-|SAME_UPPER|SAME_LOWER|VALID,ceil_mode=-|1,count_include_pad=-|1,"
+      "kernel_shape=[3,2],strides=-|[2,3]" },
 };
 /* clang-format on */
-
-static void add_pool_cases(cc_case_list *list, const char *op, const pool_shape *s, int n,
-                           cc_dtype dt, int quick)
-{
-    for (int i = 0; i < n; i++)
-        if (s[i].quick || !quick)
-            cc_case_list_add(list, "%s(x=%s:%s,%s)", op, s[i].x, cc_dtype_name(dt), s[i].attrs);
-}
-
-static cc_status maxpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    add_pool_cases(list, "MaxPool", maxpool_shapes,
-                   (int)(sizeof maxpool_shapes / sizeof maxpool_shapes[0]), dt, quick);
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
 
 const cc_op_def cc_op_MaxPool = {
     .id = CC_OP_ID_MaxPool,
@@ -305,7 +293,7 @@ const cc_op_def cc_op_MaxPool = {
     .dtypes = POOL_DTYPES_MAX,
     .infer = maxpool_infer,
     .cost = maxpool_cost,
-    .cases = maxpool_cases,
+    CC_SWEEP(maxpool_sweep),
     .golden = maxpool_golden,
 };
 
@@ -356,14 +344,6 @@ static cc_status avgpool_golden(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-static cc_status avgpool_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    add_pool_cases(list, "AveragePool", avgpool_shapes,
-                   (int)(sizeof avgpool_shapes / sizeof avgpool_shapes[0]), dt, quick);
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
-
 const cc_op_def cc_op_AveragePool = {
     .id = CC_OP_ID_AveragePool,
     .name = "AveragePool",
@@ -379,7 +359,7 @@ const cc_op_def cc_op_AveragePool = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = avgpool_infer,
     .cost = avgpool_cost,
-    .cases = avgpool_cases,
+    CC_SWEEP(avgpool_sweep),
     .golden = avgpool_golden,
 };
 
@@ -447,22 +427,14 @@ static cc_status gap_golden(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-static cc_status gap_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    (void)err;
-    /* quick: 2-D, batch 2 with odd sizes, 1-D, 3-D; full: ResNet50 head, YOLO-sized map,
-     * MobileNetV2 head, 1x1 spatial, a full image */
-    static const pool_shape shapes[] = {
-        { 1, "1x8x6x6", "" },      { 1, "2x3x5x7", "" },      { 1, "1x4x10", "" },
-        { 1, "1x2x3x4x5", "" },    { 0, "1x2048x7x7", "" },   { 0, "1x512x20x20", "" },
-        { 0, "1x1280x7x7", "" },   { 0, "1x16x1x1", "" },     { 0, "1x3x224x224", "" },
-        { 0, "4x64x14x14", "" },
-    };
-    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-        if (shapes[i].quick || !quick)
-            cc_case_list_add(list, "GlobalAveragePool(x=%s:%s)", shapes[i].x, cc_dtype_name(dt));
-    return CC_OK; /* a failed add is recorded in the list and reported by its user */
-}
+/* quick: 2-D, batch 2 with odd sizes, 1-D, 3-D; full: ResNet50 head, YOLO-sized map,
+ * MobileNetV2 head, 1x1 spatial, a full image */
+static const cc_sweep_row gap_sweep[] = {
+    { Q, "x=1x8x6x6" },         { Q, "x=2x3x5x7" },          { Q, "x=1x4x10" },
+    { Q, "x=1x2x3x4x5" },       { MODEL, "x=1x2048x7x7" },   { MODEL, "x=1x512x20x20" },
+    { MODEL, "x=1x1280x7x7" },  { EDGE, "x=1x16x1x1" },      { 0, "x=1x3x224x224" },
+    { 0, "x=4x64x14x14" },
+};
 
 const cc_op_def cc_op_GlobalAveragePool = {
     .id = CC_OP_ID_GlobalAveragePool,
@@ -478,7 +450,7 @@ const cc_op_def cc_op_GlobalAveragePool = {
     .dtypes = CC_DTYPES_FLOAT,
     .infer = gap_infer,
     .cost = gap_cost,
-    .cases = gap_cases,
+    CC_SWEEP(gap_sweep),
     .golden = gap_golden,
 };
 

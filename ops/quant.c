@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "sweep.h"
 
 /* ---- shared: per-tensor / per-axis parameters ------------------------------------- */
 
@@ -189,18 +190,9 @@ static cc_status gen_params(const cc_node *node, cc_tensor *in, cc_rng *rng, int
 }
 
 /* Appends Op(x=DIMS:dt,rest) for each "x=DIMS,rest" of ids. */
-static cc_status add_ids(cc_case_list *list, const char *op, const char *const *ids, size_t n,
-                         cc_dtype dt, cc_err *err)
-{
-    for (size_t i = 0; i < n; i++) {
-        const char *comma = strchr(ids[i], ',');
-        int len = comma ? (int)(comma - ids[i]) : (int)strlen(ids[i]);
-        cc_status st = cc_case_list_add(list, "%s(%.*s:%s%s)", op, len, ids[i], cc_dtype_name(dt),
-                                        comma ? comma : "");
-        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
-    }
-    return CC_OK;
-}
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 /* ---- QuantizeLinear ------------------------------------------------------------------ */
 
@@ -299,35 +291,26 @@ static cc_status quantize_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, i
     return gen_params(node, in, rng, exact, to, quantize_scale, err);
 }
 
-static const char *const quantize_quick[] = {
-    "x=1x64x8x8",  "x=1x64x8x8,to=i8", "x=1x16x8x8,per_axis=1", "x=16x32,axis=0,to=i8,per_axis=1",
-    "x=1000,zp=0",
+static const cc_sweep_row quantize_sweep[] = {
+    { Q, "x=1x64x8x8" },
+    { Q, "x=1x64x8x8", "to=i8" },
+    { Q, "x=1x16x8x8", "per_axis=1" },
+    { Q, "x=16x32", "axis=0,to=i8,per_axis=1" },
+    { Q, "x=1000", "zp=0" },
+    { MODEL, "x=1x3x224x224" }, /* a quantized network's input */
+    { MODEL, "x=1x256x56x56" }, /* ResNet50 activations */
+    { 0, "x=1x2048x7x7", "to=i8" },
+    { 0, "x=1x2048" },
+    { 0, "x=64x64x3x3", "axis=0,to=i8,per_axis=1" }, /* per-output-channel weights */
+    { 0, "x=1000x2048", "axis=0,to=i8,per_axis=1" },
+    { MODEL, "x=1x255x80x80" }, /* a YOLOv5s head at 640x640 */
+    { 0, "x=2x3x8", "axis=-1,per_axis=1" },
+    { 0, "x=2x3x8", "axis=-2,to=i8,per_axis=1" },
+    { EDGE, "x=scalar" },
+    { EDGE, "x=1" },
+    { 0, "x=7x33", "to=i8" },
+    { 0, "x=7x33", "zp=0" },
 };
-
-static const char *const quantize_full[] = {
-    "x=1x3x224x224", /* a quantized network's input */
-    "x=1x256x56x56", /* ResNet50 activations */
-    "x=1x2048x7x7,to=i8",
-    "x=1x2048",
-    "x=64x64x3x3,axis=0,to=i8,per_axis=1", /* per-output-channel weights */
-    "x=1000x2048,axis=0,to=i8,per_axis=1",
-    "x=1x255x80x80", /* a YOLOv5s head at 640x640 */
-    "x=2x3x8,axis=-1,per_axis=1",
-    "x=2x3x8,axis=-2,to=i8,per_axis=1",
-    "x=scalar",
-    "x=1",
-    "x=7x33,to=i8",
-    "x=7x33,zp=0",
-};
-
-static cc_status quantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st = add_ids(list, "QuantizeLinear", quantize_quick,
-                           sizeof quantize_quick / sizeof *quantize_quick, dt, err);
-    if (st || quick) return st;
-    return add_ids(list, "QuantizeLinear", quantize_full,
-                   sizeof quantize_full / sizeof *quantize_full, dt, err);
-}
 
 const cc_op_def cc_op_QuantizeLinear = {
     .id = CC_OP_ID_QuantizeLinear,
@@ -354,7 +337,7 @@ const cc_op_def cc_op_QuantizeLinear = {
     .dtypes = CC_DTYPE_BIT(CC_F32),
     .infer = quantize_infer,
     .cost = quant_cost,
-    .cases = quantize_cases,
+    CC_SWEEP(quantize_sweep),
     .golden = quantize_golden,
     .gen = quantize_gen,
 };
@@ -443,34 +426,22 @@ static cc_status dequantize_gen(const cc_node *node, cc_tensor *in, cc_rng *rng,
     return gen_params(node, in, rng, exact, in[0].dtype, dequantize_scale, err);
 }
 
-static const char *const dequantize_quick[] = {
-    "x=1x64x8x8",
-    "x=1x16x8x8,per_axis=1",
-    "x=16x32,axis=0,per_axis=1",
-    "x=1000,zp=0",
+static const cc_sweep_row dequantize_sweep[] = {
+    { Q, "x=1x64x8x8" },
+    { Q, "x=1x16x8x8", "per_axis=1" },
+    { Q, "x=16x32", "axis=0,per_axis=1" },
+    { Q, "x=1000", "zp=0" },
+    { MODEL, "x=1x256x56x56" }, /* ResNet50 activations */
+    { 0, "x=1x2048" },
+    { 0, "x=64x64x3x3", "axis=0,per_axis=1" }, /* per-output-channel weights */
+    { 0, "x=1000", "axis=0,per_axis=1" }, /* a per-channel bias */
+    { MODEL, "x=1x255x80x80" }, /* a YOLOv5s head at 640x640 */
+    { 0, "x=2x3x8", "axis=-1,per_axis=1" },
+    { EDGE, "x=scalar" },
+    { EDGE, "x=1" },
+    { 0, "x=7x33" },
+    { 0, "x=7x33", "zp=0" },
 };
-
-static const char *const dequantize_full[] = {
-    "x=1x256x56x56", /* ResNet50 activations */
-    "x=1x2048",
-    "x=64x64x3x3,axis=0,per_axis=1", /* per-output-channel weights */
-    "x=1000,axis=0,per_axis=1",      /* a per-channel bias */
-    "x=1x255x80x80",                 /* a YOLOv5s head at 640x640 */
-    "x=2x3x8,axis=-1,per_axis=1",
-    "x=scalar",
-    "x=1",
-    "x=7x33",
-    "x=7x33,zp=0",
-};
-
-static cc_status dequantize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    cc_status st = add_ids(list, "DequantizeLinear", dequantize_quick,
-                           sizeof dequantize_quick / sizeof *dequantize_quick, dt, err);
-    if (st || quick) return st;
-    return add_ids(list, "DequantizeLinear", dequantize_full,
-                   sizeof dequantize_full / sizeof *dequantize_full, dt, err);
-}
 
 const cc_op_def cc_op_DequantizeLinear = {
     .id = CC_OP_ID_DequantizeLinear,
@@ -495,7 +466,7 @@ const cc_op_def cc_op_DequantizeLinear = {
     .dtypes = CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_I32),
     .infer = dequantize_infer,
     .cost = quant_cost,
-    .cases = dequantize_cases,
+    CC_SWEEP(dequantize_sweep),
     .golden = dequantize_golden,
     .gen = dequantize_gen,
 };

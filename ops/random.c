@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep.h"
+
 #define POOL_MAX 48      /* distinct values kept per attribute */
 #define DRAW_TRIES 64    /* changed drafts tried before falling back to a template */
 
@@ -14,6 +16,8 @@ struct cc_draw_source {
     unsigned dtypes;     /* case dtypes a draw may have */
     int n_templates;
     cc_case *templates;
+    int n_edge;          /* templates tagged CC_SWEEP_EDGE: indices into templates */
+    int *edge;
     int pool_n[CC_MAX_ATTRS];
     cc_attr_value pool[CC_MAX_ATTRS][POOL_MAX];
 };
@@ -45,6 +49,14 @@ cc_status cc_draw_source_make(const cc_op_def *op, unsigned dtypes, cc_draw_sour
         if (dtypes && !(dtypes & CC_DTYPE_BIT(cc_case_dtype(&all[i])))) continue;
         all[s->n_templates++] = all[i];
     }
+    s->edge = malloc(sizeof *s->edge * (size_t)(s->n_templates ? s->n_templates : 1));
+    if (!s->edge) {
+        free(all);
+        free(s);
+        return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < s->n_templates; i++)
+        if (all[i].tags & CC_SWEEP_EDGE) s->edge[s->n_edge++] = i;
     /* defaults belong to every pool */
     for (int a = 0; a < op->n_attrs; a++) {
         cc_attr_value def;
@@ -59,6 +71,7 @@ void cc_draw_source_free(cc_draw_source *s)
 {
     if (!s) return;
     free(s->templates);
+    free(s->edge);
     free(s);
 }
 
@@ -183,8 +196,10 @@ cc_status cc_case_draw(const cc_draw_source *s, uint64_t seed, uint64_t index, c
     cc_rng r;
     cc_rng_seed(&r, seed ^ (index * 0x9E3779B97F4A7C15ull) ^ cc_hash_str(s->op->name));
     for (int tries = 0; tries < DRAW_TRIES; tries++) {
-        const cc_case *t = &s->templates[pick(&r, s->n_templates)];
-        if (draft(s, t, &r, out)) return CC_OK;
+        /* a third of the drafts start from an edge case of the sweep, where there are any */
+        int ti = s->n_edge > 0 && chance(&r, 1.0 / 3) ? s->edge[pick(&r, s->n_edge)]
+                                                      : pick(&r, s->n_templates);
+        if (draft(s, &s->templates[ti], &r, out)) return CC_OK;
     }
     /* no valid change found: the smallest template that fits */
     const cc_case *best = NULL;

@@ -1,8 +1,8 @@
 /* random.h — the random mode: valid op cases drawn at random from what each op's sweep
  * and schema allow, and the shrinker that reduces a failing case to a smallest one.
  *
- * A draw starts from one of the op's sweep cases (every dtype, quick and full sweep) and
- * changes it: the case dtype (one of the op's dtypes), dimensions (a value that appears
+ * A draw starts from one of the op's sweep cases (every dtype, quick and full sweep; a
+ * third of the time one tagged as an edge case, ops/sweep.h) and changes it: the case dtype (one of the op's dtypes), dimensions (a value that appears
  * in several places, such as channels shared by x and w, changes everywhere at once so
  * that the relation survives; sometimes one place alone), optional inputs dropped, and
  * attributes (values any sweep row of the op uses, the default, or a neighbour of them:

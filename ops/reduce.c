@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "op.h"
+#include "sweep.h"
 
 #define FLOATS CC_DTYPES_FLOAT
-#define N_ROWS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- Softmax ---------------------------------------------------------------------- */
 
@@ -103,39 +103,26 @@ static cc_status softmax_golden(const cc_node *node, const cc_tensor *const *in,
     return CC_OK;
 }
 
-typedef struct softmax_row {
-    const char *shape;
-    int axis;
-    int quick;
-} softmax_row;
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
-static const softmax_row softmax_rows[] = {
-    { "1x1000", -1, 1 },           /* ResNet50 classifier */
-    { "2x3x5", 1, 1 },             /* middle axis */
-    { "4x7", 0, 1 },               /* first axis */
-    { "3x1x4", 2, 1 },             /* a size-1 dim beside the axis */
-    { "3x1x4", 1, 0 },             /* size-1 axis: every output is 1 (the check mistrusts
-                                      a constant result; a wrong one still fails) */
-    { "1", 0, 0 },
-    { "2x3x4x5", -3, 0 },
-    { "64x129", -2, 0 },
-    { "13x17", -1, 0 },            /* odd sizes */
-    { "8x4096", -1, 0 },           /* long rows */
-    { "1x16x4x8400", 1, 0 },       /* YOLOv8 DFL at 640x640 */
-    { "1x80x8400", 1, 0 },
+static const cc_sweep_row softmax_sweep[] = {
+    { Q | MODEL, "input=1x1000", "axis=-1" },  /* ResNet50 classifier */
+    { Q, "input=2x3x5", "axis=1" },            /* middle axis */
+    { Q, "input=4x7", "axis=0" },              /* first axis */
+    { Q, "input=3x1x4", "axis=2" },            /* a size-1 dim beside the axis */
+    /* size-1 axis: every output is 1 (the check mistrusts a constant result; a wrong one
+     * still fails) */
+    { EDGE, "input=3x1x4", "axis=1" },
+    { EDGE, "input=1", "axis=0" },
+    { 0, "input=2x3x4x5", "axis=-3" },
+    { 0, "input=64x129", "axis=-2" },
+    { 0, "input=13x17", "axis=-1" },           /* odd sizes */
+    { 0, "input=8x4096", "axis=-1" },          /* long rows */
+    { MODEL, "input=1x16x4x8400", "axis=1" },  /* YOLOv8 DFL at 640x640 */
+    { MODEL, "input=1x80x8400", "axis=1" },
 };
-
-static cc_status softmax_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    for (size_t i = 0; i < N_ROWS(softmax_rows); i++) {
-        const softmax_row *r = &softmax_rows[i];
-        if (quick && !r->quick) continue;
-        cc_status st = cc_case_list_add(list, "Softmax(input=%s:%s,axis=%d)", r->shape,
-                                        cc_dtype_name(dt), r->axis);
-        if (st) return cc_err_set(err, st, "Softmax: could not add a case");
-    }
-    return CC_OK;
-}
 
 /* ---- ReduceMean, ReduceMax ---------------------------------------------------------- */
 
@@ -282,58 +269,24 @@ static cc_status reduce_golden(const cc_node *node, const cc_tensor *const *in, 
     return CC_OK;
 }
 
-typedef struct reduce_row {
-    const char *shape;
-    const char *axes;    /* "" for absent (every dimension) */
-    int keepdims;
-    int quick;
-} reduce_row;
-
-static const reduce_row reduce_rows[] = {
-    { "2x3x4", "", 1, 1 },                 /* all axes */
-    { "2x3x4", "[1]", 0, 1 },
-    { "2x3x4", "[-1]", 1, 1 },             /* negative axis */
-    { "1x64x14x14", "[2,3]", 1, 1 },       /* spatial mean, keepdims */
-    { "2x3x4", "", 0, 0 },                 /* all axes to a scalar */
-    { "2x3x4x5", "[0,2]", 1, 0 },
-    { "2x3x4x5", "[-3,-1]", 0, 0 },
-    { "2x3x4x5", "[3,0,1]", 1, 0 },        /* unsorted */
-    { "3x1x4", "[1]", 1, 0 },              /* size-1 axis */
-    { "5", "[0]", 0, 0 },                  /* to a scalar */
-    { "7x13", "[0]", 1, 0 },               /* odd sizes */
-    { "scalar", "", 1, 0 },                /* rank 0: the identity */
-    { "1x2048x7x7", "[2,3]", 0, 1 },       /* ResNet50 head as torch.mean(dim=(2,3)) */
-    { "1x256x56x56", "[2,3]", 1, 0 },      /* squeeze-excite on a ResNet stage-1 tensor */
-    { "1x84x8400", "[1]", 0, 0 },          /* YOLOv8 head: over the class channel */
+/* axes "-" is absent (every dimension) */
+static const cc_sweep_row reduce_sweep[] = {
+    { Q, "data=2x3x4", "keepdims=1" },                       /* all axes */
+    { Q, "data=2x3x4", "axes=[1],keepdims=0" },
+    { Q, "data=2x3x4", "axes=[-1],keepdims=1" },             /* negative axis */
+    { Q, "data=1x64x14x14", "axes=[2,3],keepdims=1" },       /* spatial mean, keepdims */
+    { EDGE, "data=2x3x4", "keepdims=0" },                    /* all axes to a scalar */
+    { 0, "data=2x3x4x5", "axes=[0,2],keepdims=1" },
+    { 0, "data=2x3x4x5", "axes=[-3,-1],keepdims=0" },
+    { 0, "data=2x3x4x5", "axes=[3,0,1],keepdims=1" },        /* unsorted */
+    { EDGE, "data=3x1x4", "axes=[1],keepdims=1" },           /* size-1 axis */
+    { EDGE, "data=5", "axes=[0],keepdims=0" },               /* to a scalar */
+    { 0, "data=7x13", "axes=[0],keepdims=1" },               /* odd sizes */
+    { EDGE, "data=scalar", "keepdims=1" },                   /* rank 0: the identity */
+    { Q | MODEL, "data=1x2048x7x7", "axes=[2,3],keepdims=0" }, /* ResNet50 head as torch.mean(dim=(2,3)) */
+    { MODEL, "data=1x256x56x56", "axes=[2,3],keepdims=1" },  /* squeeze-excite on a ResNet stage-1 tensor */
+    { MODEL, "data=1x84x8400", "axes=[1],keepdims=0" },      /* YOLOv8 head: over the class channel */
 };
-
-static cc_status reduce_cases(const char *op, cc_case_list *list, cc_dtype dt, int quick,
-                              cc_err *err)
-{
-    for (size_t i = 0; i < N_ROWS(reduce_rows); i++) {
-        const reduce_row *r = &reduce_rows[i];
-        if (quick && !r->quick) continue;
-        cc_status st;
-        if (r->axes[0])
-            st = cc_case_list_add(list, "%s(data=%s:%s,axes=%s,keepdims=%d)", op, r->shape,
-                                  cc_dtype_name(dt), r->axes, r->keepdims);
-        else
-            st = cc_case_list_add(list, "%s(data=%s:%s,keepdims=%d)", op, r->shape,
-                                  cc_dtype_name(dt), r->keepdims);
-        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
-    }
-    return CC_OK;
-}
-
-static cc_status reduce_mean_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return reduce_cases("ReduceMean", l, dt, quick, err);
-}
-
-static cc_status reduce_max_cases(cc_case_list *l, cc_dtype dt, int quick, cc_err *err)
-{
-    return reduce_cases("ReduceMax", l, dt, quick, err);
-}
 
 /* ---- op definitions ------------------------------------------------------------------ */
 
@@ -346,11 +299,11 @@ const cc_op_def cc_op_Softmax = {
     .n_attrs = CC_ONNX_NATTRS(Softmax, 13),
     .attrs = { CC_ONNX_ATTRS(Softmax, 13) },
     .dtypes = FLOATS,
-    .infer = softmax_infer, .cost = softmax_cost, .cases = softmax_cases,
+    .infer = softmax_infer, .cost = softmax_cost, CC_SWEEP(softmax_sweep),
     .golden = softmax_golden,
 };
 
-#define REDUCE_DEF(OP, CASES, ...)                                                       \
+#define REDUCE_DEF(OP, ...)                                                       \
     {                                                                                    \
         .id = CC_OP_ID_##OP,                                                             \
         .name = #OP, .domain = "", .since_version = 13, .family = "reduce",              \
@@ -360,18 +313,18 @@ const cc_op_def cc_op_Softmax = {
         .n_attrs = CC_ONNX_NATTRS(OP, 13),                                               \
         .attrs = { CC_ONNX_ATTRS(OP, 13) },                                              \
         .dtypes = FLOATS,                                                                \
-        .infer = reduce_infer, .cost = reduce_cost, .cases = CASES,                      \
+        .infer = reduce_infer, .cost = reduce_cost, CC_SWEEP(reduce_sweep),             \
         .golden = reduce_golden,                                                         \
     }
 
 const cc_op_def cc_op_ReduceMean =
-    REDUCE_DEF(ReduceMean, reduce_mean_cases, { .name = "data", .role = CC_IN_DATA });
+    REDUCE_DEF(ReduceMean, { .name = "data", .role = CC_IN_DATA });
 /* ReduceMax is exact for any values, so its exact regime uses wide integers: with the
  * default -4..4 the maximum of a few hundred elements is 4 everywhere, a constant output
  * the check cannot trust. 60000 stays finite in f16 (the values round to the f16 and
  * bf16 grids when stored, which keeps them exact). */
 const cc_op_def cc_op_ReduceMax =
-    REDUCE_DEF(ReduceMax, reduce_max_cases,
+    REDUCE_DEF(ReduceMax,
                { .name = "data", .role = CC_IN_DATA, .lo = -1, .hi = 1, .ilo = -60000, .ihi = 60000 });
 
 

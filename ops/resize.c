@@ -21,6 +21,11 @@
 #include <stdlib.h>
 
 #include "shape_internal.h"
+#include "sweep.h"
+
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 enum { CT_HALF_PIXEL, CT_PYTORCH_HALF_PIXEL, CT_ALIGN_CORNERS, CT_ASYMMETRIC, CT_TF_HALF_PIXEL_FOR_NN,
        CT_TF_CROP_AND_RESIZE, CT_COUNT };
@@ -408,68 +413,68 @@ static void resize_cost(const cc_node *node, const cc_tensor *const *in, int n_o
 #define CT "coordinate_transformation_mode="
 #define UPSAMPLE_V5 CT "asymmetric,mode=nearest,nearest_mode=floor" /* torch nn.Upsample export */
 
-static const shape_case_row resize_rows[] = {
+static const cc_sweep_row resize_sweep[] = {
     /* quick */
-    { 1, 0, "1x8x10x10", "scales=[1,1,2,2]," UPSAMPLE_V5 },
-    { 1, 1, "1x3x8x8", "scales=[1,1,2,2],mode=linear" },
-    { 1, 1, "1x3x8x8", "sizes=[1,3,15,15]," CT "align_corners,mode=linear" },
-    { 1, 1, "1x3x9x9", "scales=[1,1,0.5,0.5]," CT "pytorch_half_pixel,mode=linear" },
+    { Q, "x=1x8x10x10", "scales=[1,1,2,2]," UPSAMPLE_V5 },
+    { Q, "x=1x3x8x8", "scales=[1,1,2,2],mode=linear", CC_DTYPES_FLOAT },
+    { Q, "x=1x3x8x8", "sizes=[1,3,15,15]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
+    { Q, "x=1x3x9x9", "scales=[1,1,0.5,0.5]," CT "pytorch_half_pixel,mode=linear", CC_DTYPES_FLOAT },
     /* align_corners with a fractional resized length (5 * 1.5 = 7.5, output 7) */
-    { 1, 1, "1x1x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=linear" },
-    { 1, 0, "1x2x5x7", "sizes=[1,2,3,4]" },
-    { 1, 1, "1x2x4x4", "sizes=[1,2,0,3]" },                      /* an empty output */
-    { 1, 1, "1x2x6x6", "scales=[1,1,1.5,1.5],mode=cubic" },
+    { Q, "x=1x1x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
+    { Q, "x=1x2x5x7", "sizes=[1,2,3,4]" },
+    { Q | EDGE, "x=1x2x4x4", "sizes=[1,2,0,3]", CC_DTYPES_FLOAT }, /* an empty output */
+    { Q, "x=1x2x6x6", "scales=[1,1,1.5,1.5],mode=cubic", CC_DTYPES_FLOAT },
     /* YOLOv5s / YOLOv8s upsampling at 640 */
-    { 0, 0, "1x256x20x20", "scales=[1,1,2,2]," UPSAMPLE_V5 },
-    { 0, 0, "1x128x40x40", "scales=[1,1,2,2]," UPSAMPLE_V5 },
-    { 0, 0, "1x512x20x20", "scales=[1,1,2,2]," UPSAMPLE_V5 },
-    { 0, 0, "1x256x40x40", "scales=[1,1,2,2]," UPSAMPLE_V5 },
+    { MODEL, "x=1x256x20x20", "scales=[1,1,2,2]," UPSAMPLE_V5 },
+    { MODEL, "x=1x128x40x40", "scales=[1,1,2,2]," UPSAMPLE_V5 },
+    { MODEL, "x=1x512x20x20", "scales=[1,1,2,2]," UPSAMPLE_V5 },
+    { MODEL, "x=1x256x40x40", "scales=[1,1,2,2]," UPSAMPLE_V5 },
     /* nearest: rounding modes, transforms, down-sampling, sizes */
-    { 0, 0, "1x2x5x7", "sizes=[1,2,9,11],nearest_mode=round_prefer_ceil" },
-    { 0, 0, "1x2x5x7", "sizes=[1,2,8,10],nearest_mode=ceil" },
-    { 0, 0, "1x2x5x7", "sizes=[1,2,8,10],nearest_mode=floor" },
-    { 0, 0, "1x2x8x8", "scales=[1,1,0.5,0.5]" },                 /* ties, broken to the floor */
-    { 0, 0, "1x2x8x8", "scales=[1,1,0.5,0.5],nearest_mode=round_prefer_ceil" },
-    { 0, 0, "1x2x8x8", "scales=[1,1,0.5,0.5]," UPSAMPLE_V5 },
-    { 0, 0, "1x2x4x4", "scales=[1,1,2,2]," CT "tf_half_pixel_for_nn" },
-    { 0, 0, "1x2x4x6", "scales=[1,1,3,2]," CT "align_corners" },
-    { 0, 0, "1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners" },
-    { 0, 0, "1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel" },
-    { 0, 0, "2x3x4", "scales=[2,1,0.5]," UPSAMPLE_V5 },            /* batch and channels too */
+    { 0, "x=1x2x5x7", "sizes=[1,2,9,11],nearest_mode=round_prefer_ceil" },
+    { 0, "x=1x2x5x7", "sizes=[1,2,8,10],nearest_mode=ceil" },
+    { 0, "x=1x2x5x7", "sizes=[1,2,8,10],nearest_mode=floor" },
+    { EDGE, "x=1x2x8x8", "scales=[1,1,0.5,0.5]" }, /* ties, broken to the floor */
+    { 0, "x=1x2x8x8", "scales=[1,1,0.5,0.5],nearest_mode=round_prefer_ceil" },
+    { 0, "x=1x2x8x8", "scales=[1,1,0.5,0.5]," UPSAMPLE_V5 },
+    { 0, "x=1x2x4x4", "scales=[1,1,2,2]," CT "tf_half_pixel_for_nn" },
+    { 0, "x=1x2x4x6", "scales=[1,1,3,2]," CT "align_corners" },
+    { 0, "x=1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners" },
+    { EDGE, "x=1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel" },
+    { 0, "x=2x3x4", "scales=[2,1,0.5]," UPSAMPLE_V5 }, /* batch and channels too */
     /* linear: non-integer scales, down-sampling, every transform */
-    { 0, 1, "1x3x8x8", "scales=[1,1,0.75,0.75],mode=linear" },
-    { 0, 1, "1x2x4x4", "scales=[1,1,2.5,2.5]," CT "asymmetric,mode=linear" },
-    { 0, 1, "1x3x5x5", "scales=[1,1,2,2]," CT "align_corners,mode=linear" },
-    { 0, 1, "1x3x7x5", "sizes=[1,3,3,8]," CT "pytorch_half_pixel,mode=linear" },
-    { 0, 1, "1x64x40x40", "scales=[1,1,2,2],mode=linear" },         /* bilinear neck upsample */
-    { 0, 1, "1x32x20x20", "scales=[1,1,2,2]," CT "align_corners,mode=linear" },
+    { 0, "x=1x3x8x8", "scales=[1,1,0.75,0.75],mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x2x4x4", "scales=[1,1,2.5,2.5]," CT "asymmetric,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x3x5x5", "scales=[1,1,2,2]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x3x7x5", "sizes=[1,3,3,8]," CT "pytorch_half_pixel,mode=linear", CC_DTYPES_FLOAT },
+    { MODEL, "x=1x64x40x40", "scales=[1,1,2,2],mode=linear", CC_DTYPES_FLOAT }, /* bilinear neck upsample */
+    { MODEL, "x=1x32x20x20", "scales=[1,1,2,2]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
     /* size-1 axes (pytorch_half_pixel's special case) */
-    { 0, 1, "1x3x6x6", "sizes=[1,3,1,1]," CT "pytorch_half_pixel,mode=linear" },
-    { 0, 1, "1x3x6x6", "sizes=[1,3,1,1],mode=linear" },
-    { 0, 1, "1x3x6x6", "sizes=[1,3,1,3]," CT "align_corners,mode=linear" },
-    { 0, 1, "1x3x1x8", "sizes=[1,3,4,16]," CT "pytorch_half_pixel,mode=linear" },
+    { 0, "x=1x3x6x6", "sizes=[1,3,1,1]," CT "pytorch_half_pixel,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x3x6x6", "sizes=[1,3,1,1],mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x3x6x6", "sizes=[1,3,1,3]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x3x1x8", "sizes=[1,3,4,16]," CT "pytorch_half_pixel,mode=linear", CC_DTYPES_FLOAT },
     /* other ranks */
-    { 0, 1, "1x2x6", "sizes=[1,2,11],mode=linear" },
-    { 0, 1, "1x1x4x4x4", "scales=[1,1,2,2,2],mode=linear" },        /* trilinear */
-    { 0, 1, "2x4", "sizes=[3,7]," CT "align_corners,mode=linear" },
+    { 0, "x=1x2x6", "sizes=[1,2,11],mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x1x4x4x4", "scales=[1,1,2,2,2],mode=linear", CC_DTYPES_FLOAT }, /* trilinear */
+    { 0, "x=2x4", "sizes=[3,7]," CT "align_corners,mode=linear", CC_DTYPES_FLOAT },
     /* cubic */
-    { 0, 1, "1x2x8x8", "scales=[1,1,0.5,0.5],mode=cubic" },
-    { 0, 1, "1x2x5x5", "sizes=[1,2,9,9]," CT "align_corners,cubic_coeff_a=-0.5,exclude_outside=1,mode=cubic" },
-    { 0, 1, "1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=cubic" },
-    { 0, 1, "1x2x4x4", "scales=[1,1,2.5,2.5]," CT "asymmetric,exclude_outside=1,mode=cubic" },
-    { 0, 1, "1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel,mode=cubic" },
+    { 0, "x=1x2x8x8", "scales=[1,1,0.5,0.5],mode=cubic", CC_DTYPES_FLOAT },
+    { 0, "x=1x2x5x5", "sizes=[1,2,9,9]," CT "align_corners,cubic_coeff_a=-0.5,exclude_outside=1,mode=cubic", CC_DTYPES_FLOAT },
+    { 0, "x=1x2x5x5", "scales=[1,1,1.5,1.5]," CT "align_corners,mode=cubic", CC_DTYPES_FLOAT },
+    { 0, "x=1x2x4x4", "scales=[1,1,2.5,2.5]," CT "asymmetric,exclude_outside=1,mode=cubic", CC_DTYPES_FLOAT },
+    { EDGE, "x=1x2x6x6", "sizes=[1,2,1,1]," CT "pytorch_half_pixel,mode=cubic", CC_DTYPES_FLOAT },
     /* tf_crop_and_resize: inside the image, and reaching outside it */
-    { 0, 1, "1x1x8x8", "roi=[0,0,0.2,0.3,1,1,0.8,0.9],sizes=[1,1,5,5]," CT "tf_crop_and_resize,mode=linear" },
-    { 0, 1, "1x1x8x8", "roi=[0,0,-0.25,-0.15,1,1,1.25,1.15],sizes=[1,1,6,6]," CT "tf_crop_and_resize,"
-                       "extrapolation_value=0.5,mode=linear" },
-    { 0, 0, "1x1x8x8", "roi=[0,0,-0.25,-0.15,1,1,1.25,1.15],sizes=[1,1,6,6]," CT "tf_crop_and_resize" },
+    { 0, "x=1x1x8x8", "roi=[0,0,0.2,0.3,1,1,0.8,0.9],sizes=[1,1,5,5]," CT "tf_crop_and_resize,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x1x8x8", "roi=[0,0,-0.25,-0.15,1,1,1.25,1.15],sizes=[1,1,6,6]," CT "tf_crop_and_resize," "extrapolation_value=0.5,mode=linear", CC_DTYPES_FLOAT },
+    { 0, "x=1x1x8x8", "roi=[0,0,-0.25,-0.15,1,1,1.25,1.15],sizes=[1,1,6,6]," CT "tf_crop_and_resize" },
+    /* every transform with every mode, up and down at fractional L*scale (5 * 1.5 = 7.5,
+     * 7 * 0.6 = 4.2): the cross product no hand-written row covers */
+    { EDGE, "x=1x2x5x7", "scales=[1,1,1.5,0.6]," CT "half_pixel|align_corners|asymmetric|pytorch_half_pixel,"
+      "mode=nearest|linear|cubic", CC_DTYPES_FLOAT },
+    /* every nearest rounding mode with every transform, on integer dtypes too */
+    { EDGE, "x=1x2x5x7", "scales=[1,1,1.5,0.6]," CT "half_pixel|align_corners|asymmetric|tf_half_pixel_for_nn,"
+      "nearest_mode=round_prefer_floor|round_prefer_ceil|floor|ceil" },
 };
-
-static cc_status resize_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Resize", "x", resize_rows,
-                            (int)(sizeof resize_rows / sizeof resize_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Resize = {
     .id = CC_OP_ID_Resize,
@@ -496,7 +501,7 @@ const cc_op_def cc_op_Resize = {
     .dtypes = CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8),
     .infer = resize_infer,
     .cost = resize_cost,
-    .cases = resize_cases,
+    CC_SWEEP(resize_sweep),
     .golden = resize_golden,
 };
 

@@ -6,6 +6,11 @@
 #include <stdlib.h>
 
 #include "shape_internal.h"
+#include "sweep.h"
+
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 /* ---- Flatten ---------------------------------------------------------------------- */
 
@@ -48,26 +53,20 @@ static cc_status copy_golden(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-static const shape_case_row flatten_rows[] = {
-    { 1, 0, "2x3x4x5", NULL },
-    { 1, 0, "2x3x4x5", "axis=0" },
-    { 1, 0, "2x3x4x5", "axis=-1" },
-    { 1, 0, "1x2048x1x1", NULL },                /* ResNet50 before the classifier */
-    { 0, 0, "2x3x4x5", "axis=4" },              /* axis == rank: N x 1 */
-    { 0, 0, "2x3x4x5", "axis=-4" },
-    { 0, 0, "2x3x4x5", "axis=2" },
-    { 0, 0, "7", NULL },
-    { 0, 0, "7", "axis=0" },
-    { 0, 0, "1x1x1x1", NULL },
-    { 0, 0, "3x5x7", "axis=-2" },
-    { 0, 0, "1x512x7x7", NULL },
+static const cc_sweep_row flatten_sweep[] = {
+    { Q, "input=2x3x4x5" },
+    { Q, "input=2x3x4x5", "axis=0" },
+    { Q, "input=2x3x4x5", "axis=-1" },
+    { Q | MODEL, "input=1x2048x1x1" }, /* ResNet50 before the classifier */
+    { EDGE, "input=2x3x4x5", "axis=4" }, /* axis == rank: N x 1 */
+    { 0, "input=2x3x4x5", "axis=-4" },
+    { 0, "input=2x3x4x5", "axis=2" },
+    { EDGE, "input=7" },
+    { EDGE, "input=7", "axis=0" },
+    { EDGE, "input=1x1x1x1" },
+    { 0, "input=3x5x7", "axis=-2" },
+    { MODEL, "input=1x512x7x7" },
 };
-
-static cc_status flatten_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Flatten", "input", flatten_rows,
-                            (int)(sizeof flatten_rows / sizeof flatten_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Flatten = {
     .id = CC_OP_ID_Flatten,
@@ -84,7 +83,7 @@ const cc_op_def cc_op_Flatten = {
     .dtypes = SHAPE_DTYPES,
     .infer = flatten_infer,
     .cost = shape_move_cost,
-    .cases = flatten_cases,
+    CC_SWEEP(flatten_sweep),
     .golden = copy_golden,
 };
 
@@ -171,34 +170,28 @@ static cc_status reshape_infer(const cc_node *node, const cc_tensor *const *in, 
     return CC_OK;
 }
 
-static const shape_case_row reshape_rows[] = {
-    { 1, 0, "2x3x4", "shape=[4,6]" },
-    { 1, 0, "2x3x4", "shape=[0,-1]" },              /* 0 copies dim 0 */
-    { 1, 0, "2x3x4", "shape=[-1]" },
-    { 1, 0, "1x255x20x20", "shape=[1,3,85,20,20]" }, /* YOLOv5 detect head, P5 */
-    { 1, 0, "1x2048x1x1", "shape=[1,-1]" },          /* ResNet50 classifier input */
-    { 0, 0, "2x3x4", "shape=[2,0,4]" },              /* 0 copies dim 1 */
-    { 0, 0, "2x3x4", "shape=[24]" },
-    { 0, 0, "2x3x4", "shape=[1,1,-1,1]" },
-    { 0, 0, "2x3x4", "shape=[4,-1,3]" },
-    { 0, 0, "2x3x4", "shape=[2,12],allowzero=1" },
-    { 0, 0, "1", "shape=[]" },                       /* to a scalar */
-    { 0, 0, "1x255x80x80", "shape=[1,3,85,80,80]" }, /* YOLOv5s detect heads at 640 */
-    { 0, 0, "1x255x40x40", "shape=[1,3,85,40,40]" },
-    { 0, 0, "1x3x80x80x85", "shape=[1,-1,85]" },
-    { 0, 0, "1x3x40x40x85", "shape=[1,-1,85]" },
-    { 0, 0, "1x3x20x20x85", "shape=[1,-1,85]" },
-    { 0, 0, "1x144x80x80", "shape=[1,144,-1]" },     /* YOLOv8s detect heads at 640 */
-    { 0, 0, "1x144x40x40", "shape=[1,144,-1]" },
-    { 0, 0, "1x144x20x20", "shape=[1,144,-1]" },
-    { 0, 0, "1x64x8400", "shape=[1,4,16,8400]" },    /* YOLOv8 DFL */
+static const cc_sweep_row reshape_sweep[] = {
+    { Q, "data=2x3x4", "shape=[4,6]" },
+    { Q, "data=2x3x4", "shape=[0,-1]" }, /* 0 copies dim 0 */
+    { Q, "data=2x3x4", "shape=[-1]" },
+    { Q | MODEL, "data=1x255x20x20", "shape=[1,3,85,20,20]" }, /* YOLOv5 detect head, P5 */
+    { Q | MODEL, "data=1x2048x1x1", "shape=[1,-1]" }, /* ResNet50 classifier input */
+    { 0, "data=2x3x4", "shape=[2,0,4]" }, /* 0 copies dim 1 */
+    { 0, "data=2x3x4", "shape=[24]" },
+    { 0, "data=2x3x4", "shape=[1,1,-1,1]" },
+    { 0, "data=2x3x4", "shape=[4,-1,3]" },
+    { EDGE, "data=2x3x4", "shape=[2,12],allowzero=1" },
+    { EDGE, "data=1", "shape=[]" }, /* to a scalar */
+    { MODEL, "data=1x255x80x80", "shape=[1,3,85,80,80]" }, /* YOLOv5s detect heads at 640 */
+    { MODEL, "data=1x255x40x40", "shape=[1,3,85,40,40]" },
+    { MODEL, "data=1x3x80x80x85", "shape=[1,-1,85]" },
+    { MODEL, "data=1x3x40x40x85", "shape=[1,-1,85]" },
+    { MODEL, "data=1x3x20x20x85", "shape=[1,-1,85]" },
+    { MODEL, "data=1x144x80x80", "shape=[1,144,-1]" }, /* YOLOv8s detect heads at 640 */
+    { MODEL, "data=1x144x40x40", "shape=[1,144,-1]" },
+    { MODEL, "data=1x144x20x20", "shape=[1,144,-1]" },
+    { MODEL, "data=1x64x8400", "shape=[1,4,16,8400]" }, /* YOLOv8 DFL */
 };
-
-static cc_status reshape_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Reshape", "data", reshape_rows,
-                            (int)(sizeof reshape_rows / sizeof reshape_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Reshape = {
     .id = CC_OP_ID_Reshape,
@@ -221,7 +214,7 @@ const cc_op_def cc_op_Reshape = {
     .dtypes = SHAPE_DTYPES,
     .infer = reshape_infer,
     .cost = shape_move_cost,
-    .cases = reshape_cases,
+    CC_SWEEP(reshape_sweep),
     .golden = copy_golden,
 };
 
@@ -293,29 +286,23 @@ static cc_status transpose_golden(const cc_node *node, const cc_tensor *const *i
     return CC_OK;
 }
 
-static const shape_case_row transpose_rows[] = {
-    { 1, 0, "2x3x4", NULL },                          /* reversed */
-    { 1, 0, "2x3x4", "perm=[1,0,2]" },
-    { 1, 0, "1x3x85x20x20", "perm=[0,1,3,4,2]" },    /* YOLOv5 detect head, P5 */
-    { 1, 0, "1x8x6x5", "perm=[0,2,3,1]" },           /* NCHW -> NHWC */
-    { 0, 0, "2x3x4", "perm=[0,1,2]" },               /* identity */
-    { 0, 0, "2x3x4", "perm=[2,0,1]" },
-    { 0, 0, "5x7", NULL },
-    { 0, 0, "7", NULL },
-    { 0, 0, "2x3x1x4x5", "perm=[4,2,0,3,1]" },
-    { 0, 0, "1x3x85x80x80", "perm=[0,1,3,4,2]" },    /* YOLOv5s detect heads at 640 */
-    { 0, 0, "1x3x85x40x40", "perm=[0,1,3,4,2]" },
-    { 0, 0, "1x4x16x8400", "perm=[0,2,1,3]" },       /* YOLOv8 DFL */
-    { 0, 0, "1x84x8400", "perm=[0,2,1]" },           /* YOLOv8 output to boxes-major */
-    { 0, 0, "1x64x56x56", "perm=[0,2,3,1]" },
-    { 0, 0, "1x56x56x64", "perm=[0,3,1,2]" },        /* NHWC -> NCHW */
+static const cc_sweep_row transpose_sweep[] = {
+    { Q | EDGE, "data=2x3x4" }, /* reversed */
+    { Q, "data=2x3x4", "perm=[1,0,2]" },
+    { Q | MODEL, "data=1x3x85x20x20", "perm=[0,1,3,4,2]" }, /* YOLOv5 detect head, P5 */
+    { Q, "data=1x8x6x5", "perm=[0,2,3,1]" }, /* NCHW -> NHWC */
+    { EDGE, "data=2x3x4", "perm=[0,1,2]" }, /* identity */
+    { 0, "data=2x3x4", "perm=[2,0,1]" },
+    { 0, "data=5x7" },
+    { EDGE, "data=7" },
+    { 0, "data=2x3x1x4x5", "perm=[4,2,0,3,1]" },
+    { MODEL, "data=1x3x85x80x80", "perm=[0,1,3,4,2]" }, /* YOLOv5s detect heads at 640 */
+    { MODEL, "data=1x3x85x40x40", "perm=[0,1,3,4,2]" },
+    { MODEL, "data=1x4x16x8400", "perm=[0,2,1,3]" }, /* YOLOv8 DFL */
+    { MODEL, "data=1x84x8400", "perm=[0,2,1]" }, /* YOLOv8 output to boxes-major */
+    { MODEL, "data=1x64x56x56", "perm=[0,2,3,1]" },
+    { MODEL, "data=1x56x56x64", "perm=[0,3,1,2]" }, /* NHWC -> NCHW */
 };
-
-static cc_status transpose_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Transpose", "data", transpose_rows,
-                            (int)(sizeof transpose_rows / sizeof transpose_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Transpose = {
     .id = CC_OP_ID_Transpose,
@@ -332,7 +319,7 @@ const cc_op_def cc_op_Transpose = {
     .dtypes = SHAPE_DTYPES,
     .infer = transpose_infer,
     .cost = shape_move_cost,
-    .cases = transpose_cases,
+    CC_SWEEP(transpose_sweep),
     .golden = transpose_golden,
 };
 

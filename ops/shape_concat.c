@@ -6,6 +6,11 @@
 #include <stdio.h>
 
 #include "shape_internal.h"
+#include "sweep.h"
+
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
 
 #define CONCAT_MAX_INPUTS CC_MAX_IO
 
@@ -100,36 +105,30 @@ static cc_status concat_golden(const cc_node *node, const cc_tensor *const *in, 
     return CC_OK;
 }
 
-static const shape_case_row concat_rows[] = {
-    { 1, 0, "1x8x10x10", "x1=1x8x10x10,axis=1" },
-    { 1, 0, "2x3", "x1=2x5,axis=-1" },
-    { 1, 0, "2x3", "x1=1x3,x2=4x3,axis=0" },
-    { 1, 0, "1x16x5x5", "x1=1x16x5x5,x2=1x16x5x5,x3=1x16x5x5,axis=1" }, /* SPPF-style */
-    { 0, 0, "4", "axis=0" },                                            /* one input */
-    { 0, 0, "2x3x4", "x1=2x3x1,axis=2" },
-    { 0, 0, "2x3x4", "x1=2x1x4,x2=2x2x4,axis=-2" },
-    { 0, 0, "1x1x1", "x1=1x1x1,x2=1x1x1,x3=1x1x1,x4=1x1x1,x5=1x1x1,x6=1x1x1,x7=1x1x1,axis=0" },
+static const cc_sweep_row concat_sweep[] = {
+    { Q, "x0=1x8x10x10,x1=1x8x10x10", "axis=1" },
+    { Q, "x0=2x3,x1=2x5", "axis=-1" },
+    { Q, "x0=2x3,x1=1x3,x2=4x3", "axis=0" },
+    { Q | MODEL, "x0=1x16x5x5,x1=1x16x5x5,x2=1x16x5x5,x3=1x16x5x5", "axis=1" }, /* SPPF-style */
+    { EDGE, "x0=4", "axis=0" }, /* one input */
+    { 0, "x0=2x3x4,x1=2x3x1", "axis=2" },
+    { 0, "x0=2x3x4,x1=2x1x4,x2=2x2x4", "axis=-2" },
+    { EDGE, "x0=1x1x1,x1=1x1x1,x2=1x1x1,x3=1x1x1,x4=1x1x1,x5=1x1x1,x6=1x1x1,x7=1x1x1", "axis=0" },
     /* DenseNet-121's last dense block: 25 inputs along channels */
-    { 0, 0, "1x32x7x7", "x1=1x32x7x7,x2=1x32x7x7,x3=1x32x7x7,x4=1x32x7x7,x5=1x32x7x7,x6=1x32x7x7,"
-                        "x7=1x32x7x7,x8=1x32x7x7,x9=1x32x7x7,x10=1x32x7x7,x11=1x32x7x7,x12=1x32x7x7,"
-                        "x13=1x32x7x7,x14=1x32x7x7,x15=1x32x7x7,x16=1x32x7x7,x17=1x32x7x7,x18=1x32x7x7,"
-                        "x19=1x32x7x7,x20=1x32x7x7,x21=1x32x7x7,x22=1x32x7x7,x23=1x32x7x7,x24=1x32x7x7,axis=1" },
-    { 0, 0, "1x64x80x80", "x1=1x64x80x80,axis=1" },
-    { 0, 0, "1x128x80x80", "x1=1x128x80x80,axis=1" },                   /* YOLOv5s neck at 640 */
-    { 0, 0, "1x256x40x40", "x1=1x256x40x40,axis=1" },
-    { 0, 0, "1x256x20x20", "x1=1x256x20x20,x2=1x256x20x20,x3=1x256x20x20,axis=1" }, /* SPPF */
-    { 0, 0, "1x32x160x160", "x1=1x32x160x160,x2=1x32x160x160,axis=1" },  /* YOLOv8s C2f */
-    { 0, 0, "1x64x80x80", "x1=1x64x80x80,x2=1x64x80x80,x3=1x64x80x80,axis=1" },
-    { 0, 0, "1x512x40x40", "x1=1x256x40x40,axis=1" },                   /* YOLOv8s neck */
-    { 0, 0, "1x144x6400", "x1=1x144x1600,x2=1x144x400,axis=2" },        /* YOLOv8s head */
-    { 0, 0, "1x4x8400", "x1=1x80x8400,axis=1" },
+    { MODEL, "x0=1x32x7x7,x1=1x32x7x7,x2=1x32x7x7,x3=1x32x7x7,x4=1x32x7x7,x5=1x32x7x7,x6=1x32x7x7,"
+          "x7=1x32x7x7,x8=1x32x7x7,x9=1x32x7x7,x10=1x32x7x7,x11=1x32x7x7,x12=1x32x7x7,"
+          "x13=1x32x7x7,x14=1x32x7x7,x15=1x32x7x7,x16=1x32x7x7,x17=1x32x7x7,x18=1x32x7x7,"
+          "x19=1x32x7x7,x20=1x32x7x7,x21=1x32x7x7,x22=1x32x7x7,x23=1x32x7x7,x24=1x32x7x7", "axis=1" },
+    { MODEL, "x0=1x64x80x80,x1=1x64x80x80", "axis=1" },
+    { MODEL, "x0=1x128x80x80,x1=1x128x80x80", "axis=1" }, /* YOLOv5s neck at 640 */
+    { MODEL, "x0=1x256x40x40,x1=1x256x40x40", "axis=1" },
+    { MODEL, "x0=1x256x20x20,x1=1x256x20x20,x2=1x256x20x20,x3=1x256x20x20", "axis=1" }, /* SPPF */
+    { MODEL, "x0=1x32x160x160,x1=1x32x160x160,x2=1x32x160x160", "axis=1" }, /* YOLOv8s C2f */
+    { MODEL, "x0=1x64x80x80,x1=1x64x80x80,x2=1x64x80x80,x3=1x64x80x80", "axis=1" },
+    { MODEL, "x0=1x512x40x40,x1=1x256x40x40", "axis=1" }, /* YOLOv8s neck */
+    { MODEL, "x0=1x144x6400,x1=1x144x1600,x2=1x144x400", "axis=2" }, /* YOLOv8s head */
+    { MODEL, "x0=1x4x8400,x1=1x80x8400", "axis=1" },
 };
-
-static cc_status concat_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Concat", "x0", concat_rows,
-                            (int)(sizeof concat_rows / sizeof concat_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Concat = {
     .id = CC_OP_ID_Concat,
@@ -179,7 +178,7 @@ const cc_op_def cc_op_Concat = {
     .dtypes = SHAPE_DTYPES,
     .infer = concat_infer,
     .cost = shape_move_cost,
-    .cases = concat_cases,
+    CC_SWEEP(concat_sweep),
     .golden = concat_golden,
 };
 
@@ -296,28 +295,22 @@ static cc_status split_golden(const cc_node *node, const cc_tensor *const *in, i
     return CC_OK;
 }
 
-static const shape_case_row split_rows[] = {
-    { 1, 0, "1x16x8x8", "axis=1,num_outputs=2" },          /* C2f-style halves */
-    { 1, 0, "6x4", "num_outputs=3" },                      /* default axis 0 */
-    { 1, 0, "2x10", "axis=-1,num_outputs=3" },             /* uneven: 4,4,2 */
-    { 1, 0, "1x14x9", "split=[6,8],axis=1" },
-    { 0, 0, "2x10", "split=[1,2,3,4],axis=1" },
-    { 0, 0, "5", "num_outputs=1" },
-    { 0, 0, "9x2", "num_outputs=4" },                      /* 3,3,3,0: the last is empty */
-    { 0, 0, "3x4x5", "split=[3,1],axis=-2" },
-    { 0, 0, "7x3", "num_outputs=2" },                      /* 4,3 */
-    { 0, 0, "1x64x160x160", "axis=1,num_outputs=2" },      /* YOLOv8s C2f at 640 */
-    { 0, 0, "1x128x80x80", "axis=1,num_outputs=2" },
-    { 0, 0, "1x256x40x40", "axis=1,num_outputs=2" },
-    { 0, 0, "1x512x20x20", "axis=1,num_outputs=2" },
-    { 0, 0, "1x144x8400", "split=[64,80],axis=1" },        /* YOLOv8 boxes | classes */
+static const cc_sweep_row split_sweep[] = {
+    { Q | MODEL, "input=1x16x8x8", "axis=1,num_outputs=2" }, /* C2f-style halves */
+    { Q, "input=6x4", "num_outputs=3" }, /* default axis 0 */
+    { Q, "input=2x10", "axis=-1,num_outputs=3" }, /* uneven: 4,4,2 */
+    { Q, "input=1x14x9", "split=[6,8],axis=1" },
+    { 0, "input=2x10", "split=[1,2,3,4],axis=1" },
+    { EDGE, "input=5", "num_outputs=1" },
+    { EDGE, "input=9x2", "num_outputs=4" }, /* 3,3,3,0: the last is empty */
+    { 0, "input=3x4x5", "split=[3,1],axis=-2" },
+    { 0, "input=7x3", "num_outputs=2" }, /* 4,3 */
+    { MODEL, "input=1x64x160x160", "axis=1,num_outputs=2" }, /* YOLOv8s C2f at 640 */
+    { MODEL, "input=1x128x80x80", "axis=1,num_outputs=2" },
+    { MODEL, "input=1x256x40x40", "axis=1,num_outputs=2" },
+    { MODEL, "input=1x512x20x20", "axis=1,num_outputs=2" },
+    { MODEL, "input=1x144x8400", "split=[64,80],axis=1" }, /* YOLOv8 boxes | classes */
 };
-
-static cc_status split_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Split", "input", split_rows,
-                            (int)(sizeof split_rows / sizeof split_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Split = {
     .id = CC_OP_ID_Split,
@@ -341,7 +334,7 @@ const cc_op_def cc_op_Split = {
     .dtypes = SHAPE_DTYPES,
     .infer = split_infer,
     .cost = shape_move_cost,
-    .cases = split_cases,
+    CC_SWEEP(split_sweep),
     .golden = split_golden,
     .count_outputs = split_count_outputs,
 };
@@ -455,31 +448,25 @@ static cc_status slice_golden(const cc_node *node, const cc_tensor *const *in, i
 #define I64MAX "9223372036854775807"
 #define I64MIN "-9223372036854775808"
 
-static const shape_case_row slice_rows[] = {
-    { 1, 0, "2x3x4", "starts=[0,1],ends=[2,-1]" },                 /* axes default */
-    { 1, 0, "10x10", "starts=[-1],ends=[" I64MIN "],axes=[1],steps=[-1]" }, /* reverse */
-    { 1, 0, "10x10", "starts=[-100,2],ends=[100,1000],axes=[0,1]" }, /* clamping */
-    { 1, 0, "1x3x16x16", "starts=[0,0],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
-    { 1, 0, "1x84x20", "starts=[4],ends=[84],axes=[1]" },
-    { 0, 0, "1x3x16x16", "starts=[1,0],ends=[" I64MAX "," I64MAX "],axes=[-2,-1],steps=[2,2]" },
-    { 0, 0, "10", "starts=[8],ends=[1],steps=[-3]" },             /* 8, 5, 2 */
-    { 0, 0, "10", "starts=[1],ends=[9],steps=[3]" },              /* 1, 4, 7 */
-    { 0, 0, "10", "starts=[5],ends=[5]" },                        /* empty */
-    { 0, 0, "10", "starts=[100],ends=[-100],steps=[-2]" },        /* 9, 7, 5, 3, 1 */
-    { 0, 0, "4x5x6", "starts=[-1,-2],ends=[-" I64MAX ",0],axes=[2,0],steps=[-2,-1]" },
-    { 0, 0, "4x5x6", "starts=[1,1,1],ends=[3,4,5],steps=[1,2,3]" },
-    { 0, 0, "1x3x640x640", "starts=[0,0],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
-    { 0, 0, "1x3x640x640", "starts=[1,1],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
-    { 0, 0, "1x84x8400", "starts=[0],ends=[4],axes=[1]" },       /* YOLOv8 boxes */
-    { 0, 0, "1x84x8400", "starts=[4],ends=[84],axes=[1]" },      /* YOLOv8 classes */
-    { 0, 0, "1x25200x85", "starts=[5],ends=[" I64MAX "],axes=[2]" }, /* YOLOv5 class scores */
+static const cc_sweep_row slice_sweep[] = {
+    { Q, "data=2x3x4", "starts=[0,1],ends=[2,-1]" }, /* axes default */
+    { Q | EDGE, "data=10x10", "starts=[-1],ends=[" I64MIN "],axes=[1],steps=[-1]" }, /* reverse */
+    { Q | EDGE, "data=10x10", "starts=[-100,2],ends=[100,1000],axes=[0,1]" }, /* clamping */
+    { Q, "data=1x3x16x16", "starts=[0,0],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
+    { Q, "data=1x84x20", "starts=[4],ends=[84],axes=[1]" },
+    { 0, "data=1x3x16x16", "starts=[1,0],ends=[" I64MAX "," I64MAX "],axes=[-2,-1],steps=[2,2]" },
+    { 0, "data=10", "starts=[8],ends=[1],steps=[-3]" }, /* 8, 5, 2 */
+    { 0, "data=10", "starts=[1],ends=[9],steps=[3]" }, /* 1, 4, 7 */
+    { EDGE, "data=10", "starts=[5],ends=[5]" }, /* empty */
+    { 0, "data=10", "starts=[100],ends=[-100],steps=[-2]" }, /* 9, 7, 5, 3, 1 */
+    { 0, "data=4x5x6", "starts=[-1,-2],ends=[-" I64MAX ",0],axes=[2,0],steps=[-2,-1]" },
+    { 0, "data=4x5x6", "starts=[1,1,1],ends=[3,4,5],steps=[1,2,3]" },
+    { MODEL, "data=1x3x640x640", "starts=[0,0],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
+    { MODEL, "data=1x3x640x640", "starts=[1,1],ends=[" I64MAX "," I64MAX "],axes=[2,3],steps=[2,2]" },
+    { MODEL, "data=1x84x8400", "starts=[0],ends=[4],axes=[1]" }, /* YOLOv8 boxes */
+    { MODEL, "data=1x84x8400", "starts=[4],ends=[84],axes=[1]" }, /* YOLOv8 classes */
+    { MODEL, "data=1x25200x85", "starts=[5],ends=[" I64MAX "],axes=[2]" }, /* YOLOv5 class scores */
 };
-
-static cc_status slice_cases(cc_case_list *list, cc_dtype dt, int quick, cc_err *err)
-{
-    return shape_emit_cases(list, "Slice", "data", slice_rows,
-                            (int)(sizeof slice_rows / sizeof slice_rows[0]), dt, quick, err);
-}
 
 const cc_op_def cc_op_Slice = {
     .id = CC_OP_ID_Slice,
@@ -509,6 +496,6 @@ const cc_op_def cc_op_Slice = {
     .dtypes = SHAPE_DTYPES,
     .infer = slice_infer,
     .cost = shape_move_cost,
-    .cases = slice_cases,
+    CC_SWEEP(slice_sweep),
     .golden = slice_golden,
 };

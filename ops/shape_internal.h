@@ -1,9 +1,8 @@
 /* shape_internal.h — shared by the shape family's files (shape.c holds Flatten, Reshape,
- * Transpose; shape_concat.c holds Concat, Split and
- * Slice) and by resize.c: reading a small constant ONNX input (Reshape's shape, Slice's
- * starts, Resize's scales) from its tensor or from the case's attribute value, axis
- * normalisation, row-major index helpers, the cost of pure data movement and the case
- * table emitter. Not part of the catalog's public face. */
+ * Transpose; shape_concat.c holds Concat, Split and Slice) and by resize.c: reading a small
+ * constant ONNX input (Reshape's shape, Slice's starts, Resize's scales) from its tensor or
+ * from the case's attribute value, axis normalisation, row-major index helpers and the
+ * cost of pure data movement. Not part of the catalog's public face. */
 #ifndef CC_SHAPE_INTERNAL_H
 #define CC_SHAPE_INTERNAL_H
 
@@ -158,31 +157,6 @@ static inline void shape_move_cost(const cc_node *node, const cc_tensor *const *
     for (int j = 0; j < n_out; j++) b += (double)cc_tensor_bytes(&out[j]);
     *flops = 0;
     *bytes = b;
-}
-
-/* One row of a case table: the first input's dims, the rest of the id, whether the
- * quick sweep has it, and whether it is for float dtypes only. */
-typedef struct shape_case_row {
-    int quick;
-    int float_only;
-    const char *x;
-    const char *rest;
-} shape_case_row;
-
-/* Appends op(in0=x:dt,rest) for every row that belongs to the sweep. */
-static inline cc_status shape_emit_cases(cc_case_list *list, const char *op, const char *in0,
-                                         const shape_case_row *rows, int n, cc_dtype dt, int quick,
-                                         cc_err *err)
-{
-    for (int i = 0; i < n; i++) {
-        if (quick && !rows[i].quick) continue;
-        if (rows[i].float_only && !cc_dtype_is_float(dt)) continue;
-        const char *rest = rows[i].rest ? rows[i].rest : "";
-        cc_status st = cc_case_list_add(list, "%s(%s=%s:%s%s%s)", op, in0, rows[i].x,
-                                        cc_dtype_name(dt), rest[0] ? "," : "", rest);
-        if (st) return cc_err_set(err, st, "%s: could not add a case", op);
-    }
-    return CC_OK;
 }
 
 #endif

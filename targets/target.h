@@ -18,7 +18,7 @@
  * ops/core/tensor.h) and the op ids of ops/ops.def. Any change to those layouts raises it.
  *  3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32
  *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape) */
-#define CC_TARGET_ABI_VERSION 4
+#define CC_TARGET_ABI_VERSION 5
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,

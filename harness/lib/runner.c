@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../ops/random.h"
+#include "../../ops/sweep.h"
 #include "shard.h"
 #include "run_lock.h"
 #include "stats.h"
@@ -57,6 +58,7 @@ static cc_status select_unsharded(const cc_selection *sel, cc_case **out, int *n
         }
         for (int j = 0; j < k; j++) {
             if (sel->dtypes && !(sel->dtypes & CC_DTYPE_BIT(cc_case_dtype(&cs[j])))) continue;
+            if (sel->tags && !(sel->tags & cs[j].tags)) continue;
             if (total == cap) {
                 cap = cap ? cap * 2 : 256;
                 cc_case *grown = realloc(all, sizeof *all * (size_t)cap);
@@ -102,6 +104,11 @@ void cc_run_config_text(const cc_run_options *o, char *buf, size_t n)
         len += (size_t)snprintf(buf + len, n - len, ";case=%s;quick=%d;seed=%llu",
                                 o->sel.case_id ? o->sel.case_id : "", o->sel.quick,
                                 (unsigned long long)o->seed);
+    if (len < n && o->sel.tags)
+        len += (size_t)snprintf(buf + len, n - len, ";tags=%s%s%s",
+                                o->sel.tags & CC_SWEEP_EDGE ? "edge," : "",
+                                o->sel.tags & CC_SWEEP_MODEL ? "model," : "",
+                                o->sel.tags & CC_SWEEP_QUICK ? "quick," : "");
     if (len < n && o->sel.cases_file)
         len += (size_t)snprintf(buf + len, n - len, ";cases-file=%s", o->sel.cases_file);
     if (len < n && o->sel.random_n > 0)

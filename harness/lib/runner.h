@@ -16,6 +16,8 @@ typedef struct cc_selection {
     unsigned dtypes;                  /* mask of case dtypes; 0: all */
     const char *case_id;              /* non-NULL: exactly this case */
     int quick;
+    unsigned tags;                    /* CC_SWEEP_* mask (--tags): only sweep cases with one
+                                         of these tags; 0: every case */
     const cc_case *cases;             /* non-NULL: exactly these n_cases (--cases-file) */
     int n_cases;
     const char *cases_file;           /* where cases came from (part of the config text) */

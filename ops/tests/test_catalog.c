@@ -25,7 +25,7 @@ static void check_def(const cc_op_def *op)
     CHECK(op->name && op->name[0]);
     CHECK(op->family && op->family[0]);
     CHECK(op->since_version >= 1 && op->since_version <= 17);
-    CHECK(op->infer && op->cost && op->cases && op->golden);
+    CHECK(op->infer && op->cost && op->golden && op->sweep && op->n_sweep > 0);
     CHECK(op->dtypes != 0);
     CHECK(op->min_outputs >= 1 && op->min_outputs <= op->max_outputs && op->max_outputs <= CC_MAX_IO);
     CHECK(op->n_inputs >= 1 && op->n_inputs <= CC_MAX_IO);

@@ -2,7 +2,7 @@
  * worked out by hand, the coordinate transformation modes' special cases (align_corners
  * end points, pytorch_half_pixel on a length-1 output, tf_crop_and_resize extrapolation),
  * nearest rounding modes, integer rounding, the S and K terms, cost, rejections with
- * their messages, and the case generator's ids. */
+ * their messages, and the sweep's ids. */
 #include "op_test.h"
 
 /* Named here so the family's object is linked from the static library (the catalog
@@ -289,7 +289,7 @@ static void test_rejections(void)
     cc_tensor_free(&x);
 }
 
-/* Every id the generator emits parses; quick cases run; the YOLOv5 id is canonical. */
+/* Every id of the sweep parses; quick cases run; the YOLOv5 id is canonical. */
 static void test_cases(void)
 {
     const cc_op_def *op = cc_catalog_find("Resize");
