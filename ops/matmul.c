@@ -286,7 +286,15 @@ static const cc_sweep_row gemm_sweep[] = {
     /* an empty reduction: the output is beta * C */
     { 0, "a=3x0,b=0x5,c=5" },
 /* Appends the id of one Gemm shape. */
+    /* one row, a short reduction and N past a 16-wide tile: Debian's XNNPACK
+     * (0.0~git20220216) on two threads gets the columns from 16 on wrong when K is not 4 */
+    { EDGE, "a=1x1,b=1x17" },
+    { EDGE, "a=1x3,b=3x33,c=33" },
     /* odd sizes: every M, N, K in {1, 7, 33}, with a bias row */
+    /* one row, a short reduction and N past a 16-wide tile: Debian's XNNPACK
+     * (0.0~git20220216) on two threads gets the columns from 16 on wrong when K is not 4 */
+    { EDGE, "a=1x1,b=1x17" },
+    { EDGE, "a=1x3,b=3x33,c=33" },
     /* odd sizes: every M, N, K in {1, 7, 33}, with a bias row */
     { EDGE, "a=1x1,b=1x1,c=1" },
     { EDGE, "a=1x7,b=7x1,c=1" },

@@ -392,6 +392,11 @@ static cc_status build_begin(const xp_ctx *ctx, const cc_tensor *vals, const cc_
     b->n_out = node->n_out;
     if (b->n_out != 1)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "xnnpack: %s with %d outputs (one only)", node->op->name, b->n_out);
+    /* an empty output is skipped at run time; an empty input with values to compute (a
+     * convolution of padding only) is refused by XNNPACK's setup */
+    if (b->in[0] && cc_tensor_numel(b->in[0]) == 0 && cc_tensor_numel(&b->out[0]) > 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "xnnpack: %s of an empty input with a non-empty output",
+                          node->op->name);
     return CC_OK;
 }
 
@@ -560,6 +565,8 @@ static cc_status xp_prepare(void *ctx, const cc_graph *g, void **plan, cc_err *e
     /* bind now what is already known: scratch buffers, intermediates and constants */
     for (int n = 0; n < p->n_nodes; n++) {
         xp_node *np = &p->nodes[n];
+        /* an empty output has nothing to compute (XNNPACK refuses a zero-sized setup) */
+        if (cc_tensor_numel(&p->desc[np->node->out[0]]) == 0) continue;
         const void *src[2] = { NULL, NULL };
         int known = 1;
         for (int k = 0; k < np->n_src; k++) {
@@ -593,6 +600,8 @@ static cc_status xp_run(void *ctx, void *plan, void *const *inputs, void *const 
 
     for (int n = 0; n < p->n_nodes; n++) {
         xp_node *np = &p->nodes[n];
+        /* an empty output has nothing to compute (XNNPACK refuses a zero-sized setup) */
+        if (cc_tensor_numel(&p->desc[np->node->out[0]]) == 0) continue;
         const void *src[2] = { NULL, NULL };
         for (int k = 0; k < np->n_src; k++) {
             const void *x = p->ptr[np->node->in[np->src_in[k]]];
