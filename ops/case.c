@@ -505,7 +505,8 @@ void cc_golden_free(cc_golden *g, int n)
     for (int j = 0; j < n; j++) {
         free(g[j].value);
         free(g[j].mag);
-        g[j].value = g[j].mag = NULL;
+        free(g[j].real);
+        g[j].value = g[j].mag = g[j].real = NULL;
     }
 }
 

@@ -128,13 +128,23 @@ typedef struct cc_graph {
 /* The golden reference's output for one node output: the exact value in double and,
  * beside it, the magnitude term S of its error bound (for a dot product sum |a_i*b_i|;
  * for an exact operation such as a copy or max, |value|), plus the reduction length K
- * that enters gamma(K). Arrays are allocated by the caller with numel(shape) doubles. */
+ * that enters gamma(K). value and mag are allocated by the caller with numel(shape)
+ * doubles, zeroed with the rest of the struct.
+ *
+ * An integer output that a target computes in floating point and then rounds (Resize's
+ * linear and cubic modes) may also carry `real`: the exact value before rounding, with S
+ * in mag. value stays the rounded integer (half to even, saturated); the checker then
+ * accepts every integer that a value within the op's float error bound of `real` rounds
+ * to, so a target's float32 arithmetic may land on either side of a rounding boundary it
+ * is that close to (and either side of an exact tie, which ONNX leaves open), but no
+ * further. golden() allocates real (numel doubles); cc_golden_free frees it. */
 typedef struct cc_golden {
     cc_dtype dtype;
     cc_shape shape;
     double *value;
     double *mag;
     double k;      /* reduction length; 1 for elementwise ops; set by golden() */
+    double *real;  /* optional, integer outputs only: the value before rounding (above) */
 } cc_golden;
 
 typedef struct cc_case_list cc_case_list;

@@ -8,7 +8,10 @@
  * u_out that of the output dtype (the final rounding), S and K the magnitude term and
  * reduction length the golden model reports beside each output, gamma(K) = K (or sqrt(K)
  * where the policy says the statistical bound applies), and sub_out half the smallest
- * subnormal of the output dtype. Integer outputs pass when |y - yhat| <= atol.
+ * subnormal of the output dtype. Integer outputs pass when |y - yhat| <= atol; an integer
+ * output the golden model also gives before rounding (cc_golden.real: Resize's
+ * interpolations, computed in float and rounded) passes when it is what a value within
+ * c * gamma(K) * (u * S + eta) of that real value rounds to (either way at a tie), +- atol.
  * In the exact regime (small-integer inputs) ops marked exact must match FP32 and
  * integer results bit for bit (the exact-regime generators of requantizing ops use
  * power-of-two scales, so there is no rounding to tolerate).
@@ -21,7 +24,7 @@
 
 #include "op.h"
 
-#define CC_POLICY_VERSION 3
+#define CC_POLICY_VERSION 4
 
 typedef struct cc_tol {
     double c;            /* multiplier of gamma(K) * u * S */

@@ -15,7 +15,8 @@
  *     axes of |prod of their weights| * |sum over a's taps of dw/dx * x|; for linear this
  *     is (|x_original| + 1) * |x1 - x0| per interpolated pair.
  * K is the number of taps (2 per interpolated axis for linear, 4 for cubic, multiplied).
- * Integer outputs are rounded half to even and saturated, with S = 0. */
+ * Integer outputs are rounded half to even and saturated; linear and cubic ones also keep
+ * the value before rounding (cc_golden.real) with its S, nearest ones have S = 0. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,6 +334,11 @@ static cc_status resize_golden(const cc_node *node, const cc_tensor *const *in, 
     shape_strides(&p.in, xst);
     int is_float = cc_dtype_is_float(out[0].dtype);
     int64_t n = cc_shape_numel(&p.out);
+    /* integer outputs of an interpolation: the value before rounding, for the checker */
+    if (!is_float && m > 0 && !(out[0].real = malloc((size_t)n * sizeof(double)))) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "Resize: out of memory");
+        goto fail;
+    }
     for (int64_t j = 0; j < n; j++, shape_next(&p.out, o)) {
         int ext = 0;
         int64_t base = 0;
@@ -379,8 +385,9 @@ static cc_status resize_golden(const cc_node *node, const cc_tensor *const *in, 
         if (!is_float) {
             double v = nearbyint(sum);
             double lo = cc_dtype_min(out[0].dtype), hi = cc_dtype_max(out[0].dtype);
+            if (out[0].real) out[0].real[j] = sum;
+            else mag = 0;
             sum = v < lo ? lo : v > hi ? hi : v;
-            mag = 0;
         }
         out[0].value[j] = sum;
         out[0].mag[j] = mag;

@@ -4,6 +4,7 @@
  * nearest rounding modes, integer rounding, the S and K terms, cost, rejections with
  * their messages, and the sweep's ids. */
 #include "op_test.h"
+#include "ops/check.h"
 
 /* Named here so the family's object is linked from the static library (the catalog
  * itself only holds a weak reference). */
@@ -110,10 +111,11 @@ static const resize_example examples[] = {
       { { "roi", "[0.1,0.6]" }, { "sizes", "[3]" }, { "mode", "linear" },
         { "coordinate_transformation_mode", "tf_crop_and_resize" }, { "extrapolation_value", "-7" } },
       { 3 }, { 4, 14, 24 }, 1e-5, NO_CHECKS },
-    /* integer outputs round half to even and carry S = 0 */
+    /* integer outputs round half to even and keep the interpolation's S (a float output's:
+     * here 1 * 1 at the end point), which the checker reads with the value before rounding */
     { "u8 0.5 -> 0", CC_U8, 1, { 2 }, { 0, 1 },
       { { "sizes", "[3]" }, { "mode", "linear" }, { "coordinate_transformation_mode", "align_corners" } },
-      { 3 }, { 0, 0, 1 }, 0, -1, { { 2, 0 }, { -1, 0 } }, -1, -1 },
+      { 3 }, { 0, 0, 1 }, 0, -1, { { 2, 1 }, { -1, 0 } }, -1, -1 },
     { "u8 1.5 -> 2", CC_U8, 1, { 2 }, { 1, 2 },
       { { "sizes", "[3]" }, { "mode", "linear" }, { "coordinate_transformation_mode", "align_corners" } },
       { 3 }, { 1, 2, 2 }, 0, NO_CHECKS },
@@ -315,6 +317,66 @@ static void test_cases(void)
     case_golden_finite(&c, 1, 0);
 }
 
+/* Integer outputs of an interpolation keep their value before rounding: u8 [10, 13] to 3
+ * points with align_corners is 10, 11.5 (a tie: the golden rounds it to 12), 13. The
+ * checker accepts 11 or 12 in the middle (a float32 target may land on either side) but
+ * nothing else, and only 10 and 13 at the ends; to 4 points the values 10, 11, 12, 13
+ * are exact integers and nothing else passes. */
+static void check_one(const char *id, const double *x2, const double *got, int n, cc_verdict want)
+{
+    cc_case c;
+    cc_err e = { 0 };
+    CHECK_OK(cc_case_parse(id, &c, &e));
+    cc_case_inst inst;
+    CHECK_OK(cc_case_instantiate(&c, 1, 0, &inst, &e));
+    for (int i = 0; i < 2; i++) cc_store(inst.inputs[0].data, CC_U8, (size_t)i, x2[i]);
+    cc_golden g[1];
+    CHECK_OK(cc_case_golden(&inst, g, &e));
+    CHECK(g[0].real != NULL && g[0].shape.dims[0] == n);
+    cc_tensor y;
+    CHECK_OK(cc_tensor_alloc(&y, CC_U8, &g[0].shape, &e));
+    for (int i = 0; i < n; i++) cc_store(y.data, CC_U8, (size_t)i, got[i]);
+    cc_metrics m;
+    char reason[256];
+    cc_verdict v = cc_check_outputs(&c, 0, 1, g, &y, &m, reason, sizeof reason);
+    if (v != want)
+        fprintf(stderr, "%s got [%g %g %g ...]: verdict %d (%s), want %d\n", id, got[0], got[1], got[2], (int)v,
+                reason, (int)want);
+    CHECK(v == want);
+    cc_tensor_free(&y);
+    cc_golden_free(g, 1);
+    cc_case_inst_free(&inst);
+}
+
+static void test_integer_rounding(void)
+{
+    const char *three = "Resize(x=2:u8,coordinate_transformation_mode=align_corners,mode=linear,sizes=[3])";
+    const char *four = "Resize(x=2:u8,coordinate_transformation_mode=align_corners,mode=linear,sizes=[4])";
+    const double x[2] = { 10, 13 };
+    cc_case c;
+    cc_err e = { 0 };
+    CHECK_OK(cc_case_parse(three, &c, &e));
+    cc_case_inst inst;
+    CHECK_OK(cc_case_instantiate(&c, 1, 0, &inst, &e));
+    for (int i = 0; i < 2; i++) cc_store(inst.inputs[0].data, CC_U8, (size_t)i, x[i]);
+    cc_golden g[1];
+    CHECK_OK(cc_case_golden(&inst, g, &e));
+    CHECK(g[0].value[0] == 10 && g[0].value[1] == 12 && g[0].value[2] == 13);
+    CHECK(g[0].real && g[0].real[0] == 10 && g[0].real[1] == 11.5 && g[0].real[2] == 13);
+    cc_golden_free(g, 1);
+    cc_case_inst_free(&inst);
+
+    check_one(three, x, (double[]){ 10, 12, 13 }, 3, CC_PASSED);
+    check_one(three, x, (double[]){ 10, 11, 13 }, 3, CC_PASSED);
+    check_one(three, x, (double[]){ 10, 10, 13 }, 3, CC_FAILED);
+    check_one(three, x, (double[]){ 10, 13, 13 }, 3, CC_FAILED);
+    check_one(three, x, (double[]){ 11, 12, 13 }, 3, CC_FAILED);
+    check_one(three, x, (double[]){ 10, 12, 12 }, 3, CC_FAILED);
+    check_one(four, x, (double[]){ 10, 11, 12, 13 }, 4, CC_PASSED);
+    check_one(four, x, (double[]){ 10, 12, 12, 13 }, 4, CC_FAILED);
+    check_one(four, x, (double[]){ 10, 11, 11, 13 }, 4, CC_FAILED);
+}
+
 int main(void)
 {
     test_examples();
@@ -322,5 +384,6 @@ int main(void)
     test_cubic();
     test_rejections();
     test_cases();
+    test_integer_rounding();
     return CC_TEST_RESULT();
 }
