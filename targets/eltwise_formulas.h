@@ -8,9 +8,9 @@
  *   P0, P1  the float attributes bound to p0 and p1 ("" when unused)
  *   F       the value, an expression of float v (the input element) and float p0, p1,
  *           computed in float, written with CC_EXPF, CC_LOG1PF, CC_TANHF, CC_SQRTF,
- *           CC_FABSF, the other CC_<fn>F of the C library (CC_LOGF, CC_ERFF, CC_SINF, ...,
- *           CC_RINTF: round half to even), CC_SELECT and CC_CLAMPF, which each language
- *           defines below (a
+ *           CC_FABSF, CC_LIBMF(fn, x) for the other float functions of the C library
+ *           (CC_LIBMF(sin, v); rint rounds half to even), CC_SELECT and CC_CLAMPF, which
+ *           each language defines below (a
  *           backend may define CC_EXPF and CC_SELECT first, as the cpu does for a
  *           vectorisable exp and select), and the cc_formula_* functions below.
  * Adding an activation is one row here; its golden model, schema and cases stay in ops/.
@@ -26,23 +26,8 @@
 #define CC_TANHF(x) tanh(x)
 #define CC_SQRTF(x) sqrt(x)
 #define CC_FABSF(x) fabs(x)
-#define CC_LOGF(x) log(x)
-#define CC_ERFF(x) erf(x)
-#define CC_SINF(x) sin(x)
-#define CC_COSF(x) cos(x)
-#define CC_TANF(x) tan(x)
-#define CC_ASINF(x) asin(x)
-#define CC_ACOSF(x) acos(x)
-#define CC_ATANF(x) atan(x)
-#define CC_SINHF(x) sinh(x)
-#define CC_COSHF(x) cosh(x)
-#define CC_ASINHF(x) asinh(x)
-#define CC_ACOSHF(x) acosh(x)
-#define CC_ATANHF(x) atanh(x)
-#define CC_EXPM1F(x) expm1(x)
-#define CC_FLOORF(x) floor(x)
-#define CC_CEILF(x) ceil(x)
-#define CC_RINTF(x) rint(x)
+/* CC_LIBMF(sin, x): the float function of the C library, sin in OpenCL C */
+#define CC_LIBMF(fn, x) fn(x)
 #define CC_FORMULA_FN
 #else
 #include <math.h>
@@ -53,23 +38,7 @@
 #define CC_TANHF(x) tanhf(x)
 #define CC_SQRTF(x) sqrtf(x)
 #define CC_FABSF(x) fabsf(x)
-#define CC_LOGF(x) logf(x)
-#define CC_ERFF(x) erff(x)
-#define CC_SINF(x) sinf(x)
-#define CC_COSF(x) cosf(x)
-#define CC_TANF(x) tanf(x)
-#define CC_ASINF(x) asinf(x)
-#define CC_ACOSF(x) acosf(x)
-#define CC_ATANF(x) atanf(x)
-#define CC_SINHF(x) sinhf(x)
-#define CC_COSHF(x) coshf(x)
-#define CC_ASINHF(x) asinhf(x)
-#define CC_ACOSHF(x) acoshf(x)
-#define CC_ATANHF(x) atanhf(x)
-#define CC_EXPM1F(x) expm1f(x)
-#define CC_FLOORF(x) floorf(x)
-#define CC_CEILF(x) ceilf(x)
-#define CC_RINTF(x) rintf(x)
+#define CC_LIBMF(fn, x) fn##f(x) /* sinf */
 #if defined(__CUDACC__)
 #define CC_FORMULA_FN static __device__ __forceinline__
 #else
@@ -108,7 +77,7 @@ CC_FORMULA_FN float cc_formula_sign(float v)
 /* Celu: max(0, v) + min(0, alpha * (exp(v / alpha) - 1)) */
 CC_FORMULA_FN float cc_formula_celu(float v, float alpha)
 {
-    return CC_SELECT(v > 0.0f, v, alpha * CC_EXPM1F(v / alpha));
+    return CC_SELECT(v > 0.0f, v, alpha * CC_LIBMF(expm1, v / alpha));
 }
 
 /* Shrink: v + bias below -lambd, v - bias above lambd, 0 between */
@@ -118,40 +87,40 @@ CC_FORMULA_FN float cc_formula_shrink(float v, float lambd, float bias)
 }
 
 #define CC_ACTIVATIONS(X)                                                                         \
-    X(Relu, relu, "", "", CC_SELECT(v < 0.0f, 0.0f, v))                                            \
-    X(LeakyRelu, leaky_relu, "alpha", "", CC_SELECT(v < 0.0f, p0 * v, v))                          \
-    X(Sigmoid, sigmoid, "", "", cc_formula_sigmoid(v))                                             \
-    X(Tanh, tanh, "", "", CC_TANHF(v))                                                             \
-    X(HardSigmoid, hard_sigmoid, "alpha", "beta", CC_CLAMPF(p0 * v + p1, 0.0f, 1.0f))               \
-    X(HardSwish, hard_swish, "", "", v * CC_CLAMPF(v / 6.0f + 0.5f, 0.0f, 1.0f))                    \
-    X(Exp, exp, "", "", CC_EXPF(v))                                                                \
-    X(Sqrt, sqrt, "", "", CC_SQRTF(v))                                                             \
-    X(Softplus, softplus, "", "", cc_formula_softplus(v))                                          \
-    X(Neg, neg, "", "", -v)                                                                        \
-    X(Abs, abs, "", "", CC_FABSF(v))                                                               \
-    X(Sign, sign, "", "", cc_formula_sign(v))                                                      \
-    X(Ceil, ceil, "", "", CC_CEILF(v))                                                             \
-    X(Floor, floor, "", "", CC_FLOORF(v))                                                          \
-    X(Round, round, "", "", CC_RINTF(v))                                                           \
-    X(Reciprocal, reciprocal, "", "", 1.0f / v)                                                    \
-    X(Log, log, "", "", CC_LOGF(v))                                                                \
-    X(Erf, erf, "", "", CC_ERFF(v))                                                                \
-    X(Sin, sin, "", "", CC_SINF(v))                                                                \
-    X(Cos, cos, "", "", CC_COSF(v))                                                                \
-    X(Tan, tan, "", "", CC_TANF(v))                                                                \
-    X(Asin, asin, "", "", CC_ASINF(v))                                                             \
-    X(Acos, acos, "", "", CC_ACOSF(v))                                                             \
-    X(Atan, atan, "", "", CC_ATANF(v))                                                             \
-    X(Sinh, sinh, "", "", CC_SINHF(v))                                                             \
-    X(Cosh, cosh, "", "", CC_COSHF(v))                                                             \
-    X(Asinh, asinh, "", "", CC_ASINHF(v))                                                          \
-    X(Acosh, acosh, "", "", CC_ACOSHF(v))                                                          \
-    X(Atanh, atanh, "", "", CC_ATANHF(v))                                                          \
-    X(Elu, elu, "alpha", "", CC_SELECT(v < 0.0f, p0 * CC_EXPM1F(v), v))                            \
-    X(Selu, selu, "alpha", "gamma", p1 * CC_SELECT(v > 0.0f, v, p0 * CC_EXPM1F(v)))                \
-    X(Celu, celu, "alpha", "", cc_formula_celu(v, p0))                                             \
-    X(ThresholdedRelu, thresholded_relu, "alpha", "", CC_SELECT(v > p0, v, 0.0f))                  \
-    X(Softsign, softsign, "", "", v / (1.0f + CC_FABSF(v)))                                        \
+    X(Relu, relu, "", "", CC_SELECT(v < 0.0f, 0.0f, v))                                           \
+    X(LeakyRelu, leaky_relu, "alpha", "", CC_SELECT(v < 0.0f, p0 * v, v))                         \
+    X(Sigmoid, sigmoid, "", "", cc_formula_sigmoid(v))                                            \
+    X(Tanh, tanh, "", "", CC_TANHF(v))                                                            \
+    X(HardSigmoid, hard_sigmoid, "alpha", "beta", CC_CLAMPF(p0 * v + p1, 0.0f, 1.0f))             \
+    X(HardSwish, hard_swish, "", "", v * CC_CLAMPF(v / 6.0f + 0.5f, 0.0f, 1.0f))                  \
+    X(Exp, exp, "", "", CC_EXPF(v))                                                               \
+    X(Sqrt, sqrt, "", "", CC_SQRTF(v))                                                            \
+    X(Softplus, softplus, "", "", cc_formula_softplus(v))                                         \
+    X(Neg, neg, "", "", -v)                                                                       \
+    X(Abs, abs, "", "", CC_FABSF(v))                                                              \
+    X(Sign, sign, "", "", cc_formula_sign(v))                                                     \
+    X(Ceil, ceil, "", "", CC_LIBMF(ceil, v))                                                      \
+    X(Floor, floor, "", "", CC_LIBMF(floor, v))                                                   \
+    X(Round, round, "", "", CC_LIBMF(rint, v))                                                    \
+    X(Reciprocal, reciprocal, "", "", 1.0f / v)                                                   \
+    X(Log, log, "", "", CC_LIBMF(log, v))                                                         \
+    X(Erf, erf, "", "", CC_LIBMF(erf, v))                                                         \
+    X(Sin, sin, "", "", CC_LIBMF(sin, v))                                                         \
+    X(Cos, cos, "", "", CC_LIBMF(cos, v))                                                         \
+    X(Tan, tan, "", "", CC_LIBMF(tan, v))                                                         \
+    X(Asin, asin, "", "", CC_LIBMF(asin, v))                                                      \
+    X(Acos, acos, "", "", CC_LIBMF(acos, v))                                                      \
+    X(Atan, atan, "", "", CC_LIBMF(atan, v))                                                      \
+    X(Sinh, sinh, "", "", CC_LIBMF(sinh, v))                                                      \
+    X(Cosh, cosh, "", "", CC_LIBMF(cosh, v))                                                      \
+    X(Asinh, asinh, "", "", CC_LIBMF(asinh, v))                                                   \
+    X(Acosh, acosh, "", "", CC_LIBMF(acosh, v))                                                   \
+    X(Atanh, atanh, "", "", CC_LIBMF(atanh, v))                                                   \
+    X(Elu, elu, "alpha", "", CC_SELECT(v < 0.0f, p0 * CC_LIBMF(expm1, v), v))                     \
+    X(Selu, selu, "alpha", "gamma", p1 * CC_SELECT(v > 0.0f, v, p0 * CC_LIBMF(expm1, v)))         \
+    X(Celu, celu, "alpha", "", cc_formula_celu(v, p0))                                            \
+    X(ThresholdedRelu, thresholded_relu, "alpha", "", CC_SELECT(v > p0, v, 0.0f))                 \
+    X(Softsign, softsign, "", "", v / (1.0f + CC_FABSF(v)))                                       \
     X(Shrink, shrink, "lambd", "bias", cc_formula_shrink(v, p0, p1))
 
 #endif
