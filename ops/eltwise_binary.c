@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "eltwise_internal.h"
 #include "op.h"
 #include "sweep.h"
 
@@ -21,10 +22,9 @@ static arith arith_of(const cc_op_def *op)
 
 /* ---- broadcasting ---------------------------------------------------------------- */
 
-/* Multidirectional broadcasting: shapes are aligned at their last dimension; each pair of
- * dimensions must be equal or one of them 1 (a 1 against a 0 gives 0). */
-static cc_status broadcast(const char *op, const cc_shape *a, const cc_shape *b, cc_shape *out,
-                           cc_err *err)
+/* Multidirectional broadcasting (eltwise_internal.h). */
+cc_status cc_eltwise_broadcast(const char *op, const cc_shape *a, const cc_shape *b, cc_shape *out,
+                               cc_err *err)
 {
     cc_shape r;
     memset(&r, 0, sizeof r);
@@ -50,7 +50,7 @@ static cc_status broadcast(const char *op, const cc_shape *a, const cc_shape *b,
 }
 
 /* Element strides of x seen through the output shape: 0 along broadcast dimensions. */
-static void broadcast_strides(const cc_shape *x, const cc_shape *out, int64_t *strides)
+void cc_eltwise_broadcast_strides(const cc_shape *x, const cc_shape *out, int64_t *strides)
 {
     int64_t s = 1;
     for (int i = out->rank - 1; i >= 0; i--) {
@@ -83,7 +83,7 @@ static cc_status binary_infer(const cc_node *node, const cc_tensor *const *in, i
         if (cc_shape_numel_checked(&in[i]->shape, &n, &e))
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s", name, i ? "b" : "a", e.msg);
     cc_shape s;
-    cc_status st = broadcast(name, &in[0]->shape, &in[1]->shape, &s, err);
+    cc_status st = cc_eltwise_broadcast(name, &in[0]->shape, &in[1]->shape, &s, err);
     if (st) return st;
     if (cc_shape_numel_checked(&s, &n, &e))
         return cc_err_set(err, CC_ERR_ARG, "%s: output: %s", name, e.msg);
@@ -108,7 +108,7 @@ static void binary_cost(const cc_node *node, const cc_tensor *const *in, int n_o
 /* ---- golden ----------------------------------------------------------------------- */
 
 /* Integers are read in their own type (an i64 may not fit a double exactly). */
-static int64_t load_int(const void *data, cc_dtype d, int64_t i)
+int64_t cc_eltwise_load_int(const void *data, cc_dtype d, int64_t i)
 {
     switch (d) {
     case CC_I8: return ((const int8_t *)data)[i];
@@ -121,7 +121,7 @@ static int64_t load_int(const void *data, cc_dtype d, int64_t i)
 
 /* Two's complement wrap-around of the low bits to dtype d, as numpy and C++ kernels do on
  * overflow (the spec does not define overflow; generated inputs never overflow). */
-static int64_t wrap_int(uint64_t u, cc_dtype d)
+int64_t cc_eltwise_wrap_int(uint64_t u, cc_dtype d)
 {
     switch (d) {
     case CC_I8: u &= 0xffu; return u >= 0x80u ? (int64_t)u - 0x100 : (int64_t)u;
@@ -141,13 +141,13 @@ static cc_status int_op(arith op, int64_t a, int64_t b, cc_dtype d, int64_t *r, 
 {
     uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
     switch (op) {
-    case ADD: *r = wrap_int(ua + ub, d); return CC_OK;
-    case SUB: *r = wrap_int(ua - ub, d); return CC_OK;
-    case MUL: *r = wrap_int(ua * ub, d); return CC_OK;
+    case ADD: *r = cc_eltwise_wrap_int(ua + ub, d); return CC_OK;
+    case SUB: *r = cc_eltwise_wrap_int(ua - ub, d); return CC_OK;
+    case MUL: *r = cc_eltwise_wrap_int(ua * ub, d); return CC_OK;
     case DIV:
         if (b == 0) return cc_err_set(err, CC_ERR_ARG, "Div: integer division by zero");
-        if (b == -1) *r = wrap_int(0u - ua, d);
-        else *r = wrap_int((uint64_t)(a / b), d);
+        if (b == -1) *r = cc_eltwise_wrap_int(0u - ua, d);
+        else *r = cc_eltwise_wrap_int((uint64_t)(a / b), d);
         return CC_OK;
     }
     return CC_ERR_INTERNAL;
@@ -175,11 +175,11 @@ static cc_status binary_golden(const cc_node *node, const cc_tensor *const *in, 
     if (n_out != 1 || node->n_in != 2 || !in[0] || !in[1] || !in[0]->data || !in[1]->data)
         return cc_err_set(err, CC_ERR_ARG, "%s: golden needs a and b with data", name);
     cc_shape os;
-    cc_status st = broadcast(name, &in[0]->shape, &in[1]->shape, &os, err);
+    cc_status st = cc_eltwise_broadcast(name, &in[0]->shape, &in[1]->shape, &os, err);
     if (st) return st;
     int64_t sa[CC_MAX_RANK], sb[CC_MAX_RANK], idx[CC_MAX_RANK] = {0};
-    broadcast_strides(&in[0]->shape, &os, sa);
-    broadcast_strides(&in[1]->shape, &os, sb);
+    cc_eltwise_broadcast_strides(&in[0]->shape, &os, sa);
+    cc_eltwise_broadcast_strides(&in[1]->shape, &os, sb);
     arith op = arith_of(node->op);
     cc_dtype dt = in[0]->dtype;
     int is_float = cc_dtype_is_float(dt);
@@ -192,7 +192,8 @@ static cc_status binary_golden(const cc_node *node, const cc_tensor *const *in, 
             out[0].mag[i] = s;
         } else {
             int64_t r = 0;
-            st = int_op(op, load_int(in[0]->data, dt, ia), load_int(in[1]->data, dt, ib), dt, &r, err);
+            st = int_op(op, cc_eltwise_load_int(in[0]->data, dt, ia), cc_eltwise_load_int(in[1]->data, dt, ib),
+                        dt, &r, err);
             if (st) return st;
             out[0].value[i] = (double)r;
             out[0].mag[i] = 0.0; /* integer outputs: S = 0, atol decides */

@@ -58,8 +58,14 @@ static const struct {
     const char *test;
     const char *why;
 } known_mismatch[] = {
-    /* none: the golden Resize follows ONNX's length_resized = length * scale in
-     * align_corners (onnx/onnx#2462), which these two node tests check */
+    /* (the golden Resize follows ONNX's length_resized = length * scale in align_corners,
+     * onnx/onnx#2462, which two node tests check: they match) */
+    { "test_mvn_expanded",
+      "ReduceMean's float32 summation order: numpy's sequential float32 sum gives channel 2 a mean "
+      "1 ulp below the correctly rounded one (0.66844010 vs 0.66844016), and X - mean cancels 28-fold "
+      "(0.6924844 - 0.6684401), so the expected output differs by 2e-6 relative while the bound is the "
+      "last node's (Div); the sequential float32 evaluation of the same graph reproduces the expected "
+      "values exactly" },
     { NULL, NULL },
 };
 

@@ -1,6 +1,8 @@
 /* eltwise.c — cpu kernels of the elementwise family: the unary activations (Relu,
- * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt) and the binary
- * Add/Sub/Mul/Div with multidirectional (numpy) broadcasting.
+ * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt), the binary
+ * Add/Sub/Mul/Div, Pow, PRelu and Mod with multidirectional (numpy) broadcasting, and the
+ * variadic Min, Max, Sum and Mean as a chain of binary steps into the output (each step
+ * rounds to the output dtype; Mean divides the sum at the end).
  *
  * The activations' formulas are those of targets/eltwise_formulas.h, shared with the
  * opencl and cuda backends. Floating tensors are computed in f32: f32 data is used in place, f16/bf16 data is
@@ -222,7 +224,9 @@ static cc_status clip_run(void *ctx, const cc_node *node, const cc_tensor *const
 
 /* ---- binary ops with broadcasting -------------------------------------------------- */
 
-enum binary_op { B_ADD, B_SUB, B_MUL, B_DIV };
+/* B_FMOD is C's fmod (integers: truncating %), B_IMOD the integer modulo whose sign
+ * follows the divisor (Mod fmod=0), B_FIRST copies a (a one-input Min/Max/Sum/Mean). */
+enum binary_op { B_ADD, B_SUB, B_MUL, B_DIV, B_MIN, B_MAX, B_POW, B_PRELU, B_FMOD, B_IMOD, B_FIRST };
 
 typedef struct bplan {
     int rank;                       /* after dropping size-1 dims and merging; >= 1 */
@@ -298,6 +302,15 @@ static void bin_f32(enum binary_op op, const float *a, int64_t sa, const float *
     case B_SUB: BIN_LOOP(x0 - x1); break;
     case B_MUL: BIN_LOOP(x0 * x1); break;
     case B_DIV: BIN_LOOP(x0 / x1); break;
+    case B_MIN: BIN_LOOP(x1 < x0 ? x1 : x0); break;
+    case B_MAX: BIN_LOOP(x1 > x0 ? x1 : x0); break;
+    case B_POW: BIN_LOOP(powf(x0, x1)); break;
+    case B_PRELU: BIN_LOOP(x0 < 0 ? x1 * x0 : x0); break;
+    case B_FMOD:
+    case B_IMOD: BIN_LOOP(fmodf(x0, x1)); break; /* floats have fmod=1 only (infer) */
+    case B_FIRST:
+        for (int64_t i = 0; i < len; i++) y[i] = a[i * sa];
+        break;
     }
 }
 
@@ -312,6 +325,18 @@ static int64_t bin_int(enum binary_op op, int64_t x, int64_t z)
         if (z == 0) return 0;                       /* undefined in ONNX; never trap */
         if (z == -1) return (int64_t)(0 - ux);      /* INT64_MIN / -1 wraps */
         return x / z;                               /* C division truncates toward zero */
+    case B_MIN: return z < x ? z : x;
+    case B_MAX: return z > x ? z : x;
+    case B_FMOD:
+    case B_IMOD: {
+        if (z == 0 || z == -1) return 0;            /* undefined / INT64_MIN % -1 traps */
+        int64_t m = x % z;                          /* sign of the dividend */
+        if (op == B_IMOD && m != 0 && (m < 0) != (z < 0)) m += z;
+        return m;
+    }
+    case B_FIRST: return x;
+    case B_POW:
+    case B_PRELU: return 0;                         /* integer forms declined in supports() */
     }
     return 0;
 }
@@ -392,26 +417,35 @@ static void bscratch_free(void *state)
     free(s);
 }
 
-static cc_status binary_run(enum binary_op op, const cc_node *node, const cc_tensor *const *in,
-                            cc_tensor *out, const bscratch *scr, cc_err *err)
+/* b's n elements as f32 (Pow's exponent may be an integer dtype). */
+static void operand_to_f32(const cc_tensor *b, float *f, int64_t n)
 {
-    const char *name = node->op->name;
-    const cc_tensor *a = in[0], *b = in[1];
+    if (cc_dtype_is_float(b->dtype)) {
+        cc_cpu_to_f32(b->data, b->dtype, f, n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) f[i] = (float)load_int(b->data, b->dtype, i);
+}
+
+/* y = a op b under broadcasting (y may be a: the steps of a variadic op). b may have
+ * another dtype than a only with scratch (Pow's exponent, binary_prepare). */
+static cc_status binary_step(enum binary_op op, const char *name, const cc_tensor *a, const cc_tensor *b,
+                             cc_tensor *y, const bscratch *scr, cc_err *err)
+{
     cc_dtype d = a->dtype;
-    if (b->dtype != d || out[0].dtype != d)
+    if ((b->dtype != d && !scr) || y->dtype != d)
         return cc_err_set(err, CC_ERR_ARG, "%s: dtypes %s, %s and output %s differ", name,
-                          cc_dtype_name(d), cc_dtype_name(b->dtype),
-                          cc_dtype_name(out[0].dtype));
+                          cc_dtype_name(d), cc_dtype_name(b->dtype), cc_dtype_name(y->dtype));
     if (!cc_dtype_is_float(d) && !is_int_dtype(d))
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: dtype %s not handled", name,
                           cc_dtype_name(d));
     bplan p;
-    cc_status s = bplan_make(&a->shape, &b->shape, &out[0].shape, &p, name, err);
+    cc_status s = bplan_make(&a->shape, &b->shape, &y->shape, &p, name, err);
     if (s != CC_OK) return s;
-    bargs g = {.op = op, .dtype = d, .a = a->data, .b = b->data, .y = out[0].data};
-    if (scr && (d == CC_F16 || d == CC_BF16)) {
+    bargs g = {.op = op, .dtype = d, .a = a->data, .b = b->data, .y = y->data};
+    if (scr && cc_dtype_is_float(d)) {
         cc_cpu_to_f32(a->data, d, scr->a, cc_shape_numel(&a->shape));
-        cc_cpu_to_f32(b->data, d, scr->b, cc_shape_numel(&b->shape));
+        operand_to_f32(b, scr->b, cc_shape_numel(&b->shape));
         g.dtype = CC_F32;
         g.a = scr->a;
         g.b = scr->b;
@@ -423,8 +457,14 @@ static cc_status binary_run(enum binary_op op, const cc_node *node, const cc_ten
         int64_t i0 = k * BLK, i1 = n - i0 < BLK ? n : i0 + BLK;
         bcast_range(&p, &g, i0, i1);
     }
-    if (g.y != out[0].data) cc_cpu_from_f32(g.y, out[0].data, d, n);
+    if (g.y != y->data) cc_cpu_from_f32(g.y, y->data, d, n);
     return CC_OK;
+}
+
+static cc_status binary_run(enum binary_op op, const cc_node *node, const cc_tensor *const *in,
+                            cc_tensor *out, const bscratch *scr, cc_err *err)
+{
+    return binary_step(op, node->op->name, in[0], in[1], &out[0], scr, err);
 }
 
 static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
@@ -433,13 +473,20 @@ static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tenso
     (void)ctx;
     (void)out;
     cc_dtype d = in[0]->dtype;
+    cc_op_id id = node->op->id;
+    if (is_int_dtype(d) && (id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu)) {
+        snprintf(reason, n, "%s: cpu has no integer %s kernel (dtype %s)", node->op->name, node->op->name,
+                 cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
     if (cc_dtype_is_float(d) || is_int_dtype(d)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
 }
 
 /* Notes how the operands broadcast (shown in the plan description); allocates f32
- * scratch for f16/bf16 data whose inner runs are short. */
+ * scratch for f16/bf16 data whose inner runs are short, and for an operand b of another
+ * dtype than a (Pow's integer exponent). */
 static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
@@ -451,12 +498,13 @@ static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor 
     if (s != CC_OK) return s;
     int64_t na = cc_shape_numel(&in[0]->shape), nb = cc_shape_numel(&in[1]->shape);
     cc_dtype d = in[0]->dtype;
-    if ((d == CC_F16 || d == CC_BF16) && p.dims[p.rank - 1] < RUN_MIN && p.n > 0) {
+    int mixed = in[1]->dtype != d;
+    if (((d == CC_F16 || d == CC_BF16) && p.dims[p.rank - 1] < RUN_MIN && p.n > 0) || mixed) {
         bscratch *scr = calloc(1, sizeof *scr);
         if (scr) {
             scr->a = malloc((size_t)(na > 0 ? na : 1) * sizeof(float));
             scr->b = malloc((size_t)(nb > 0 ? nb : 1) * sizeof(float));
-            scr->y = malloc((size_t)p.n * sizeof(float));
+            scr->y = malloc((size_t)(p.n > 0 ? p.n : 1) * sizeof(float));
         }
         if (!scr || !scr->a || !scr->b || !scr->y) {
             bscratch_free(scr);
@@ -470,6 +518,7 @@ static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor 
     else if (p.sa[p.rank - 1] == 0 || p.sb[p.rank - 1] == 0)
         cc_backend_note("broadcast, %d merged dims, scalar inner runs", p.rank);
     else cc_backend_note("broadcast, %d merged dims, contiguous inner runs", p.rank);
+    if (mixed) cc_backend_note("%s operand b converted to f32", cc_dtype_name(in[1]->dtype));
     return CC_OK;
 }
 
@@ -486,20 +535,115 @@ BINARY_RUN(add_run, B_ADD)
 BINARY_RUN(sub_run, B_SUB)
 BINARY_RUN(mul_run, B_MUL)
 BINARY_RUN(div_run, B_DIV)
+BINARY_RUN(pow_run, B_POW)
+BINARY_RUN(prelu_run, B_PRELU)
+
+static cc_status mod_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                         cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    return binary_run(cc_attr_i(node, "fmod") ? B_FMOD : B_IMOD, node, in, out, state, err);
+}
+
+/* ---- variadic ops: Min, Max, Sum, Mean ---------------------------------------------------- */
+
+/* y /= n in place (Mean), blocks of f16/bf16 converted through f32. */
+static void divide_run(cc_tensor *y, float n)
+{
+    cc_dtype d = y->dtype;
+    int64_t total = cc_shape_numel(&y->shape), nblk = (total + BLK - 1) / BLK;
+    size_t es = cc_dtype_size(d);
+#pragma omp parallel for schedule(static) if (total > PAR_MIN)
+    for (int64_t k = 0; k < nblk; k++) {
+        float buf[BLK];
+        int64_t i0 = k * BLK, len = total - i0 < BLK ? total - i0 : BLK;
+        float *f = d == CC_F32 ? (float *)y->data + i0 : buf;
+        if (d != CC_F32) cc_cpu_to_f32((const char *)y->data + (size_t)i0 * es, d, buf, len);
+        for (int64_t i = 0; i < len; i++) f[i] /= n;
+        if (d != CC_F32) cc_cpu_from_f32(buf, (char *)y->data + (size_t)i0 * es, d, len);
+    }
+}
+
+/* out = x0 op x1, then out = out op xk for every further present input (a variadic node
+ * may leave gaps); one input is copied. */
+static cc_status variadic_run(enum binary_op op, int mean, const cc_node *node, const cc_tensor *const *in,
+                              cc_tensor *out, cc_err *err)
+{
+    const char *name = node->op->name;
+    const cc_tensor *xs[CC_MAX_IO];
+    int n = 0;
+    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++)
+        if (in[i]) xs[n++] = in[i];
+    if (n == 0) return cc_err_set(err, CC_ERR_ARG, "%s: no input", name);
+    cc_status s = binary_step(n == 1 ? B_FIRST : op, name, xs[0], xs[n == 1 ? 0 : 1], &out[0], NULL, err);
+    for (int k = 2; k < n && s == CC_OK; k++) s = binary_step(op, name, &out[0], xs[k], &out[0], NULL, err);
+    if (s == CC_OK && mean && n > 1) divide_run(&out[0], (float)n);
+    return s;
+}
+
+static cc_support variadic_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
+{
+    (void)ctx;
+    (void)in;
+    cc_dtype d = out->dtype;
+    if (cc_dtype_is_float(d) || is_int_dtype(d)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status variadic_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    (void)err;
+    *state = NULL;
+    int n = 0;
+    for (int i = 0; i < node->n_in; i++) n += in[i] != NULL;
+    cc_backend_note(n == 1 ? "one input: a copy" : "%d broadcasting steps into the output", n - 1);
+    return CC_OK;
+}
+
+#define VARIADIC_RUN(fn, OP, MEAN)                                                         \
+    static cc_status fn(void *ctx, const cc_node *node, const cc_tensor *const *in,       \
+                        int n_out, cc_tensor *out, void *state, cc_err *err)               \
+    {                                                                                      \
+        (void)ctx;                                                                         \
+        (void)n_out;                                                                       \
+        (void)state;                                                                       \
+        return variadic_run(OP, MEAN, node, in, out, err);                                 \
+    }
+
+VARIADIC_RUN(min_run, B_MIN, 0)
+VARIADIC_RUN(max_run, B_MAX, 0)
+VARIADIC_RUN(sum_run, B_ADD, 0)
+VARIADIC_RUN(mean_run, B_ADD, 1)
+
+#define BINARY_KERNEL(OP, fn)                                                              \
+    {.op = CC_OP_ID_##OP, .supports = binary_supports, .prepare = binary_prepare,          \
+     .release = bscratch_free, .run = fn}
+#define VARIADIC_KERNEL(OP, fn)                                                            \
+    {.op = CC_OP_ID_##OP, .supports = variadic_supports, .prepare = variadic_prepare, .run = fn}
 
 static const cc_kernel kernels[] = {
 #define X(Op, name, P0, P1, F) {.op = CC_OP_ID_##Op, .supports = unary_supports, .run = run_##name},
     CC_ACTIVATIONS(X)
 #undef X
     {.op = CC_OP_ID_Clip, .supports = unary_supports, .run = clip_run},
-    {.op = CC_OP_ID_Add, .supports = binary_supports, .prepare = binary_prepare,
-     .release = bscratch_free, .run = add_run},
-    {.op = CC_OP_ID_Sub, .supports = binary_supports, .prepare = binary_prepare,
-     .release = bscratch_free, .run = sub_run},
-    {.op = CC_OP_ID_Mul, .supports = binary_supports, .prepare = binary_prepare,
-     .release = bscratch_free, .run = mul_run},
-    {.op = CC_OP_ID_Div, .supports = binary_supports, .prepare = binary_prepare,
-     .release = bscratch_free, .run = div_run},
+    BINARY_KERNEL(Add, add_run),
+    BINARY_KERNEL(Sub, sub_run),
+    BINARY_KERNEL(Mul, mul_run),
+    BINARY_KERNEL(Div, div_run),
+    BINARY_KERNEL(Pow, pow_run),
+    BINARY_KERNEL(PRelu, prelu_run),
+    BINARY_KERNEL(Mod, mod_run),
+    VARIADIC_KERNEL(Min, min_run),
+    VARIADIC_KERNEL(Max, max_run),
+    VARIADIC_KERNEL(Sum, sum_run),
+    VARIADIC_KERNEL(Mean, mean_run),
 };
 
 const cc_kernel_list cc_cpu_family_eltwise = {

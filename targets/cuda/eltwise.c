@@ -1,6 +1,7 @@
 /* eltwise.c — cuda kernels of the elementwise family: the unary activations (Relu,
- * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt) and Add/Sub/Mul/Div
- * with multidirectional (numpy) broadcasting.
+ * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt), Add/Sub/Mul/Div,
+ * Pow, PRelu and Mod with multidirectional (numpy) broadcasting, and the variadic Min,
+ * Max, Sum and Mean as a chain of broadcasting steps.
  *
  * Relu, Sigmoid, Tanh and Clip(min = 0, max = c >= 0) on f32 and f16 run through
  * cudnnActivationForward (RELU, SIGMOID, TANH, CLIPPED_RELU: the same functions, NaN
@@ -200,6 +201,16 @@ static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tenso
     (void)ctx;
     (void)out;
     cc_dtype d = in[0]->dtype;
+    cc_op_id id = node->op->id;
+    if (id == CC_OP_ID_Pow && in[1]->dtype != d) {
+        snprintf(reason, n, "Pow: cuda has no kernel for a %s exponent of a %s base",
+                 cc_dtype_name(in[1]->dtype), cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if ((id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) && is_int(d)) {
+        snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
     if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
@@ -213,8 +224,15 @@ static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor 
     const char *op = node->op->name;
     binary_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
-    s->op = strcmp(op, "Add") == 0 ? CC_CUDA_ADD : strcmp(op, "Sub") == 0 ? CC_CUDA_SUB
-          : strcmp(op, "Mul") == 0 ? CC_CUDA_MUL : CC_CUDA_DIV;
+    switch (node->op->id) {
+    case CC_OP_ID_Add: s->op = CC_CUDA_ADD; break;
+    case CC_OP_ID_Sub: s->op = CC_CUDA_SUB; break;
+    case CC_OP_ID_Mul: s->op = CC_CUDA_MUL; break;
+    case CC_OP_ID_Pow: s->op = CC_CUDA_POW; break;
+    case CC_OP_ID_PRelu: s->op = CC_CUDA_PRELU; break;
+    case CC_OP_ID_Mod: s->op = cc_attr_i(node, "fmod") ? CC_CUDA_FMOD : CC_CUDA_IMOD; break;
+    default: s->op = CC_CUDA_DIV; break;
+    }
     const cc_shape *o = &out[0].shape;
     s->w.rank = o->rank;
     for (int i = 0; i < o->rank; i++) s->w.dims[i] = o->dims[i];
@@ -242,6 +260,85 @@ static cc_status binary_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* ---- variadic: Min, Max, Sum, Mean ------------------------------------------------------ */
+
+/* A chain of broadcasting steps into the output: y = x0 op x1, then y = y op xk for each
+ * further present input (one input: y = x0); Mean divides by the count at the end. Each
+ * step rounds to the output dtype. */
+typedef struct variadic_state {
+    int op, mean, n;
+    int idx[CC_MAX_IO];             /* the present inputs */
+    cc_cuda_walk w[CC_MAX_IO];      /* step k's walk */
+} variadic_state;
+
+static cc_support variadic_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
+{
+    (void)ctx;
+    (void)in;
+    cc_dtype d = out->dtype;
+    if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status variadic_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                  int n_out, const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    const char *op = node->op->name;
+    variadic_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    cc_op_id id = node->op->id;
+    s->op = id == CC_OP_ID_Min ? CC_CUDA_MIN : id == CC_OP_ID_Max ? CC_CUDA_MAX : CC_CUDA_ADD;
+    s->mean = id == CC_OP_ID_Mean;
+    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++)
+        if (in[i]) s->idx[s->n++] = i;
+    const cc_shape *o = &out[0].shape;
+    for (int k = 0; k < s->n; k++) {
+        const cc_shape *as = k == 0 ? &in[s->idx[0]]->shape : o;
+        const cc_shape *bs = &in[s->idx[k == 0 && s->n > 1 ? 1 : k]]->shape;
+        cc_cuda_walk *w = &s->w[k];
+        w->rank = o->rank;
+        for (int i = 0; i < o->rank; i++) w->dims[i] = o->dims[i];
+        if (cc_backend_broadcast_strides(as, o, w->st[0]) || cc_backend_broadcast_strides(bs, o, w->st[1])) {
+            free(s);
+            return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", op);
+        }
+        cc_cuda_strides(o, w->st[2]);
+        cc_cuda_walk_simplify(w, 3);
+    }
+    if (s->n == 0) {
+        free(s);
+        return cc_err_set(err, CC_ERR_ARG, "%s: no input", op);
+    }
+    cc_backend_note("%d broadcasting steps", s->n > 1 ? s->n - 1 : 1);
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status variadic_run(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                              int n_out, cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    variadic_state *s = state;
+    cc_dtype d = out[0].dtype;
+    const void *x0 = in[s->idx[0]]->data, *x1 = in[s->idx[s->n > 1 ? 1 : 0]]->data;
+    cc_status st = cc_cuda_check(cc_cuda_binary(c->stream, s->n > 1 ? s->op : CC_CUDA_FIRST, d, x0, x1,
+                                                out[0].data, &s->w[0]),
+                                 node->op->name, err);
+    for (int k = 2; k < s->n && !st; k++)
+        st = cc_cuda_check(cc_cuda_binary(c->stream, s->op, d, out[0].data, in[s->idx[k]]->data, out[0].data,
+                                          &s->w[k]),
+                           node->op->name, err);
+    if (!st && s->mean && s->n > 1)
+        st = cc_cuda_check(cc_cuda_divide(c->stream, d, out[0].data, cc_tensor_numel(&out[0]), (float)s->n),
+                           node->op->name, err);
+    return st;
+}
+
 #define UNARY(name)                                                                          \
     { .op = CC_OP_ID_##name, .supports = unary_supports, .prepare = unary_prepare,                      \
       .release = unary_release, .run = unary_run }
@@ -249,11 +346,17 @@ static cc_status binary_run(void *ctx, const cc_node *node, const cc_tensor *con
     { .op = CC_OP_ID_##name, .supports = binary_supports, .prepare = binary_prepare, .release = free,   \
       .run = binary_run }
 
+#define VARIADIC(name)                                                                       \
+    { .op = CC_OP_ID_##name, .supports = variadic_supports, .prepare = variadic_prepare,               \
+      .release = free, .run = variadic_run }
+
 static const cc_kernel kernels[] = {
 #define X(Op, name, P0, P1, F) UNARY(Op),
     CC_ACTIVATIONS(X)
 #undef X
     UNARY(Clip), BINARY(Add), BINARY(Sub), BINARY(Mul), BINARY(Div),
+    BINARY(Pow), BINARY(PRelu), BINARY(Mod),
+    VARIADIC(Min), VARIADIC(Max), VARIADIC(Sum), VARIADIC(Mean),
 };
 
 const cc_kernel_list cc_cuda_family_eltwise = {

@@ -59,12 +59,21 @@ enum {
 cudaError_t cc_cuda_unary(cudaStream_t s, int op, int dtype, const void *x, void *y, int64_t n,
                           float a, float b, float lo, float hi, int64_t ilo, int64_t ihi);
 
-enum { CC_CUDA_ADD, CC_CUDA_SUB, CC_CUDA_MUL, CC_CUDA_DIV };
+/* FMOD is C's fmod (integers: truncating %), IMOD the integer modulo whose sign follows
+ * the divisor (Mod fmod=0), FIRST copies a; POW and PRELU have float forms only. */
+enum {
+    CC_CUDA_ADD, CC_CUDA_SUB, CC_CUDA_MUL, CC_CUDA_DIV, CC_CUDA_MIN, CC_CUDA_MAX, CC_CUDA_POW,
+    CC_CUDA_PRELU, CC_CUDA_FMOD, CC_CUDA_IMOD, CC_CUDA_FIRST
+};
 
 /* y = a op b over walk w (the output's dims; st[0] a's strides, st[1] b's, st[2] y's).
- * Integers wrap around; integer Div truncates toward zero and gives 0 for a zero divisor. */
+ * Integers wrap around; integer Div and Mod give 0 for a zero divisor (Div truncates
+ * toward zero). y may be a (the steps of a variadic op). */
 cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a, const void *b,
                            void *y, const cc_cuda_walk *w);
+
+/* y[i] /= d for n elements of a float dtype, in place (Mean's last step). */
+cudaError_t cc_cuda_divide(cudaStream_t s, int dtype, void *y, int64_t n, float d);
 
 /* dst[dst_off + sum idx*st[1]] = src[src_off + sum idx*st[0]] over walk w, elements of
  * elem bytes (1, 2, 4 or 8). */

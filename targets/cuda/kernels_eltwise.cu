@@ -100,6 +100,13 @@ __device__ __forceinline__ float binary_f(int op, float a, float b)
     case CC_CUDA_ADD: return a + b;
     case CC_CUDA_SUB: return a - b;
     case CC_CUDA_MUL: return a * b;
+    case CC_CUDA_MIN: return b < a ? b : a;
+    case CC_CUDA_MAX: return b > a ? b : a;
+    case CC_CUDA_POW: return powf(a, b);
+    case CC_CUDA_PRELU: return a < 0.0f ? b * a : a;
+    case CC_CUDA_FMOD:
+    case CC_CUDA_IMOD: return fmodf(a, b); /* floats have fmod=1 only */
+    case CC_CUDA_FIRST: return a;
     default: return a / b;
     }
 }
@@ -111,6 +118,16 @@ __device__ __forceinline__ int64_t binary_i(int op, int64_t a, int64_t b)
     case CC_CUDA_ADD: return (int64_t)(ua + ub);
     case CC_CUDA_SUB: return (int64_t)(ua - ub);
     case CC_CUDA_MUL: return (int64_t)(ua * ub);
+    case CC_CUDA_MIN: return b < a ? b : a;
+    case CC_CUDA_MAX: return b > a ? b : a;
+    case CC_CUDA_FIRST: return a;
+    case CC_CUDA_FMOD:
+    case CC_CUDA_IMOD: {
+        if (b == 0 || b == -1) return 0; /* undefined / INT64_MIN % -1 traps */
+        int64_t m = a % b;
+        if (op == CC_CUDA_IMOD && m != 0 && ((m < 0) != (b < 0))) m += b;
+        return m;
+    }
     default:
         if (b == 0) return 0;                  /* undefined in ONNX; never trap */
         if (b == -1) return (int64_t)(0 - ua); /* INT64_MIN / -1 wraps */
@@ -183,6 +200,25 @@ extern "C" cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const v
         binary_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int64_t *)a, (const int64_t *)b,
                                                    (int64_t *)y, *w, n);
         break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+template <typename T>
+__global__ void divide_k(T *y, int64_t n, float d)
+{
+    GRID_LOOP(i, n) stf(y, i, ldf(y, i) / d);
+}
+
+extern "C" cudaError_t cc_cuda_divide(cudaStream_t s, int dtype, void *y, int64_t n, float d)
+{
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32: divide_k<<<g, CC_CUDA_THREADS, 0, s>>>((float *)y, n, d); break;
+    case CC_F16: divide_k<<<g, CC_CUDA_THREADS, 0, s>>>((__half *)y, n, d); break;
+    case CC_BF16: divide_k<<<g, CC_CUDA_THREADS, 0, s>>>((__nv_bfloat16 *)y, n, d); break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();

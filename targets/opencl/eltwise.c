@@ -1,5 +1,6 @@
 /* eltwise.c — the opencl backend's element-wise ops: the unary activations and Clip,
- * Add/Sub/Mul/Div with multidirectional broadcasting (rank <= 8, as strides; adjacent
+ * Add/Sub/Mul/Div, Pow, PRelu and Mod with multidirectional broadcasting, the variadic
+ * Min, Max, Sum and Mean as a chain of broadcasting launches (rank <= 8, as strides; adjacent
  * dimensions are merged first, so most cases run as rank 1 or 2), and inference-mode
  * BatchNormalization folded on the host into a per-channel scale and shift. The
  * activations' formulas are those of targets/eltwise_formulas.h. Kernels in
@@ -114,26 +115,26 @@ static cc_support binary_supports(ocl_ctx *c, const cc_node *node, const cc_tens
     return CC_SUPPORT_YES;
 }
 
-static cc_status binary_prepare(ocl_build *b, cc_err *err)
+/* One broadcasting launch of kernel base (add, min, pow, ...): out = a op b, a and b
+ * buffer slots of the given shapes broadcasting to the output (a may be the output). */
+static cc_status binary_launch(ocl_build *b, const char *base, int a_slot, const cc_shape *as, int b_slot,
+                               const cc_shape *bs, cc_err *err)
 {
     const cc_shape *os = &b->out[0]->shape;
     int64_t dims[CC_MAX_RANK], strides[2][CC_MAX_RANK];
     int rank = os->rank;
     for (int d = 0; d < rank; d++) dims[d] = os->dims[d];
-    if (cc_backend_broadcast_strides(&b->in[0]->shape, os, strides[0]) ||
-        cc_backend_broadcast_strides(&b->in[1]->shape, os, strides[1]))
-        return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", b->node->op->name);
+    if (cc_backend_broadcast_strides(as, os, strides[0]) || cc_backend_broadcast_strides(bs, os, strides[1]))
+        return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output",
+                          b->node->op->name);
     int gslot;
     cc_status st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
     if (st) return st;
-    char base[16];
-    snprintf(base, sizeof base, "%s", b->node->op->name);
-    for (char *p = base; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     int64_t n = cc_tensor_numel(b->out[0]);
     ocl_launch *l;
-    if ((st = launch_1d(b, base, b->in[0]->dtype, n, &l, err))) return st;
-    cc_ocl_arg_mem(l, b->in_slot[0]);
-    cc_ocl_arg_mem(l, b->in_slot[1]);
+    if ((st = launch_1d(b, base, b->out[0]->dtype, n, &l, err))) return st;
+    cc_ocl_arg_mem(l, a_slot);
+    cc_ocl_arg_mem(l, b_slot);
     cc_ocl_arg_mem(l, b->out_slot[0]);
     cc_ocl_arg_int(l, n);
     cc_ocl_arg_int(l, rank);
@@ -141,6 +142,92 @@ static cc_status binary_prepare(ocl_build *b, cc_err *err)
     cc_ocl_arg_int(l, strides[1][0]);
     cc_ocl_arg_mem(l, gslot);
     cc_ocl_note_append(b, ", broadcast rank %d", rank);
+    return CC_OK;
+}
+
+/* Add, Sub, Mul, Div: the kernel named like the op; Pow, PRelu elt_<op>; Mod: elt_fmod or
+ * elt_imod (kernels/eltwise_*.cl). */
+static cc_status binary_prepare(ocl_build *b, cc_err *err)
+{
+    char base[16];
+    cc_op_id id = b->node->op->id;
+    if (id == CC_OP_ID_Mod) {
+        snprintf(base, sizeof base, "%s", cc_attr_i(b->node, "fmod") ? "elt_fmod" : "elt_imod");
+    } else if (id == CC_OP_ID_Pow && b->in[1]->dtype != b->in[0]->dtype) {
+        snprintf(base, sizeof base, "elt_pow_%s", cc_ocl_suffix(b->in[1]->dtype)); /* an integer exponent */
+    } else if (id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) {
+        snprintf(base, sizeof base, "%s", id == CC_OP_ID_Pow ? "elt_pow" : "elt_prelu");
+    } else {
+        snprintf(base, sizeof base, "%s", b->node->op->name);
+        for (char *p = base; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    }
+    return binary_launch(b, base, b->in_slot[0], &b->in[0]->shape, b->in_slot[1], &b->in[1]->shape, err);
+}
+
+/* Pow and PRelu have float kernels only; Pow's exponent is of the base's dtype or an
+ * integer. */
+static cc_support arith_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
+{
+    cc_op_id id = node->op->id;
+    if ((id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) && !is_float(in[0]->dtype)) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_dtype dy = in[1]->dtype;
+    if (id == CC_OP_ID_Pow && dy != in[0]->dtype) {
+        if (cc_dtype_is_float(dy) || !cc_ocl_suffix(dy)) {
+            snprintf(reason, n, "opencl: no Pow kernel for a %s exponent of a %s base", cc_dtype_name(dy),
+                     cc_dtype_name(in[0]->dtype));
+            return CC_SUPPORT_NO;
+        }
+        return CC_SUPPORT_YES; /* elt_pow_<exponent dtype> */
+    }
+    return binary_supports(c, node, in, out, reason, n);
+}
+
+/* ---- variadic: Min, Max, Sum, Mean ----------------------------------------------------------- */
+
+static cc_support variadic_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)in;
+    if (!cc_ocl_suffix(out->dtype)) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(out->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* A chain of broadcasting launches into the output: y = x0 op x1, then y = y op xk for
+ * each further present input (one input: y = x0); Mean divides y by the count at the end.
+ * Each step rounds to the output dtype. */
+static cc_status variadic_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_node *node = b->node;
+    int xs[CC_MAX_IO], n = 0;
+    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++)
+        if (b->in[i]) xs[n++] = i;
+    if (n == 0) return cc_err_set(err, CC_ERR_ARG, "%s: no input", node->op->name);
+    cc_op_id id = node->op->id;
+    const char *base = id == CC_OP_ID_Min ? "elt_min" : id == CC_OP_ID_Max ? "elt_max" : "add";
+    int x0 = xs[0], x1 = xs[n > 1 ? 1 : 0];
+    cc_status st = binary_launch(b, n > 1 ? base : "elt_first", b->in_slot[x0], &b->in[x0]->shape,
+                                 b->in_slot[x1], &b->in[x1]->shape, err);
+    for (int k = 2; k < n && !st; k++)
+        st = binary_launch(b, base, b->out_slot[0], &b->out[0]->shape, b->in_slot[xs[k]],
+                           &b->in[xs[k]]->shape, err);
+    if (st || id != CC_OP_ID_Mean || n == 1) return st;
+    int64_t cnt = cc_tensor_numel(b->out[0]);
+    ocl_launch *l;
+    if ((st = launch_1d(b, "elt_divide", b->out[0]->dtype, cnt, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, cnt);
+    cc_ocl_arg_float(l, (double)n);
+    cc_ocl_arg_float(l, 0.0);
+    cc_ocl_note_append(b, ", %d steps", n);
     return CC_OK;
 }
 
@@ -224,6 +311,13 @@ static const ocl_op eltwise_ops[] = {
     { CC_OP_ID_Sub, binary_supports, binary_prepare },
     { CC_OP_ID_Mul, binary_supports, binary_prepare },
     { CC_OP_ID_Div, binary_supports, binary_prepare },
+    { CC_OP_ID_Pow, arith_supports, binary_prepare },
+    { CC_OP_ID_PRelu, arith_supports, binary_prepare },
+    { CC_OP_ID_Mod, binary_supports, binary_prepare },
+    { CC_OP_ID_Min, variadic_supports, variadic_prepare },
+    { CC_OP_ID_Max, variadic_supports, variadic_prepare },
+    { CC_OP_ID_Sum, variadic_supports, variadic_prepare },
+    { CC_OP_ID_Mean, variadic_supports, variadic_prepare },
     { CC_OP_ID_BatchNormalization, bn_supports, bn_prepare },
 };
 

@@ -49,3 +49,38 @@ kernel void KN(affine_channel)(global const TY *restrict x, global TY *restrict 
     global TY *yp = y + p * inner;
     if (e < inner) ST(yp, e, LD(xp, e) * s + t);
 }
+
+/* Pow, PRelu, Mod (fmod=1: C's fmod, exact), the variadic ops' Min and Max steps, and
+ * first (y = a: a one-input Min/Max/Sum/Mean). Min and Max keep a where the other is not
+ * below or above it. Named elt_<op>: min_f32, pow_f32 ... would collide with built-ins. */
+BINARY_FLOAT(elt_min, v < u ? v : u)
+BINARY_FLOAT(elt_max, v > u ? v : u)
+BINARY_FLOAT(elt_pow, pow(u, v))
+BINARY_FLOAT(elt_prelu, u < 0.0f ? v * u : u)
+BINARY_FLOAT(elt_fmod, fmod(u, v))
+BINARY_FLOAT(elt_first, u)
+
+/* Mean's last step: y = x / p0 (the input count), in place. */
+kernel void KN(elt_divide)(global const TY *x, global TY *y, int n, float p0, float p1)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    ST(y, i, LD(x, i) / p0);
+}
+
+/* Pow with an integer exponent (the exponent's own storage type IT), broadcast as
+ * BINARY_KERNEL does: kernels elt_pow_i8, elt_pow_u8, elt_pow_i32, elt_pow_i64. */
+#define POW_INT_KERNEL(NAME, IT)                                                              \
+    kernel void KN(NAME)(global const TY *a, global const IT *b, global TY *y, int n, int rank,  \
+                         int sa, int sb, global const int *g)                                  \
+    {                                                                                          \
+        int i = get_global_id(0);                                                              \
+        if (i >= n) return;                                                                    \
+        int ia = i * sa, ib = i * sb;                                                          \
+        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                     \
+        ST(y, i, pow(LD(a, ia), (float)b[ib]));                                                \
+    }
+POW_INT_KERNEL(elt_pow_i8, char)
+POW_INT_KERNEL(elt_pow_u8, uchar)
+POW_INT_KERNEL(elt_pow_i32, int)
+POW_INT_KERNEL(elt_pow_i64, long)
