@@ -16,16 +16,17 @@
  * layout between primitives); binary does when both operands have the output's shape and
  * the same layout, and reads dense data otherwise.
  *
- * Binary: operands are given oneDNN with the output's rank (leading 1s); oneDNN
- * broadcasts a dimension of 1 of the second source. When only the first operand needs
- * broadcasting, Add and Mul swap their operands; Sub and Div keep them and oneDNN says
- * whether it broadcasts the first source. A broadcast that only oneDNN's reference kernel
- * implements (2.6's jit kernels broadcast a scalar, per channel or per channel and
- * spatial, not e.g. [1,3,80,80,2] by [1,3,1,1,2]) is taken away in build mode when the
- * broadcast operand is a constant: it is expanded once to the output's shape, and the jit
- * kernel reads two operands of one shape. oneDNN's binary computes in f32 and rounds
- * integer results to nearest, which is neither exact for int32 operands beyond 2^24 nor
- * ONNX's truncating integer Div, so integer dtypes are not claimed. */
+ * Binary (Add, Sub, Mul, Div, and Min and Max of two inputs): operands are given oneDNN with
+ * the output's rank (leading 1s); oneDNN broadcasts a dimension of 1 of the second source.
+ * When only the first operand needs broadcasting, Add, Mul, Min and Max swap their operands; Sub and
+ * Div keep them and oneDNN says whether it broadcasts the first source. A broadcast that
+ * only oneDNN's reference kernel implements (2.6's jit kernels broadcast a scalar, per
+ * channel or per channel and spatial, not e.g. [1,3,80,80,2] by [1,3,1,1,2]) is taken away
+ * in build mode when the broadcast operand is a constant: it is expanded once to the
+ * output's shape, and the jit kernel reads two operands of one shape. oneDNN's binary
+ * computes in f32 and rounds integer results to nearest, which is neither exact for int32
+ * operands beyond 2^24 nor ONNX's truncating integer Div, so integer dtypes are not claimed,
+ * except Min and Max of int8/uint8 (a selection, exact in f32). */
 #include "onednn.h"
 
 #include <math.h>
@@ -217,15 +218,18 @@ static cc_status binary(cc_onednn_build *b, cc_err *err)
     dnnl_data_type_t dt;
     cc_status st = cc_onednn_dt(op, ct, &dt, err);
     if (st) return st;
-    if (ct == CC_I32 || ct == CC_I8 || ct == CC_U8)
+    dnnl_alg_kind_t alg = strcmp(op, "Add") == 0   ? dnnl_binary_add
+                          : strcmp(op, "Sub") == 0 ? dnnl_binary_sub
+                          : strcmp(op, "Mul") == 0 ? dnnl_binary_mul
+                          : strcmp(op, "Min") == 0 ? dnnl_binary_min
+                          : strcmp(op, "Max") == 0 ? dnnl_binary_max
+                                                   : dnnl_binary_div;
+    int select = alg == dnnl_binary_min || alg == dnnl_binary_max; /* exact on 8-bit values */
+    if (ct == CC_I32 || ((ct == CC_I8 || ct == CC_U8) && !select))
         return cc_err_set(err, CC_ERR_UNSUPPORTED,
                           "%s: oneDNN's binary computes in f32 and rounds to nearest: not exact for %s "
                           "(values beyond 2^24, truncating integer Div)",
                           op, cc_dtype_name(ct));
-    dnnl_alg_kind_t alg = strcmp(op, "Add") == 0   ? dnnl_binary_add
-                          : strcmp(op, "Sub") == 0 ? dnnl_binary_sub
-                          : strcmp(op, "Mul") == 0 ? dnnl_binary_mul
-                                                   : dnnl_binary_div;
     const cc_shape *os = &b->out[0].shape;
     int r = os->rank > 0 ? os->rank : 1;
     int64_t da[CC_MAX_RANK], db[CC_MAX_RANK], dd[CC_MAX_RANK];
@@ -236,7 +240,7 @@ static cc_status binary(cc_onednn_build *b, cc_err *err)
     int first = 0;
     if (memcmp(da, dd, sizeof(int64_t) * (size_t)r) != 0 &&
         memcmp(db, dd, sizeof(int64_t) * (size_t)r) == 0 &&
-        (alg == dnnl_binary_add || alg == dnnl_binary_mul))
+        (alg == dnnl_binary_add || alg == dnnl_binary_mul || alg == dnnl_binary_min || alg == dnnl_binary_max))
         first = 1;
     dnnl_memory_desc_t m0, m1, md;
     if ((st = cc_onednn_md(&m0, r, first ? db : da, dt, 0, err)) ||
@@ -290,6 +294,17 @@ static cc_status binary(cc_onednn_build *b, cc_err *err)
     return cc_onednn_output_finish(b, 0, err);
 }
 
+/* Min and Max of exactly two inputs: oneDNN's binary min and max (a variadic node with one or
+ * more than two inputs is not one primitive). */
+static cc_status minmax(cc_onednn_build *b, cc_err *err)
+{
+    const cc_node *n = b->node;
+    if (n->n_in != 2 || !b->in[0] || !b->in[1])
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's binary %s takes two inputs, the node has %d",
+                          n->op->name, n->op->id == CC_OP_ID_Min ? "min" : "max", n->n_in);
+    return binary(b, err);
+}
+
 /* Log: oneDNN has the algorithm, but not to the accuracy the policy asks (see the top). */
 static cc_status log_refused(cc_onednn_build *b, cc_err *err)
 {
@@ -304,7 +319,8 @@ static const cc_onednn_op eltwise_ops[] = {
     { "HardSigmoid", unary }, { "HardSwish", unary }, { "Clip", unary },    { "Exp", unary },
     { "Sqrt", unary },        { "Add", binary },      { "Sub", binary },    { "Mul", binary },
     { "Div", binary },        { "Abs", unary },       { "Round", unary },   { "Elu", unary },
-    { "Selu", unary },        { "Neg", unary },       { "Log", log_refused },
+    { "Selu", unary },        { "Neg", unary },       { "Log", log_refused }, { "Min", minmax },
+    { "Max", minmax },
 };
 
 const cc_onednn_family cc_onednn_family_eltwise = { (int)(sizeof eltwise_ops / sizeof eltwise_ops[0]),
