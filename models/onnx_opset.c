@@ -112,6 +112,18 @@ static const op_version table[] = {
     { "PRelu",              6,  REFUSED, "slope was of x's shape or size 1, with no broadcasting rule" },
     { "PRelu",              7,  0, "adds unidirectional broadcasting" },
     { "PRelu",              9,  0, "adds integer types" },
+    { "Equal",              1,  REFUSED, "legacy broadcast attribute" },
+    { "Equal",              7,  0, "bool and integer types only" },
+    { "Equal",              11, 0, "adds float types" },
+    { "Greater",            1,  REFUSED, "legacy broadcast attribute" },
+    { "Greater",            7,  0, "float types only" },
+    { "Greater",            9,  0, "adds integer types" },
+    { "Less",               1,  REFUSED, "legacy broadcast attribute" },
+    { "Less",               7,  0, "float types only" },
+    { "Less",               9,  0, "adds integer types" },
+    { "GreaterOrEqual",     12, 0, "without bfloat16" },
+    { "LessOrEqual",        12, 0, "without bfloat16" },
+    { "Where",              9,  0, "without bfloat16" },
 };
 /* clang-format on */
 

@@ -79,7 +79,7 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
             if (base + i == 0) first_value = want;
             else if (want != first_value && !(isnan(want) && isnan(first_value))) all_same = 0;
             if (want == 0) n_zero++;
-            if (!is_float) {
+            if (!is_float && g->dtype != CC_BOOL) { /* a bool's 0 and 1 are not saturation */
                 n_int++;
                 if (want <= cc_dtype_min(g->dtype) || want >= cc_dtype_max(g->dtype)) n_sat++;
             }

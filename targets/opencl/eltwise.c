@@ -302,6 +302,86 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ---- comparisons and Where (kernels/eltwise_logic.cl) ---------------------------------------- */
+
+/* The storage suffix of a comparison's operands or of Where's X and Y: bool runs as u8. */
+static const char *logic_suffix(cc_dtype d)
+{
+    return d == CC_BOOL ? "u8" : cc_ocl_suffix(d);
+}
+
+static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                 const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    int where = node->op->id == CC_OP_ID_Where;
+    cc_dtype d = in[where ? 1 : 0]->dtype;
+    if (!logic_suffix(d) || (d == CC_BOOL && !where && node->op->id != CC_OP_ID_Equal)) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* Comparisons: kernel elt_<op> of program logic_<suffix> over the collapsed broadcast;
+ * Where: elt_where with the geometry of its three operands. */
+static cc_status logic_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_node *node = b->node;
+    int where = node->op->id == CC_OP_ID_Where, m = where ? 3 : 2;
+    const cc_shape *os = &b->out[0]->shape;
+    int64_t dims[CC_MAX_RANK], strides[3][CC_MAX_RANK];
+    int rank = os->rank;
+    for (int d = 0; d < rank; d++) dims[d] = os->dims[d];
+    for (int k = 0; k < m; k++)
+        if (cc_backend_broadcast_strides(&b->in[k]->shape, os, strides[k]))
+            return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", node->op->name);
+    const char *base;
+    switch (node->op->id) {
+    case CC_OP_ID_Equal: base = "elt_equal"; break;
+    case CC_OP_ID_Greater: base = "elt_greater"; break;
+    case CC_OP_ID_GreaterOrEqual: base = "elt_greater_equal"; break;
+    case CC_OP_ID_Less: base = "elt_less"; break;
+    case CC_OP_ID_LessOrEqual: base = "elt_less_equal"; break;
+    default: base = "elt_where"; break;
+    }
+    cc_dtype dt = b->in[where ? 1 : 0]->dtype;
+    int gslot;
+    cc_status st;
+    if (!where) {
+        st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
+    } else {
+        cc_ocl_collapse(&rank, dims, 3, strides);
+        int geom[4 * CC_MAX_RANK];
+        for (int d = 0; d < rank; d++) {
+            geom[d] = (int)dims[d];
+            for (int k = 0; k < 3; k++) geom[(k + 1) * rank + d] = (int)strides[k][d];
+        }
+        st = cc_ocl_const(b, geom, sizeof(int) * 4 * (size_t)(rank > 0 ? rank : 1), &gslot, err);
+    }
+    if (st) return st;
+    char name[48], prog[32];
+    snprintf(name, sizeof name, "%s_%s", base, logic_suffix(dt));
+    snprintf(prog, sizeof prog, "logic_%s", logic_suffix(dt));
+    int64_t n = cc_tensor_numel(b->out[0]);
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    size_t wg = cc_ocl_wg_limit(b, l, ELT_WG);
+    cc_ocl_range1(l, (size_t)n, wg);
+    cc_ocl_note(b, "%s wg %zu, %d merged dims", name, wg, rank);
+    for (int k = 0; k < m; k++) cc_ocl_arg_mem(l, b->in_slot[k]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, rank);
+    if (!where) {
+        cc_ocl_arg_int(l, rank == 1 ? strides[0][0] : 0);
+        cc_ocl_arg_int(l, rank == 1 ? strides[1][0] : 0);
+    }
+    cc_ocl_arg_mem(l, gslot);
+    return CC_OK;
+}
+
 static const ocl_op eltwise_ops[] = {
 #define X(Op, name, P0, P1, F) { CC_OP_ID_##Op, unary_supports, unary_prepare },
     CC_ACTIVATIONS(X)
@@ -319,6 +399,12 @@ static const ocl_op eltwise_ops[] = {
     { CC_OP_ID_Sum, variadic_supports, variadic_prepare },
     { CC_OP_ID_Mean, variadic_supports, variadic_prepare },
     { CC_OP_ID_BatchNormalization, bn_supports, bn_prepare },
+    { CC_OP_ID_Equal, logic_supports, logic_prepare },
+    { CC_OP_ID_Greater, logic_supports, logic_prepare },
+    { CC_OP_ID_GreaterOrEqual, logic_supports, logic_prepare },
+    { CC_OP_ID_Less, logic_supports, logic_prepare },
+    { CC_OP_ID_LessOrEqual, logic_supports, logic_prepare },
+    { CC_OP_ID_Where, logic_supports, logic_prepare },
 };
 
 const ocl_family cc_ocl_family_eltwise = {

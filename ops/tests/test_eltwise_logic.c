@@ -1,0 +1,112 @@
+/* test_eltwise_logic.c — the comparisons (Equal, Greater, GreaterOrEqual, Less,
+ * LessOrEqual) and Where: golden values worked out by hand, NaN in comparisons, bool
+ * outputs, broadcasting of two and three inputs against an explicit index formula, and
+ * infer() rejections. */
+#include "op_test.h"
+
+static cc_node node_of(const char *name, int n_in)
+{
+    return node_make(family_op(cc_catalog_family("eltwise"), name), n_in);
+}
+
+/* Runs n on in: output dtype and values. */
+static void check_golden(const cc_node *n, const cc_tensor *const *in, cc_dtype want_dt, const double *want, int cnt)
+{
+    cc_tensor out;
+    cc_golden g;
+    cc_err e = { 0 };
+    cc_status st = golden_run(n, in, 1, &out, &g, &e);
+    CHECK(st == CC_OK);
+    if (st) {
+        fprintf(stderr, "  %s: %s\n", n->op->name, e.msg);
+        return;
+    }
+    CHECK(out.dtype == want_dt && g.dtype == want_dt);
+    CHECK(cc_shape_numel(&out.shape) == cnt);
+    int before = cc_test_failures;
+    expect_values(&g, want, cnt, 0);
+    if (cc_test_failures != before) fprintf(stderr, "  in %s\n", n->op->name);
+    cc_golden_free(&g, 1);
+}
+
+static void comparisons(void)
+{
+    const int64_t d4[] = { 4 };
+    /* a against b elementwise, with a NaN: every comparison with NaN is false */
+    const double a[] = { 1, 2, 3, NAN }, b[] = { 2, 2, 2, NAN };
+    cc_tensor ta = tensor_of(CC_F32, 1, d4, a), tb = tensor_of(CC_F32, 1, d4, b);
+    const cc_tensor *in[2] = { &ta, &tb };
+    static const struct {
+        const char *op;
+        double want[4];
+    } ex[] = {
+        { "Equal", { 0, 1, 0, 0 } },   { "Greater", { 0, 0, 1, 0 } }, { "GreaterOrEqual", { 0, 1, 1, 0 } },
+        { "Less", { 1, 0, 0, 0 } },    { "LessOrEqual", { 1, 1, 0, 0 } },
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        cc_node n = node_of(ex[i].op, 2);
+        check_golden(&n, in, CC_BOOL, ex[i].want, 4);
+    }
+    /* broadcasting: a [2,1] against b [3] gives [2,3]; y[i][j] = a[i] < b[j] */
+    const int64_t d21[] = { 2, 1 }, d3[] = { 3 };
+    cc_tensor c = tensor_of(CC_I32, 2, d21, (double[]){ 1, 5 }), d = tensor_of(CC_I32, 1, d3, (double[]){ 0, 3, 7 });
+    const cc_tensor *in2[2] = { &c, &d };
+    cc_node less = node_of("Less", 2);
+    double want[6];
+    const double cv[] = { 1, 5 }, dv[] = { 0, 3, 7 };
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) want[i * 3 + j] = cv[i] < dv[j];
+    check_golden(&less, in2, CC_BOOL, want, 6);
+    CHECK(want[0] == 0 && want[1] == 1 && want[5] == 1 && want[3] == 0); /* the formula's own values */
+    /* bool inputs to Equal */
+    const int64_t d2[] = { 2 };
+    cc_tensor p = tensor_of(CC_BOOL, 1, d2, (double[]){ 1, 0 }), q = tensor_of(CC_BOOL, 1, d2, (double[]){ 1, 1 });
+    const cc_tensor *in3[2] = { &p, &q };
+    cc_node eq = node_of("Equal", 2);
+    check_golden(&eq, in3, CC_BOOL, (double[]){ 1, 0 }, 2);
+    /* operands of different dtypes are refused */
+    cc_node g = node_of("Greater", 2);
+    const cc_tensor *mixed[2] = { &ta, &d };
+    cc_tensor out[1];
+    cc_err e = { 0 };
+    CHECK(g.op->infer(&g, mixed, 1, out, &e) == CC_ERR_ARG);
+    CHECK(strstr(e.msg, "Greater") == e.msg);
+    cc_tensor_free(&ta);
+    cc_tensor_free(&tb);
+    cc_tensor_free(&c);
+    cc_tensor_free(&d);
+    cc_tensor_free(&p);
+    cc_tensor_free(&q);
+}
+
+/* Where(condition [2], x [2,2], y scalar): y[i][j] = condition[j] ? x[i][j] : y */
+static void where(void)
+{
+    const int64_t d2[] = { 2 }, d22[] = { 2, 2 };
+    cc_tensor cond = tensor_of(CC_BOOL, 1, d2, (double[]){ 1, 0 });
+    cc_tensor x = tensor_of(CC_F32, 2, d22, (double[]){ 1.5, -2, 3, 4 });
+    cc_tensor y = tensor_of(CC_F32, 0, NULL, (double[]){ -7 });
+    const cc_tensor *in[3] = { &cond, &x, &y };
+    cc_node n = node_of("Where", 3);
+    check_golden(&n, in, CC_F32, (double[]){ 1.5, -7, 3, -7 }, 4);
+    /* x and y of different dtypes are refused; a non-bool condition too */
+    cc_tensor yi = tensor_of(CC_I32, 0, NULL, (double[]){ 1 });
+    const cc_tensor *bad[3] = { &cond, &x, &yi };
+    cc_tensor out[1];
+    cc_err e = { 0 };
+    CHECK(n.op->infer(&n, bad, 1, out, &e) == CC_ERR_ARG);
+    const cc_tensor *bad2[3] = { &x, &x, &x };
+    CHECK(n.op->infer(&n, bad2, 1, out, &e) == CC_ERR_ARG);
+    CHECK(strstr(e.msg, "Where") == e.msg);
+    cc_tensor_free(&cond);
+    cc_tensor_free(&x);
+    cc_tensor_free(&y);
+    cc_tensor_free(&yi);
+}
+
+int main(void)
+{
+    comparisons();
+    where();
+    return CC_TEST_RESULT();
+}

@@ -1,0 +1,47 @@
+/* eltwise_logic.cl - template (S = f32, f16, bf16, i8, u8, i32, i64; bool data runs as
+ * u8): the broadcasting comparisons with a bool (uchar) output, compared in float for the
+ * float types (f16/bf16 widen exactly) and in the stored type for integers, and Where,
+ * which moves elements as stored (no conversion). The host defines LOGIC_FLOAT for the
+ * float copies. */
+
+#ifdef LOGIC_FLOAT
+#define CV(p, i) LD(p, i)
+#else
+#define CV(p, i) ((p)[i])
+#endif
+
+#define COMPARE_KERNEL(NAME, OP)                                                          \
+    kernel void KN(NAME)(global const TY *a, global const TY *b, global uchar *y, int n,  \
+                         int rank, int sa, int sb, global const int *g)                   \
+    {                                                                                     \
+        int i = get_global_id(0);                                                         \
+        if (i >= n) return;                                                               \
+        int ia = i * sa, ib = i * sb;                                                     \
+        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
+        y[i] = (CV(a, ia) OP CV(b, ib)) ? 1 : 0;                                          \
+    }
+
+COMPARE_KERNEL(elt_equal, ==)
+COMPARE_KERNEL(elt_greater, >)
+COMPARE_KERNEL(elt_greater_equal, >=)
+COMPARE_KERNEL(elt_less, <)
+COMPARE_KERNEL(elt_less_equal, <=)
+
+/* out[i] = c[ic] ? x[ix] : y[iy]; g holds the output dims[rank], then the strides of c,
+ * x and y (rank each, 0 along broadcast axes). */
+kernel void KN(elt_where)(global const uchar *c, global const TY *x, global const TY *y, global TY *out,
+                          int n, int rank, global const int *g)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int oc = 0, ox = 0, oy = 0, r = i;
+    for (int d = rank - 1; d >= 0; d--) {
+        int dim = g[d];
+        int k = r % dim;
+        r /= dim;
+        oc += k * g[rank + d];
+        ox += k * g[2 * rank + d];
+        oy += k * g[3 * rank + d];
+    }
+    out[i] = c[oc] ? x[ox] : y[oy];
+}
