@@ -244,6 +244,11 @@ static const cc_sweep_row where_sweep[] = {
     { EDGE, "condition=scalar,x=scalar:f32,y=scalar:f32" },
     { EDGE, "condition=1,x=3x5:f32,y=3x5:f32" },        /* one condition for all */
     { EDGE, "condition=2x0x3,x=3:f32,y=1:f32" },        /* empty output */
+    { Q, "condition=7x13,x=7x13:f32,y=13:f32" },        /* odd sizes */
+    { 0, "condition=2x1x5,x=2x3x1:f16,y=3x5:f16" },
+    { 0, "condition=1x4,x=3x1:bf16,y=scalar:bf16" },
+    { 0, "condition=6,x=6:i64,y=6:i64" },
+    { EDGE, "condition=1x1,x=1x1:i8,y=1x1:i8" },
     { MODEL, "condition=1x1x1x128,x=1x12x128x128:f32,y=scalar:f32" }, /* BERT attention mask */
     { MODEL, "condition=1x1x128x128,x=1x12x128x128:f16,y=scalar:f16" }, /* GPT-2 causal mask */
 };

@@ -350,6 +350,28 @@ static cc_status variadic_run(void *ctx, const cc_node *node, const cc_tensor *c
     { .op = CC_OP_ID_##name, .supports = variadic_supports, .prepare = variadic_prepare,               \
       .release = free, .run = variadic_run }
 
+/* The comparisons and Where have no CUDA kernel yet: declined with the reason. */
+static cc_support logic_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                 char *reason, size_t n)
+{
+    (void)ctx;
+    (void)in;
+    (void)out;
+    snprintf(reason, n, "%s: cuda has no kernel for it yet", node->op->name);
+    return CC_SUPPORT_NO;
+}
+static cc_status logic_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                           void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)in;
+    (void)n_out;
+    (void)out;
+    (void)state;
+    return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: cuda has no kernel for it yet", node->op->name);
+}
+#define DECLINED(Op) { .op = CC_OP_ID_##Op, .supports = logic_supports, .run = logic_run }
+
 static const cc_kernel kernels[] = {
 #define X(Op, name, P0, P1, F) UNARY(Op),
     CC_ACTIVATIONS(X)
@@ -357,6 +379,8 @@ static const cc_kernel kernels[] = {
     UNARY(Clip), BINARY(Add), BINARY(Sub), BINARY(Mul), BINARY(Div),
     BINARY(Pow), BINARY(PRelu), BINARY(Mod),
     VARIADIC(Min), VARIADIC(Max), VARIADIC(Sum), VARIADIC(Mean),
+    DECLINED(Equal), DECLINED(Greater), DECLINED(GreaterOrEqual), DECLINED(Less), DECLINED(LessOrEqual),
+    DECLINED(Where),
 };
 
 const cc_kernel_list cc_cuda_family_eltwise = {
