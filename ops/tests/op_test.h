@@ -148,6 +148,35 @@ static inline void expect_values(const cc_golden *g, const double *want, int n, 
     if (bad >= 0) fprintf(stderr, "  element %d: got %.17g, want %.17g\n", bad, g->value[bad], want[bad]);
 }
 
+/* Runs the golden model of n on in (one output) and checks it: its dtype (unless want_dt is
+ * CC_DTYPE_COUNT), cnt values within tol of want (a NaN wants a NaN, an infinity itself), S
+ * within tol of want_s (when non-NULL) and K (when want_k >= 0). Names the op on a failure. */
+static inline void golden_expect(const cc_node *n, const cc_tensor *const *in, cc_dtype want_dt, const double *want,
+                                 const double *want_s, int cnt, double want_k, double tol)
+{
+    cc_tensor out;
+    cc_golden g;
+    cc_err e = { 0 };
+    int before = cc_test_failures;
+    cc_status st = golden_run(n, in, 1, &out, &g, &e);
+    CHECK(st == CC_OK);
+    if (st) {
+        fprintf(stderr, "  %s: %s\n", n->op->name, e.msg);
+        return;
+    }
+    if (want_dt < CC_DTYPE_COUNT) CHECK(out.dtype == want_dt && g.dtype == want_dt);
+    CHECK(cc_shape_numel(&g.shape) == cnt);
+    for (int i = 0; i < cnt && i < cc_shape_numel(&g.shape); i++) {
+        if (isnan(want[i])) CHECK(isnan(g.value[i]));
+        else if (isinf(want[i])) CHECK(g.value[i] == want[i]);
+        else CHECK_NEAR(g.value[i], want[i], tol);
+        if (want_s) CHECK_NEAR(g.mag[i], want_s[i], tol);
+    }
+    if (want_k >= 0) CHECK(g.k == want_k);
+    if (cc_test_failures != before) fprintf(stderr, "  in %s\n", n->op->name);
+    cc_golden_free(&g, 1);
+}
+
 /* infer() of n on in must fail with `code` and a message that names the op first and
  * contains `part`. */
 static inline void expect_reject(const cc_node *n, const cc_tensor *const *in, int n_out,

@@ -14,20 +14,7 @@ static void check(cc_node *n, int cnt, const double *x, const double *want, cons
     int64_t d = cnt;
     cc_tensor t = tensor_of(CC_F32, 1, &d, x);
     const cc_tensor *in[1] = { &t };
-    cc_tensor out;
-    cc_golden g;
-    cc_err e = { 0 };
-    int before = cc_test_failures;
-    CHECK(golden_run(n, in, 1, &out, &g, &e) == CC_OK);
-    for (int i = 0; i < cnt; i++) {
-        if (isnan(want[i])) CHECK(isnan(g.value[i]));
-        else if (isinf(want[i])) CHECK(g.value[i] == want[i]);
-        else CHECK_NEAR(g.value[i], want[i], tol);
-        if (want_s) CHECK_NEAR(g.mag[i], want_s[i], tol);
-    }
-    CHECK(g.k == want_k);
-    if (cc_test_failures != before) fprintf(stderr, "  in %s\n", n->op->name);
-    cc_golden_free(&g, 1);
+    golden_expect(n, in, CC_F32, want, want_s, cnt, want_k, tol);
     cc_tensor_free(&t);
 }
 

@@ -14,19 +14,7 @@ static cc_node node_of(const char *name, int n_in)
 static void check_golden(const cc_node *n, const cc_tensor *const *in, const double *want,
                          const double *want_s, int cnt, double want_k, double tol)
 {
-    cc_tensor out;
-    cc_golden g;
-    cc_err e = { 0 };
-    cc_status st = golden_run(n, in, 1, &out, &g, &e);
-    CHECK(st == CC_OK);
-    if (st) {
-        fprintf(stderr, "  %s: %s\n", n->op->name, e.msg);
-        return;
-    }
-    expect_values(&g, want, cnt, tol);
-    for (int i = 0; want_s && i < cnt; i++) CHECK_NEAR(g.mag[i], want_s[i], tol);
-    CHECK(g.k == want_k);
-    cc_golden_free(&g, 1);
+    golden_expect(n, in, CC_DTYPE_COUNT, want, want_s, cnt, want_k, tol);
 }
 
 static void test_variadic_hand(void)
