@@ -107,7 +107,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     cc_cli cli;
     cc_cli_init(&cli, "model run",
                 "crosscheck model run MODEL|FILE.onnx [options]\n"
-                "  --targets LIST      targets (default: every non-test target except ref)\n"
+                "  --targets LIST      targets, NAME or NAME:DEVICE (cuda:tf32: FP32 on TF32 tensor cores,\n"
+                "                      stored as its own target; default: every non-test target but ref)\n"
                 "  --precisions LIST   f32,f16,bf16,int8 (default: all four)\n"
                 "  --images N          inputs compared with the golden model (default 8)\n"
                 "  --batch B[,T=B...]  batch for the throughput figure (default 8; 1: none), per target\n"
@@ -156,13 +157,19 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             snprintf(buf, sizeof buf, "%s", v);
             char *save = NULL;
             for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                /* NAME or NAME:DEVICE (cuda:tf32), stored under that label as `run` does */
+                char *colon = strchr(tok, ':');
+                if (colon) *colon = '\0';
                 const cc_target_iface *t = cc_target_find(tok);
                 if (!t) {
                     cc_cli_say("model run", "unknown target '%s' (see `crosscheck list targets`)", tok);
                     return 2;
                 }
-                if (o.n_targets < CC_RUN_MAX_TARGETS) {
-                    o.devices[o.n_targets] = "";
+                const char *dev = colon ? colon + 1 : "";
+                int dup = 0;
+                for (int k = 0; k < o.n_targets; k++) dup |= o.targets[k] == t && !strcmp(o.devices[k], dev);
+                if (!dup && o.n_targets < CC_RUN_MAX_TARGETS) {
+                    o.devices[o.n_targets] = dev[0] ? strdup(dev) : "";
                     o.targets[o.n_targets++] = t;
                 }
             }

@@ -8,9 +8,15 @@ run` so both see the same machine state:
 
     /usr/bin/python3 scripts/peer_torch.py --threads 2 --batch 8
     /usr/bin/python3 scripts/peer_torch.py --model yolov5s --size 640 --batch 1
+    python3 scripts/peer_torch.py --device cuda --batch 256 --seconds 1 --json peer.jsonl
+
+On CUDA (scripts/device-check.sh): eager mode per precision (fp32 with TF32 off, tf32, fp16
+and bf16 autocast), NCHW and channels_last, timed with a synchronise after each run.
 
 Needs Debian's python3-torch; it is a peer for comparison, not a dependency."""
 import argparse
+import contextlib
+import json
 import statistics
 import time
 
@@ -153,15 +159,61 @@ class YOLOv5s(nn.Module):
         return torch.cat(rows, 1)
 
 
-def timed(fn, x, seconds, min_runs):
+def timed(fn, x, seconds, min_runs, sync=None):
     for _ in range(3):
         fn(x)
+    if sync:
+        sync()
     samples, start = [], time.perf_counter()
     while len(samples) < min_runs or time.perf_counter() - start < seconds:
         t0 = time.perf_counter()
         fn(x)
+        if sync:
+            sync()
         samples.append(time.perf_counter() - t0)
     return statistics.median(samples), len(samples)
+
+
+def cuda_precision(prec):
+    """The torch settings of one precision on CUDA: fp32 strict (TF32 off in cuBLAS and cuDNN,
+    which torch allows by default for convolutions), tf32, and fp16/bf16 autocast."""
+    tf32 = prec == "tf32"
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    if prec in ("fp16", "bf16"):
+        return torch.autocast("cuda", dtype=torch.float16 if prec == "fp16" else torch.bfloat16)
+    return contextlib.nullcontext()
+
+
+def run_cuda(a, model, size, name):
+    """Eager PyTorch on the GPU per precision and batch, NCHW and channels_last, each figure
+    the median of synchronised runs; one line per figure and, with --json, one record."""
+    torch.backends.cudnn.benchmark = True
+    dev = torch.device("cuda")
+    model = model.to(dev)
+    p = torch.cuda.get_device_properties(dev)
+    print(f"torch {torch.__version__}, CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}, "
+          f"{p.name} ({p.multi_processor_count} SMs), {name} at {size} px")
+    records = []
+    with torch.no_grad():
+        for prec in a.precisions.split(","):
+            for batch in sorted({1, a.batch}):
+                for layout in ("nchw", "channels_last"):
+                    fmt = torch.channels_last if layout == "channels_last" else torch.contiguous_format
+                    m = model.to(memory_format=fmt)
+                    x = torch.randn(batch, 3, size, size, device=dev).to(memory_format=fmt)
+                    with cuda_precision(prec):
+                        med, n = timed(m, x, a.seconds, 5, torch.cuda.synchronize)
+                    rec = {"model": a.model, "size": size, "precision": prec, "batch": batch, "layout": layout,
+                           "median_ms": med * 1e3, "images_per_s": batch / med, "runs": n, "gpu": p.name,
+                           "torch": torch.__version__}
+                    records.append(rec)
+                    print(f"{a.model} {prec} batch {batch} {layout}: median {med * 1e3:.3f} ms, "
+                          f"{batch / med:.1f} images/s ({n} runs)", flush=True)
+    if a.json:
+        with open(a.json, "a") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
 
 
 def main():
@@ -171,6 +223,9 @@ def main():
     ap.add_argument("--size", type=int, default=0, help="input size (default: 224 for resnet50, 640 for yolov5s)")
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--model", choices=("resnet50", "yolov5s"), default="resnet50")
+    ap.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
+    ap.add_argument("--precisions", default="fp32,tf32,fp16,bf16", help="cuda: of fp32,tf32,fp16,bf16")
+    ap.add_argument("--json", help="cuda: append one JSON record per figure to this file")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     yolo = a.model == "yolov5s"
@@ -185,6 +240,11 @@ def main():
             nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
     params = sum(p.numel() for p in model.parameters())
     name = "YOLOv5s v6.0" if yolo else "ResNet50 v1.5"
+    if a.device == "cuda":
+        if yolo:
+            model.grids = [g.cuda() for g in model.grids]
+            model.anchors = [t.cuda() for t in model.anchors]
+        return run_cuda(a, model, size, name)
     print(f"torch {torch.__version__}, {a.threads} threads, {name} at {size} px with {params} parameters")
     with torch.no_grad():
         for batch in sorted({1, a.batch}):

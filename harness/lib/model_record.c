@@ -91,9 +91,11 @@ static cc_status probe_targets(const cc_model_run_options *o, cc_model_record *r
                              rec->why[t], sizeof rec->why[t], err);
         if (st) break;
         int have = 0;
-        for (int i = 0; i < n_listed; i++) have |= !strcmp(listed[i].name, o->targets[t]->name);
+        char label[64];
+        cc_target_label(o->targets[t]->name, o->devices[t], label, sizeof label);
+        for (int i = 0; i < n_listed; i++) have |= !strcmp(listed[i].name, label);
         if (!have)
-            st = cc_store_put_target(rec->store, rec->run_id, o->targets[t]->name, rec->available[t] ? &desc : NULL,
+            st = cc_store_put_target(rec->store, rec->run_id, label, rec->available[t] ? &desc : NULL,
                                      rec->available[t], rec->available[t] ? "" : rec->why[t], err);
     }
     cc_worker_destroy(w);

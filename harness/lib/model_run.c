@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <signal.h>
@@ -33,6 +34,28 @@ static void set_reason(cc_model_result *r, cc_verdict v, const char *msg)
 {
     r->verdict = v;
     snprintf(r->reason, sizeof r->reason, "%.250s", msg);
+}
+
+/* One precision's variant made (int8: calibrated and quantized) and its golden outputs. */
+typedef struct {
+    const cc_model_run_options *o;
+    const cc_model *f32;
+    cc_model_variant *v;
+    int threads;
+    cc_status st;
+    cc_err err;
+    double secs;
+} variant_job;
+
+static void *variant_main(void *arg)
+{
+    variant_job *j = arg;
+    double t = cc_now();
+    j->st = cc_model_make_variant(j->o, j->f32, j->v->prec, &j->v->qp, &j->v->m, j->v->note, sizeof j->v->note,
+                                  &j->err);
+    if (!j->st) j->st = cc_model_golden_variant(j->o, j->v, j->threads, &j->err);
+    j->secs = cc_now() - t;
+    return NULL;
 }
 
 /* Latency samples one job keeps (and sends to the parent) at most. */
@@ -285,8 +308,13 @@ cc_status cc_model_run_parse_batch(cc_model_run_options *o, const char *spec, cc
         }
         *eq = '\0';
         int found = 0;
-        for (int i = 0; i < o->n_targets; i++)
-            if (!strcmp(o->targets[i]->name, tok)) batches[i] = (int)b, found = 1;
+        /* TARGET=B: the target of that label (cuda:tf32), or every device of that backend (cuda) */
+        for (int i = 0; i < o->n_targets; i++) {
+            char label[64];
+            cc_target_label(o->targets[i]->name, o->devices[i], label, sizeof label);
+            if (!strcmp(label, tok) || (!strchr(tok, ':') && !strcmp(o->targets[i]->name, tok)))
+                batches[i] = (int)b, found = 1;
+        }
         if (!found) return cc_err_set(err, CC_ERR_ARG, "--batch: target '%s' is not one of the run's targets", tok);
     }
     if (!items) return cc_err_set(err, CC_ERR_ARG, "--batch: empty list");
@@ -412,23 +440,40 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     for (int p = 0; p < o->n_prec; p++)
         if (strcmp(o->precisions[p], "f32")) wanted[nv++] = o->precisions[p];
     if (too_big[0]) nv = 0;
+    /* the variants are made and evaluated side by side, each on its own thread with its
+       share of the cores for its images: the golden model is single-threaded per image */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    variant_job jobs[CC_MODEL_MAX_PREC + 1];
+    pthread_t tid[CC_MODEL_MAX_PREC + 1];
+    int started[CC_MODEL_MAX_PREC + 1] = { 0 };
+    memset(jobs, 0, sizeof jobs);
     for (int i = 0; i < nv; i++) {
         cc_model_variant *v = &vars[i];
         snprintf(v->prec, sizeof v->prec, "%s", wanted[i]);
         v->dt = !strcmp(v->prec, "f16") ? CC_F16 : !strcmp(v->prec, "bf16") ? CC_BF16 : !strcmp(v->prec, "int8") ? CC_I8 : CC_F32;
-        double tv = cc_now();
-        st = cc_model_make_variant(o, f32, v->prec, &v->qp, &v->m, v->note, sizeof v->note, err);
-        if (!st) st = cc_model_golden_variant(o, v, err);
-        if (st) goto done;
-        if (o->interrupt && *o->interrupt) { /* before any run was recorded */
-            sum->interrupted = 1;
+        jobs[i] = (variant_job){ .o = o, .f32 = f32, .v = v,
+                                 .threads = ncpu > nv ? (int)(ncpu / nv) : 1 };
+        started[i] = pthread_create(&tid[i], NULL, variant_main, &jobs[i]) == 0;
+    }
+    for (int i = 0; i < nv; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else variant_main(&jobs[i]);
+    }
+    for (int i = 0; i < nv; i++)
+        if (jobs[i].st) {
+            st = jobs[i].st;
+            *err = jobs[i].err;
             goto done;
         }
-        if (fn) {
-            cc_diag_put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, cc_now() - tv,
-                     v->note[0] ? "; " : "", v->note);
-            fn(user, line, NULL);
-        }
+    if (o->interrupt && *o->interrupt) { /* before any run was recorded */
+        sum->interrupted = 1;
+        goto done;
+    }
+    for (int i = 0; fn && i < nv; i++) {
+        cc_model_variant *v = &vars[i];
+        cc_diag_put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, jobs[i].secs,
+                    v->note[0] ? "; " : "", v->note);
+        fn(user, line, NULL);
     }
     for (int i = 0; i < nv; i++) {
         cc_class_metrics nm;
@@ -445,7 +490,9 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     int bl = snprintf(batches, sizeof batches, "%d", o->batch);
     for (int i = 0; i < o->n_targets && bl < (int)sizeof batches; i++)
         if (o->batches[i] > 0)
-            bl += snprintf(batches + bl, sizeof batches - (size_t)bl, ",%s=%d", o->targets[i]->name, o->batches[i]);
+            bl += snprintf(batches + bl, sizeof batches - (size_t)bl, ",%s%s%s=%d", o->targets[i]->name,
+                           o->devices[i] && o->devices[i][0] ? ":" : "", o->devices[i] ? o->devices[i] : "",
+                           o->batches[i]);
     snprintf(info.config, sizeof info.config, "model=%s;images=%d;batch=%s;size=%d;seed=%llu", o->model, o->n_images,
              batches, o->image_size, (unsigned long long)o->seed);
     info.seed = o->seed;
@@ -474,7 +521,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             memset(r, 0, sizeof *r);
             jo.n_lat = 0;
             snprintf(r->model, sizeof r->model, "%s", f32->name);
-            snprintf(r->target, sizeof r->target, "%s", o->targets[ti]->name);
+            cc_target_label(o->targets[ti]->name, o->devices[ti], r->target, sizeof r->target);
             snprintf(r->precision, sizeof r->precision, "%s", o->precisions[p]);
             r->seed = o->seed;
             r->verdict = CC_ERROR;

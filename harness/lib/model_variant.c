@@ -3,6 +3,7 @@
  * golden outputs of a variant. */
 #include "model_variant.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,27 +67,72 @@ void cc_model_free_inputs(cc_tensor *in, int n)
 }
 
 /* Golden outputs of v for every image, and every value of image 0. */
-cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_variant *v, cc_err *err)
+/* One golden thread: images first, first + step, ... of the variant. */
+/* golden threads of one variant at most */
+#define CC_GOLDEN_MAX_THREADS 64
+
+typedef struct {
+    const cc_model_run_options *o;
+    cc_model_variant *v;
+    int first, step;
+    cc_status st;
+    cc_err err;
+} golden_part;
+
+static void *golden_main(void *arg)
+{
+    golden_part *p = arg;
+    const cc_graph *g = &p->v->m->graph;
+    for (int i = p->first; i < p->o->n_images; i += p->step) {
+        if (p->o->interrupt && *p->o->interrupt) return NULL; /* the caller sees it and stops */
+        cc_tensor in[CC_MAX_IO];
+        memset(in, 0, sizeof in);
+        cc_status st = cc_model_synthetic_input(p->v->m, p->o->seed + (uint64_t)i, in, &p->err);
+        cc_model_eval ev;
+        if (!st) st = cc_model_evaluate(g, in, 0, NULL, &ev, &p->err);
+        cc_model_free_inputs(in, g->n_inputs);
+        if (st) {
+            p->st = st;
+            return NULL;
+        }
+        p->v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
+        if (i == 0) p->v->eval0 = ev;
+        else cc_model_eval_free(&ev);
+        if (!p->v->golden[i]) {
+            p->st = cc_err_set(&p->err, CC_ERR_NOMEM, "out of memory");
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_variant *v, int threads, cc_err *err)
 {
     const cc_graph *g = &v->m->graph;
     v->golden = calloc((size_t)o->n_images, sizeof(float *));
     if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
-    for (int i = 0; i < o->n_images; i++) {
-        if (o->interrupt && *o->interrupt) return CC_OK; /* the caller sees it and stops */
-        cc_tensor in[CC_MAX_IO];
-        memset(in, 0, sizeof in);
-        cc_status st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, err);
-        if (st) return st;
-        cc_model_eval ev;
-        st = cc_model_evaluate(g, in, 0, NULL, &ev, err);
-        cc_model_free_inputs(in, g->n_inputs);
-        if (st) return st;
-        v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
-        if (i == 0) v->eval0 = ev;
-        else cc_model_eval_free(&ev);
-        if (!v->golden[i]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    if (threads > o->n_images) threads = o->n_images;
+    if (threads > CC_GOLDEN_MAX_THREADS) threads = CC_GOLDEN_MAX_THREADS;
+    if (threads < 1) threads = 1;
+    golden_part parts[CC_GOLDEN_MAX_THREADS];
+    pthread_t tid[CC_GOLDEN_MAX_THREADS];
+    int started[CC_GOLDEN_MAX_THREADS] = { 0 };
+    memset(parts, 0, sizeof parts);
+    for (int k = 0; k < threads; k++) {
+        parts[k] = (golden_part){ .o = o, .v = v, .first = k, .step = threads };
+        started[k] = k > 0 && pthread_create(&tid[k], NULL, golden_main, &parts[k]) == 0;
     }
+    /* part 0 runs here, and so does a part whose thread could not start */
+    for (int k = 0; k < threads; k++)
+        if (!started[k]) golden_main(&parts[k]);
+    for (int k = 1; k < threads; k++)
+        if (started[k]) pthread_join(tid[k], NULL);
+    for (int k = 0; k < threads; k++)
+        if (parts[k].st) {
+            *err = parts[k].err;
+            return parts[k].st;
+        }
     return CC_OK;
 }
 

@@ -30,8 +30,9 @@ cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model 
  * else quantizes with *qp. */
 cc_status cc_model_make_variant(const cc_model_run_options *o, const cc_model *f32, const char *prec,
                                 cc_quant_params **qp, cc_model **out, char *note, size_t note_n, cc_err *err);
-/* Golden output 0 of v for each of o->n_images images, and every value of image 0. */
-cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_variant *v, cc_err *err);
+/* Golden output 0 of v for each of o->n_images images, and every value of image 0, on up
+ * to `threads` threads (images are independent; each is evaluated whole on one thread). */
+cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_variant *v, int threads, cc_err *err);
 /* Frees what a variant holds and zeroes it. */
 void cc_model_variant_free(cc_model_variant *v, int n_images);
 /* Frees n input tensors. */

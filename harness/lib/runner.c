@@ -330,16 +330,19 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
     /* probe every target once, in the worker */
     int available[CC_RUN_MAX_TARGETS];
     char why[CC_RUN_MAX_TARGETS][CC_REASON_MAX];
+    char label[CC_RUN_MAX_TARGETS][64];
+    for (int t = 0; t < o->n_targets; t++)
+        cc_target_label(o->targets[t]->name, o->devices[t], label[t], sizeof label[t]);
     for (int t = 0; t < o->n_targets; t++) {
         cc_device_desc desc;
         st = cc_worker_probe(w, t, o->timeout_s, &available[t], &desc, why[t], sizeof why[t], err);
         if (st) goto done;
-        st = cc_store_put_target(store, run_id, o->targets[t]->name, available[t] ? &desc : NULL,
+        st = cc_store_put_target(store, run_id, label[t], available[t] ? &desc : NULL,
                                  available[t], available[t] ? "" : why[t], err);
         if (st) goto done;
         if (fn) {
             p.event = CC_PROGRESS_TARGET;
-            p.target = o->targets[t]->name;
+            p.target = label[t];
             p.available = available[t];
             p.reason = why[t];
             p.desc = &desc;
@@ -366,7 +369,7 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
                 p.done++;
                 if (sum->resumed) {
                     int has = 0;
-                    st = cc_store_has_result(store, run_id, cases[ci].id, o->targets[t]->name,
+                    st = cc_store_has_result(store, run_id, cases[ci].id, label[t],
                                              (cc_regime)regime, &has, err);
                     if (st) goto done;
                     if (has) {
@@ -381,7 +384,7 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
                 }
                 int n = 0;
                 if (!available[t]) {
-                    cc_exec_result_init(&res, &cases[ci], o->targets[t]->name, (cc_regime)regime, seed);
+                    cc_exec_result_init(&res, &cases[ci], label[t], (cc_regime)regime, seed);
                     res.verdict = CC_UNSUPPORTED;
                     snprintf(res.reason, sizeof res.reason, "target unavailable: %.200s", why[t]);
                 } else {

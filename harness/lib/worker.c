@@ -48,6 +48,12 @@ void cc_worker_format_bytes(double bytes, char *buf, size_t n)
     else snprintf(buf, n, "%.0f MiB", ceil(bytes / 1048576.0));
 }
 
+const char *cc_target_label(const char *name, const char *device, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s%s%s", name, device && device[0] ? ":" : "", device ? device : "");
+    return buf;
+}
+
 static int write_all(int fd, const void *p, size_t n)
 {
     const char *c = p;
@@ -121,7 +127,9 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
         const cc_target_iface *t = cfg->targets[rq.target];
         static cc_result res;
         int n = 0;
-        cc_exec_result_init(&res, c, t->name, (cc_regime)rq.regime, rq.seed);
+        char label[64];
+        cc_exec_result_init(&res, c, cc_target_label(t->name, cfg->devices ? cfg->devices[rq.target] : "", label, sizeof label),
+                            (cc_regime)rq.regime, rq.seed);
         open_target(cfg, &s, rq.target);
         if (s.opened[rq.target] != 1) {
             res.verdict = CC_UNSUPPORTED;
@@ -377,7 +385,11 @@ cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t 
     }
     int status = 0;
     stop(w, r == 1 || r == 2 ? SIGKILL : 0, &status);
-    cc_exec_result_init(res, &w->cfg->cases[ci], w->cfg->targets[t]->name, regime, seed);
+    char label[64];
+    cc_exec_result_init(res, &w->cfg->cases[ci],
+                        cc_target_label(w->cfg->targets[t]->name, w->cfg->devices ? w->cfg->devices[t] : "", label,
+                                        sizeof label),
+                        regime, seed);
     if (r == 2) {
         res->verdict = CC_VERDICT_COUNT;
         snprintf(res->reason, sizeof res->reason, "interrupted");

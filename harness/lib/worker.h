@@ -49,6 +49,10 @@ void cc_worker_limit_memory(size_t mem_limit_mb);
 
 /* Writes a byte count for messages: "3.2 GiB" from 1 GiB on, else whole MiB rounded up. */
 void cc_worker_format_bytes(double bytes, char *buf, size_t n);
+/* The name a selected target's results are stored under: its name, or NAME:DEVICE when it
+ * was opened with a device string (cuda:tf32, cuda:1), so that two devices or modes of one
+ * backend never share a result row. Returns buf. */
+const char *cc_target_label(const char *name, const char *device, char *buf, size_t n);
 
 /* Creates a worker handle; the process is forked lazily on the first request. The
  * config (and what it points to) must outlive the worker. */

@@ -266,6 +266,27 @@ static const cc_plan_backend planner = {
 
 CC_PLAN_VTABLE_FUNCTIONS(static, cuda, planner)
 
+/* A device opened with "tf32" is FP32 on TF32 tensor cores: TF32 changes f32 math alone, so
+ * it declines a node with f16, bf16 or 8-bit values (those precisions run on plain cuda and
+ * would only repeat its results under another name). */
+static cc_support cuda_supports_mode(void *ctx, const cc_graph *g, const cc_node *node, char *reason,
+                                     size_t reason_size)
+{
+    cc_cuda_ctx *c = ctx;
+    if (c && c->tf32)
+        for (int k = 0; k < node->n_in + node->n_out; k++) {
+            int v = k < node->n_in ? node->in[k] : node->out[k - node->n_in];
+            if (v < 0) continue;
+            cc_dtype d = g->values[v].dtype;
+            if (d == CC_F16 || d == CC_BF16 || d == CC_I8 || d == CC_U8) {
+                snprintf(reason, reason_size, "cuda:tf32 runs FP32 only (TF32 changes f32 math alone): "
+                         "%s values run on cuda", cc_dtype_name(d));
+                return CC_SUPPORT_NO;
+            }
+        }
+    return cuda_supports(ctx, g, node, reason, reason_size);
+}
+
 static cc_status cuda_run_timed(void *ctx, void *plan, void *const *inputs, void *const *outputs,
                                 double *device_seconds, cc_err *err)
 {
@@ -294,7 +315,7 @@ const cc_target_iface cc_target_cuda = {
     .hidden = 0,
     .open = cuda_open,                 /* GPU index and tf32 from the device string */
     .close = cuda_close,
-    .supports = cuda_supports,         /* the planner's checks, then the kernel's own */
+    .supports = cuda_supports_mode,    /* tf32's FP32-only rule, the planner's checks, the kernel's own */
     .buffer_alloc = cuda_buffer_alloc, /* cudaMalloc */
     .buffer_free = cuda_buffer_free,
     .upload = cuda_upload,             /* cudaMemcpyAsync on the backend's stream + wait */

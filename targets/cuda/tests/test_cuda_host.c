@@ -2,7 +2,7 @@
  *  - it is registered (cc_target_find("cuda")) with every required member set;
  *  - open() on a machine without a usable GPU fails with CC_ERR_DEVICE and CUDA's own
  *    reason (skipped when a GPU is present), and a malformed device string is CC_ERR_ARG
- *    before any device is touched;
+ *    before any device is touched; a "tf32" device declines f16, bf16 and 8-bit nodes;
  *  - every catalog op has an entry in the backend's kernel tables;
  *  - the host-side geometry the kernels rely on, against values worked out by hand: walk
  *    simplification (broadcast, transpose, reversed slice), window pads from auto_pad,
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/cctest.h"
+#include "ops/case.h"
 #include "targets/cuda/cuda_internal.h"
 
 static void registry(void)
@@ -50,6 +51,37 @@ static void open_without_gpu(void)
     cc_err_clear(&err);
     CHECK(t->open("7", &ctx, &desc, &err) == CC_ERR_DEVICE);
     CHECK(err.msg[0] != '\0');
+}
+
+/* A device opened with "tf32" declines f16, bf16 and 8-bit nodes (they run on plain cuda);
+ * FP32 nodes and a plain device reach the planner's own checks. The supports() of the
+ * table sees host descriptions only, so a context with no GPU behind it does here. */
+static void tf32_mode(void)
+{
+    const cc_target_iface *t = cc_target_find("cuda");
+    if (!t) return;
+    const char *ids[] = { "MatMul(a=4x8:f16,b=8x5)", "Relu(x=2x3:bf16)",
+                          "QLinearConv(x=2x4x9x9:i8,w=6x4x3x3,b=6:i32,pads=[1,1,1,1],strides=[2,2],w_zp=1)",
+                          "MatMul(a=4x8:f32,b=8x5)" };
+    for (int i = 0; i < 4; i++) {
+        cc_case c;
+        cc_case_inst inst;
+        cc_err err = { 0 };
+        CHECK(cc_case_parse(ids[i], &c, &err) == CC_OK);
+        CHECK(cc_case_instantiate(&c, 1, 0, &inst, &err) == CC_OK);
+        for (int tf32 = 0; tf32 <= 1; tf32++) {
+            cc_cuda_ctx ctx;
+            memset(&ctx, 0, sizeof ctx);
+            ctx.tf32 = tf32;
+            ctx.sm = 90;
+            char why[256] = "";
+            cc_support s = t->supports(&ctx, &inst.graph, &inst.node, why, sizeof why);
+            int declined = s == CC_SUPPORT_NO && strstr(why, "cuda:tf32 runs FP32 only") != NULL;
+            if (declined != (tf32 && i < 3)) fprintf(stderr, "%s tf32=%d: %d '%s'\n", ids[i], tf32, (int)s, why);
+            CHECK(declined == (tf32 && i < 3));
+        }
+        cc_case_inst_free(&inst);
+    }
 }
 
 static void coverage(void)
@@ -239,6 +271,7 @@ int main(void)
 {
     registry();
     open_without_gpu();
+    tf32_mode();
     coverage();
     walks();
     windows();
