@@ -69,6 +69,7 @@ for lib in libcublas.so.13 libcublasLt.so.13 libcudnn.so.9 libcudnn_engines_prec
         echo "device-check: $lib not found under $roots" >> "$log"
     fi
 done
+orig_ld=${LD_LIBRARY_PATH-}   # the peer's: torch finds its own CUDA libraries
 export LD_LIBRARY_PATH=$libdirs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 # NVIDIA's OpenCL driver, where the machine has it, through an ICD file of our own (the
 # bundle's loader reads OCL_ICD_VENDORS)
@@ -106,9 +107,9 @@ rm -f "$db"
 step ops 110 "$cc" run --quick --targets "$targets" --db "$db" --tag device-check --timeout 30
 # 2. both models joined to that run: f32, f16, bf16, int8 on cuda and f32 on cuda:tf32, at
 #    batch 1 (latency) and a large batch (throughput), checked against the golden model
-step resnet50 75 "$cc" model run resnet50 --run device-check --db "$db" --targets cuda,cuda:tf32 \
+step resnet50 90 "$cc" model run resnet50 --run device-check --db "$db" --targets cuda,cuda:tf32 \
     --precisions f32,f16,bf16,int8 --images 2 --calib 2 --batch 1,cuda=256 --min-time 0.3 --timeout 60
-step yolov5s 90 "$cc" model run yolov5s --run device-check --db "$db" --targets cuda,cuda:tf32 \
+step yolov5s 100 "$cc" model run yolov5s --run device-check --db "$db" --targets cuda,cuda:tf32 \
     --precisions f32,f16,bf16,int8 --images 1 --calib 1 --batch 1,cuda=64 --min-time 0.3 --timeout 75
 # 3. a few cases under compute-sanitizer (memcheck follows the run's worker process)
 san=$(command -v compute-sanitizer || find /usr/local/cuda*/bin /opt/nvidia -name compute-sanitizer -type f 2>/dev/null | head -1)
@@ -125,17 +126,16 @@ case
 "BatchNormalization(x=4x16:f32,scale=16,b=16,input_mean=16,input_var=16)"
 EOF
 if [ -n "$san" ]; then
-    step sanitizer 60 "$san" --tool memcheck --target-processes all --print-limit 20 \
-        --log-file "$out/sanitizer.txt" "$cc" run --cases-file "$work/sanitize.csv" --targets cuda \
-        --no-timing --db "$work/sanitize.db"
-    tail -3 "$out/sanitizer.txt" 2>/dev/null | tee -a "$log"
+    step sanitizer 45 "$san" --tool memcheck --target-processes all --print-limit 20 \
+        "$cc" run --cases-file "$work/sanitize.csv" --targets cuda --no-timing --db "$work/sanitize.db"
+    sed -n '/^=== sanitizer (limit/,/^=== sanitizer: exit/p' "$log" > "$out/sanitizer.txt"
 else
     say "no compute-sanitizer found"
 fi
 # 4. the PyTorch peer on the same GPU, same models, sizes and batches
 for m in "resnet50 256" "yolov5s 64"; do
     set -- $m
-    step "peer-$1" 60 env PYTHONUNBUFFERED=1 python3 scripts/peer_torch.py --device cuda --model "$1" --batch "$2" \
+    step "peer-$1" 50 env LD_LIBRARY_PATH="$orig_ld" PYTHONUNBUFFERED=1 python3 scripts/peer_torch.py --device cuda --model "$1" --batch "$2" \
         --seconds 0.5 --json "$out/peer.jsonl"
 done
 # 5. the report and the side-by-side summary
