@@ -32,6 +32,13 @@ static int float_attrs_dyadic(const cc_case *c)
 cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_golden *golden,
                             const cc_tensor *got, cc_metrics *m, char *reason, size_t reason_size)
 {
+    return cc_check_outputs_on(c, exact, n_out, golden, got, 0, m, reason, reason_size);
+}
+
+cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_golden *golden,
+                               const cc_tensor *got, int contraction_bits, cc_metrics *m, char *reason,
+                               size_t reason_size)
+{
     memset(m, 0, sizeof *m);
     m->cosine = 1;
     m->worst_index = -1;
@@ -46,6 +53,14 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
     }
     double u = cc_dtype_unit_roundoff(case_dt);
     if (!cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(CC_F32);
+    /* FP32 contractions on a device that rounds their inputs to fewer bits (TF32 tensor
+       cores: 11) and multiplies and accumulates in FP32: each product a*b becomes
+       a(1+d1) b(1+d2), |d| <= u_in, an error of at most (2 u_in + u_in^2)|a b|, which adds
+       (2 u_in + u_in^2) S to FP32's accumulation bound (S = sum of |terms|, g->mag) */
+    int reduced = contraction_bits > 0 && contraction_bits < 24 && case_dt == CC_F32 &&
+                  cc_op_has_trait(c->op, CC_TRAIT_CONTRACTION);
+    double u_in = reduced ? ldexp(1.0, -contraction_bits) : 0;
+    double in_round = 2 * u_in + u_in * u_in;
     /* each operation may also underflow: an absolute error of half the smallest subnormal
      * of the compute type (the model fl(x op y) = (x op y)(1 + d) + e, |e| <= eta) */
     double eta = cc_dtype_min_subnormal(cc_dtype_is_float(case_dt) ? case_dt : CC_F32) / 2;
@@ -103,7 +118,8 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
                     bound = y >= want ? hi - want : want - lo;
                 } else if (!is_float) bound = exact_here ? 0 : tol->atol;
                 else if (exact_here) bound = 0;
-                else bound = tol->atol + tol->c * gamma * (u * g->mag[i] + eta) + tol->r * u_out * fabs(want) + sub_out;
+                else bound = tol->atol + tol->c * (gamma * (u * g->mag[i] + eta) + in_round * g->mag[i]) +
+                             tol->r * u_out * fabs(want) + sub_out;
             }
             m->n++;
             double ratio = e == 0 ? 0 : (bound > 0 ? e / bound : INFINITY);
@@ -135,9 +151,9 @@ cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_gol
                 : (sum_want2 == sum_got2 ? 1 : 0);
     if (m->n_bad > 0 || any_nonfinite_bad) {
         snprintf(reason, reason_size,
-                 "%lld of %lld elements out of bound; worst at flat index %lld: got %.9g, want %.9g (%.3gx the bound)",
+                 "%lld of %lld elements out of bound; worst at flat index %lld: got %.9g, want %.9g (%.3gx the bound%s)",
                  (long long)m->n_bad, (long long)m->n, (long long)m->worst_index, m->worst_got,
-                 m->worst_want, m->bound_ratio);
+                 m->worst_want, m->bound_ratio, reduced ? contraction_bits == 11 ? " for TF32 inputs" : " for reduced-precision inputs" : "");
         return CC_FAILED;
     }
     if (m->n >= 2 && all_same) {

@@ -16,5 +16,12 @@
  * whatever the inputs. */
 cc_verdict cc_check_outputs(const cc_case *c, int exact, int n_out, const cc_golden *golden,
                             const cc_tensor *got, cc_metrics *m, char *reason, size_t reason_size);
+/* The same for a device whose FP32 contractions (CC_TRAIT_CONTRACTION ops on f32 data) round
+ * their inputs to contraction_bits significand bits (cc_device_desc.f32_contraction_bits:
+ * 11 for TF32; 0 for FP32's own): such an op's bound uses that precision's unit roundoff
+ * 2^-bits, as an f16 case's does, and a failure says so. */
+cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_golden *golden,
+                               const cc_tensor *got, int contraction_bits, cc_metrics *m, char *reason,
+                               size_t reason_size);
 
 #endif

@@ -3,9 +3,10 @@
 # under five minutes, everything measured written under OUT:
 #   log.txt          every step's output: nvidia-smi, the machine, `crosscheck list targets`,
 #                    the op suite, the models, the PyTorch peer, each step's wall time
-#   crosscheck.db    the run: the quick op suite on cuda and cuda:tf32 (and opencl where
-#                    NVIDIA's OpenCL driver is installed), ResNet50 and YOLOv5s in f32, tf32,
-#                    f16, bf16 and int8 at batch 1 and a large batch, joined as one run
+#   crosscheck.db.xz the run (xz-compressed): the quick op suite on cuda and cuda:tf32 (and
+#                    opencl where NVIDIA's OpenCL driver is installed, unless
+#                    DEVICE_CHECK_OPENCL=0), ResNet50 and YOLOv5s in f32, tf32, f16, bf16 and
+#                    int8 at batch 1 and a large batch, joined as one run
 #   report.md        `crosscheck report` of that run
 #   sanitizer.txt    a few cuda cases under compute-sanitizer's memcheck
 #   peer.jsonl       PyTorch on the same GPU (scripts/peer_torch.py --device cuda)
@@ -99,18 +100,24 @@ if [ "$status" != available ]; then
     say "DEVICE_CHECK_REHEARSE=1: going on without a GPU"
 fi
 targets=cuda,cuda:tf32
-"$cc" list targets 2>/dev/null | awk '$1 == "opencl" && $2 == "available"' | grep -qi nvidia && targets=$targets,opencl
+if [ "${DEVICE_CHECK_OPENCL:-1}" = 1 ]; then
+    "$cc" list targets 2>/dev/null | awk '$1 == "opencl" && $2 == "available"' | grep -qi nvidia && targets=$targets,opencl
+fi
 
 db=$out/crosscheck.db
 rm -f "$db"
 # 1. the quick op suite (cuda:tf32 runs the FP32 cases on TF32 tensor cores, declining the rest)
-step ops 110 "$cc" run --quick --targets "$targets" --db "$db" --tag device-check --timeout 30
+step ops 130 "$cc" run --quick --targets "$targets" --db "$db" --tag device-check --timeout 30 --min-time 0.005
 # 2. both models joined to that run: f32, f16, bf16, int8 on cuda and f32 on cuda:tf32, at
 #    batch 1 (latency) and a large batch (throughput), checked against the golden model
-step resnet50 90 "$cc" model run resnet50 --run device-check --db "$db" --targets cuda,cuda:tf32 \
-    --precisions f32,f16,bf16,int8 --images 2 --calib 2 --batch 1,cuda=256 --min-time 0.3 --timeout 60
-step yolov5s 100 "$cc" model run yolov5s --run device-check --db "$db" --targets cuda,cuda:tf32 \
-    --precisions f32,f16,bf16,int8 --images 1 --calib 1 --batch 1,cuda=64 --min-time 0.3 --timeout 75
+step resnet50 80 "$cc" model run resnet50 --run device-check --db "$db" --targets cuda,cuda:tf32 \
+    --precisions f32,f16,bf16,int8 --images 2 --calib 2 --batch 1,cuda=256 --min-time 0.3 --timeout 60 \
+    --mem-limit 65536
+step yolov5s 95 "$cc" model run yolov5s --run device-check --db "$db" --targets cuda,cuda:tf32 \
+    --precisions f32,f16,bf16,int8 --images 1 --calib 1 --batch 1,cuda=64 --min-time 0.3 --timeout 60 \
+    --mem-limit 65536
+# the database as it is now (xz: it outgrows what a device call brings back), again at the end
+xz -T0 -c "$db" > "$out/crosscheck.db.xz"
 # 3. a few cases under compute-sanitizer (memcheck follows the run's worker process)
 san=$(command -v compute-sanitizer || find /usr/local/cuda*/bin /opt/nvidia -name compute-sanitizer -type f 2>/dev/null | head -1)
 cat > "$work/sanitize.csv" <<'EOF'
@@ -126,7 +133,7 @@ case
 "BatchNormalization(x=4x16:f32,scale=16,b=16,input_mean=16,input_var=16)"
 EOF
 if [ -n "$san" ]; then
-    step sanitizer 45 "$san" --tool memcheck --target-processes all --print-limit 20 \
+    step sanitizer 20 "$san" --tool memcheck --target-processes all --print-limit 20 \
         "$cc" run --cases-file "$work/sanitize.csv" --targets cuda --no-timing --db "$work/sanitize.db"
     sed -n '/^=== sanitizer (limit/,/^=== sanitizer: exit/p' "$log" > "$out/sanitizer.txt"
 else
@@ -136,9 +143,10 @@ fi
 for m in "resnet50 256" "yolov5s 64"; do
     set -- $m
     step "peer-$1" 50 env LD_LIBRARY_PATH="$orig_ld" PYTHONUNBUFFERED=1 python3 scripts/peer_torch.py --device cuda --model "$1" --batch "$2" \
-        --seconds 0.5 --json "$out/peer.jsonl"
+        --seconds 0.3 --json "$out/peer.jsonl"
 done
 # 5. the report and the side-by-side summary
 step report 30 "$cc" report --db "$db" --run device-check --out "$out/report.md"
 step summary 30 python3 scripts/device_summary.py "$db" "$out/peer.jsonl" "$out/summary.md"
+xz -T0 -c "$db" > "$out/crosscheck.db.xz"
 say "done in $(elapsed "$t_start") s; files in $out"

@@ -81,8 +81,8 @@ def main():
                 best = max(tp.values()) if tp else None
                 ratio = f"{ips / best:.2f}" if ips and best else ""
                 v = verdict if verdict == "passed" else f"{verdict}: {reason[:80]}"
-                lines.append(f"| {model} | {label} | {batch} | {v} | {ips:,.1f} | {share} | "
-                             f"{tp.get('nchw', 0):,.1f} | {tp.get('channels_last', 0):,.1f} | {ratio} |"
+                nchw, cl = (f"{tp[k]:,.1f}" if k in tp else "" for k in ("nchw", "channels_last"))
+                lines.append(f"| {model} | {label} | {batch} | {v} | {ips:,.1f} | {share} | {nchw} | {cl} | {ratio} |"
                              if ips else f"| {model} | {label} | {batch} | {v} | | | | | |")
     open(out, "w").write("\n".join(lines) + "\n")
     print("\n".join(lines))

@@ -11,7 +11,8 @@ run` so both see the same machine state:
     python3 scripts/peer_torch.py --device cuda --batch 256 --seconds 1 --json peer.jsonl
 
 On CUDA (scripts/device-check.sh): eager mode per precision (fp32 with TF32 off, tf32, fp16
-and bf16 autocast), NCHW and channels_last, timed with a synchronise after each run.
+and bf16 autocast), NCHW (and channels_last at the large batch), cuDNN's benchmark mode,
+timed with a synchronise after each run.
 
 Needs Debian's python3-torch; it is a peer for comparison, not a dependency."""
 import argparse
@@ -186,19 +187,19 @@ def cuda_precision(prec):
 
 
 def run_cuda(a, model, size, name):
-    """Eager PyTorch on the GPU per precision and batch, NCHW and channels_last, each figure
-    the median of synchronised runs; one line per figure and, with --json, one record."""
+    """Eager PyTorch on the GPU per precision and batch (NCHW, and channels_last at the large
+    batch), each figure the median of synchronised runs; one line per figure and, with
+    --json, one record appended as soon as it is measured."""
     torch.backends.cudnn.benchmark = True
     dev = torch.device("cuda")
     model = model.to(dev)
     p = torch.cuda.get_device_properties(dev)
     print(f"torch {torch.__version__}, CUDA {torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}, "
           f"{p.name} ({p.multi_processor_count} SMs), {name} at {size} px")
-    records = []
     with torch.no_grad():
         for prec in a.precisions.split(","):
             for batch in sorted({1, a.batch}):
-                for layout in ("nchw", "channels_last"):
+                for layout in ("nchw", "channels_last") if batch > 1 else ("nchw",):
                     fmt = torch.channels_last if layout == "channels_last" else torch.contiguous_format
                     m = model.to(memory_format=fmt)
                     x = torch.randn(batch, 3, size, size, device=dev).to(memory_format=fmt)
@@ -207,13 +208,11 @@ def run_cuda(a, model, size, name):
                     rec = {"model": a.model, "size": size, "precision": prec, "batch": batch, "layout": layout,
                            "median_ms": med * 1e3, "images_per_s": batch / med, "runs": n, "gpu": p.name,
                            "torch": torch.__version__}
-                    records.append(rec)
+                    if a.json:
+                        with open(a.json, "a") as f:
+                            f.write(json.dumps(rec) + "\n")
                     print(f"{a.model} {prec} batch {batch} {layout}: median {med * 1e3:.3f} ms, "
                           f"{batch / med:.1f} images/s ({n} runs)", flush=True)
-    if a.json:
-        with open(a.json, "a") as f:
-            for r in records:
-                f.write(json.dumps(r) + "\n")
 
 
 def main():

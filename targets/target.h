@@ -17,8 +17,10 @@
  * layouts of cc_graph, cc_node, cc_attr_value, cc_op_def and cc_tensor (ops/op.h,
  * ops/core/tensor.h) and the op ids of ops/ops.def. Any change to those layouts raises it.
  *  3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32
- *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape) */
-#define CC_TARGET_ABI_VERSION 5
+ *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape)
+ *  5: sweeps as rows (cc_op_def.sweep)
+ *  6: cc_device_desc.f32_contraction_bits (TF32 contractions judged as TF32) */
+#define CC_TARGET_ABI_VERSION 6
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,

@@ -144,8 +144,9 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         goto done;
     }
     ran = 1;
-    res->verdict = cc_check_outputs(&inst->c, inst->exact, inst->n_out, g->gold, outs, &res->metrics,
-                                    res->reason, sizeof res->reason);
+    res->verdict = cc_check_outputs_on(&inst->c, inst->exact, inst->n_out, g->gold, outs,
+                                       params->f32_contraction_bits, &res->metrics, res->reason,
+                                       sizeof res->reason);
 
     if (params->time_it) {
         cc_timing *tm = &res->timing;

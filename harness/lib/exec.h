@@ -16,6 +16,7 @@ typedef struct cc_exec_params {
     int min_samples;      /* ... and at least this many samples */
     int max_samples;      /* stop at this many samples ... */
     double max_time;      /* ... or after this much sampling time */
+    int f32_contraction_bits; /* the target's cc_device_desc.f32_contraction_bits (0: FP32) */
 } cc_exec_params;
 
 /* A case made concrete in one regime, with its golden outputs (shared across targets). */

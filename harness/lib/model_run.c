@@ -127,6 +127,13 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     r->n_fallback = info.n_fallback;
     r->support_rate = g->n_nodes ? (double)(g->n_nodes - info.n_fallback) / g->n_nodes : 0;
     snprintf(r->fallback_ops, sizeof r->fallback_ops, "%s", info.fallback_ops);
+    if (cpu && cpu != t && g->n_nodes > 0 && info.n_fallback == g->n_nodes) {
+        /* every node would run on the fallback: a figure of the cpu, not of this target */
+        char msg[CC_REASON_MAX];
+        snprintf(msg, sizeof msg, "no node runs on the target (%.200s)", info.first_unsupported);
+        set_reason(r, CC_UNSUPPORTED, msg);
+        goto done;
+    }
     const cc_tensor *o0 = &g->values[g->outputs[0]];
     if (cc_tensor_alloc(&out, o0->dtype, &o0->shape, &e)) {
         set_reason(r, CC_ERROR, e.msg);
@@ -253,8 +260,15 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     int batch = o->batch;
     for (int i = 0; i < o->n_targets; i++)
         if (o->targets[i] == t && o->batches[i] > 0) batch = o->batches[i];
-    if (o->mem_limit_mb && cc_model_mem_need(f32, batch) > (double)o->mem_limit_mb * 1048576.0)
-        batch = 1; /* judged from the shapes, as the whole model was (model_run.h) */
+    char tp_note[CC_REASON_MAX] = "";
+    if (o->mem_limit_mb && cc_model_mem_need(f32, batch) > (double)o->mem_limit_mb * 1048576.0) {
+        /* judged from the shapes, as the whole model was (model_run.h) */
+        char need[32];
+        cc_worker_format_bytes(cc_model_mem_need(f32, batch), need, sizeof need);
+        snprintf(tp_note, sizeof tp_note, "throughput at batch %d not measured: needs %s, over --mem-limit %zu MiB",
+                 batch, need, o->mem_limit_mb);
+        batch = 1;
+    }
     if (!st && batch > 1 && !cc_model_is_onnx(o->model)) {
         cc_graph_exec *xb = NULL;
         cc_graph_exec_info ib;
@@ -276,6 +290,13 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
             r->throughput = batch / tm.median;
             r->tp_batch = batch;
         }
+        if (s2) snprintf(tp_note, sizeof tp_note, "throughput at batch %d not measured: %.200s", batch, e.msg);
+    }
+    if (tp_note[0] && !st) {
+        /* the batch-1 figure stands; the reason the larger batch is missing goes with it */
+        size_t len = strlen(r->reason);
+        snprintf(r->reason + len, sizeof r->reason - len, "%s%s", len ? "; " : "", tp_note);
+        fprintf(stderr, "crosscheck: %s %s %s: %s\n", r->model, r->target, r->precision, tp_note);
     }
     if (o->layers) cc_model_layers(v->m, &v->eval0, t, ctx, r);
     if (st) set_reason(r, CC_ERROR, e.msg);

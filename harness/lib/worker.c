@@ -167,6 +167,7 @@ static void worker_main(const cc_worker_config *cfg, int in_fd, int out_fd)
             } else {
                 cc_exec_params p = cfg->params;
                 p.time_it = rq.time_it;
+                p.f32_contraction_bits = s.desc[rq.target].f32_contraction_bits;
                 cc_exec_target(&s.golden, t, s.ctx[rq.target], &p, &res, samples, &n, NULL);
             }
         }

@@ -13,6 +13,11 @@ typedef struct cc_device_desc {
     char peak_source[96];   /* how peak_gflops was found, "" where unknown: "measured: ..."
                                (a probe run on this machine) or "estimate: ..." (counted
                                from the device's properties, e.g. SMs x lanes x clock) */
+    int f32_contraction_bits; /* significand bits (the implicit one included) to which the
+                               device rounds the inputs of FP32 contractions (Conv, MatMul,
+                               Gemm: CC_TRAIT_CONTRACTION ops on f32 data); 0 for FP32's own
+                               24; 11 for TF32 tensor cores (cuda:tf32). The checker bounds
+                               such results with that precision's unit roundoff. */
 } cc_device_desc;
 
 #endif

@@ -5,6 +5,7 @@
  * output, infer() rejections with their messages, cost() on known shapes, the generated
  * scales, and every generated case id. */
 #include "op_test.h"
+#include "ops/check.h"
 
 #define cc_family_matmul (*cc_catalog_family("matmul"))
 
@@ -588,8 +589,68 @@ static void test_qlinearmatmul_empty(void)
         }
 }
 
+/* x rounded to nearest (ties to even) with `bits` significand bits: TF32 keeps 11 (10 stored),
+ * bf16 8; computed in double, exact for the f32 values used here */
+static double round_bits(double x, int bits)
+{
+    if (x == 0) return 0;
+    int e;
+    frexp(x, &e);
+    double q = ldexp(1.0, e - bits);
+    return nearbyint(x / q) * q;
+}
+
+/* A device whose FP32 contractions round inputs to TF32 (cuda:tf32) is judged with TF32's
+ * input rounding added to FP32's bound: a product of TF32-rounded inputs accumulated in f32
+ * fails the FP32 bound (about 25x over it here) and passes the TF32 one; inputs rounded to
+ * 5 bits fail both; an op that is not a contraction keeps FP32's bound on such a device. */
+static void test_tf32_bound(void)
+{
+    const char *ids[] = { "MatMul(a=16x64:f32,b=64x8)", "Relu(x=16x64:f32)" };
+    for (int i = 0; i < 2; i++) {
+        cc_case c;
+        cc_case_inst inst;
+        cc_golden gold[CC_MAX_IO];
+        cc_err err = { 0 };
+        CHECK(cc_case_parse(ids[i], &c, &err) == CC_OK);
+        CHECK(cc_case_instantiate(&c, 7, 0, &inst, &err) == CC_OK);
+        CHECK(cc_case_golden(&inst, gold, &err) == CC_OK);
+        const cc_tensor *in[CC_MAX_IO];
+        cc_case_inst_inputs(&inst, in);
+        cc_tensor y;
+        CHECK(cc_tensor_alloc(&y, CC_F32, &gold[0].shape, &err) == CC_OK);
+        float *py = y.data;
+        const float *a = in[0]->data;
+        for (int bits = 11; bits >= 5; bits -= 6) {
+            if (i == 0) { /* y = round(a) round(b), accumulated in f32 */
+                const float *b = in[1]->data;
+                for (int r = 0; r < 16; r++)
+                    for (int n = 0; n < 8; n++) {
+                        float acc = 0;
+                        for (int k = 0; k < 64; k++)
+                            acc += (float)(round_bits(a[r * 64 + k], bits) * round_bits(b[k * 8 + n], bits));
+                        py[r * 8 + n] = acc;
+                    }
+            } else { /* Relu of a TF32-rounded input: not what a correct Relu gives */
+                for (int k = 0; k < 16 * 64; k++) py[k] = (float)fmax(0, round_bits(a[k], bits));
+            }
+            cc_metrics m;
+            char why[256];
+            cc_verdict fp32 = cc_check_outputs(&c, 0, 1, gold, &y, &m, why, sizeof why);
+            cc_verdict tf32 = cc_check_outputs_on(&c, 0, 1, gold, &y, 11, &m, why, sizeof why);
+            CHECK(fp32 == CC_FAILED);
+            CHECK(tf32 == (i == 0 && bits == 11 ? CC_PASSED : CC_FAILED));
+            if (i == 0 && bits == 5) CHECK(strstr(why, "for TF32 inputs") != NULL);
+        }
+        cc_tensor_free(&y);
+        cc_golden_free(gold, inst.n_out);
+        cc_case_inst_free(&inst);
+    }
+}
+
 int main(void)
 {
+    test_tf32_bound();
     test_qlinearmatmul_empty();
     test_gemm_hand();
     test_gemm_trans_and_bias();

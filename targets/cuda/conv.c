@@ -3,8 +3,9 @@
  * dilations), and ConvInteger / QLinearConv through the project's int32 kernel
  * (kernels_int.cu).
  *
- * Conv's algorithm comes from cudnnGetConvolutionForwardAlgorithm_v7 in prepare: the
- * first candidate, in cuDNN's order, whose workspace query succeeds, skipping the FFT and
+ * Conv's algorithm is chosen in prepare: the fastest in cuDNN's benchmark of this shape
+ * (cudnnFindConvolutionForwardAlgorithm; cudnnGetConvolutionForwardAlgorithm_v7's ranking
+ * where that fails) whose workspace query succeeds, skipping the FFT and
  * Winograd algorithms (their rounding error is not a dot product's: the policy's
  * gamma(K) * u * sum|w x| bound, and the exact regime, do not hold for them). f32 runs
  * with CUDNN_FMA_MATH (no TF32) unless the device was opened with "tf32"; f16 and bf16
@@ -114,12 +115,21 @@ static const char *math_name(cudnnMathType_t m)
 static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_err *err)
 {
     cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int got = 0;
-    cc_status st = cc_cuda_dnn_check(
-        cudnnGetConvolutionForwardAlgorithm_v7(c->dnn, s->xd, s->wd, s->cd, s->yd,
-                                               CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf),
-        "cudnnGetConvolutionForwardAlgorithm_v7", err);
-    if (st) return st;
+    int got = 0, measured = 1;
+    cc_status st = CC_OK;
+    /* cuDNN's benchmark first: every algorithm run on this shape (on buffers of its own),
+       fastest first; strict FP32 measures FMA kernels only. The heuristic's ranking where
+       the benchmark fails. */
+    if (strict_f32) cudnnSetConvolutionMathType(s->cd, CUDNN_FMA_MATH);
+    if (cudnnFindConvolutionForwardAlgorithm(c->dnn, s->xd, s->wd, s->cd, s->yd, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
+                                             &got, perf) != CUDNN_STATUS_SUCCESS ||
+        got <= 0) {
+        measured = 0;
+        st = cc_cuda_dnn_check(cudnnGetConvolutionForwardAlgorithm_v7(c->dnn, s->xd, s->wd, s->cd, s->yd,
+                                                                      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf),
+                               "cudnnGetConvolutionForwardAlgorithm_v7", err);
+        if (st) return st;
+    }
     for (int i = 0; i < got; i++) {
         cudnnConvolutionFwdAlgo_t a = perf[i].algo;
         if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
@@ -141,8 +151,8 @@ static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_e
         s->algo = a;
         s->ws_bytes = ws;
         if (ws && (st = cc_cuda_alloc(ws, &s->ws, "Conv workspace", err))) return st;
-        cc_backend_note("cudnn %s, %s, ws %zu B%s", algo_name(a), math_name(math), ws,
-                     s->xpad ? ", explicit asymmetric pad" : "");
+        cc_backend_note("cudnn %s, %s, ws %zu B%s%s", algo_name(a), math_name(math), ws,
+                        measured ? ", benchmarked" : ", heuristic", s->xpad ? ", explicit asymmetric pad" : "");
         return CC_OK;
     }
     return cc_err_set(err, CC_ERR_UNSUPPORTED,

@@ -180,6 +180,7 @@ static cc_status cuda_open(const char *device, void **ctx, cc_device_desc *desc,
     snprintf(d.library, sizeof d.library, "cuDNN %zu.%zu.%zu; cuBLASLt %zu.%zu.%zu; %s", dv / 10000,
              (dv / 100) % 100, dv % 100, lv / 10000, (lv / 100) % 100, lv % 100,
              tf32 ? "FP32 as TF32 on tensor cores" : "FP32 strict (no TF32)");
+    d.f32_contraction_bits = tf32 ? 11 : 0; /* TF32: 10 stored bits + the implicit one */
     int clock_khz = 0, mem_khz = 0, bus_bits = 0;
     cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, index);
     cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, index);
