@@ -3,9 +3,9 @@
  * dilations), and ConvInteger / QLinearConv through the project's int32 kernel
  * (kernels_int.cu).
  *
- * Conv's algorithm is chosen in prepare: the fastest in cuDNN's benchmark of this shape
- * (cudnnFindConvolutionForwardAlgorithm; cudnnGetConvolutionForwardAlgorithm_v7's ranking
- * where that fails) whose workspace query succeeds, skipping the FFT and
+ * Conv's algorithm is chosen in prepare from cudnnGetConvolutionForwardAlgorithm_v7's
+ * candidates whose workspace query succeeds, each timed on this shape (the fastest kept,
+ * remembered per device context for later layers of the same shape), skipping the FFT and
  * Winograd algorithms (their rounding error is not a dot product's: the policy's
  * gamma(K) * u * sum|w x| bound, and the exact regime, do not hold for them). f32 runs
  * with CUDNN_FMA_MATH (no TF32) unless the device was opened with "tf32"; f16 and bf16
@@ -111,26 +111,79 @@ static const char *math_name(cudnnMathType_t m)
     }
 }
 
-/* Picks the algorithm (see the top of the file) and sizes its workspace. */
-static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_err *err)
+/* Sets the descriptor's math type, sizes and allocates the workspace of algorithm a. */
+static cc_status use_algo(cc_cuda_ctx *c, conv_state *s, cudnnConvolutionFwdAlgo_t a, cudnnMathType_t math,
+                          const char *how, cc_err *err)
 {
-    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
-    int got = 0, measured = 1;
-    cc_status st = CC_OK;
-    /* cuDNN's benchmark first: every algorithm run on this shape (on buffers of its own),
-       fastest first; strict FP32 measures FMA kernels only. The heuristic's ranking where
-       the benchmark fails. */
-    if (strict_f32) cudnnSetConvolutionMathType(s->cd, CUDNN_FMA_MATH);
-    if (cudnnFindConvolutionForwardAlgorithm(c->dnn, s->xd, s->wd, s->cd, s->yd, CUDNN_CONVOLUTION_FWD_ALGO_COUNT,
-                                             &got, perf) != CUDNN_STATUS_SUCCESS ||
-        got <= 0) {
-        measured = 0;
-        st = cc_cuda_dnn_check(cudnnGetConvolutionForwardAlgorithm_v7(c->dnn, s->xd, s->wd, s->cd, s->yd,
-                                                                      CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf),
-                               "cudnnGetConvolutionForwardAlgorithm_v7", err);
-        if (st) return st;
+    cc_status st = cc_cuda_dnn_check(cudnnSetConvolutionMathType(s->cd, math), "Conv math type", err);
+    size_t ws = 0;
+    if (!st)
+        st = cc_cuda_dnn_check(cudnnGetConvolutionForwardWorkspaceSize(c->dnn, s->xd, s->wd, s->cd, s->yd, a, &ws),
+                               "Conv workspace size", err);
+    if (st) return st;
+    s->algo = a;
+    s->ws_bytes = ws;
+    if (ws && (st = cc_cuda_alloc(ws, &s->ws, "Conv workspace", err))) return st;
+    cc_backend_note("cudnn %s, %s, ws %zu B, %s%s", algo_name(a), math_name(math), ws, how,
+                    s->xpad ? ", explicit asymmetric pad" : "");
+    return CC_OK;
+}
+
+/* Times candidate (a, math) on zeroed scratch buffers: one warm-up run, then the faster of
+ * two runs by CUDA events; a negative time where it does not run. */
+static float time_algo(cc_cuda_ctx *c, conv_state *s, cudnnConvolutionFwdAlgo_t a, cudnnMathType_t math,
+                       void *x, void *w, void *y, void *ws, size_t ws_cap)
+{
+    size_t need = 0;
+    if (cudnnSetConvolutionMathType(s->cd, math) != CUDNN_STATUS_SUCCESS ||
+        cudnnGetConvolutionForwardWorkspaceSize(c->dnn, s->xd, s->wd, s->cd, s->yd, a, &need) !=
+            CUDNN_STATUS_SUCCESS ||
+        need > ws_cap)
+        return -1;
+    const float one = 1.0f, zero = 0.0f;
+    float best = -1;
+    for (int r = 0; r < 3; r++) {
+        if (cudaEventRecord(c->ev_start, c->stream) != cudaSuccess) return -1;
+        if (cudnnConvolutionForward(c->dnn, &one, s->xd, x, s->wd, w, s->cd, a, ws, need, &zero, s->yd, y) !=
+            CUDNN_STATUS_SUCCESS)
+            return -1;
+        float ms = 0;
+        if (cudaEventRecord(c->ev_stop, c->stream) != cudaSuccess ||
+            cudaEventSynchronize(c->ev_stop) != cudaSuccess ||
+            cudaEventElapsedTime(&ms, c->ev_start, c->ev_stop) != cudaSuccess)
+            return -1;
+        if (r > 0 && (best < 0 || ms < best)) best = ms;
     }
-    for (int i = 0; i < got; i++) {
+    return best;
+}
+
+/* Largest workspace (bytes) a candidate may have when candidates are timed. */
+#define CONV_TIMING_WS_CAP ((size_t)1 << 30)
+
+/* Picks the algorithm (see the top of the file) and sizes its workspace. The candidates are
+ * cuDNN's heuristic list less FFT and Winograd (and, for strict FP32, less tensor-op math);
+ * with more than one, each is timed on this shape (x_bytes, w_bytes, y_bytes: the tensors'
+ * sizes) and the fastest is kept, remembered per context under `key` for the layers of the
+ * same shape (key NULL: not remembered). Where timing cannot run (no memory for scratch buffers, a failed call), the
+ * heuristic's first candidate. */
+static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, const char *key, size_t x_bytes,
+                             size_t w_bytes, size_t y_bytes, cc_err *err)
+{
+    for (int i = 0; key && i < c->n_conv_memo; i++)
+        if (!strcmp(c->conv_memo[i].key, key))
+            return use_algo(c, s, (cudnnConvolutionFwdAlgo_t)c->conv_memo[i].algo,
+                            (cudnnMathType_t)c->conv_memo[i].math, "timed (same shape)", err);
+    cudnnConvolutionFwdAlgoPerf_t perf[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int got = 0;
+    cc_status st = cc_cuda_dnn_check(
+        cudnnGetConvolutionForwardAlgorithm_v7(c->dnn, s->xd, s->wd, s->cd, s->yd,
+                                               CUDNN_CONVOLUTION_FWD_ALGO_COUNT, &got, perf),
+        "cudnnGetConvolutionForwardAlgorithm_v7", err);
+    if (st) return st;
+    cudnnConvolutionFwdAlgo_t algo[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    cudnnMathType_t maths[CUDNN_CONVOLUTION_FWD_ALGO_COUNT];
+    int n = 0;
+    for (int i = 0; i < got && n < CUDNN_CONVOLUTION_FWD_ALGO_COUNT; i++) {
         cudnnConvolutionFwdAlgo_t a = perf[i].algo;
         if (perf[i].status != CUDNN_STATUS_SUCCESS) continue;
         if (a == CUDNN_CONVOLUTION_FWD_ALGO_FFT || a == CUDNN_CONVOLUTION_FWD_ALGO_FFT_TILING ||
@@ -143,21 +196,60 @@ static cc_status choose_algo(cc_cuda_ctx *c, conv_state *s, int strict_f32, cc_e
                 continue;
             math = CUDNN_FMA_MATH;
         }
-        if (cudnnSetConvolutionMathType(s->cd, math) != CUDNN_STATUS_SUCCESS) continue;
+        int dup = 0;
+        for (int k = 0; k < n; k++) dup |= algo[k] == a && maths[k] == math;
+        if (dup) continue;
         size_t ws = 0;
-        if (cudnnGetConvolutionForwardWorkspaceSize(c->dnn, s->xd, s->wd, s->cd, s->yd, a, &ws) !=
-            CUDNN_STATUS_SUCCESS)
+        if (cudnnSetConvolutionMathType(s->cd, math) != CUDNN_STATUS_SUCCESS ||
+            cudnnGetConvolutionForwardWorkspaceSize(c->dnn, s->xd, s->wd, s->cd, s->yd, a, &ws) !=
+                CUDNN_STATUS_SUCCESS)
             continue;
-        s->algo = a;
-        s->ws_bytes = ws;
-        if (ws && (st = cc_cuda_alloc(ws, &s->ws, "Conv workspace", err))) return st;
-        cc_backend_note("cudnn %s, %s, ws %zu B%s%s", algo_name(a), math_name(math), ws,
-                        measured ? ", benchmarked" : ", heuristic", s->xpad ? ", explicit asymmetric pad" : "");
-        return CC_OK;
+        algo[n] = a;
+        maths[n++] = math;
     }
-    return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                      "Conv: cuDNN offers no %sGEMM or direct algorithm for this convolution "
-                      "(%d candidates)", strict_f32 ? "FMA-only " : "", got);
+    if (n == 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "Conv: cuDNN offers no %sGEMM or direct algorithm for this convolution "
+                          "(%d candidates)", strict_f32 ? "FMA-only " : "", got);
+    int pick = 0;
+    const char *how = "heuristic (one candidate)";
+    if (n > 1) {
+        void *x = NULL, *w = NULL, *y = NULL, *ws = NULL;
+        size_t ws_cap = 0;
+        for (int k = 0; k < n; k++) {
+            size_t need = 0;
+            cudnnSetConvolutionMathType(s->cd, maths[k]);
+            if (cudnnGetConvolutionForwardWorkspaceSize(c->dnn, s->xd, s->wd, s->cd, s->yd, algo[k], &need) ==
+                    CUDNN_STATUS_SUCCESS &&
+                need > ws_cap && need <= CONV_TIMING_WS_CAP)
+                ws_cap = need;
+        }
+        how = "heuristic (timing not possible)";
+        if (cudaMalloc(&x, x_bytes) == cudaSuccess && cudaMalloc(&w, w_bytes) == cudaSuccess &&
+            cudaMalloc(&y, y_bytes) == cudaSuccess && (!ws_cap || cudaMalloc(&ws, ws_cap) == cudaSuccess) &&
+            cudaMemsetAsync(x, 0, x_bytes, c->stream) == cudaSuccess &&
+            cudaMemsetAsync(w, 0, w_bytes, c->stream) == cudaSuccess) {
+            float best = -1;
+            for (int k = 0; k < n; k++) {
+                float ms = time_algo(c, s, algo[k], maths[k], x, w, y, ws, ws_cap);
+                if (ms >= 0 && (best < 0 || ms < best)) best = ms, pick = k;
+            }
+            if (best >= 0) how = "timed";
+        }
+        cudaGetLastError(); /* a failed scratch allocation leaves the heuristic's choice */
+        cudaStreamSynchronize(c->stream);
+        cudaFree(x);
+        cudaFree(w);
+        cudaFree(y);
+        cudaFree(ws);
+        if (key && !strcmp(how, "timed") && c->n_conv_memo < (int)(sizeof c->conv_memo / sizeof c->conv_memo[0])) {
+            struct cc_cuda_algo_memo *m = &c->conv_memo[c->n_conv_memo++];
+            snprintf(m->key, sizeof m->key, "%s", key);
+            m->algo = (int)algo[pick];
+            m->math = (int)maths[pick];
+        }
+    }
+    return use_algo(c, s, algo[pick], maths[pick], how, err);
 }
 
 static cc_status conv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
@@ -257,7 +349,22 @@ static cc_status conv_prepare(void *ctx, const cc_node *node, const cc_tensor *c
                             i, odims[i], ydims[i]);
             goto fail;
         }
-    if ((st = choose_algo(c, s, strict, err))) goto fail;
+    /* the shape as cuDNN sees it, for the per-context memo of timed algorithms */
+    char key[160];
+    size_t es = cc_dtype_size(d), xb = es, wb = es, yb = es;
+    int kl = snprintf(key, sizeof key, "%d %d %lld:", (int)dt, strict, (long long)group);
+    for (int i = 0; i < nd; i++) {
+        xb *= (size_t)xdims[i];
+        wb *= (size_t)wdims[i];
+        yb *= (size_t)ydims[i];
+        kl += snprintf(key + kl, kl < (int)sizeof key ? sizeof key - (size_t)kl : 0, " %d/%d/%d", xdims[i], wdims[i],
+                       ydims[i]);
+    }
+    for (int i = 0; i < cn; i++)
+        kl += snprintf(key + kl, kl < (int)sizeof key ? sizeof key - (size_t)kl : 0, " %d,%d,%d", pad[i], stride[i],
+                       dil[i]);
+    if (kl >= (int)sizeof key) key[0] = '\0'; /* too long to remember: timed each time */
+    if ((st = choose_algo(c, s, strict, key[0] ? key : NULL, xb, wb, yb, err))) goto fail;
     *state = s;
     return CC_OK;
 fail:

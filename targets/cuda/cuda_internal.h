@@ -31,6 +31,13 @@ typedef struct cc_cuda_ctx {
     cudnnHandle_t dnn;
     cublasLtHandle_t lt;
     cudaEvent_t ev_start, ev_stop;
+    /* Conv algorithms timed on this device, by shape (conv.c): a model's repeated layer
+       shapes are timed once */
+    struct cc_cuda_algo_memo {
+        char key[160];
+        int algo, math;
+    } conv_memo[128];
+    int n_conv_memo;
 } cc_cuda_ctx;
 
 /* Each family file exports its kernels (../plan.h's cc_kernel; ctx is the cc_cuda_ctx):
