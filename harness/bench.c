@@ -158,7 +158,7 @@ static int overhead(int argc, char **argv)
 
 static const char *const ops_help =
     "crosscheck bench ops [options]\n"
-    "  Times every distinct layer shape of the built-in models (batch 1) as an op case on\n"
+    "  Times every distinct layer shape of the built-in models (batch 1, or --batch) as an op case on\n"
     "  each target and prints a Markdown table: median ms per target, the speedup of each\n"
     "  target over the baseline, `unsupported` claims with their reasons, and geometric\n"
     "  means per op. Cases run in this process (no worker isolation): a target that\n"
@@ -166,13 +166,16 @@ static const char *const ops_help =
     "  --models LIST     models whose layers are timed (default resnet50,yolov5s)\n"
     "  --size S          input size in pixels (default: each model's)\n"
     "  --case ID         time this case instead of model layers (repeatable)\n"
-    "  --targets LIST    targets (default onednn,cpu,xnnpack: those registered)\n"
+    "  --targets LIST    targets, NAME or NAME:DEVICE (default onednn,cpu,xnnpack: those registered)\n"
     "  --baseline T      the target speedups are relative to (default cpu)\n"
     "  --dtype D         f32 (default), bf16 or f16: float inputs in that type; int8: Conv\n"
     "                    as QLinearConv (u8 activations, s8 per-channel weights, s32 bias),\n"
     "                    other layers as the INT8 graphs compute them, in f32\n"
     "  --ops LIST        only these ops (e.g. Conv,MaxPool)\n"
     "  --min-time S      sampling time per case and target (default 0.05)\n"
+    "  --batch N         the models' layers at batch N (default 1)\n"
+    "  --no-check        timing only: no golden model (a large layer's takes minutes on one\n"
+    "                    core), outputs not checked; the table adds GFLOP/s per target\n"
     "  --list            print the case ids and exit\n"
     "exit codes: 0 done, 1 some result failed its numerics check, 2 bad usage, 3 no case ran\n";
 
@@ -182,17 +185,21 @@ typedef struct ops_entry {
     int layers;                      /* nodes of the models with this case id */
     cc_verdict verdict[OPS_MAX_TARGETS];
     double ms[OPS_MAX_TARGETS];      /* median; NAN when not timed */
+    double flops;                    /* of one run, from the op's cost function */
     char reason[OPS_MAX_TARGETS][CC_REASON_MAX];
 } ops_entry;
 
 typedef struct ops_opts {
     const char *models, *cases[16], *ops, *baseline;
-    int n_cases, size, list;
+    int n_cases, size, list, batch, no_check;
     cc_dtype dtype;
     int int8;
     double min_time;
     const cc_target_iface *t[OPS_MAX_TARGETS];
+    char label[OPS_MAX_TARGETS][64]; /* NAME or NAME:DEVICE */
+    const char *device[OPS_MAX_TARGETS];
     int n_t, base; /* base: index of the baseline in t, -1 when not among them */
+    int contraction_bits[OPS_MAX_TARGETS]; /* from each opened device (TF32: 11) */
 } ops_opts;
 
 /* 1 when `name` is an element of the comma-separated list (NULL: every name). */
@@ -309,7 +316,7 @@ static int collect(const ops_opts *o, ops_entry *e, int *n, int *skipped)
     snprintf(buf, sizeof buf, "%s", o->models);
     char *save = NULL;
     for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        cc_zoo_options zo = { .batch = 1, .image_size = o->size, .seed = 1 };
+        cc_zoo_options zo = { .batch = o->batch, .image_size = o->size, .seed = 1 };
         cc_model *m = NULL;
         cc_err err = { 0 };
         if (cc_zoo_build(name, &zo, &m, &err)) {
@@ -345,13 +352,25 @@ static void time_entry(const ops_opts *o, ops_entry *x, void *const *ctx, char (
         x->ms[t] = NAN;
         x->verdict[t] = CC_ERROR;
     }
-    if (cc_case_parse(x->id, &c, &err) || cc_exec_golden_make(&c, 1, CC_REGIME_RANDOM, &g, &err)) {
+    int any = 0;
+    for (int t = 0; t < o->n_t; t++) any |= ctx[t] != NULL;
+    if (!any) { /* no target opened: nothing to make inputs for */
+        for (int t = 0; t < o->n_t; t++) {
+            x->verdict[t] = CC_UNSUPPORTED;
+            snprintf(x->reason[t], sizeof x->reason[t], "%s", why[t]);
+        }
+        return;
+    }
+    if (cc_case_parse(x->id, &c, &err) ||
+        (o->no_check ? cc_exec_inputs_make(&c, 1, CC_REGIME_RANDOM, &g, &err)
+                     : cc_exec_golden_make(&c, 1, CC_REGIME_RANDOM, &g, &err))) {
         for (int t = 0; t < o->n_t; t++) snprintf(x->reason[t], sizeof x->reason[t], "%s", err.msg);
         return;
     }
     cc_exec_params p = { .time_it = 1, .warmup = 2, .min_time = o->min_time, .min_samples = 3,
-                         .max_samples = cap, .max_time = o->min_time * 4 + 0.2 };
+                         .max_samples = cap, .max_time = o->min_time * 4 + 0.2, .no_check = o->no_check };
     for (int t = 0; t < o->n_t; t++) {
+        p.f32_contraction_bits = o->contraction_bits[t];
         if (!ctx[t]) {
             x->verdict[t] = CC_UNSUPPORTED;
             snprintf(x->reason[t], sizeof x->reason[t], "%s", why[t]);
@@ -359,9 +378,10 @@ static void time_entry(const ops_opts *o, ops_entry *x, void *const *ctx, char (
         }
         cc_result res;
         int ns = 0;
-        cc_exec_result_init(&res, &c, o->t[t]->name, CC_REGIME_RANDOM, 1);
+        cc_exec_result_init(&res, &c, o->label[t], CC_REGIME_RANDOM, 1);
         cc_exec_target(&g, o->t[t], ctx[t], &p, &res, samples, &ns, NULL);
         x->verdict[t] = res.verdict;
+        if (res.flops > 0) x->flops = res.flops;
         snprintf(x->reason[t], sizeof x->reason[t], "%s", res.reason);
         if ((res.verdict == CC_PASSED || res.verdict == CC_FAILED || res.verdict == CC_MISTRUSTED) &&
             res.timing.n_samples > 0)
@@ -389,11 +409,15 @@ static double geomean(const ops_opts *o, const ops_entry *e, int n, const char *
 static void print_table(const ops_opts *o, const ops_entry *e, int n)
 {
     printf("| op | case | layers |");
-    for (int t = 0; t < o->n_t; t++) printf(" %s ms |", o->t[t]->name);
+    for (int t = 0; t < o->n_t; t++) printf(" %s ms |", o->label[t]);
+    if (o->no_check)
+        for (int t = 0; t < o->n_t; t++) printf(" %s GFLOP/s |", o->label[t]);
     for (int t = 0; t < o->n_t; t++)
-        if (t != o->base && o->base >= 0) printf(" %s / %s |", o->t[t]->name, o->t[o->base]->name);
+        if (t != o->base && o->base >= 0) printf(" %s / %s |", o->label[t], o->label[o->base]);
     printf("\n|---|---|--:|");
     for (int t = 0; t < o->n_t; t++) printf("--:|");
+    if (o->no_check)
+        for (int t = 0; t < o->n_t; t++) printf("--:|");
     for (int t = 0; t < o->n_t; t++)
         if (t != o->base && o->base >= 0) printf("--:|");
     printf("\n");
@@ -403,7 +427,12 @@ static void print_table(const ops_opts *o, const ops_entry *e, int n)
         for (int t = 0; t < o->n_t; t++) {
             if (x->verdict[t] == CC_UNSUPPORTED) printf(" unsupported |");
             else if (!(x->ms[t] >= 0)) printf(" %s |", cc_verdict_name(x->verdict[t]));
-            else printf(x->ms[t] >= 0.1 ? " %.3f%s |" : " %.4f%s |", x->ms[t], x->verdict[t] == CC_PASSED ? "" : " (!)");
+            else printf(x->ms[t] >= 0.1 ? " %.3f%s |" : " %.4f%s |", x->ms[t],
+                        x->verdict[t] == CC_PASSED || o->no_check ? "" : " (!)");
+        }
+        for (int t = 0; o->no_check && t < o->n_t; t++) {
+            if (x->ms[t] > 0 && x->flops > 0) printf(" %.0f |", x->flops / (x->ms[t] * 1e-3) * 1e-9);
+            else printf(" - |");
         }
         for (int t = 0; t < o->n_t; t++) {
             if (t == o->base || o->base < 0) continue;
@@ -418,9 +447,9 @@ static void print_table(const ops_opts *o, const ops_entry *e, int n)
 static void print_summary(const ops_opts *o, const ops_entry *e, int n)
 {
     if (o->base < 0) return;
-    printf("\ngeometric mean speedup over %s (cases both timed):\n\n| op | cases |", o->t[o->base]->name);
+    printf("\ngeometric mean speedup over %s (cases both timed):\n\n| op | cases |", o->label[o->base]);
     for (int t = 0; t < o->n_t; t++)
-        if (t != o->base) printf(" %s |", o->t[t]->name);
+        if (t != o->base) printf(" %s |", o->label[t]);
     printf("\n|---|--:|");
     for (int t = 0; t < o->n_t; t++)
         if (t != o->base) printf("--:|");
@@ -455,7 +484,7 @@ static void print_summary(const ops_opts *o, const ops_entry *e, int n)
     if (common) {
         printf("\nlayer-weighted sum over the %d cases every target timed:", common);
         for (int t = 0; t < o->n_t; t++)
-            printf(" %s %.2f ms%s", o->t[t]->name, sum[t], t + 1 < o->n_t ? "," : "");
+            printf(" %s %.2f ms%s", o->label[t], sum[t], t + 1 < o->n_t ? "," : "");
         printf("\n");
     }
 }
@@ -473,7 +502,7 @@ static void print_unsupported(const ops_opts *o, const ops_entry *e, int n)
             if (seen) continue;
             if (first) printf("\nnot timed (target: verdict, reason, first case):\n");
             first = 0;
-            printf("- %s: %s, %s; `%s`\n", o->t[t]->name, cc_verdict_name(e[i].verdict[t]), e[i].reason[t], e[i].id);
+            printf("- %s: %s, %s; `%s`\n", o->label[t], cc_verdict_name(e[i].verdict[t]), e[i].reason[t], e[i].id);
         }
 }
 
@@ -486,6 +515,7 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
     o->baseline = "cpu";
     o->dtype = CC_F32;
     o->min_time = 0.05;
+    o->batch = 1;
     const char *targets = NULL;
     for (int i = 0; i < argc; i++) {
         const char *v;
@@ -523,8 +553,15 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
                 cc_cli_say("bench ops", "--dtype takes f32, bf16, f16 or int8");
                 return 2;
             }
+        } else if (k == 0 && (k = cc_cli_value(&cli, argc, argv, &i, "--batch", &v)) > 0) {
+            if (cc_cli_u64(v, &u) || u < 1 || u > 4096) {
+                cc_cli_say("bench ops", "--batch takes 1..4096");
+                return 2;
+            }
+            o->batch = (int)u;
         } else if (k < 0) return 2;
         else if (!strcmp(argv[i], "--list")) o->list = 1;
+        else if (!strcmp(argv[i], "--no-check")) o->no_check = 1;
         else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return cc_cli_help(&cli);
         else {
             cc_cli_say("bench ops", "unknown option '%s'", argv[i]);
@@ -535,6 +572,8 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
     snprintf(buf, sizeof buf, "%s", targets ? targets : "onednn,cpu,xnnpack");
     char *save = NULL;
     for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        char *colon = strchr(name, ':');
+        if (colon) *colon = '\0';
         const cc_target_iface *t = cc_target_find(name);
         if (!t) {
             if (!targets) continue; /* a default target that is not built or loaded */
@@ -545,6 +584,8 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
             cc_cli_say("bench ops", "at most %d targets", OPS_MAX_TARGETS);
             return 2;
         }
+        o->device[o->n_t] = colon ? strdup(colon + 1) : "";
+        cc_target_label(name, o->device[o->n_t], o->label[o->n_t], sizeof o->label[o->n_t]);
         o->t[o->n_t++] = t;
     }
     if (!o->n_t) {
@@ -553,7 +594,7 @@ static int ops_parse(int argc, char **argv, ops_opts *o)
     }
     o->base = -1;
     for (int t = 0; t < o->n_t; t++)
-        if (!strcmp(o->t[t]->name, o->baseline)) o->base = t;
+        if (!strcmp(o->label[t], o->baseline)) o->base = t;
     return -1;
 }
 
@@ -582,19 +623,25 @@ static int ops_main(int argc, char **argv)
         r = 3;
         goto done;
     }
-    printf("bench ops: %d distinct cases from %s, %s, batch 1", n, o.n_cases ? "--case" : o.models,
-           o.int8 ? "int8" : cc_dtype_name(o.dtype));
+    if (o.n_cases) printf("bench ops: %d distinct cases from --case, %s", n, o.int8 ? "int8" : cc_dtype_name(o.dtype));
+    else printf("bench ops: %d distinct cases from %s, %s, batch %d", n, o.models, o.int8 ? "int8" : cc_dtype_name(o.dtype),
+                o.batch);
+    if (o.no_check) printf(", timing only (outputs not checked)");
     if (skipped) printf(" (%d layers without a case id left out)", skipped);
     printf("\n");
     for (int t = 0; t < o.n_t; t++) {
         cc_device_desc d;
         cc_err err = { 0 };
-        if (o.t[t]->open("", &ctx[t], &d, &err)) {
+        memset(&d, 0, sizeof d);
+        if (o.t[t]->open(o.device[t], &ctx[t], &d, &err)) {
             ctx[t] = NULL;
             snprintf(why[t], sizeof why[t], "open failed: %.200s", err.msg);
-            printf("- %s: %s\n", o.t[t]->name, why[t]);
+            printf("- %s: %s\n", o.label[t], why[t]);
         } else {
-            printf("- %s: %s; %s%s%s\n", o.t[t]->name, d.name, d.library, d.driver[0] ? "; " : "", d.driver);
+            o.contraction_bits[t] = d.f32_contraction_bits;
+            printf("- %s: %s; %s%s%s", o.label[t], d.name, d.library, d.driver[0] ? "; " : "", d.driver);
+            if (d.peak_gflops > 0) printf("; FP32 peak %.0f GFLOP/s (%s)", d.peak_gflops, d.peak_source);
+            printf("\n");
         }
     }
     printf("\n");

@@ -12,6 +12,8 @@
 #   peer.jsonl       PyTorch on the same GPU (scripts/peer_torch.py --device cuda)
 #   summary.md       crosscheck against PyTorch per model, precision and batch, as ratios,
 #                    and each figure as a share of the GPU's peak for its precision
+#   layers.md        ResNet50's convolutions and GEMM at batch 256 on cuda (and cuda:tf32),
+#                    timing only, GFLOP/s per layer in f32, f16, bf16 and int8
 #
 #   scripts/device-check.sh OUT [BUNDLE]
 #
@@ -104,10 +106,9 @@ if [ "${DEVICE_CHECK_OPENCL:-1}" = 1 ]; then
     "$cc" list targets 2>/dev/null | awk '$1 == "opencl" && $2 == "available"' | grep -qi nvidia && targets=$targets,opencl
 fi
 
-db=$out/crosscheck.db
-rm -f "$db"
+db=$work/crosscheck.db   # OUT gets it compressed
 # 1. the quick op suite (cuda:tf32 runs the FP32 cases on TF32 tensor cores, declining the rest)
-step ops 130 "$cc" run --quick --targets "$targets" --db "$db" --tag device-check --timeout 30 --min-time 0.005
+step ops 120 "$cc" run --quick --targets "$targets" --db "$db" --tag device-check --timeout 30 --min-time 0.005
 # 2. both models joined to that run: f32, f16, bf16, int8 on cuda and f32 on cuda:tf32, at
 #    batch 1 (latency) and a large batch (throughput), checked against the golden model
 step resnet50 80 "$cc" model run resnet50 --run device-check --db "$db" --targets cuda,cuda:tf32 \
@@ -143,9 +144,25 @@ fi
 for m in "resnet50 256" "yolov5s 64"; do
     set -- $m
     step "peer-$1" 50 env LD_LIBRARY_PATH="$orig_ld" PYTHONUNBUFFERED=1 python3 scripts/peer_torch.py --device cuda --model "$1" --batch "$2" \
-        --seconds 0.3 --json "$out/peer.jsonl"
+        --seconds 0.2 --json "$out/peer.jsonl"
 done
-# 5. the report and the side-by-side summary
+# 5. ResNet50's largest layers at batch 256 (the stem, a 3x3 convolution of the first and the
+#    third stage, the largest 1x1, the classifier's GEMM), timing only (no golden model: one
+#    such layer's takes minutes on one core): GFLOP/s per layer and precision, for the share
+#    of peak (int8: the convolutions as QLinearConv)
+layers=(--case 'Conv(x=256x3x224x224:f32,w=64x3x7x7,kernel_shape=[7,7],pads=[3,3,3,3],strides=[2,2])'
+        --case 'Conv(x=256x64x56x56:f32,w=64x64x3x3,kernel_shape=[3,3],pads=[1,1,1,1],strides=[1,1])'
+        --case 'Conv(x=256x256x14x14:f32,w=256x256x3x3,kernel_shape=[3,3],pads=[1,1,1,1],strides=[1,1])'
+        --case 'Conv(x=256x1024x14x14:f32,w=256x1024x1x1,kernel_shape=[1,1],pads=[0,0,0,0],strides=[1,1])'
+        --case 'Gemm(a=256x2048:f32,b=1000x2048,c=1000,transB=1)')
+for d in f32 f16 bf16 int8; do
+    t=cuda
+    [ "$d" = f32 ] && t=cuda,cuda:tf32
+    step "layers-$d" 40 "$cc" bench ops --targets "$t" --baseline cuda "${layers[@]}" --dtype "$d" --no-check \
+        --min-time 0.05 > "$work/layers-$d.md"
+    cat "$work/layers-$d.md" >> "$out/layers.md"
+done
+# 6. the report and the side-by-side summary
 step report 30 "$cc" report --db "$db" --run device-check --out "$out/report.md"
 step summary 30 python3 scripts/device_summary.py "$db" "$out/peer.jsonl" "$out/summary.md"
 xz -T0 -c "$db" > "$out/crosscheck.db.xz"

@@ -32,6 +32,15 @@ cc_status cc_exec_golden_make(const cc_case *c, uint64_t seed, cc_regime regime,
     return CC_OK;
 }
 
+cc_status cc_exec_inputs_make(const cc_case *c, uint64_t seed, cc_regime regime, cc_exec_golden *g,
+                              cc_err *err)
+{
+    memset(g, 0, sizeof *g);
+    cc_status st = cc_case_instantiate(c, seed, regime == CC_REGIME_EXACT, &g->inst, err);
+    if (!st) g->ready = 1;
+    return st;
+}
+
 void cc_exec_golden_release(cc_exec_golden *g)
 {
     if (!g || !g->ready) return;
@@ -144,9 +153,12 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         goto done;
     }
     ran = 1;
-    res->verdict = cc_check_outputs_on(&inst->c, inst->exact, inst->n_out, g->gold, outs,
-                                       params->f32_contraction_bits, &res->metrics, res->reason,
-                                       sizeof res->reason);
+    if (params->no_check)
+        set_reason(res, CC_MISTRUSTED, "not checked (timing only)");
+    else
+        res->verdict = cc_check_outputs_on(&inst->c, inst->exact, inst->n_out, g->gold, outs,
+                                           params->f32_contraction_bits, &res->metrics, res->reason,
+                                           sizeof res->reason);
 
     if (params->time_it) {
         cc_timing *tm = &res->timing;

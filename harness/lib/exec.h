@@ -17,6 +17,8 @@ typedef struct cc_exec_params {
     int max_samples;      /* stop at this many samples ... */
     double max_time;      /* ... or after this much sampling time */
     int f32_contraction_bits; /* the target's cc_device_desc.f32_contraction_bits (0: FP32) */
+    int no_check;         /* timing only (bench ops --no-check): g holds inputs and no golden
+                             outputs; a case that runs is CC_MISTRUSTED "not checked" */
 } cc_exec_params;
 
 /* A case made concrete in one regime, with its golden outputs (shared across targets). */
@@ -27,6 +29,9 @@ typedef struct cc_exec_golden {
 } cc_exec_golden;
 
 /* Instantiates c with seed/regime and runs the golden model. Free with _release. */
+/* cc_exec_inputs_make: the inputs alone, no golden outputs, for timing only (no_check). */
+cc_status cc_exec_inputs_make(const cc_case *c, uint64_t seed, cc_regime regime, cc_exec_golden *g,
+                              cc_err *err);
 cc_status cc_exec_golden_make(const cc_case *c, uint64_t seed, cc_regime regime, cc_exec_golden *g,
                               cc_err *err);
 void cc_exec_golden_release(cc_exec_golden *g);
