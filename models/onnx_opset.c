@@ -124,6 +124,10 @@ static const op_version table[] = {
     { "GreaterOrEqual",     12, 0, "without bfloat16" },
     { "LessOrEqual",        12, 0, "without bfloat16" },
     { "Where",              9,  0, "without bfloat16" },
+    { "And",                1,  REFUSED, "legacy broadcast attribute" },
+    { "Or",                 1,  REFUSED, "legacy broadcast attribute" },
+    { "Xor",                1,  REFUSED, "legacy broadcast attribute" },
+    { "IsNaN",              9,  0, "without bfloat16" },
 };
 /* clang-format on */
 

@@ -1,10 +1,14 @@
 /* eltwise_logic.c — the elementwise ops of the catalog with a bool side (ONNX opset 17
  * semantics): the comparisons Equal (opset 13: numeric and bool inputs), Greater, Less
  * (opset 13), GreaterOrEqual and LessOrEqual (opset 16), with multidirectional (numpy)
- * broadcasting and a bool output; and Where (opset 16): condition (bool), X and Y
- * broadcast together, the output of X's dtype. The golden models are plain loops over the broadcast
- * output: floats compared in double (f16/bf16 widen exactly), integers in int64. A bool
- * output is 0 or 1 with S = |value|; every result is exact. */
+ * broadcasting and a bool output; Where (opset 16): condition (bool), X and Y broadcast
+ * together, the output of X's dtype; the logical And, Or, Xor (opset 7, bool inputs,
+ * broadcasting) and Not (opset 1); IsNaN (opset 13, float inputs) and IsInf (opset 10,
+ * f32; detect_negative, detect_positive); and BitShift (opset 11, unsigned integers, u8
+ * here: X shifted by Y, broadcasting, direction LEFT or RIGHT). The golden models are
+ * plain loops over the broadcast output: floats compared in double (f16/bf16 widen
+ * exactly), integers in int64. A bool output is 0 or 1 with S = |value|; every result is
+ * exact. BitShift by the type's width or more gives 0 (numpy's result; ONNX does not say). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -19,7 +23,7 @@
 #define ALL (FLOATS | INTS | BOOL)
 #define N_IN 3
 
-typedef enum lop { L_EQ, L_GT, L_GE, L_LT, L_LE, L_WHERE } lop;
+typedef enum lop { L_EQ, L_GT, L_GE, L_LT, L_LE, L_WHERE, L_AND, L_OR, L_XOR, L_NOT, L_ISNAN, L_ISINF, L_SHIFT } lop;
 
 /* What each op accepts (ONNX's type constraints within crosscheck's dtypes) for its
  * input 0 (Where: for X and Y; its condition is bool), and how many inputs it has. */
@@ -37,6 +41,13 @@ static const linfo infos[] = {
     [L_LT] = { L_LT, FLOATS | INTS, "numeric types", 2 },
     [L_LE] = { L_LE, FLOATS | INTS, "numeric types", 2 },
     [L_WHERE] = { L_WHERE, ALL, "numeric types and bool", 3 },
+    [L_AND] = { L_AND, BOOL, "bool", 2 },
+    [L_OR] = { L_OR, BOOL, "bool", 2 },
+    [L_XOR] = { L_XOR, BOOL, "bool", 2 },
+    [L_NOT] = { L_NOT, BOOL, "bool", 1 },
+    [L_ISNAN] = { L_ISNAN, FLOATS, "float types", 1 },
+    [L_ISINF] = { L_ISINF, CC_DTYPE_BIT(CC_F32), "f32 (opset 10)", 1 },
+    [L_SHIFT] = { L_SHIFT, CC_DTYPE_BIT(CC_U8), "unsigned integers (u8 here)", 2 },
 };
 
 static const linfo *info_of(const cc_op_def *op)
@@ -48,6 +59,13 @@ static const linfo *info_of(const cc_op_def *op)
     case CC_OP_ID_Less: return &infos[L_LT];
     case CC_OP_ID_LessOrEqual: return &infos[L_LE];
     case CC_OP_ID_Where: return &infos[L_WHERE];
+    case CC_OP_ID_And: return &infos[L_AND];
+    case CC_OP_ID_Or: return &infos[L_OR];
+    case CC_OP_ID_Xor: return &infos[L_XOR];
+    case CC_OP_ID_Not: return &infos[L_NOT];
+    case CC_OP_ID_IsNaN: return &infos[L_ISNAN];
+    case CC_OP_ID_IsInf: return &infos[L_ISINF];
+    case CC_OP_ID_BitShift: return &infos[L_SHIFT];
     default: return NULL;
     }
 }
@@ -91,7 +109,12 @@ static cc_status logic_infer(const cc_node *node, const cc_tensor *const *in, in
         s = t;
     }
     if (cc_shape_numel_checked(&s, &cnt, &e)) return cc_err_set(err, CC_ERR_ARG, "%s: output: %s", name, e.msg);
-    out[0].dtype = v->op == L_WHERE ? dt : CC_BOOL;
+    if (v->op == L_SHIFT) {
+        const char *dir = cc_attr_s(node, "direction");
+        if (!dir || (strcmp(dir, "LEFT") && strcmp(dir, "RIGHT")))
+            return cc_err_set(err, CC_ERR_ARG, "BitShift: direction must be LEFT or RIGHT, got '%s'", dir ? dir : "");
+    }
+    out[0].dtype = v->op == L_WHERE || v->op == L_SHIFT ? dt : CC_BOOL;
     out[0].shape = s;
     out[0].data = NULL;
     return CC_OK;
@@ -130,6 +153,29 @@ static int compare(lop op, int is_int, double fa, double fb, int64_t na, int64_t
     }
 }
 
+/* The logical ops, IsNaN, IsInf and BitShift on element values (bool and floats in f[],
+ * BitShift's unsigned integers in n[]). */
+static double logical(const cc_node *node, lop op, const double *f, const int64_t *n, int bits)
+{
+    switch (op) {
+    case L_AND: return f[0] != 0 && f[1] != 0;
+    case L_OR: return f[0] != 0 || f[1] != 0;
+    case L_XOR: return (f[0] != 0) != (f[1] != 0);
+    case L_NOT: return f[0] == 0;
+    case L_ISNAN: return isnan(f[0]);
+    case L_ISINF:
+        return isinf(f[0]) && (f[0] > 0 ? cc_attr_i(node, "detect_positive") != 0
+                                        : cc_attr_i(node, "detect_negative") != 0);
+    case L_SHIFT: {
+        if (n[1] < 0 || n[1] >= bits) return 0;
+        uint64_t x = (uint64_t)n[0], mask = bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << bits) - 1;
+        int left = strcmp(cc_attr_s(node, "direction"), "LEFT") == 0;
+        return (double)((left ? x << n[1] : x >> n[1]) & mask);
+    }
+    default: return 0;
+    }
+}
+
 static cc_status logic_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
                               cc_err *err)
 {
@@ -159,6 +205,8 @@ static cc_status logic_golden(const cc_node *node, const cc_tensor *const *in, i
         if (v->op == L_WHERE) {
             int k = f[0] != 0 ? 1 : 2;
             value = is_int ? (double)n[k] : f[k];
+        } else if (v->op >= L_AND) {
+            value = logical(node, v->op, f, n, 8 * (int)cc_dtype_size(in[0]->dtype));
         } else {
             value = compare(v->op, is_int, f[0], f[1], n[0], n[1]);
         }
@@ -187,6 +235,22 @@ static cc_status logic_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int 
     (void)err;
     if (!rng || !in[0].data) return CC_OK; /* only validating (op.h) */
     lop op = info_of(node->op)->op;
+    if (op == L_ISNAN || op == L_ISINF) {
+        /* a quarter each NaN, +inf and -inf, the rest finite */
+        int64_t n = cc_tensor_numel(&in[0]);
+        for (int64_t i = 0; i < n; i++) {
+            int r = (int)cc_rng_int(rng, 0, 3);
+            if (r < 3) cc_store(in[0].data, in[0].dtype, (size_t)i, r == 0 ? NAN : r == 1 ? INFINITY : -INFINITY);
+        }
+        return CC_OK;
+    }
+    if (op == L_SHIFT) {
+        /* shift amounts within the width (beyond it, ONNX does not say) */
+        int bits = 8 * (int)cc_dtype_size(in[1].dtype);
+        int64_t n = in[1].data ? cc_tensor_numel(&in[1]) : 0;
+        for (int64_t i = 0; i < n; i++) cc_store(in[1].data, in[1].dtype, (size_t)i, (double)cc_rng_int(rng, 0, bits - 1));
+        return CC_OK;
+    }
     if (op > L_LE) return CC_OK;
     for (int k = 0; k < 2; k++) {
         cc_dtype d = in[k].dtype;
@@ -253,6 +317,48 @@ static const cc_sweep_row where_sweep[] = {
     { MODEL, "condition=1x1x128x128,x=1x12x128x128:f16,y=scalar:f16" }, /* GPT-2 causal mask */
 };
 
+/* And, Or, Xor: bool inputs, the comparisons' shapes and a mask combination of the exports */
+static const cc_sweep_row bool2_sweep[] = {
+    { Q, "@broadcast" },
+    { Q, "a=1x128,b=1x128" },
+    { Q, "a=4x1x5,b=3x1" },
+    { Q | EDGE, "a=1,b=1x7" },
+    { EDGE, "a=2x0x3,b=3" },                            /* empty output */
+    { MODEL, "a=1x1x128x128,b=1x1x128x128" },           /* causal mask and padding mask */
+};
+
+static const cc_sweep_row not_sweep[] = {
+    { Q, "@eltwise" },
+    { Q, "x=2x3" },
+    { Q, "x=4x5x6" },
+    { Q, "x=7" },
+    { Q | EDGE, "x=1x1x7" },
+    { Q, "x=2x1x3" },
+    { 0, "x=3x1x5x2" },
+    { EDGE, "x=2x0x3" },
+    { MODEL, "x=1x1x128x128" },                         /* an inverted attention mask */
+};
+
+static const cc_sweep_row isnan_sweep[] = {
+    { Q, "@eltwise" },
+    { EDGE, "x=2x0x3" },
+};
+
+static const cc_sweep_row isinf_sweep[] = {
+    { Q, "@eltwise" },
+    { Q, "x=3x5x7", "detect_negative=0|1,detect_positive=0|1" },
+    { Q, "x=4x6", "detect_negative=0" },
+    { Q, "x=5x5", "detect_positive=0" },
+    { 0, "x=2x3x4x5", "detect_positive=0" },
+    { EDGE, "x=2x0x3" },
+    { EDGE, "x=scalar", "detect_negative=0,detect_positive=0" }, /* detects nothing */
+};
+
+static const cc_sweep_row bitshift_sweep[] = {
+    { Q, "@broadcast", "direction=LEFT|RIGHT" },
+    { EDGE, "x=2x0x3,y=3", "direction=LEFT" },
+};
+
 /* ---- op definitions -------------------------------------------------------------------- */
 
 #define COMPARE_DEF(OP, VERSION, DTYPES, ROWS)                                                  \
@@ -270,6 +376,38 @@ const cc_op_def cc_op_Greater = COMPARE_DEF(Greater, 13, FLOATS | INTS, compare_
 const cc_op_def cc_op_GreaterOrEqual = COMPARE_DEF(GreaterOrEqual, 16, FLOATS | INTS, compare_sweep);
 const cc_op_def cc_op_Less = COMPARE_DEF(Less, 13, FLOATS | INTS, compare_sweep);
 const cc_op_def cc_op_LessOrEqual = COMPARE_DEF(LessOrEqual, 16, FLOATS | INTS, compare_sweep);
+
+#define LOGIC1_DEF(OP, VERSION, DTYPES, ROWS)                                                   \
+    {                                                                                           \
+        .id = CC_OP_ID_##OP, .name = #OP, .domain = "", .since_version = VERSION,               \
+        .family = "eltwise", .n_inputs = 1, .inputs = { { .name = "x", .role = CC_IN_DATA } },   \
+        .min_outputs = 1, .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(OP, VERSION),             \
+        .dtypes = DTYPES, .infer = logic_infer, .cost = logic_cost, .golden = logic_golden,     \
+        .gen = logic_gen, CC_SWEEP(ROWS),                                                       \
+    }
+
+const cc_op_def cc_op_And = COMPARE_DEF(And, 7, BOOL, bool2_sweep);
+const cc_op_def cc_op_Or = COMPARE_DEF(Or, 7, BOOL, bool2_sweep);
+const cc_op_def cc_op_Xor = COMPARE_DEF(Xor, 7, BOOL, bool2_sweep);
+const cc_op_def cc_op_Not = LOGIC1_DEF(Not, 1, BOOL, not_sweep);
+const cc_op_def cc_op_IsNaN = LOGIC1_DEF(IsNaN, 13, FLOATS, isnan_sweep);
+const cc_op_def cc_op_IsInf = {
+    .id = CC_OP_ID_IsInf, .name = "IsInf", .domain = "", .since_version = 10, .family = "eltwise",
+    .n_inputs = 1, .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .min_outputs = 1, .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(IsInf, 10),
+    .attrs = { CC_ONNX_ATTRS(IsInf, 10) },
+    .dtypes = CC_DTYPE_BIT(CC_F32), .infer = logic_infer, .cost = logic_cost, .golden = logic_golden,
+    .gen = logic_gen, CC_SWEEP(isinf_sweep),
+};
+const cc_op_def cc_op_BitShift = {
+    .id = CC_OP_ID_BitShift, .name = "BitShift", .domain = "", .since_version = 11, .family = "eltwise",
+    .n_inputs = 2,
+    .inputs = { { .name = "x", .role = CC_IN_DATA }, { .name = "y", .role = CC_IN_DATA } },
+    .min_outputs = 1, .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(BitShift, 11),
+    .attrs = { CC_ONNX_ATTRS(BitShift, 11) },
+    .dtypes = CC_DTYPE_BIT(CC_U8), .infer = logic_infer, .cost = logic_cost, .golden = logic_golden,
+    .gen = logic_gen, CC_SWEEP(bitshift_sweep),
+};
 
 const cc_op_def cc_op_Where = {
     .id = CC_OP_ID_Where,

@@ -1,7 +1,7 @@
 /* test_eltwise_logic.c — the comparisons (Equal, Greater, GreaterOrEqual, Less,
- * LessOrEqual) and Where: golden values worked out by hand, NaN in comparisons, bool
- * outputs, broadcasting of two and three inputs against an explicit index formula, and
- * infer() rejections. */
+ * LessOrEqual), Where, And, Or, Xor, Not, IsNaN, IsInf and BitShift: golden values worked
+ * out by hand, NaN in comparisons, bool outputs, broadcasting of two and three inputs
+ * against an explicit index formula, and infer() rejections. */
 #include "op_test.h"
 
 static cc_node node_of(const char *name, int n_in)
@@ -90,9 +90,99 @@ static void where(void)
     cc_tensor_free(&yi);
 }
 
+/* And, Or, Xor over a [2,1] x b [2]: y[i][j] = a[i] op b[j], the truth tables; Not. */
+static void logical(void)
+{
+    const int64_t d21[] = { 2, 1 }, d2[] = { 2 };
+    cc_tensor a = tensor_of(CC_BOOL, 2, d21, (double[]){ 1, 0 }), b = tensor_of(CC_BOOL, 1, d2, (double[]){ 1, 0 });
+    const cc_tensor *in[2] = { &a, &b };
+    static const struct {
+        const char *op;
+        double want[4];
+    } ex[] = {
+        { "And", { 1, 0, 0, 0 } },
+        { "Or", { 1, 1, 1, 0 } },
+        { "Xor", { 0, 1, 1, 0 } },
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        cc_node n = node_of(ex[i].op, 2);
+        check_golden(&n, in, CC_BOOL, ex[i].want, 4);
+    }
+    const int64_t d3[] = { 3 };
+    cc_tensor x = tensor_of(CC_BOOL, 1, d3, (double[]){ 1, 0, 1 });
+    const cc_tensor *in1[1] = { &x };
+    cc_node nt = node_of("Not", 1);
+    check_golden(&nt, in1, CC_BOOL, (double[]){ 0, 1, 0 }, 3);
+    /* And of floats is refused: bool only */
+    cc_tensor f = tensor_of(CC_F32, 1, d2, (double[]){ 1, 0 });
+    const cc_tensor *bad[2] = { &f, &f };
+    cc_node and_ = node_of("And", 2);
+    expect_reject(&and_, bad, 1, CC_ERR_ARG, "bool");
+    cc_tensor_free(&a);
+    cc_tensor_free(&b);
+    cc_tensor_free(&x);
+    cc_tensor_free(&f);
+}
+
+/* IsNaN on f32, f16 and bf16; IsInf with each detect flag. -0 and the largest finite
+ * values are neither. */
+static void classify(void)
+{
+    const int64_t d5[] = { 5 };
+    const double v[] = { 1, NAN, INFINITY, -INFINITY, -0.0 };
+    const cc_dtype dts[] = { CC_F32, CC_F16, CC_BF16 };
+    for (int k = 0; k < 3; k++) {
+        cc_tensor x = tensor_of(dts[k], 1, d5, v);
+        const cc_tensor *in[1] = { &x };
+        cc_node n = node_of("IsNaN", 1);
+        check_golden(&n, in, CC_BOOL, (double[]){ 0, 1, 0, 0, 0 }, 5);
+        cc_tensor_free(&x);
+    }
+    cc_tensor x = tensor_of(CC_F32, 1, d5, (double[]){ 3.4028234663852886e38, NAN, INFINITY, -INFINITY, -0.0 });
+    const cc_tensor *in[1] = { &x };
+    cc_node n = node_of("IsInf", 1);
+    check_golden(&n, in, CC_BOOL, (double[]){ 0, 0, 1, 1, 0 }, 5);
+    attr_set_i(&n, "detect_negative", 0);
+    check_golden(&n, in, CC_BOOL, (double[]){ 0, 0, 1, 0, 0 }, 5);
+    attr_set_i(&n, "detect_negative", 1);
+    attr_set_i(&n, "detect_positive", 0);
+    check_golden(&n, in, CC_BOOL, (double[]){ 0, 0, 0, 1, 0 }, 5);
+    cc_tensor h = tensor_of(CC_F16, 1, d5, v);
+    const cc_tensor *hin[1] = { &h };
+    expect_reject(&n, hin, 1, CC_ERR_ARG, "f32");
+    cc_tensor_free(&x);
+    cc_tensor_free(&h);
+}
+
+/* BitShift on u8: x << y and x >> y with y broadcast; bits shifted out of the byte are lost,
+ * a shift by 8 or more gives 0; direction is required to be LEFT or RIGHT. */
+static void bitshift(void)
+{
+    const int64_t d4[] = { 4 }, d1[] = { 1 };
+    cc_tensor x = tensor_of(CC_U8, 1, d4, (double[]){ 1, 3, 200, 255 });
+    cc_tensor y = tensor_of(CC_U8, 1, d4, (double[]){ 1, 2, 1, 8 });
+    cc_tensor s = tensor_of(CC_U8, 1, d1, (double[]){ 3 });
+    const cc_tensor *in[2] = { &x, &y }, *in1[2] = { &x, &s };
+    cc_node n = node_of("BitShift", 2);
+    attr_set_s(&n, "direction", "LEFT");
+    check_golden(&n, in, CC_U8, (double[]){ 2, 12, 144, 0 }, 4);  /* 400 & 255 = 144 */
+    check_golden(&n, in1, CC_U8, (double[]){ 8, 24, 64, 248 }, 4); /* 1600 & 255 = 64, 2040 & 255 = 248 */
+    attr_set_s(&n, "direction", "RIGHT");
+    check_golden(&n, in, CC_U8, (double[]){ 0, 0, 100, 0 }, 4);
+    check_golden(&n, in1, CC_U8, (double[]){ 0, 0, 25, 31 }, 4);
+    attr_set_s(&n, "direction", "UP");
+    expect_reject(&n, in, 1, CC_ERR_ARG, "LEFT or RIGHT");
+    cc_tensor_free(&x);
+    cc_tensor_free(&y);
+    cc_tensor_free(&s);
+}
+
 int main(void)
 {
     comparisons();
     where();
+    logical();
+    classify();
+    bitshift();
     return CC_TEST_RESULT();
 }

@@ -1,6 +1,7 @@
 /* eltwise_logic.c — cpu kernels of the elementwise ops with a bool side: the comparisons
- * Equal, Greater, GreaterOrEqual, Less and LessOrEqual (bool output) and Where (condition,
- * X, Y), all with multidirectional (numpy) broadcasting.
+ * Equal, Greater, GreaterOrEqual, Less and LessOrEqual (bool output), Where (condition,
+ * X, Y), the logical And, Or, Xor and Not, IsNaN and IsInf (bool output), and BitShift (u8),
+ * all with multidirectional (numpy) broadcasting.
  *
  * Comparisons read each element in its own type (f16 and bf16 widened to f32, which is
  * exact) and compare there, so i64 is compared exactly; NaN compares false as in C.
@@ -9,6 +10,7 @@
  * operands: strides aligned to the output (0 along broadcast dims), size-1 dims dropped,
  * adjacent dims merged where every operand stays contiguous; the output is cut into
  * blocks that threads walk run by run along the merged inner dim. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +22,7 @@
 #define PAR_MIN (1 << 15) /* below this many elements a kernel runs on one thread */
 #define N_OPND 3
 
-enum logic_op { C_EQ, C_GT, C_GE, C_LT, C_LE, C_WHERE };
+enum logic_op { C_EQ, C_GT, C_GE, C_LT, C_LE, C_WHERE, C_AND, C_OR, C_XOR, C_NOT, C_ISNAN, C_ISINF, C_SHIFT };
 
 typedef struct lplan {
     int rank, n_opnd;
@@ -66,6 +68,8 @@ typedef struct largs {
     cc_dtype dtype; /* of the compared operands, or of Where's X and Y */
     const void *x[N_OPND];
     void *y;
+    int neg, pos;   /* IsInf: detect_negative, detect_positive */
+    int left;       /* BitShift: direction LEFT */
 } largs;
 
 static inline float h2f(uint16_t h)
@@ -134,6 +138,46 @@ static void where_run(const largs *g, int64_t o, const int64_t *off, const int64
     }
 }
 
+/* And, Or, Xor on bool operands: nonzero bytes are true. */
+static void bool_run(const largs *g, int64_t o, int64_t ia, int64_t sa, int64_t ib, int64_t sb, int64_t len)
+{
+    const uint8_t *pa = (const uint8_t *)g->x[0] + ia, *pb = (const uint8_t *)g->x[1] + ib;
+    uint8_t *y = (uint8_t *)g->y + o;
+    for (int64_t i = 0; i < len; i++) {
+        int a = pa[i * sa] != 0, b = pb[i * sb] != 0;
+        y[i] = (uint8_t)(g->op == C_AND ? a & b : g->op == C_OR ? a | b : a ^ b);
+    }
+}
+
+/* Not, IsNaN, IsInf: one operand (floats widened to float, which keeps NaN and infinities). */
+static void unary_run(const largs *g, int64_t o, int64_t ia, int64_t sa, int64_t len)
+{
+    uint8_t *y = (uint8_t *)g->y + o;
+    if (g->op == C_NOT) {
+        const uint8_t *pa = (const uint8_t *)g->x[0] + ia;
+        for (int64_t i = 0; i < len; i++) y[i] = pa[i * sa] == 0;
+        return;
+    }
+    for (int64_t i = 0; i < len; i++) {
+        int64_t k = ia + i * sa;
+        float v = g->dtype == CC_F16    ? h2f(((const uint16_t *)g->x[0])[k])
+                  : g->dtype == CC_BF16 ? b2f(((const uint16_t *)g->x[0])[k])
+                                        : ((const float *)g->x[0])[k];
+        y[i] = g->op == C_ISNAN ? isnan(v) != 0 : isinf(v) && (v > 0 ? g->pos : g->neg);
+    }
+}
+
+/* BitShift on u8: amounts of 8 or more give 0 (as the golden model defines it). */
+static void shift_run(const largs *g, int64_t o, int64_t ia, int64_t sa, int64_t ib, int64_t sb, int64_t len)
+{
+    const uint8_t *pa = (const uint8_t *)g->x[0] + ia, *pb = (const uint8_t *)g->x[1] + ib;
+    uint8_t *y = (uint8_t *)g->y + o;
+    for (int64_t i = 0; i < len; i++) {
+        unsigned a = pa[i * sa], b = pb[i * sb];
+        y[i] = b >= 8 ? 0 : (uint8_t)(g->left ? a << b : a >> b);
+    }
+}
+
 /* Computes outputs [start, end) walking the merged shape run by run. */
 static void logic_range(const lplan *p, const largs *g, int64_t start, int64_t end)
 {
@@ -150,8 +194,17 @@ static void logic_range(const lplan *p, const largs *g, int64_t start, int64_t e
     while (o < end) {
         int64_t len = inner - idx[r - 1];
         if (len > end - o) len = end - o;
-        if (g->op == C_WHERE) where_run(g, o, off, s, len);
-        else compare_run(g, o, off[0], s[0], off[1], s[1], len);
+        switch (g->op) {
+        case C_WHERE: where_run(g, o, off, s, len); break;
+        case C_AND:
+        case C_OR:
+        case C_XOR: bool_run(g, o, off[0], s[0], off[1], s[1], len); break;
+        case C_NOT:
+        case C_ISNAN:
+        case C_ISINF: unary_run(g, o, off[0], s[0], len); break;
+        case C_SHIFT: shift_run(g, o, off[0], s[0], off[1], s[1], len); break;
+        default: compare_run(g, o, off[0], s[0], off[1], s[1], len); break;
+        }
         o += len;
         idx[r - 1] += len;
         for (int k = 0; k < m; k++) off[k] += len * s[k];
@@ -172,11 +225,16 @@ static cc_status logic_run(enum logic_op op, const cc_node *node, const cc_tenso
                            cc_err *err)
 {
     const char *name = node->op->name;
-    int m = op == C_WHERE ? 3 : 2;
+    int m = node->op->n_inputs;
     lplan p;
     cc_status s = lplan_make(in, m, &out[0].shape, &p, name, err);
     if (s) return s;
     largs g = {.op = op, .dtype = in[op == C_WHERE ? 1 : 0]->dtype, .y = out[0].data};
+    if (op == C_ISINF) {
+        g.neg = cc_attr_i(node, "detect_negative") != 0;
+        g.pos = cc_attr_i(node, "detect_positive") != 0;
+    }
+    if (op == C_SHIFT) g.left = strcmp(cc_attr_s(node, "direction"), "LEFT") == 0;
     for (int k = 0; k < m; k++) g.x[k] = in[k]->data;
     int64_t n = p.n, nblk = (n + BLK - 1) / BLK;
 #pragma omp parallel for schedule(static) if (n > PAR_MIN)
@@ -192,10 +250,12 @@ static cc_support logic_supports(void *ctx, const cc_node *node, const cc_tensor
 {
     (void)ctx;
     (void)out;
-    int where = node->op->id == CC_OP_ID_Where;
+    cc_op_id id = node->op->id;
+    int where = id == CC_OP_ID_Where;
     cc_dtype d = in[where ? 1 : 0]->dtype;
-    if ((unsigned)d < CC_DTYPE_COUNT && (d != CC_BOOL || where || node->op->id == CC_OP_ID_Equal))
-        return CC_SUPPORT_YES;
+    int bool_ok = where || id == CC_OP_ID_Equal || id == CC_OP_ID_And || id == CC_OP_ID_Or || id == CC_OP_ID_Xor ||
+                  id == CC_OP_ID_Not;
+    if ((unsigned)d < CC_DTYPE_COUNT && (d != CC_BOOL || bool_ok)) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: cpu has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
 }
@@ -208,7 +268,7 @@ static cc_status logic_prepare(void *ctx, const cc_node *node, const cc_tensor *
     (void)n_out;
     *state = NULL;
     lplan p;
-    cc_status s = lplan_make(in, node->op->id == CC_OP_ID_Where ? 3 : 2, &out[0].shape, &p, node->op->name, err);
+    cc_status s = lplan_make(in, node->op->n_inputs, &out[0].shape, &p, node->op->name, err);
     if (s) return s;
     int same = p.rank == 1;
     for (int k = 0; k < p.n_opnd; k++) same = same && p.st[k][0] == 1;
@@ -233,6 +293,13 @@ LOGIC_RUN(greater_equal_run, C_GE)
 LOGIC_RUN(less_run, C_LT)
 LOGIC_RUN(less_equal_run, C_LE)
 LOGIC_RUN(where_op_run, C_WHERE)
+LOGIC_RUN(and_run, C_AND)
+LOGIC_RUN(or_run, C_OR)
+LOGIC_RUN(xor_run, C_XOR)
+LOGIC_RUN(not_run, C_NOT)
+LOGIC_RUN(isnan_run, C_ISNAN)
+LOGIC_RUN(isinf_run, C_ISINF)
+LOGIC_RUN(bitshift_run, C_SHIFT)
 
 #define LOGIC_KERNEL(OP, fn) {.op = CC_OP_ID_##OP, .supports = logic_supports, .prepare = logic_prepare, .run = fn}
 
@@ -243,6 +310,13 @@ static const cc_kernel kernels[] = {
     LOGIC_KERNEL(Less, less_run),
     LOGIC_KERNEL(LessOrEqual, less_equal_run),
     LOGIC_KERNEL(Where, where_op_run),
+    LOGIC_KERNEL(And, and_run),
+    LOGIC_KERNEL(Or, or_run),
+    LOGIC_KERNEL(Xor, xor_run),
+    LOGIC_KERNEL(Not, not_run),
+    LOGIC_KERNEL(IsNaN, isnan_run),
+    LOGIC_KERNEL(IsInf, isinf_run),
+    LOGIC_KERNEL(BitShift, bitshift_run),
 };
 
 const cc_kernel_list cc_cpu_family_eltwise_logic = {

@@ -315,21 +315,25 @@ static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
 {
     (void)c;
     (void)out;
-    int where = node->op->id == CC_OP_ID_Where;
+    cc_op_id id = node->op->id;
+    int where = id == CC_OP_ID_Where;
     cc_dtype d = in[where ? 1 : 0]->dtype;
-    if (!logic_suffix(d) || (d == CC_BOOL && !where && node->op->id != CC_OP_ID_Equal)) {
+    int bool_ok = where || id == CC_OP_ID_Equal || id == CC_OP_ID_And || id == CC_OP_ID_Or || id == CC_OP_ID_Xor ||
+                  id == CC_OP_ID_Not;
+    if (!logic_suffix(d) || (d == CC_BOOL && !bool_ok)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
 }
 
-/* Comparisons: kernel elt_<op> of program logic_<suffix> over the collapsed broadcast;
- * Where: elt_where with the geometry of its three operands. */
+/* Comparisons, And, Or, Xor, BitShift: kernel elt_<op> of program logic_<suffix> over the
+ * collapsed broadcast; Where: elt_where with the geometry of its three operands; Not,
+ * IsNaN, IsInf: one operand of the output's shape. */
 static cc_status logic_prepare(ocl_build *b, cc_err *err)
 {
     const cc_node *node = b->node;
-    int where = node->op->id == CC_OP_ID_Where, m = where ? 3 : 2;
+    int where = node->op->id == CC_OP_ID_Where, m = node->op->n_inputs;
     const cc_shape *os = &b->out[0]->shape;
     int64_t dims[CC_MAX_RANK], strides[3][CC_MAX_RANK];
     int rank = os->rank;
@@ -344,12 +348,21 @@ static cc_status logic_prepare(ocl_build *b, cc_err *err)
     case CC_OP_ID_GreaterOrEqual: base = "elt_greater_equal"; break;
     case CC_OP_ID_Less: base = "elt_less"; break;
     case CC_OP_ID_LessOrEqual: base = "elt_less_equal"; break;
+    case CC_OP_ID_And: base = "elt_and"; break;
+    case CC_OP_ID_Or: base = "elt_or"; break;
+    case CC_OP_ID_Xor: base = "elt_xor"; break;
+    case CC_OP_ID_Not: base = "elt_not"; break;
+    case CC_OP_ID_IsNaN: base = "elt_isnan"; break;
+    case CC_OP_ID_IsInf: base = "elt_isinf"; break;
+    case CC_OP_ID_BitShift: base = "elt_bitshift"; break;
     default: base = "elt_where"; break;
     }
     cc_dtype dt = b->in[where ? 1 : 0]->dtype;
-    int gslot;
-    cc_status st;
-    if (!where) {
+    int gslot = -1;
+    cc_status st = CC_OK;
+    if (m == 1) {
+        /* the output has the operand's shape: a flat walk */
+    } else if (!where) {
         st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
     } else {
         cc_ocl_collapse(&rank, dims, 3, strides);
@@ -373,12 +386,20 @@ static cc_status logic_prepare(ocl_build *b, cc_err *err)
     for (int k = 0; k < m; k++) cc_ocl_arg_mem(l, b->in_slot[k]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
     cc_ocl_arg_int(l, n);
+    if (m == 1) {
+        if (node->op->id == CC_OP_ID_IsInf) {
+            cc_ocl_arg_int(l, cc_attr_i(node, "detect_negative") != 0);
+            cc_ocl_arg_int(l, cc_attr_i(node, "detect_positive") != 0);
+        }
+        return CC_OK;
+    }
     cc_ocl_arg_int(l, rank);
     if (!where) {
         cc_ocl_arg_int(l, rank == 1 ? strides[0][0] : 0);
         cc_ocl_arg_int(l, rank == 1 ? strides[1][0] : 0);
     }
     cc_ocl_arg_mem(l, gslot);
+    if (node->op->id == CC_OP_ID_BitShift) cc_ocl_arg_int(l, strcmp(cc_attr_s(node, "direction"), "LEFT") == 0);
     return CC_OK;
 }
 
@@ -405,6 +426,13 @@ static const ocl_op eltwise_ops[] = {
     { CC_OP_ID_Less, logic_supports, logic_prepare },
     { CC_OP_ID_LessOrEqual, logic_supports, logic_prepare },
     { CC_OP_ID_Where, logic_supports, logic_prepare },
+    { CC_OP_ID_And, logic_supports, logic_prepare },
+    { CC_OP_ID_Or, logic_supports, logic_prepare },
+    { CC_OP_ID_Xor, logic_supports, logic_prepare },
+    { CC_OP_ID_Not, logic_supports, logic_prepare },
+    { CC_OP_ID_IsNaN, logic_supports, logic_prepare },
+    { CC_OP_ID_IsInf, logic_supports, logic_prepare },
+    { CC_OP_ID_BitShift, logic_supports, logic_prepare },
 };
 
 const ocl_family cc_ocl_family_eltwise = {

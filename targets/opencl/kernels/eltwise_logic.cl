@@ -45,3 +45,55 @@ kernel void KN(elt_where)(global const uchar *c, global const TY *x, global cons
     }
     out[i] = c[oc] ? x[ox] : y[oy];
 }
+
+/* And, Or, Xor of bool (uchar) operands, broadcast as the comparisons are. */
+#define BOOL_KERNEL(NAME, OP)                                                             \
+    kernel void KN(NAME)(global const TY *a, global const TY *b, global uchar *y, int n,  \
+                         int rank, int sa, int sb, global const int *g)                   \
+    {                                                                                     \
+        int i = get_global_id(0);                                                         \
+        if (i >= n) return;                                                               \
+        int ia = i * sa, ib = i * sb;                                                     \
+        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
+        y[i] = ((a[ia] != 0) OP (b[ib] != 0)) ? 1 : 0;                                    \
+    }
+
+BOOL_KERNEL(elt_and, &&)
+BOOL_KERNEL(elt_or, ||)
+BOOL_KERNEL(elt_xor, !=)
+
+/* Not: one operand of the output's shape. */
+kernel void KN(elt_not)(global const TY *a, global uchar *y, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) y[i] = a[i] == 0 ? 1 : 0;
+}
+
+#ifdef LOGIC_FLOAT
+/* IsNaN, IsInf (neg, pos: which infinities count) on the value widened to float. */
+kernel void KN(elt_isnan)(global const TY *a, global uchar *y, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) y[i] = isnan(LD(a, i)) ? 1 : 0;
+}
+
+kernel void KN(elt_isinf)(global const TY *a, global uchar *y, int n, int neg, int pos)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    float v = LD(a, i);
+    y[i] = isinf(v) && (v > 0 ? pos : neg) ? 1 : 0;
+}
+#else
+/* BitShift (unsigned types): amounts of the type's width or more give 0. */
+kernel void KN(elt_bitshift)(global const TY *a, global const TY *b, global TY *y, int n, int rank, int sa,
+                             int sb, global const int *g, int left)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int ia = i * sa, ib = i * sb;
+    if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);
+    ulong x = (ulong)a[ia], s = (ulong)b[ib];
+    y[i] = s >= 8 * sizeof(TY) ? (TY)0 : (TY)(left ? x << s : x >> s);
+}
+#endif
