@@ -132,6 +132,9 @@ case
 "Resize(x=1x3x8x8:f32,coordinate_transformation_mode=align_corners,mode=linear,sizes=[1,3,15,15])"
 "MaxPool(x=1x4x10x10:f32,kernel_shape=[5,5],pads=[2,2,2,2])"
 "BatchNormalization(x=4x16:f32,scale=16,b=16,input_mean=16,input_var=16)"
+"Where(condition=2x3x4:bool,x=scalar:f32,y=4:f32)"
+"BitShift(x=2x3:u8,y=3,direction=LEFT)"
+"IsInf(x=1x2048x7x7:f32)"
 EOF
 if [ -n "$san" ]; then
     step sanitizer 20 "$san" --tool memcheck --target-processes all --print-limit 20 \

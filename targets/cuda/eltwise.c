@@ -1,7 +1,8 @@
 /* eltwise.c — cuda kernels of the elementwise family: the unary activations (Relu,
  * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt), Add/Sub/Mul/Div,
- * Pow, PRelu and Mod with multidirectional (numpy) broadcasting, and the variadic Min,
- * Max, Sum and Mean as a chain of broadcasting steps.
+ * Pow, PRelu and Mod with multidirectional (numpy) broadcasting, the variadic Min,
+ * Max, Sum and Mean as a chain of broadcasting steps, and the logic family (the
+ * comparisons, Where, And, Or, Xor, Not, IsNaN, IsInf, BitShift).
  *
  * Relu, Sigmoid, Tanh and Clip(min = 0, max = c >= 0) on f32 and f16 run through
  * cudnnActivationForward (RELU, SIGMOID, TANH, CLIPPED_RELU: the same functions, NaN
@@ -350,27 +351,94 @@ static cc_status variadic_run(void *ctx, const cc_node *node, const cc_tensor *c
     { .op = CC_OP_ID_##name, .supports = variadic_supports, .prepare = variadic_prepare,               \
       .release = free, .run = variadic_run }
 
-/* The comparisons and Where have no CUDA kernel yet: declined with the reason. */
+/* ---- the logic family: comparisons, Where, And/Or/Xor/Not, IsNaN/IsInf, BitShift ------------ */
+
+typedef struct logic_state {
+    int op;           /* CC_CUDA_EQ.. for two operands; 0 Not, 1 IsNaN, 2 IsInf for one; -1 Where */
+    int neg, pos;     /* IsInf's detect_negative, detect_positive */
+    cc_cuda_walk w;   /* two operands: st[0] a, st[1] b, st[2] y; Where: condition, x, y */
+} logic_state;
+
 static cc_support logic_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                  char *reason, size_t n)
 {
     (void)ctx;
-    (void)in;
     (void)out;
-    snprintf(reason, n, "%s: cuda has no kernel for it yet", node->op->name);
+    cc_dtype d = in[node->op->id == CC_OP_ID_Where ? 1 : 0]->dtype;
+    /* infer() admits each op's dtypes; every one of them has a kernel here */
+    if ((unsigned)d < CC_DTYPE_COUNT) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
 }
+
+static cc_status logic_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    const char *name = node->op->name;
+    logic_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", name);
+    switch (node->op->id) {
+    case CC_OP_ID_Equal: s->op = CC_CUDA_EQ; break;
+    case CC_OP_ID_Greater: s->op = CC_CUDA_GT; break;
+    case CC_OP_ID_GreaterOrEqual: s->op = CC_CUDA_GE; break;
+    case CC_OP_ID_Less: s->op = CC_CUDA_LT; break;
+    case CC_OP_ID_LessOrEqual: s->op = CC_CUDA_LE; break;
+    case CC_OP_ID_And: s->op = CC_CUDA_AND; break;
+    case CC_OP_ID_Or: s->op = CC_CUDA_OR; break;
+    case CC_OP_ID_Xor: s->op = CC_CUDA_XOR; break;
+    case CC_OP_ID_BitShift: s->op = strcmp(cc_attr_s(node, "direction"), "LEFT") ? CC_CUDA_SHR : CC_CUDA_SHL; break;
+    case CC_OP_ID_Not: s->op = 0; break;
+    case CC_OP_ID_IsNaN: s->op = 1; break;
+    case CC_OP_ID_IsInf:
+        s->op = 2;
+        s->neg = cc_attr_i(node, "detect_negative") != 0;
+        s->pos = cc_attr_i(node, "detect_positive") != 0;
+        break;
+    default: s->op = -1; break; /* Where */
+    }
+    int m = node->op->n_inputs;
+    if (m == 1) {
+        cc_backend_note("one contiguous run");
+        *state = s;
+        return CC_OK;
+    }
+    const cc_shape *o = &out[0].shape;
+    s->w.rank = o->rank;
+    for (int i = 0; i < o->rank; i++) s->w.dims[i] = o->dims[i];
+    for (int k = 0; k < m; k++)
+        if (cc_backend_broadcast_strides(&in[k]->shape, o, s->w.st[k])) {
+            free(s);
+            return cc_err_set(err, CC_ERR_ARG, "%s: the inputs do not broadcast to the output", name);
+        }
+    if (m == 2) cc_cuda_strides(o, s->w.st[2]);
+    cc_cuda_walk_simplify(&s->w, 3);
+    cc_backend_note("broadcast, %d merged dims", s->w.rank);
+    *state = s;
+    return CC_OK;
+}
+
 static cc_status logic_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                            void *state, cc_err *err)
 {
-    (void)ctx;
-    (void)in;
+    cc_cuda_ctx *c = ctx;
     (void)n_out;
-    (void)out;
-    (void)state;
-    return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: cuda has no kernel for it yet", node->op->name);
+    logic_state *s = state;
+    cudaError_t e;
+    if (s->op == -1)
+        e = cc_cuda_where(c->stream, cc_dtype_size(in[1]->dtype), in[0]->data, in[1]->data, in[2]->data, out[0].data,
+                          &s->w);
+    else if (node->op->n_inputs == 1)
+        e = cc_cuda_classify(c->stream, s->op, in[0]->dtype, in[0]->data, out[0].data, cc_tensor_numel(&out[0]),
+                             s->neg, s->pos);
+    else
+        e = cc_cuda_logic(c->stream, s->op, in[0]->dtype, in[0]->data, in[1]->data, out[0].data, &s->w);
+    return cc_cuda_check(e, node->op->name, err);
 }
-#define DECLINED(Op) { .op = CC_OP_ID_##Op, .supports = logic_supports, .run = logic_run }
+#define LOGIC(Op)                                                                                           \
+    { .op = CC_OP_ID_##Op, .supports = logic_supports, .prepare = logic_prepare, .release = free,          \
+      .run = logic_run }
 
 static const cc_kernel kernels[] = {
 #define X(Op, name, P0, P1, F) UNARY(Op),
@@ -379,8 +447,8 @@ static const cc_kernel kernels[] = {
     UNARY(Clip), BINARY(Add), BINARY(Sub), BINARY(Mul), BINARY(Div),
     BINARY(Pow), BINARY(PRelu), BINARY(Mod),
     VARIADIC(Min), VARIADIC(Max), VARIADIC(Sum), VARIADIC(Mean),
-    DECLINED(Equal), DECLINED(Greater), DECLINED(GreaterOrEqual), DECLINED(Less), DECLINED(LessOrEqual),
-    DECLINED(Where),
+    LOGIC(Equal), LOGIC(Greater), LOGIC(GreaterOrEqual), LOGIC(Less), LOGIC(LessOrEqual), LOGIC(Where),
+    LOGIC(And), LOGIC(Or), LOGIC(Xor), LOGIC(Not), LOGIC(IsNaN), LOGIC(IsInf), LOGIC(BitShift),
 };
 
 const cc_kernel_list cc_cuda_family_eltwise = {

@@ -72,6 +72,29 @@ enum {
 cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a, const void *b,
                            void *y, const cc_cuda_walk *w);
 
+/* The ops of the logic family (ops/eltwise_logic.c). */
+enum {
+    CC_CUDA_EQ, CC_CUDA_GT, CC_CUDA_GE, CC_CUDA_LT, CC_CUDA_LE, CC_CUDA_AND, CC_CUDA_OR, CC_CUDA_XOR,
+    CC_CUDA_SHL, CC_CUDA_SHR
+};
+
+/* y = a op b over walk w (st[0] a's strides, st[1] b's, st[2] y's): the comparisons (floats
+ * compared in f32, which f16 and bf16 widen to exactly; integers in int64; bool as 0/1 for
+ * EQ) and AND, OR, XOR of bool data with a bool (u8) output; SHL, SHR of u8 data with a u8
+ * output, 0 for a shift of 8 or more. */
+cudaError_t cc_cuda_logic(cudaStream_t s, int op, int dtype, const void *a, const void *b, void *y,
+                          const cc_cuda_walk *w);
+
+/* out[i] = c[.] ? x[.] : y[.] over walk w (st[0] the condition's strides, st[1] x's, st[2]
+ * y's; the output contiguous), elements of elem bytes (1, 2, 4 or 8) moved as they are. */
+cudaError_t cc_cuda_where(cudaStream_t s, size_t elem, const void *c, const void *x, const void *y,
+                          void *out, const cc_cuda_walk *w);
+
+/* y[i] (bool) for n elements: Not of bool data (op 0), IsNaN (op 1) or IsInf (op 2, neg and
+ * pos: which infinities count) of float data. */
+cudaError_t cc_cuda_classify(cudaStream_t s, int op, int dtype, const void *x, void *y, int64_t n, int neg,
+                             int pos);
+
 /* y[i] /= d for n elements of a float dtype, in place (Mean's last step). */
 cudaError_t cc_cuda_divide(cudaStream_t s, int dtype, void *y, int64_t n, float d);
 

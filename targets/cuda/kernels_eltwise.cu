@@ -205,6 +205,136 @@ extern "C" cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const v
     return cudaGetLastError();
 }
 
+/* ---- the logic family -------------------------------------------------------------------- */
+
+template <typename V>
+__device__ __forceinline__ uint8_t compare_v(int op, V a, V b)
+{
+    switch (op) {
+    case CC_CUDA_EQ: return a == b;
+    case CC_CUDA_GT: return a > b;
+    case CC_CUDA_GE: return a >= b;
+    case CC_CUDA_LT: return a < b;
+    default: return a <= b;
+    }
+}
+
+/* floats in f32 (NaN compares false, as in C) */
+template <typename T>
+__global__ void compare_float_k(int op, const T *a, const T *b, uint8_t *y, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) y[walk_off(w, 2, i)] = compare_v(op, ldf(a, walk_off(w, 0, i)), ldf(b, walk_off(w, 1, i)));
+}
+
+template <typename T>
+__global__ void compare_int_k(int op, const T *a, const T *b, uint8_t *y, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) {
+        int64_t va = (int64_t)a[walk_off(w, 0, i)], vb = (int64_t)b[walk_off(w, 1, i)];
+        y[walk_off(w, 2, i)] = compare_v(op, va, vb);
+    }
+}
+
+/* bool operands (nonzero is true): Equal, And, Or, Xor; u8 operands: the shifts */
+__global__ void bool_k(int op, const uint8_t *a, const uint8_t *b, uint8_t *y, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) {
+        unsigned va = a[walk_off(w, 0, i)], vb = b[walk_off(w, 1, i)];
+        uint8_t r;
+        switch (op) {
+        case CC_CUDA_AND: r = va != 0 && vb != 0; break;
+        case CC_CUDA_OR: r = va != 0 || vb != 0; break;
+        case CC_CUDA_XOR: r = (va != 0) != (vb != 0); break;
+        case CC_CUDA_SHL: r = vb >= 8 ? 0 : (uint8_t)(va << vb); break;
+        case CC_CUDA_SHR: r = vb >= 8 ? 0 : (uint8_t)(va >> vb); break;
+        default: r = (va != 0) == (vb != 0); break; /* EQ */
+        }
+        y[walk_off(w, 2, i)] = r;
+    }
+}
+
+extern "C" cudaError_t cc_cuda_logic(cudaStream_t s, int op, int dtype, const void *a, const void *b, void *y,
+                                     const cc_cuda_walk *w)
+{
+    int64_t n = walk_numel(w);
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    uint8_t *o = (uint8_t *)y;
+    if (op >= CC_CUDA_AND || dtype == CC_BOOL) {
+        bool_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const uint8_t *)a, (const uint8_t *)b, o, *w, n);
+        return cudaGetLastError();
+    }
+    switch (dtype) {
+    case CC_F32: compare_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const float *)a, (const float *)b, o, *w, n); break;
+    case CC_F16: compare_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __half *)a, (const __half *)b, o, *w, n); break;
+    case CC_BF16:
+        compare_float_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __nv_bfloat16 *)a, (const __nv_bfloat16 *)b, o, *w, n);
+        break;
+    case CC_I8: compare_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int8_t *)a, (const int8_t *)b, o, *w, n); break;
+    case CC_U8: compare_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const uint8_t *)a, (const uint8_t *)b, o, *w, n); break;
+    case CC_I32: compare_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int32_t *)a, (const int32_t *)b, o, *w, n); break;
+    case CC_I64: compare_int_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const int64_t *)a, (const int64_t *)b, o, *w, n); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+template <typename T>
+__global__ void where_k(const uint8_t *c, const T *x, const T *y, T *out, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) out[i] = c[walk_off(w, 0, i)] ? x[walk_off(w, 1, i)] : y[walk_off(w, 2, i)];
+}
+
+extern "C" cudaError_t cc_cuda_where(cudaStream_t s, size_t elem, const void *c, const void *x, const void *y,
+                                     void *out, const cc_cuda_walk *w)
+{
+    int64_t n = walk_numel(w);
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    const uint8_t *cc = (const uint8_t *)c;
+    switch (elem) {
+    case 1: where_k<<<g, CC_CUDA_THREADS, 0, s>>>(cc, (const uint8_t *)x, (const uint8_t *)y, (uint8_t *)out, *w, n); break;
+    case 2: where_k<<<g, CC_CUDA_THREADS, 0, s>>>(cc, (const uint16_t *)x, (const uint16_t *)y, (uint16_t *)out, *w, n); break;
+    case 4: where_k<<<g, CC_CUDA_THREADS, 0, s>>>(cc, (const uint32_t *)x, (const uint32_t *)y, (uint32_t *)out, *w, n); break;
+    case 8: where_k<<<g, CC_CUDA_THREADS, 0, s>>>(cc, (const uint64_t *)x, (const uint64_t *)y, (uint64_t *)out, *w, n); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+template <typename T>
+__global__ void classify_k(int op, const T *x, uint8_t *y, int64_t n, int neg, int pos)
+{
+    GRID_LOOP(i, n) {
+        float v = ldf(x, i);
+        y[i] = op == 1 ? isnan(v) != 0 : isinf(v) && (v > 0.0f ? pos : neg);
+    }
+}
+
+__global__ void not_k(const uint8_t *x, uint8_t *y, int64_t n)
+{
+    GRID_LOOP(i, n) y[i] = x[i] == 0;
+}
+
+extern "C" cudaError_t cc_cuda_classify(cudaStream_t s, int op, int dtype, const void *x, void *y, int64_t n,
+                                        int neg, int pos)
+{
+    if (n <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    uint8_t *o = (uint8_t *)y;
+    if (op == 0) {
+        not_k<<<g, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, o, n);
+        return cudaGetLastError();
+    }
+    switch (dtype) {
+    case CC_F32: classify_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const float *)x, o, n, neg, pos); break;
+    case CC_F16: classify_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __half *)x, o, n, neg, pos); break;
+    case CC_BF16: classify_k<<<g, CC_CUDA_THREADS, 0, s>>>(op, (const __nv_bfloat16 *)x, o, n, neg, pos); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 template <typename T>
 __global__ void divide_k(T *y, int64_t n, float d)
 {
