@@ -10,7 +10,8 @@
 #define CV(p, i) ((p)[i])
 #endif
 
-#define COMPARE_KERNEL(NAME, OP)                                                          \
+/* y[i] = EXPR ? 1 : 0 over the broadcast of a and b (EXPR reads a[ia] and b[ib]) */
+#define PAIR_KERNEL(NAME, EXPR)                                                           \
     kernel void KN(NAME)(global const TY *a, global const TY *b, global uchar *y, int n,  \
                          int rank, int sa, int sb, global const int *g)                   \
     {                                                                                     \
@@ -18,14 +19,19 @@
         if (i >= n) return;                                                               \
         int ia = i * sa, ib = i * sb;                                                     \
         if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
-        y[i] = (CV(a, ia) OP CV(b, ib)) ? 1 : 0;                                          \
+        y[i] = (EXPR) ? 1 : 0;                                                            \
     }
+#define COMPARE(OP) (CV(a, ia) OP CV(b, ib))
+#define LOGICAL(OP) ((a[ia] != 0) OP (b[ib] != 0)) /* And, Or, Xor of bool (uchar) operands */
 
-COMPARE_KERNEL(elt_equal, ==)
-COMPARE_KERNEL(elt_greater, >)
-COMPARE_KERNEL(elt_greater_equal, >=)
-COMPARE_KERNEL(elt_less, <)
-COMPARE_KERNEL(elt_less_equal, <=)
+PAIR_KERNEL(elt_equal, COMPARE(==))
+PAIR_KERNEL(elt_greater, COMPARE(>))
+PAIR_KERNEL(elt_greater_equal, COMPARE(>=))
+PAIR_KERNEL(elt_less, COMPARE(<))
+PAIR_KERNEL(elt_less_equal, COMPARE(<=))
+PAIR_KERNEL(elt_and, LOGICAL(&&))
+PAIR_KERNEL(elt_or, LOGICAL(||))
+PAIR_KERNEL(elt_xor, LOGICAL(!=))
 
 /* out[i] = c[ic] ? x[ix] : y[iy]; g holds the output dims[rank], then the strides of c,
  * x and y (rank each, 0 along broadcast axes). */
@@ -46,21 +52,6 @@ kernel void KN(elt_where)(global const uchar *c, global const TY *x, global cons
     out[i] = c[oc] ? x[ox] : y[oy];
 }
 
-/* And, Or, Xor of bool (uchar) operands, broadcast as the comparisons are. */
-#define BOOL_KERNEL(NAME, OP)                                                             \
-    kernel void KN(NAME)(global const TY *a, global const TY *b, global uchar *y, int n,  \
-                         int rank, int sa, int sb, global const int *g)                   \
-    {                                                                                     \
-        int i = get_global_id(0);                                                         \
-        if (i >= n) return;                                                               \
-        int ia = i * sa, ib = i * sb;                                                     \
-        if (rank > 1) bcast_offsets(i, rank, g, &ia, &ib);                                \
-        y[i] = ((a[ia] != 0) OP (b[ib] != 0)) ? 1 : 0;                                    \
-    }
-
-BOOL_KERNEL(elt_and, &&)
-BOOL_KERNEL(elt_or, ||)
-BOOL_KERNEL(elt_xor, !=)
 
 /* Not: one operand of the output's shape. */
 kernel void KN(elt_not)(global const TY *a, global uchar *y, int n)
