@@ -128,6 +128,13 @@ static const op_version table[] = {
     { "Or",                 1,  REFUSED, "legacy broadcast attribute" },
     { "Xor",                1,  REFUSED, "legacy broadcast attribute" },
     { "IsNaN",              9,  0, "without bfloat16" },
+    { "Identity",           1,  0, "without bfloat16" },
+    { "Identity",           14, 0, "adds sequence types" },
+    { "Dropout",            1,  REFUSED, "is_test=0 by default: training, random" },
+    { "Dropout",            6,  REFUSED, "is_test=0 by default: training, random" },
+    { "Dropout",            7,  REFUSED, "ratio is an attribute" },
+    { "Dropout",            10, REFUSED, "ratio is an attribute" },
+    { "Dropout",            12, 0, "without bfloat16" },
 };
 /* clang-format on */
 

@@ -1,6 +1,8 @@
 /* shape.c — the shape family's reshaping ops: Flatten
- * (opset 13), Reshape (opset 14) and Transpose (opset 13). Concat, Split and Slice live
- * in shape_concat.c. Every op here only moves data: the golden copies input values
+ * (opset 13), Reshape (opset 14) and Transpose (opset 13), and the copies Identity (opset
+ * 16) and Dropout (opset 13, inference: the output is the input, the optional mask all
+ * true; training_mode=1 drops at random and is not in the catalog). Concat, Split and Slice
+ * live in shape_concat.c. Every op here only moves data: the golden copies input values
  * exactly, with S = |value| and K = 1. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,3 +328,116 @@ const cc_op_def cc_op_Transpose = {
 /* ---- the family ------------------------------------------------------------------- */
 
 
+
+/* ---- Identity, Dropout (inference) --------------------------------------------------------- */
+
+static cc_status identity_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                                cc_err *err)
+{
+    const char *name = node->op->name;
+    const cc_tensor *x = shape_input(node, in, 0);
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "%s: input is missing", name);
+    int64_t n;
+    cc_status st = cc_shape_numel_checked(&x->shape, &n, err);
+    if (st) return st;
+    if (node->op->id == CC_OP_ID_Dropout) {
+        if (!cc_dtype_is_float(x->dtype))
+            return cc_err_set(err, CC_ERR_ARG, "Dropout: data is %s, must be a float type", cc_dtype_name(x->dtype));
+        const cc_tensor *r = shape_input(node, in, 1), *t = shape_input(node, in, 2);
+        if (t && (!t->data || cc_tensor_numel(t) != 1 || t->dtype != CC_BOOL))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "Dropout: training_mode must be a constant bool scalar (inference only)");
+        if (t && cc_load(t->data, CC_BOOL, 0) != 0)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "Dropout: training_mode=1 drops elements at random: crosscheck runs inference only");
+        if (r && r->data) {
+            if (cc_tensor_numel(r) != 1 || !cc_dtype_is_float(r->dtype))
+                return cc_err_set(err, CC_ERR_ARG, "Dropout: ratio must be a float scalar");
+            double v = cc_load(r->data, r->dtype, 0);
+            if (!(v >= 0 && v < 1)) return cc_err_set(err, CC_ERR_ARG, "Dropout: ratio %g is outside [0, 1)", v);
+        }
+    }
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    if (n_out > 1) { /* Dropout's mask: every element kept */
+        out[1].dtype = CC_BOOL;
+        out[1].shape = x->shape;
+        out[1].data = NULL;
+    }
+    return CC_OK;
+}
+
+static cc_status identity_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                                 cc_err *err)
+{
+    cc_status st = copy_golden(node, in, 1, out, err);
+    if (st || n_out < 2) return st;
+    int64_t n = cc_shape_numel(&out[1].shape);
+    for (int64_t i = 0; i < n; i++) {
+        out[1].value[i] = 1;
+        out[1].mag[i] = 1;
+    }
+    out[1].k = 1;
+    return CC_OK;
+}
+
+/* An op case's outputs: the mask too with the knob mask=1. */
+static int dropout_outputs(const cc_node *node)
+{
+    return cc_attr_i(node, "mask") ? 2 : 1;
+}
+
+static const cc_sweep_row identity_sweep[] = {
+    { Q, "@eltwise" },
+    { Q, "input=2x3" },
+    { Q, "input=4x1x5" },
+    { Q, "input=7" },
+    { Q | EDGE, "input=2x0x3" },                 /* empty */
+    { Q, "input=3x5x7x2" },
+    { 0, "input=6x6" },
+};
+
+static const cc_sweep_row dropout_sweep[] = {
+    { Q, "@eltwise" },
+    { Q, "data=2x3", "ratio=0.5" },
+    { Q, "data=2x3x4", "mask=1" },
+    { Q, "data=5x6", "ratio=0.2,mask=1" },
+    { Q, "data=4x1x5", "training_mode=0" },
+    { Q, "data=7", "ratio=0.1,training_mode=0" },
+    { Q | EDGE, "data=2x0x3" },
+    { Q, "data=3x5x7x2", "ratio=0" },
+    { MODEL, "data=1x128x768" },                 /* a BERT-base hidden state */
+};
+
+const cc_op_def cc_op_Identity = {
+    .id = CC_OP_ID_Identity, .name = "Identity", .domain = "", .since_version = 16, .family = "shape",
+    .n_inputs = 1, .inputs = { { .name = "input", .role = CC_IN_DATA } },
+    .min_outputs = 1, .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(Identity, 16),
+    .dtypes = SHAPE_DTYPES | CC_DTYPE_BIT(CC_BOOL),
+    .infer = identity_infer, .cost = shape_move_cost, .golden = identity_golden,
+    CC_SWEEP(identity_sweep),
+};
+
+const cc_op_def cc_op_Dropout = {
+    .id = CC_OP_ID_Dropout, .name = "Dropout", .domain = "", .since_version = 13, .family = "shape",
+    .n_inputs = 3,
+    .inputs = {
+        { .name = "data", .role = CC_IN_DATA },
+        { .name = "ratio", .role = CC_IN_ATTR, .optional = 1, .constant = 1 },
+        { .name = "training_mode", .role = CC_IN_ATTR, .optional = 1, .constant = 1 },
+    },
+    .min_outputs = 1, .max_outputs = 2,
+    .n_attrs = CC_ONNX_NATTRS(Dropout, 13) + 3,
+    .attrs = {
+        CC_ONNX_ATTRS(Dropout, 13)
+        { .name = "ratio", .kind = CC_ATTR_FLOAT, .def = NULL, .input = 1, .input_dtype = CC_F32 },
+        { .name = "training_mode", .kind = CC_ATTR_INT, .def = NULL, .input = 2, .input_dtype = CC_BOOL },
+        /* case knob: 1 asks for the mask output too */
+        { .name = "mask", .kind = CC_ATTR_INT, .def = "0", .input = -1, .knob = 1 },
+    },
+    .count_outputs = dropout_outputs,
+    .dtypes = CC_DTYPES_FLOAT,
+    .infer = identity_infer, .cost = shape_move_cost, .golden = identity_golden,
+    CC_SWEEP(dropout_sweep),
+};

@@ -1,4 +1,4 @@
-/* test_shape.c — the shape family (Flatten, Reshape, Transpose, Concat, Split, Slice):
+/* test_shape.c — the shape family (Identity, Dropout, Flatten, Reshape, Transpose, Concat, Split, Slice):
  * shape inference against hand-worked shapes, goldens against independent index
  * formulas and hand lists, rejections with their messages, cost, and the case
  * generators' ids. */
@@ -425,14 +425,14 @@ static void test_magnitudes(void)
     cc_tensor_free(&x);
 }
 
-/* The family table: six ops of opset-17-era versions, reachable through the catalog;
+/* The family table: eight ops of opset-17-era versions, reachable through the catalog;
  * every id each generator emits parses, in both sweeps, and the quick cases run. */
 static void test_cases(void)
 {
-    const char *ops[] = { "Flatten", "Reshape", "Transpose", "Concat", "Split", "Slice" };
-    const int versions[] = { 13, 14, 13, 13, 13, 13 };
-    CHECK(cc_family_shape.n_ops == 6 && strcmp(cc_family_shape.name, "shape") == 0);
-    for (int i = 0; i < 6; i++) {
+    const char *ops[] = { "Flatten", "Reshape", "Transpose", "Concat", "Split", "Slice", "Identity", "Dropout" };
+    const int versions[] = { 13, 14, 13, 13, 13, 13, 16, 13 };
+    CHECK(cc_family_shape.n_ops == 8 && strcmp(cc_family_shape.name, "shape") == 0);
+    for (int i = 0; i < 8; i++) {
         const cc_op_def *op = cc_catalog_find(ops[i]);
         CHECK(op != NULL && op == family_op(&cc_family_shape, ops[i]));
         if (!op) continue;
@@ -457,8 +457,52 @@ static void test_cases(void)
     CHECK(cc_case_parse("Reshape(data=2x3x4:f32,shape=[5,5])", &c, &e) == CC_ERR_ARG);
 }
 
+/* Identity copies any dtype; Dropout in inference copies and its mask is all true; a
+ * training_mode of 1 is unsupported (random), a ratio outside [0, 1) bad input. */
+static void test_identity_dropout(void)
+{
+    int64_t d[2] = { 2, 3 };
+    cc_tensor x = iota(2, d, -2);
+    const double want[6] = { -2, -1, 0, 1, 2, 3 };
+    cc_node id = make_node("Identity", 1);
+    const cc_tensor *in1[1] = { &x };
+    golden_expect(&id, in1, CC_F32, want, NULL, 6, -1, 0);
+    cc_tensor b = tensor_of(CC_BOOL, 2, d, (double[]){ 1, 0, 0, 1, 1, 0 });
+    const cc_tensor *inb[1] = { &b };
+    golden_expect(&id, inb, CC_BOOL, (double[]){ 1, 0, 0, 1, 1, 0 }, NULL, 6, -1, 0);
+
+    cc_node dr = make_node("Dropout", 1);
+    golden_expect(&dr, in1, CC_F32, want, NULL, 6, -1, 0);
+    cc_tensor out[2];
+    cc_golden g[2];
+    cc_err e = { 0 };
+    CHECK_OK(golden_run(&dr, in1, 2, out, g, &e));
+    CHECK(g[1].dtype == CC_BOOL && shape_is(&g[1].shape, 2, d));
+    for (int i = 0; i < 6; i++) CHECK(g[1].value[i] == 1 && g[0].value[i] == want[i]);
+    cc_golden_free(g, 2);
+    /* ratio and training_mode as constant inputs */
+    cc_tensor ratio = tensor_of(CC_F32, 0, NULL, (double[]){ 0.5 });
+    cc_tensor off = tensor_of(CC_BOOL, 0, NULL, (double[]){ 0 }), on = tensor_of(CC_BOOL, 0, NULL, (double[]){ 1 });
+    cc_node dr3 = make_node("Dropout", 3);
+    const cc_tensor *inf[3] = { &x, &ratio, &off }, *train[3] = { &x, &ratio, &on };
+    golden_expect(&dr3, inf, CC_F32, want, NULL, 6, -1, 0);
+    expect_reject(&dr3, train, 1, CC_ERR_UNSUPPORTED, "inference only");
+    cc_tensor big = tensor_of(CC_F32, 0, NULL, (double[]){ 1 });
+    const cc_tensor *badr[3] = { &x, &big, &off };
+    expect_reject(&dr3, badr, 1, CC_ERR_ARG, "outside [0, 1)");
+    const cc_tensor *badd[1] = { &b };
+    expect_reject(&dr, badd, 1, CC_ERR_ARG, "float type");
+    cc_tensor_free(&x);
+    cc_tensor_free(&b);
+    cc_tensor_free(&ratio);
+    cc_tensor_free(&off);
+    cc_tensor_free(&on);
+    cc_tensor_free(&big);
+}
+
 int main(void)
 {
+    test_identity_dropout();
     test_flatten();
     test_reshape();
     test_transpose();

@@ -1,4 +1,4 @@
-/* shape.c — cpu kernels of the data-movement family: Flatten, Reshape, Transpose, Concat,
+/* shape.c — cpu kernels of the data-movement family: Identity, Dropout, Flatten, Reshape, Transpose, Concat,
  * Split and Slice. Every dtype is handled by copying elements by size; nothing is
  * converted. Shape-valued inputs (Reshape's shape, Slice's starts/ends/axes/steps, Split's
  * split) are read as int32 or int64 tensors and checked against the output shapes the
@@ -552,7 +552,24 @@ static cc_status slice_run(void *ctx, const cc_node *node, const cc_tensor *cons
     return CC_OK;
 }
 
+/* ---- Identity, Dropout (inference) ----------------------------------------------------- */
+
+/* The output is the input; Dropout's mask, when asked for, is all true. */
+static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)state;
+    cc_status s = same_data(node->op->name, in[0], &out[0], err);
+    if (s != CC_OK) return s;
+    copy_bytes(out[0].data, in[0]->data, cc_tensor_bytes(in[0]));
+    if (n_out > 1) memset(out[1].data, 1, cc_tensor_bytes(&out[1]));
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Identity, .run = identity_run},
+    {.op = CC_OP_ID_Dropout, .run = identity_run},
     {.op = CC_OP_ID_Flatten, .run = flatten_run},
     {.op = CC_OP_ID_Reshape, .run = reshape_run},
     {.op = CC_OP_ID_Transpose, .prepare = transpose_prepare, .run = transpose_run},

@@ -1,4 +1,4 @@
-/* shape.c — cuda kernels of the data-movement ops: Flatten and Reshape (one device copy),
+/* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten and Reshape (one device copy),
  * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
@@ -246,7 +246,19 @@ static cc_status slice_prepare(void *ctx, const cc_node *node, const cc_tensor *
     return CC_OK;
 }
 
+/* Identity, Dropout (inference): one device copy; Dropout's mask, when asked for, all true. */
+static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    cc_status st = same_data_run(ctx, node, in, 1, out, state, err);
+    if (st || n_out < 2 || !cc_tensor_bytes(&out[1])) return st;
+    return cc_cuda_check(cudaMemsetAsync(out[1].data, 1, cc_tensor_bytes(&out[1]), c->stream), "Dropout mask", err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Identity, .prepare = same_data_prepare, .run = identity_run },
+    { .op = CC_OP_ID_Dropout, .prepare = same_data_prepare, .run = identity_run },
     { .op = CC_OP_ID_Flatten, .prepare = same_data_prepare, .run = same_data_run },
     { .op = CC_OP_ID_Reshape, .prepare = same_data_prepare, .run = same_data_run },
     { .op = CC_OP_ID_Transpose, .prepare = transpose_prepare, .release = free, .run = copy_run },

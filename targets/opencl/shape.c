@@ -201,7 +201,26 @@ static cc_status slice_prepare(ocl_build *b, cc_err *err)
     return strided_copy(b, b->in[0]->dtype, b->in_slot[0], base, b->out_slot[0], 0, r, ys->dims, sst, yst, err);
 }
 
+/* Identity, Dropout: one buffer copy; Dropout's mask, when asked for, filled with true by
+ * elt_fill_true (kernels/eltwise_logic.cl). */
+static cc_status identity_prepare(ocl_build *b, cc_err *err)
+{
+    cc_status st = whole_copy_prepare(b, err);
+    if (st || b->node->n_out < 2) return st;
+    int64_t n = cc_tensor_numel(b->out[1]);
+    if (n == 0) return CC_OK;
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, "logic_u8", "elt_fill_true_u8", &l, err))) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->out_slot[1]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_note_append(b, ", mask filled");
+    return CC_OK;
+}
+
 static const ocl_op shape_ops[] = {
+    { CC_OP_ID_Identity, shape_supports, whole_copy_prepare },
+    { CC_OP_ID_Dropout, shape_supports, identity_prepare },
     { CC_OP_ID_Flatten, shape_supports, whole_copy_prepare },
     { CC_OP_ID_Reshape, shape_supports, whole_copy_prepare },
     { CC_OP_ID_Transpose, shape_supports, transpose_prepare },

@@ -88,3 +88,10 @@ kernel void KN(elt_bitshift)(global const TY *a, global const TY *b, global TY *
     y[i] = s >= 8 * sizeof(TY) ? (TY)0 : (TY)(left ? x << s : x >> s);
 }
 #endif
+
+/* y[i] = 1 (true): Dropout's mask in inference, every element kept */
+kernel void KN(elt_fill_true)(global uchar *y, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) y[i] = 1;
+}
