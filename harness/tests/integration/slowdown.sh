@@ -27,11 +27,34 @@ run() {   # run DB FAULTS [SELECTION...]: SELECTION defaults to --ops $ops
     CROSSCHECK_FAULTY="$faults" "$CC" run --quick --targets faulty "$@" --dtypes f32 --min-samples 200 \
         --min-time 0.05 --max-samples 3000 --db "$db" >"$WORK/run.txt" 2>&1 || fail "run into $db ($faults): $(tail -1 "$WORK/run.txt")"
 }
-for k in 1 2 3 4; do run "$WORK/base.db" ""; done   # runs 1-3: the A/A history; run 4: the baseline
-run "$WORK/slow.db" "slow=conv:1.3"
+# One measurement of the planted slowdown: a fresh history and baseline (runs 1-3: the A/A
+# history; run 4: the baseline) and a slowed run; sets timed_conv and n_reg (Conv cases the
+# gate calls regressions).
+planted() {   # planted N: base-N.db, slow-N.db
+    for k in 1 2 3 4; do run "$WORK/base-$1.db" ""; done
+    run "$WORK/slow-$1.db" "slow=conv:1.3"
+    timed_conv=$(sql "$WORK/base-$1.db" "SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_ref
+                                       WHERE r.run_id = 4 AND c.op = 'Conv' AND r.n_samples >= 200 AND r.verdict = 'passed'")
+    "$CC" compare --baseline "$WORK/base-$1.db:4" --candidate "$WORK/slow-$1.db:1" --format csv \
+        --out "$WORK/slow-$1.csv" >/dev/null 2>&1
+    n_reg=$(grep -c '^"Conv(.*,"regression",' "$WORK/slow-$1.csv")
+}
+# A burst of load from outside this machine's tests (the host is shared) can slow a whole
+# baseline run as much as the fault slows the candidate; then the slowed run is not slower
+# than its baseline and no rule can see the slowdown. So a first measurement that flags
+# fewer than three quarters of the Conv cases is repeated once with a fresh history and
+# baseline, and the assertions below judge the second. A gate that misses the slowdown
+# misses it twice.
+planted 1
+attempt=1
+if [ $((4 * n_reg)) -lt $((3 * timed_conv)) ]; then
+    echo "planted slowdown, first measurement: $n_reg of $timed_conv Conv cases flagged; measured again"
+    planted 2
+    attempt=2
+fi
+cp "$WORK/base-$attempt.db" "$WORK/base.db"
+cp "$WORK/slow-$attempt.db" "$WORK/slow.db"
 run "$WORK/aa.db" "none"
-timed_conv=$(sql "$WORK/base.db" "SELECT count(*) FROM results r JOIN cases c ON c.id = r.case_ref
-                                  WHERE r.run_id = 4 AND c.op = 'Conv' AND r.n_samples >= 200 AND r.verdict = 'passed'")
 [ "$timed_conv" -ge 8 ] || fail "the base run timed $timed_conv Conv cases, expected at least 8"
 expect_eq "$(sql "$WORK/slow.db" "SELECT DISTINCT plan FROM results r JOIN cases c ON c.id = r.case_ref WHERE c.op = 'Conv'")" \
     "golden loops, fault: slow x1.3" "Conv slowed"
