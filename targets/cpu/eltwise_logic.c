@@ -250,12 +250,9 @@ static cc_support logic_supports(void *ctx, const cc_node *node, const cc_tensor
 {
     (void)ctx;
     (void)out;
-    cc_op_id id = node->op->id;
-    int where = id == CC_OP_ID_Where;
-    cc_dtype d = in[where ? 1 : 0]->dtype;
-    int bool_ok = where || id == CC_OP_ID_Equal || id == CC_OP_ID_And || id == CC_OP_ID_Or || id == CC_OP_ID_Xor ||
-                  id == CC_OP_ID_Not;
-    if ((unsigned)d < CC_DTYPE_COUNT && (d != CC_BOOL || bool_ok)) return CC_SUPPORT_YES;
+    /* each op's dtypes are its infer()'s rule (ops/eltwise_logic.c); every one has a kernel */
+    cc_dtype d = in[node->op->id == CC_OP_ID_Where ? 1 : 0]->dtype;
+    if ((unsigned)d < CC_DTYPE_COUNT) return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: cpu has no kernel for dtype %s", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
 }

@@ -315,12 +315,9 @@ static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
 {
     (void)c;
     (void)out;
-    cc_op_id id = node->op->id;
-    int where = id == CC_OP_ID_Where;
-    cc_dtype d = in[where ? 1 : 0]->dtype;
-    int bool_ok = where || id == CC_OP_ID_Equal || id == CC_OP_ID_And || id == CC_OP_ID_Or || id == CC_OP_ID_Xor ||
-                  id == CC_OP_ID_Not;
-    if (!logic_suffix(d) || (d == CC_BOOL && !bool_ok)) {
+    /* each op's dtypes are its infer()'s rule (ops/eltwise_logic.c) */
+    cc_dtype d = in[node->op->id == CC_OP_ID_Where ? 1 : 0]->dtype;
+    if (!logic_suffix(d)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
