@@ -440,6 +440,8 @@ static const struct legacy_input {
     { "Slice", "starts", 1, CC_I64 },
     { "Slice", "ends", 2, CC_I64 },
     { "Slice", "axes", 3, CC_I64 },
+    { "Unsqueeze", "axes", 1, CC_I64 },
+    { "Squeeze", "axes", 1, CC_I64 },
 };
 
 /* Makes a constant input from legacy attribute a of node nd (see legacy_inputs). */

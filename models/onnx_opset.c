@@ -135,6 +135,17 @@ static const op_version table[] = {
     { "Dropout",            7,  REFUSED, "ratio is an attribute" },
     { "Dropout",            10, REFUSED, "ratio is an attribute" },
     { "Dropout",            12, 0, "without bfloat16" },
+    { "Shape",              1,  0, "without start and end" },
+    { "Shape",              13, 0, "without start and end" },
+    { "Shape",              19, REFUSED, "adds float8 types" },
+    { "Size",               19, REFUSED, "adds float8 types" },
+    { "Unsqueeze",          1,  CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute, non-negative" },
+    { "Unsqueeze",          11, CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute" },
+    { "Squeeze",            1,  CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute, non-negative" },
+    { "Squeeze",            11, CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute" },
+    { "Expand",             8,  0, "without bfloat16" },
+    { "Tile",               1,  REFUSED, "tiles and axis inputs instead of repeats" },
+    { "Tile",               6,  0, "without bfloat16" },
 };
 /* clang-format on */
 

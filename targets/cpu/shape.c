@@ -1,5 +1,5 @@
 /* shape.c — cpu kernels of the data-movement family: Identity, Dropout, Flatten, Reshape, Transpose, Concat,
- * Split and Slice. Every dtype is handled by copying elements by size; nothing is
+ * Split, Slice, Unsqueeze, Squeeze, Expand and Tile, and Shape and Size (int64 dims). Every dtype is handled by copying elements by size; nothing is
  * converted. Shape-valued inputs (Reshape's shape, Slice's starts/ends/axes/steps, Split's
  * split) are read as int32 or int64 tensors and checked against the output shapes the
  * backend inferred.
@@ -567,7 +567,106 @@ static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *c
     return CC_OK;
 }
 
+/* ---- Shape, Size, Unsqueeze, Squeeze, Expand, Tile ------------------------------------ */
+
+/* Shape and Size: the output (int64) was inferred from the input's shape; its values are
+ * the input's dims from the start attribute on (clamped as the output length says), or its
+ * element count. */
+static cc_status describe_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    int64_t *y = out[0].data, len = cc_tensor_numel(&out[0]);
+    if (out[0].dtype != CC_I64) return cc_err_set(err, CC_ERR_ARG, "%s: output must be int64", node->op->name);
+    if (node->op->id == CC_OP_ID_Size) {
+        y[0] = cc_tensor_numel(x);
+        return CC_OK;
+    }
+    int r = x->shape.rank;
+    int64_t s = cc_attr_i(node, "start");
+    if (s < 0) s += r;
+    s = s < 0 ? 0 : s > r ? r : s;
+    if (s + len > r) return cc_err_set(err, CC_ERR_ARG, "Shape: output has %lld dims from %lld of rank %d",
+                                       (long long)len, (long long)s, r);
+    for (int64_t i = 0; i < len; i++) y[i] = x->shape.dims[s + i];
+    return CC_OK;
+}
+
+/* Unsqueeze, Squeeze: the elements keep their order; only the shape changes. */
+static cc_status reshaped_copy_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                   cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    cc_status s = same_data(node->op->name, in[0], &out[0], err);
+    if (s != CC_OK) return s;
+    if (out[0].data != in[0]->data) copy_bytes(out[0].data, in[0]->data, cc_tensor_bytes(in[0]));
+    return CC_OK;
+}
+
+/* Expand and Tile: every output row (the innermost dim) comes from one input row, found
+ * dim by dim from the back (a size-1 input dim repeats its one index, any other wraps
+ * around: Expand's broadcast and Tile's repeat are both i mod d). The row is a copy, a
+ * fill with one element, or the input row repeated. */
+static cc_status repeat_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                            cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    const cc_shape *o = &out[0].shape;
+    int off = o->rank - x->shape.rank;
+    if (x->dtype != out[0].dtype || off < 0)
+        return cc_err_set(err, CC_ERR_ARG, "%s: output must have the input's dtype and rank at least its",
+                          node->op->name);
+    int64_t total = cc_tensor_numel(&out[0]);
+    if (total == 0) return CC_OK;
+    size_t es = cc_dtype_size(x->dtype);
+    if (o->rank == 0) {
+        memcpy(out[0].data, x->data, es);
+        return CC_OK;
+    }
+    int64_t xst[CC_MAX_RANK], acc = 1;
+    for (int d = x->shape.rank - 1; d >= 0; d--) {
+        xst[d] = acc;
+        acc *= x->shape.dims[d];
+    }
+    int64_t ow = o->dims[o->rank - 1], rows = total / ow;
+    int64_t xw = x->shape.rank > 0 ? x->shape.dims[x->shape.rank - 1] : 1;
+    const char *src = x->data;
+    char *dst = out[0].data;
+    int big = (size_t)total * es >= PAR_BYTES;
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t rem = row, base = 0;
+        for (int d = o->rank - 2; d >= 0; d--) {
+            int64_t i = rem % o->dims[d];
+            rem /= o->dims[d];
+            int xd = d - off;
+            if (xd >= 0) base += (x->shape.dims[xd] == 1 ? 0 : i % x->shape.dims[xd]) * xst[xd];
+        }
+        char *drow = dst + (size_t)(row * ow) * es;
+        const char *srow = src + (size_t)base * es;
+        if (xw == 1)
+            for (int64_t j = 0; j < ow; j++) copy_elem(drow + (size_t)j * es, srow, es);
+        else
+            for (int64_t j = 0; j < ow; j += xw) memcpy(drow + (size_t)j * es, srow, (size_t)xw * es);
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Shape, .run = describe_run},
+    {.op = CC_OP_ID_Size, .run = describe_run},
+    {.op = CC_OP_ID_Unsqueeze, .run = reshaped_copy_run},
+    {.op = CC_OP_ID_Squeeze, .run = reshaped_copy_run},
+    {.op = CC_OP_ID_Expand, .run = repeat_run},
+    {.op = CC_OP_ID_Tile, .run = repeat_run},
     {.op = CC_OP_ID_Identity, .run = identity_run},
     {.op = CC_OP_ID_Dropout, .run = identity_run},
     {.op = CC_OP_ID_Flatten, .run = flatten_run},

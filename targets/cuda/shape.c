@@ -1,4 +1,5 @@
-/* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten and Reshape (one device copy),
+/* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten, Reshape, Unsqueeze and
+ * Squeeze (one device copy), Expand and Tile (one strided copy), Shape and Size (host values uploaded),
  * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
@@ -256,7 +257,104 @@ static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *c
     return cc_cuda_check(cudaMemsetAsync(out[1].data, 1, cc_tensor_bytes(&out[1]), c->stream), "Dropout mask", err);
 }
 
+/* ---- Shape, Size, Unsqueeze, Squeeze, Expand, Tile ----------------------------------------- */
+
+/* Shape and Size: int64 values known at prepare (the input's shape), uploaded by each run. */
+typedef struct describe_state {
+    int n;
+    int64_t v[CC_MAX_RANK];
+} describe_state;
+
+static cc_status describe_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    const cc_shape *xs = &in[0]->shape;
+    describe_state *d = calloc(1, sizeof *d);
+    if (!d) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    d->n = (int)cc_tensor_numel(&out[0]);
+    if (node->op->id == CC_OP_ID_Size) {
+        d->v[0] = cc_shape_numel(xs);
+    } else {
+        int r = xs->rank;
+        int64_t s = cc_attr_i(node, "start");
+        if (s < 0) s += r;
+        s = s < 0 ? 0 : s > r ? r : s;
+        if (s + d->n > r) {
+            int n = d->n;
+            free(d);
+            return cc_err_set(err, CC_ERR_ARG, "Shape: %d dims from %lld of rank %d", n, (long long)s, r);
+        }
+        for (int i = 0; i < d->n; i++) d->v[i] = xs->dims[s + i];
+    }
+    cc_backend_note("host values uploaded");
+    *state = d;
+    return CC_OK;
+}
+
+static cc_status describe_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    describe_state *d = state;
+    (void)in;
+    (void)n_out;
+    if (!d->n) return CC_OK;
+    return cc_cuda_check(cudaMemcpyAsync(out[0].data, d->v, (size_t)d->n * sizeof d->v[0], cudaMemcpyHostToDevice,
+                                         c->stream),
+                         node->op->name, err);
+}
+
+/* Expand and Tile: one strided copy over the output. Expand reads along a broadcast (or
+ * new leading) dim with stride 0; Tile splits each repeated dim d into (repeats, x_d), the
+ * repeat read with stride 0 and written with x_d times the output's stride. Size-1 dims are
+ * dropped first; more than CC_CUDA_MAX_RANK dims left are declined. */
+static cc_status repeat_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    const cc_shape *xs = &in[0]->shape, *ys = &out[0].shape;
+    int off = ys->rank - xs->rank, tile = node->op->id == CC_OP_ID_Tile, r = 0;
+    int64_t xst[CC_MAX_RANK], yst[CC_MAX_RANK], dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
+    cc_cuda_strides(xs, xst);
+    cc_cuda_strides(ys, yst);
+    for (int d = 0; d < ys->rank; d++) {
+        int64_t xd = d >= off ? xs->dims[d - off] : 1, xstr = d >= off ? xst[d - off] : 0;
+        if (tile && xd > 1 && ys->dims[d] > xd) {
+            dims[r] = ys->dims[d] / xd, sst[r] = 0, dst[r++] = xd * yst[d];
+            dims[r] = xd, sst[r] = xstr, dst[r++] = yst[d];
+        } else if (ys->dims[d] != 1) {
+            dims[r] = ys->dims[d], sst[r] = xd == 1 ? 0 : xstr, dst[r++] = yst[d];
+        }
+    }
+    if (r > CC_CUDA_MAX_RANK)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: %s over %d dims after splitting repeats, more than %d",
+                          node->op->name, r, CC_CUDA_MAX_RANK);
+    copy_state *s;
+    cc_status st = new_state(node->op->name, &s, err);
+    if (st) return st;
+    s->n = cc_tensor_numel(&out[0]) ? 1 : 0;
+    s->w[0].rank = r;
+    for (int i = 0; i < r; i++) {
+        s->w[0].dims[i] = dims[i];
+        s->w[0].st[0][i] = sst[i];
+        s->w[0].st[1][i] = dst[i];
+    }
+    cc_cuda_walk_simplify(&s->w[0], 2);
+    cc_backend_note("strided copy, %d merged dims", s->w[0].rank);
+    *state = s;
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Shape, .prepare = describe_prepare, .release = free, .run = describe_run },
+    { .op = CC_OP_ID_Size, .prepare = describe_prepare, .release = free, .run = describe_run },
+    { .op = CC_OP_ID_Unsqueeze, .prepare = same_data_prepare, .run = same_data_run },
+    { .op = CC_OP_ID_Squeeze, .prepare = same_data_prepare, .run = same_data_run },
+    { .op = CC_OP_ID_Expand, .prepare = repeat_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Tile, .prepare = repeat_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Identity, .prepare = same_data_prepare, .run = identity_run },
     { .op = CC_OP_ID_Dropout, .prepare = same_data_prepare, .run = identity_run },
     { .op = CC_OP_ID_Flatten, .prepare = same_data_prepare, .run = same_data_run },

@@ -2,7 +2,9 @@
  * as 1, 2, 4 or 8-byte words): Flatten and Reshape are one buffer copy
  * (clEnqueueCopyBuffer); Transpose, Slice, Concat and Split are strided copies
  * (kernels/copy.cl) over an iteration space whose adjacent dimensions are merged where
- * both sides allow it. Concat launches one copy per input, Split one per output. */
+ * both sides allow it. Concat launches one copy per input, Split one per output. Unsqueeze
+ * and Squeeze are a buffer copy; Expand and Tile one strided copy with zero source strides
+ * (below); Shape and Size copy int64 values known at prepare from a constant buffer. */
 #include <stdio.h>
 #include <string.h>
 
@@ -218,7 +220,66 @@ static cc_status identity_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ---- Shape, Size, Unsqueeze, Squeeze, Expand, Tile ------------------------------------------ */
+
+/* Shape and Size: the int64 values are known at prepare (the input's shape), kept in a
+ * node-owned constant buffer and copied to the output by each run. */
+static cc_status describe_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t v[CC_MAX_RANK], len = cc_tensor_numel(b->out[0]);
+    if (b->node->op->id == CC_OP_ID_Size) {
+        v[0] = cc_shape_numel(xs);
+    } else {
+        int r = xs->rank;
+        int64_t s = cc_attr_i(b->node, "start");
+        if (s < 0) s += r;
+        s = s < 0 ? 0 : s > r ? r : s;
+        if (s + len > r) return cc_err_set(err, CC_ERR_ARG, "Shape: %lld dims from %lld of rank %d", (long long)len, (long long)s, r);
+        for (int64_t i = 0; i < len; i++) v[i] = xs->dims[s + i];
+    }
+    cc_ocl_note(b, "constant copy");
+    if (len == 0) return CC_OK;
+    int slot;
+    cc_status st = cc_ocl_const(b, v, (size_t)len * sizeof v[0], &slot, err);
+    if (st) return st;
+    return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, (size_t)len * sizeof v[0], err);
+}
+
+/* Expand and Tile as one strided copy over the output. Expand reads along a broadcast (or
+ * new leading) dim with stride 0. Tile splits each repeated dim d into (repeats, x_d):
+ * output index k*x_d + i reads input index i, so the repeat dim has source stride 0 and
+ * destination stride x_d times the output's. Size-1 dims are dropped first; a space of
+ * more than CC_MAX_RANK dims left is declined. */
+static cc_status repeat_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0]->shape;
+    int off = ys->rank - xs->rank, tile = b->node->op->id == CC_OP_ID_Tile, r = 0;
+    int64_t xst[CC_MAX_RANK], yst[CC_MAX_RANK], dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
+    cc_ocl_strides(xs, xst);
+    cc_ocl_strides(ys, yst);
+    for (int d = 0; d < ys->rank; d++) {
+        int64_t xd = d >= off ? xs->dims[d - off] : 1, xstr = d >= off ? xst[d - off] : 0;
+        if (tile && xd > 1 && ys->dims[d] > xd) {
+            dims[r] = ys->dims[d] / xd, sst[r] = 0, dst[r++] = xd * yst[d];
+            dims[r] = xd, sst[r] = xstr, dst[r++] = yst[d];
+        } else if (ys->dims[d] != 1) {
+            dims[r] = ys->dims[d], sst[r] = xd == 1 ? 0 : xstr, dst[r++] = yst[d];
+        }
+    }
+    if (r > CC_MAX_RANK)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s over %d dims after splitting repeats, more than %d",
+                          b->node->op->name, r, CC_MAX_RANK);
+    return strided_copy(b, b->in[0]->dtype, b->in_slot[0], 0, b->out_slot[0], 0, r, dims, sst, dst, err);
+}
+
 static const ocl_op shape_ops[] = {
+    { CC_OP_ID_Shape, shape_supports, describe_prepare },
+    { CC_OP_ID_Size, shape_supports, describe_prepare },
+    { CC_OP_ID_Unsqueeze, shape_supports, whole_copy_prepare },
+    { CC_OP_ID_Squeeze, shape_supports, whole_copy_prepare },
+    { CC_OP_ID_Expand, shape_supports, repeat_prepare },
+    { CC_OP_ID_Tile, shape_supports, repeat_prepare },
     { CC_OP_ID_Identity, shape_supports, whole_copy_prepare },
     { CC_OP_ID_Dropout, shape_supports, identity_prepare },
     { CC_OP_ID_Flatten, shape_supports, whole_copy_prepare },
