@@ -146,6 +146,11 @@ static const op_version table[] = {
     { "Expand",             8,  0, "without bfloat16" },
     { "Tile",               1,  REFUSED, "tiles and axis inputs instead of repeats" },
     { "Tile",               6,  0, "without bfloat16" },
+    { "Gather",             1,  0, "non-negative indices" },
+    { "Gather",             11, 0, "without bfloat16" },
+    { "GatherElements",     11, 0, "without bfloat16" },
+    { "GatherND",           11, 0, "without batch_dims" },
+    { "GatherND",           12, 0, "without bfloat16" },
 };
 /* clang-format on */
 

@@ -1,5 +1,6 @@
 /* shape.c — cpu kernels of the data-movement family: Identity, Dropout, Flatten, Reshape, Transpose, Concat,
- * Split, Slice, Unsqueeze, Squeeze, Expand and Tile, and Shape and Size (int64 dims). Every dtype is handled by copying elements by size; nothing is
+ * Split, Slice, Unsqueeze, Squeeze, Expand and Tile, Gather, GatherElements and GatherND (indices
+ * read at run time and checked), and Shape and Size (int64 dims). Every dtype is handled by copying elements by size; nothing is
  * converted. Shape-valued inputs (Reshape's shape, Slice's starts/ends/axes/steps, Split's
  * split) are read as int32 or int64 tensors and checked against the output shapes the
  * backend inferred.
@@ -660,7 +661,141 @@ static cc_status repeat_run(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
+/* ---- Gather, GatherElements, GatherND ---------------------------------------------------- */
+
+/* Index value i of idx (int32/int64) normalised into [0, dim); -1 when outside [-dim, dim). */
+static int64_t index_in(const cc_tensor *idx, int64_t i, int64_t dim)
+{
+    int64_t v = index_at(idx, i);
+    if (v < 0) v += dim;
+    return v >= 0 && v < dim ? v : -1;
+}
+
+static cc_status index_error(const cc_node *node, const cc_tensor *idx, int64_t i, int64_t dim, cc_err *err)
+{
+    return cc_err_set(err, CC_ERR_ARG, "%s: indices[%lld] = %lld is outside [%lld, %lld]", node->op->name,
+                      (long long)i, (long long)index_at(idx, i), (long long)-dim, (long long)dim - 1);
+}
+
+static cc_status gather_check(const cc_node *node, const cc_tensor *x, const cc_tensor *idx, const cc_tensor *y,
+                              int *axis, cc_err *err)
+{
+    if ((idx->dtype != CC_I32 && idx->dtype != CC_I64) || x->dtype != y->dtype)
+        return cc_err_set(err, CC_ERR_ARG, "%s: int32/int64 indices and an output of the data's dtype", node->op->name);
+    if (axis) {
+        int64_t a = cc_attr_i(node, "axis");
+        if (a < 0) a += x->shape.rank;
+        if (a < 0 || a >= x->shape.rank)
+            return cc_err_set(err, CC_ERR_ARG, "%s: axis out of range for rank %d", node->op->name, x->shape.rank);
+        *axis = (int)a;
+    }
+    return CC_OK;
+}
+
+/* y[o, j, i] = x[o, indices[j], i] over x as [outer, dim, inner]: one memcpy of inner
+ * elements per (o, j). */
+static cc_status gather_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *idx = in[1];
+    int axis = 0;
+    cc_status st = gather_check(node, x, idx, &out[0], &axis, err);
+    if (st) return st;
+    int64_t outer = 1, inner = 1, dim = x->shape.dims[axis], n = cc_tensor_numel(idx);
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    for (int64_t j = 0; j < n; j++)
+        if (index_in(idx, j, dim) < 0) return index_error(node, idx, j, dim, err);
+    size_t es = cc_dtype_size(x->dtype), row = (size_t)inner * es;
+    const char *src = x->data;
+    char *dst = out[0].data;
+    int big = (size_t)(outer * n) * row >= PAR_BYTES;
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t on = 0; on < outer * n; on++) {
+        int64_t o = on / n, j = on % n;
+        memcpy(dst + (size_t)on * row, src + (size_t)(o * dim + index_in(idx, j, dim)) * row, row);
+    }
+    return CC_OK;
+}
+
+/* y[p] = x[p with its axis coordinate replaced by indices[p]]. */
+static cc_status gather_elements_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                     cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *idx = in[1];
+    int axis = 0;
+    cc_status st = gather_check(node, x, idx, &out[0], &axis, err);
+    if (st) return st;
+    int r = x->shape.rank;
+    int64_t xst[CC_MAX_RANK], acc = 1, n = cc_tensor_numel(idx), dim = x->shape.dims[axis];
+    for (int d = r - 1; d >= 0; d--) {
+        xst[d] = acc;
+        acc *= x->shape.dims[d];
+    }
+    for (int64_t j = 0; j < n; j++)
+        if (index_in(idx, j, dim) < 0) return index_error(node, idx, j, dim, err);
+    size_t es = cc_dtype_size(x->dtype);
+    const char *src = x->data;
+    char *dst = out[0].data;
+    int big = (size_t)n * es >= PAR_BYTES;
+#pragma omp parallel for schedule(static) if (big)
+    for (int64_t j = 0; j < n; j++) {
+        int64_t rem = j, off = 0;
+        for (int d = r - 1; d >= 0; d--) {
+            int64_t c = rem % idx->shape.dims[d];
+            rem /= idx->shape.dims[d];
+            off += (d == axis ? index_in(idx, j, dim) : c) * xst[d];
+        }
+        copy_elem(dst + (size_t)j * es, src + (size_t)off * es, es);
+    }
+    return CC_OK;
+}
+
+/* y[bt, t, :] = x[bt, tuple(bt, t), :]: one memcpy of a slice per index tuple. */
+static cc_status gather_nd_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                               void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *idx = in[1];
+    cc_status st = gather_check(node, x, idx, &out[0], NULL, err);
+    if (st) return st;
+    int r = x->shape.rank, q = idx->shape.rank;
+    int64_t b = cc_attr_i(node, "batch_dims"), m = q > 0 ? idx->shape.dims[q - 1] : 0;
+    if (q < 1 || b < 0 || b >= q || m < 1 || b + m > r)
+        return cc_err_set(err, CC_ERR_ARG, "GatherND: batch_dims or index tuple length out of range");
+    int64_t xst[CC_MAX_RANK], acc = 1, batches = 1, tuples = 1;
+    for (int d = r - 1; d >= 0; d--) {
+        xst[d] = acc;
+        acc *= x->shape.dims[d];
+    }
+    for (int d = 0; d < b; d++) batches *= x->shape.dims[d];
+    for (int d = (int)b; d < q - 1; d++) tuples *= idx->shape.dims[d];
+    int64_t inner = xst[b + m - 1], batch_size = b > 0 ? xst[b - 1] : acc;
+    for (int64_t i = 0; i < batches * tuples * m; i++)
+        if (index_in(idx, i, x->shape.dims[b + i % m]) < 0) return index_error(node, idx, i, x->shape.dims[b + i % m], err);
+    size_t es = cc_dtype_size(x->dtype), row = (size_t)inner * es;
+    const char *src = x->data;
+    char *dst = out[0].data;
+    for (int64_t bt = 0; bt < batches * tuples; bt++) {
+        int64_t off = (bt / tuples) * batch_size;
+        for (int64_t k = 0; k < m; k++) off += index_in(idx, bt * m + k, x->shape.dims[b + k]) * xst[b + k];
+        memcpy(dst + (size_t)bt * row, src + (size_t)off * es, row);
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Gather, .run = gather_run},
+    {.op = CC_OP_ID_GatherElements, .run = gather_elements_run},
+    {.op = CC_OP_ID_GatherND, .run = gather_nd_run},
     {.op = CC_OP_ID_Shape, .run = describe_run},
     {.op = CC_OP_ID_Size, .run = describe_run},
     {.op = CC_OP_ID_Unsqueeze, .run = reshaped_copy_run},

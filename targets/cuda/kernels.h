@@ -103,6 +103,21 @@ cudaError_t cc_cuda_divide(cudaStream_t s, int dtype, void *y, int64_t n, float 
 cudaError_t cc_cuda_copy(cudaStream_t s, size_t elem, const void *src, int64_t src_off,
                          void *dst, int64_t dst_off, const cc_cuda_walk *w);
 
+/* Gather, GatherElements and GatherND as one index map (the mode says which), with int32
+ * or int64 indices; a negative index counts from the end of its dim, one still outside it
+ * writes 0. Gather: y[o, j, i] = x[o, idx[j], i] over x as [outer, dim, inner], j < nidx.
+ * GatherElements: y[p] = x[p with coordinate axis := idx[p]], p decoded by idims, x's
+ * strides xst. GatherND: y[bt, i] = x[(bt / tuples) * bsize + sum_k idx[bt, k] * st[k] + i]
+ * with idx[bt, k] < dims[k], k < m. */
+enum { CC_CUDA_GATHER, CC_CUDA_GATHER_ELEMENTS, CC_CUDA_GATHER_ND };
+typedef struct cc_cuda_gather {
+    int mode, rank, axis, m;
+    int64_t outer, dim, nidx, inner, tuples, bsize;
+    int64_t dims[CC_CUDA_MAX_RANK], st[CC_CUDA_MAX_RANK];  /* idims and xst, or GatherND's dims and st */
+} cc_cuda_gather;
+cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const void *x, const void *idx, void *y,
+                               int64_t n, const cc_cuda_gather *g);
+
 /* y[(o * channels + c) * inner + i] += bias[c] (bias of y's dtype). */
 cudaError_t cc_cuda_bias_add(cudaStream_t s, int dtype, void *y, const void *bias, int64_t outer,
                              int64_t channels, int64_t inner);

@@ -1,7 +1,8 @@
 /* kernels_data.cu — the cuda backend's window and resampling kernels (launchers declared
  * in kernels.h): the direct pooling kernel used where cuDNN's pooling does not have ONNX's
  * semantics (dilations, ceil_mode windows that overhang the padding, asymmetric pads,
- * bf16 and 8-bit data), and Resize by per-axis tap tables. */
+ * bf16 and 8-bit data), Resize by per-axis tap tables, and the gathers (Gather,
+ * GatherElements, GatherND) as one index map. */
 #include "device.cuh"
 
 /* ---- pooling --------------------------------------------------------------------------- */
@@ -151,4 +152,66 @@ extern "C" cudaError_t cc_cuda_resize_run(cudaStream_t s, int dtype, const void 
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
+}
+
+/* ---- Gather, GatherElements, GatherND -------------------------------------------------- */
+
+template <typename IX>
+__device__ inline int64_t gather_index(const IX *idx, int64_t i, int64_t dim)
+{
+    int64_t v = (int64_t)idx[i];
+    if (v < 0) v += dim;
+    return v >= 0 && v < dim ? v : -1;
+}
+
+/* One thread per output element; the source offset follows the mode's formula (kernels.h). */
+template <typename T, typename IX>
+__global__ void gather_k(const T *x, const IX *idx, T *y, int64_t n, cc_cuda_gather g)
+{
+    GRID_LOOP(p, n) {
+        int64_t off = 0;
+        if (g.mode == CC_CUDA_GATHER) {
+            int64_t i = p % g.inner, t = p / g.inner, k = gather_index(idx, t % g.nidx, g.dim);
+            off = k < 0 ? -1 : ((t / g.nidx) * g.dim + k) * g.inner + i;
+        } else if (g.mode == CC_CUDA_GATHER_ELEMENTS) {
+            int64_t rem = p, k = gather_index(idx, p, g.dim);
+            for (int d = g.rank - 1; d >= 0 && k >= 0; d--) {
+                int64_t c = rem % g.dims[d];
+                rem /= g.dims[d];
+                off += (d == g.axis ? k : c) * g.st[d];
+            }
+            if (k < 0) off = -1;
+        } else {
+            int64_t bt = p / g.inner;
+            off = (bt / g.tuples) * g.bsize + p % g.inner;
+            for (int k = 0; k < g.m && off >= 0; k++) {
+                int64_t v = gather_index(idx, bt * g.m + k, g.dims[k]);
+                off = v < 0 ? -1 : off + v * g.st[k];
+            }
+        }
+        y[p] = off < 0 ? T(0) : x[off];
+    }
+}
+
+template <typename T>
+static cudaError_t gather_launch(cudaStream_t s, int idx64, const void *x, const void *idx, void *y, int64_t n,
+                                 const cc_cuda_gather *g)
+{
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    if (idx64) gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const T *)x, (const int64_t *)idx, (T *)y, n, *g);
+    else gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const T *)x, (const int32_t *)idx, (T *)y, n, *g);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const void *x, const void *idx,
+                                          void *y, int64_t n, const cc_cuda_gather *g)
+{
+    if (n <= 0) return cudaSuccess;
+    switch (elem) {
+    case 1: return gather_launch<uint8_t>(s, idx64, x, idx, y, n, g);
+    case 2: return gather_launch<uint16_t>(s, idx64, x, idx, y, n, g);
+    case 4: return gather_launch<uint32_t>(s, idx64, x, idx, y, n, g);
+    case 8: return gather_launch<uint64_t>(s, idx64, x, idx, y, n, g);
+    default: return cudaErrorInvalidValue;
+    }
 }

@@ -1,5 +1,6 @@
 /* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten, Reshape, Unsqueeze and
  * Squeeze (one device copy), Expand and Tile (one strided copy), Shape and Size (host values uploaded),
+ * Gather, GatherElements and GatherND (one index map, kernels_data.cu),
  * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
@@ -348,7 +349,73 @@ static cc_status repeat_prepare(void *ctx, const cc_node *node, const cc_tensor 
     return CC_OK;
 }
 
+/* ---- Gather, GatherElements, GatherND ----------------------------------------------------- */
+
+/* The index map of kernels.h's cc_cuda_gather, from the shapes (indices are read on the
+ * device at run time). */
+static cc_status gather_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    const cc_shape *xs = &in[0]->shape, *is = &in[1]->shape;
+    if (in[1]->dtype != CC_I32 && in[1]->dtype != CC_I64)
+        return cc_err_set(err, CC_ERR_ARG, "%s: indices must be int32 or int64", node->op->name);
+    cc_cuda_gather *g = calloc(1, sizeof *g);
+    if (!g) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    int64_t xst[CC_MAX_RANK];
+    cc_cuda_strides(xs, xst);
+    if (node->op->id == CC_OP_ID_GatherND) {
+        int b = (int)cc_attr_i(node, "batch_dims");
+        g->mode = CC_CUDA_GATHER_ND;
+        g->m = (int)is->dims[is->rank - 1];
+        g->tuples = 1;
+        for (int d = b; d < is->rank - 1; d++) g->tuples *= is->dims[d];
+        for (int k = 0; k < g->m; k++) {
+            g->dims[k] = xs->dims[b + k];
+            g->st[k] = xst[b + k];
+        }
+        g->inner = xst[b + g->m - 1];
+        g->bsize = b > 0 ? xst[b - 1] : cc_shape_numel(xs);
+    } else {
+        int64_t a = cc_attr_i(node, "axis");
+        g->axis = (int)(a < 0 ? a + xs->rank : a);
+        g->dim = xs->dims[g->axis];
+        if (node->op->id == CC_OP_ID_Gather) {
+            g->mode = CC_CUDA_GATHER;
+            g->outer = g->inner = 1;
+            for (int d = 0; d < g->axis; d++) g->outer *= xs->dims[d];
+            for (int d = g->axis + 1; d < xs->rank; d++) g->inner *= xs->dims[d];
+            g->nidx = cc_shape_numel(is);
+        } else {
+            g->mode = CC_CUDA_GATHER_ELEMENTS;
+            g->rank = xs->rank;
+            for (int d = 0; d < xs->rank; d++) {
+                g->dims[d] = is->dims[d];
+                g->st[d] = xst[d];
+            }
+        }
+    }
+    cc_backend_note("index map, %s indices", in[1]->dtype == CC_I64 ? "int64" : "int32");
+    *state = g;
+    return CC_OK;
+}
+
+static cc_status gather_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    return cc_cuda_check(cc_cuda_gather_run(c->stream, cc_dtype_size(in[0]->dtype), in[1]->dtype == CC_I64,
+                                            in[0]->data, in[1]->data, out[0].data, cc_tensor_numel(&out[0]), state),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Gather, .prepare = gather_prepare, .release = free, .run = gather_run },
+    { .op = CC_OP_ID_GatherElements, .prepare = gather_prepare, .release = free, .run = gather_run },
+    { .op = CC_OP_ID_GatherND, .prepare = gather_prepare, .release = free, .run = gather_run },
     { .op = CC_OP_ID_Shape, .prepare = describe_prepare, .release = free, .run = describe_run },
     { .op = CC_OP_ID_Size, .prepare = describe_prepare, .release = free, .run = describe_run },
     { .op = CC_OP_ID_Unsqueeze, .prepare = same_data_prepare, .run = same_data_run },

@@ -4,7 +4,8 @@
  * (kernels/copy.cl) over an iteration space whose adjacent dimensions are merged where
  * both sides allow it. Concat launches one copy per input, Split one per output. Unsqueeze
  * and Squeeze are a buffer copy; Expand and Tile one strided copy with zero source strides
- * (below); Shape and Size copy int64 values known at prepare from a constant buffer. */
+ * (below); Shape and Size copy int64 values known at prepare from a constant buffer;
+ * Gather, GatherElements and GatherND are kernels/gather.cl. */
 #include <stdio.h>
 #include <string.h>
 
@@ -273,7 +274,111 @@ static cc_status repeat_prepare(ocl_build *b, cc_err *err)
     return strided_copy(b, b->in[0]->dtype, b->in_slot[0], 0, b->out_slot[0], 0, r, dims, sst, dst, err);
 }
 
+/* ---- Gather, GatherElements, GatherND (kernels/gather.cl) ------------------------------------ */
+
+static cc_support gather_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    if (!cc_ocl_fits_int(in[0]) || !cc_ocl_fits_int(in[1]) || !cc_ocl_fits_int(out)) {
+        snprintf(reason, n, "opencl: %s indexes with 32-bit ints; a tensor has more than 2^31 elements", node->op->name);
+        return CC_SUPPORT_NO;
+    }
+    return shape_supports(c, node, in, out, reason, n);
+}
+
+/* The launch of gather.cl's kernel BASE for the data's element size and the indices' type. */
+static cc_status gather_kernel(ocl_build *b, const char *base, int64_t n, ocl_launch **l, cc_err *err)
+{
+    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    char prog[32], name[48];
+    snprintf(prog, sizeof prog, "gather_%s", w);
+    snprintf(name, sizeof name, "%s_%s_%s", base, b->in[1]->dtype == CC_I64 ? "ix64" : "ix32", w);
+    cc_status st = cc_ocl_kernel(b, prog, name, l, err);
+    if (st) return st;
+    cc_ocl_range1(*l, (size_t)n, cc_ocl_wg_limit(b, *l, 256));
+    cc_ocl_arg_mem(*l, b->in_slot[0]);
+    cc_ocl_arg_mem(*l, b->out_slot[0]);
+    cc_ocl_arg_mem(*l, b->in_slot[1]);
+    cc_ocl_note(b, "%s", name);
+    return CC_OK;
+}
+
+static int gather_axis_of(const cc_node *node, int rank)
+{
+    int64_t a = cc_attr_i(node, "axis");
+    return (int)(a < 0 ? a + rank : a);
+}
+
+static cc_status gather_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t n = cc_tensor_numel(b->out[0]);
+    if (n == 0) return CC_OK;
+    int axis = gather_axis_of(b->node, xs->rank);
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; d++) outer *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    ocl_launch *l;
+    cc_status st = gather_kernel(b, "gather", n, &l, err);
+    if (st) return st;
+    cc_ocl_arg_int(l, outer);
+    cc_ocl_arg_int(l, xs->dims[axis]);
+    cc_ocl_arg_int(l, cc_tensor_numel(b->in[1]));
+    cc_ocl_arg_int(l, inner);
+    return CC_OK;
+}
+
+static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *is = &b->in[1]->shape;
+    int64_t n = cc_tensor_numel(b->out[0]), xst[CC_MAX_RANK];
+    if (n == 0) return CC_OK;
+    int r = xs->rank, axis = gather_axis_of(b->node, r), meta[2 * CC_MAX_RANK], slot;
+    cc_ocl_strides(xs, xst);
+    for (int d = 0; d < r; d++) {
+        meta[d] = (int)is->dims[d];
+        meta[r + d] = (int)xst[d];
+    }
+    cc_status st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(2 * r), &slot, err);
+    ocl_launch *l;
+    if (st || (st = gather_kernel(b, "gather_elements", n, &l, err))) return st;
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, r);
+    cc_ocl_arg_int(l, axis);
+    cc_ocl_arg_int(l, xs->dims[axis]);
+    cc_ocl_arg_mem(l, slot);
+    return CC_OK;
+}
+
+static cc_status gather_nd_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *is = &b->in[1]->shape;
+    int64_t n = cc_tensor_numel(b->out[0]), xst[CC_MAX_RANK], tuples = 1;
+    if (n == 0) return CC_OK;
+    int bd = (int)cc_attr_i(b->node, "batch_dims"), m = (int)is->dims[is->rank - 1], meta[2 * CC_MAX_RANK], slot;
+    cc_ocl_strides(xs, xst);
+    for (int k = 0; k < m; k++) {
+        meta[k] = (int)xs->dims[bd + k];
+        meta[m + k] = (int)xst[bd + k];
+    }
+    for (int d = bd; d < is->rank - 1; d++) tuples *= is->dims[d];
+    int64_t inner = xst[bd + m - 1], count = n / inner;
+    cc_status st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(2 * m), &slot, err);
+    ocl_launch *l;
+    if (st || (st = gather_kernel(b, "gather_nd", n, &l, err))) return st;
+    cc_ocl_arg_int(l, count);
+    cc_ocl_arg_int(l, tuples);
+    cc_ocl_arg_int(l, m);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, bd > 0 ? xst[bd - 1] : cc_shape_numel(xs));
+    cc_ocl_arg_mem(l, slot);
+    return CC_OK;
+}
+
 static const ocl_op shape_ops[] = {
+    { CC_OP_ID_Gather, gather_supports, gather_prepare },
+    { CC_OP_ID_GatherElements, gather_supports, gather_elements_prepare },
+    { CC_OP_ID_GatherND, gather_supports, gather_nd_prepare },
     { CC_OP_ID_Shape, shape_supports, describe_prepare },
     { CC_OP_ID_Size, shape_supports, describe_prepare },
     { CC_OP_ID_Unsqueeze, shape_supports, whole_copy_prepare },

@@ -1,0 +1,63 @@
+/* gather.cl - template (S = u8, u16, u32, u64: the element size): Gather, GatherElements
+ * and GatherND, each for int32 (suffix ix32) and int64 (ix64) indices. One work-item per
+ * output element. A negative index counts from the end of its dim; an index still outside
+ * the dim reads nothing and writes 0 (the cpu backend and the golden model refuse it). */
+
+#define GATHER_KERNELS(IX, SFX)                                                                         \
+/* y[o, j, i] = x[o, idx[j], i] over x as [outer, dim, inner] */                                        \
+kernel void KN(gather_##SFX)(global const TY *restrict x, global TY *restrict y,                       \
+                             global const IX *restrict idx, int outer, int dim, int nidx, int inner)   \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= outer * nidx * inner) return;                                                              \
+    int i = g % inner, t = g / inner, j = t % nidx, o = t / nidx;                                       \
+    long k = idx[j];                                                                                    \
+    if (k < 0) k += dim;                                                                                \
+    y[g] = k >= 0 && k < dim ? x[((long)o * dim + k) * inner + i] : (TY)0;                              \
+}                                                                                                       \
+/* y[p] = x[p with coordinate axis replaced by idx[p]]; meta: idx dims, then x strides */              \
+kernel void KN(gather_elements_##SFX)(global const TY *restrict x, global TY *restrict y,              \
+                                      global const IX *restrict idx, int n, int rank, int axis,        \
+                                      int dim, global const int *restrict meta)                        \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= n) return;                                                                                 \
+    long k = idx[g];                                                                                    \
+    if (k < 0) k += dim;                                                                                \
+    if (k < 0 || k >= dim) {                                                                            \
+        y[g] = (TY)0;                                                                                   \
+        return;                                                                                         \
+    }                                                                                                   \
+    long off = 0;                                                                                       \
+    int rem = g;                                                                                        \
+    for (int d = rank - 1; d >= 0; d--) {                                                               \
+        int c = rem % meta[d];                                                                          \
+        rem /= meta[d];                                                                                 \
+        off += (d == axis ? k : c) * (long)meta[rank + d];                                              \
+    }                                                                                                   \
+    y[g] = x[off];                                                                                      \
+}                                                                                                       \
+/* y[bt, i] = x[(bt / tuples) * bsize + sum_k idx[bt, k] * stride_k + i]; meta: the m indexed dims,   \
+ * then their strides */                                                                               \
+kernel void KN(gather_nd_##SFX)(global const TY *restrict x, global TY *restrict y,                    \
+                                global const IX *restrict idx, int count, int tuples, int m,           \
+                                int inner, int bsize, global const int *restrict meta)                 \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= count * inner) return;                                                                     \
+    int bt = g / inner, i = g % inner;                                                                  \
+    long off = (long)(bt / tuples) * bsize;                                                             \
+    for (int k = 0; k < m; k++) {                                                                       \
+        long v = idx[(long)bt * m + k];                                                                 \
+        if (v < 0) v += meta[k];                                                                        \
+        if (v < 0 || v >= meta[k]) {                                                                    \
+            y[g] = (TY)0;                                                                               \
+            return;                                                                                     \
+        }                                                                                               \
+        off += v * meta[m + k];                                                                         \
+    }                                                                                                   \
+    y[g] = x[off + i];                                                                                  \
+}
+
+GATHER_KERNELS(int, ix32)
+GATHER_KERNELS(long, ix64)
