@@ -151,6 +151,11 @@ static const op_version table[] = {
     { "GatherElements",     11, 0, "without bfloat16" },
     { "GatherND",           11, 0, "without batch_dims" },
     { "GatherND",           12, 0, "without bfloat16" },
+    { "Cast",               1,  REFUSED, "to was a string" },
+    { "Cast",               6,  0, "without string and bfloat16" },
+    { "Cast",               9,  0, "without bfloat16" },
+    { "Cast",               19, REFUSED, "adds float8 types and saturate" },
+    { "CastLike",           19, REFUSED, "adds float8 types and saturate" },
 };
 /* clang-format on */
 

@@ -2,7 +2,7 @@
  * LeakyRelu, Sigmoid, Tanh, HardSigmoid, HardSwish, Clip, Exp, Sqrt), Add/Sub/Mul/Div,
  * Pow, PRelu and Mod with multidirectional (numpy) broadcasting, the variadic Min,
  * Max, Sum and Mean as a chain of broadcasting steps, and the logic family (the
- * comparisons, Where, And, Or, Xor, Not, IsNaN, IsInf, BitShift).
+ * comparisons, Where, And, Or, Xor, Not, IsNaN, IsInf, BitShift), and Cast and CastLike.
  *
  * Relu, Sigmoid, Tanh and Clip(min = 0, max = c >= 0) on f32 and f16 run through
  * cudnnActivationForward (RELU, SIGMOID, TANH, CLIPPED_RELU: the same functions, NaN
@@ -440,7 +440,21 @@ static cc_status logic_run(void *ctx, const cc_node *node, const cc_tensor *cons
     { .op = CC_OP_ID_##Op, .supports = logic_supports, .prepare = logic_prepare, .release = free,          \
       .run = logic_run }
 
+/* Cast, CastLike: one conversion kernel per (source, destination) pair (kernels_data.cu). */
+static cc_status cast_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)state;
+    return cc_cuda_check(cc_cuda_cast(c->stream, in[0]->dtype, out[0].dtype, in[0]->data, out[0].data,
+                                      cc_tensor_numel(&out[0])),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Cast, .run = cast_run },
+    { .op = CC_OP_ID_CastLike, .run = cast_run },
 #define X(Op, name, P0, P1, F) UNARY(Op),
     CC_ACTIVATIONS(X)
 #undef X

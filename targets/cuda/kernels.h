@@ -118,6 +118,10 @@ typedef struct cc_cuda_gather {
 cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const void *x, const void *idx, void *y,
                                int64_t n, const cc_cuda_gather *g);
 
+/* Cast/CastLike of n elements from dtype `from` to `to` (cc_dtype values), with ONNX's
+ * conversions (ops/eltwise_cast.c). */
+cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n);
+
 /* y[(o * channels + c) * inner + i] += bias[c] (bias of y's dtype). */
 cudaError_t cc_cuda_bias_add(cudaStream_t s, int dtype, void *y, const void *bias, int64_t outer,
                              int64_t channels, int64_t inner);

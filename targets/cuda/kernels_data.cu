@@ -215,3 +215,88 @@ extern "C" cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64
     default: return cudaErrorInvalidValue;
     }
 }
+
+/* ---- Cast, CastLike ------------------------------------------------------------------------- */
+
+/* A source element as the conversion needs it: float sources as float (exact), integer and
+ * bool sources as long long. */
+__device__ __forceinline__ float cast_get(const float *p, int64_t i) { return p[i]; }
+__device__ __forceinline__ float cast_get(const __half *p, int64_t i) { return __half2float(p[i]); }
+__device__ __forceinline__ float cast_get(const __nv_bfloat16 *p, int64_t i) { return __bfloat162float(p[i]); }
+template <typename S> __device__ __forceinline__ long long cast_get(const S *p, int64_t i) { return (long long)p[i]; }
+
+/* Integer to float: f32 rounded to nearest; for f16/bf16 a float rounded to odd first
+ * (truncated, last bit set where bits were lost), which the final rounding cannot spoil. */
+__device__ __forceinline__ float cast_float(float v, int) { return v; }
+__device__ __forceinline__ float cast_float(long long v, int odd)
+{
+    if (!odd) return __ll2float_rn(v);
+    float f = __ll2float_rz(v);
+    return (long long)f == v ? f : __uint_as_float(__float_as_uint(f) | 1u);
+}
+/* To an integer: floats truncated toward zero (beyond int64 or NaN: 0, ONNX leaves them
+ * undefined); integers as they are, the store keeping the low bits. */
+__device__ __forceinline__ long long cast_int(float v) { return v > -9.2e18f && v < 9.2e18f ? (long long)v : 0; }
+__device__ __forceinline__ long long cast_int(long long v) { return v; }
+
+/* The store by destination: integer types keep the low bits (or 0/1 for bool), float types
+ * are rounded from cast_float's value. */
+template <typename D, typename V> __device__ __forceinline__ void cast_store(D *y, int64_t i, V v, int to_bool)
+{
+    y[i] = to_bool ? (D)(v != 0 ? 1 : 0) : (D)(unsigned long long)cast_int(v);
+}
+template <typename V> __device__ __forceinline__ void cast_store(float *y, int64_t i, V v, int)
+{
+    y[i] = cast_float(v, 0);
+}
+template <typename V> __device__ __forceinline__ void cast_store(__half *y, int64_t i, V v, int)
+{
+    y[i] = __float2half_rn(cast_float(v, 1));
+}
+template <typename V> __device__ __forceinline__ void cast_store(__nv_bfloat16 *y, int64_t i, V v, int)
+{
+    y[i] = __float2bfloat16_rn(cast_float(v, 1));
+}
+
+template <typename S, typename D>
+__global__ void cast_k(const S *x, D *y, int64_t n, int to_bool)
+{
+    GRID_LOOP(i, n) cast_store(y, i, cast_get(x, i), to_bool);
+}
+
+/* The integer destinations share one kernel per width through unsigned stores, which keep
+ * the low bits (two's complement); float destinations use their own types. */
+template <typename S, typename D> static void cast_launch(cudaStream_t s, const void *x, void *y, int64_t n, int b)
+{
+    cast_k<S, D><<<cc_cuda_blocks(n, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>((const S *)x, (D *)y, n, b);
+}
+
+template <typename S> static cudaError_t cast_to(cudaStream_t s, int to, const void *x, void *y, int64_t n)
+{
+    switch (to) {
+    case CC_F32: cast_launch<S, float>(s, x, y, n, 0); break;
+    case CC_F16: cast_launch<S, __half>(s, x, y, n, 0); break;
+    case CC_BF16: cast_launch<S, __nv_bfloat16>(s, x, y, n, 0); break;
+    case CC_I8: case CC_U8: cast_launch<S, uint8_t>(s, x, y, n, 0); break;
+    case CC_BOOL: cast_launch<S, uint8_t>(s, x, y, n, 1); break;
+    case CC_I32: cast_launch<S, uint32_t>(s, x, y, n, 0); break;
+    case CC_I64: cast_launch<S, unsigned long long>(s, x, y, n, 0); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n)
+{
+    if (n <= 0) return cudaSuccess;
+    switch (from) {
+    case CC_F32: return cast_to<float>(s, to, x, y, n);
+    case CC_F16: return cast_to<__half>(s, to, x, y, n);
+    case CC_BF16: return cast_to<__nv_bfloat16>(s, to, x, y, n);
+    case CC_I8: return cast_to<int8_t>(s, to, x, y, n);
+    case CC_U8: case CC_BOOL: return cast_to<uint8_t>(s, to, x, y, n);
+    case CC_I32: return cast_to<int32_t>(s, to, x, y, n);
+    case CC_I64: return cast_to<long long>(s, to, x, y, n);
+    default: return cudaErrorInvalidValue;
+    }
+}

@@ -25,6 +25,7 @@ struct ocl_node {
 static const ocl_family *const families[] = {
     &cc_ocl_family_conv,  &cc_ocl_family_matmul, &cc_ocl_family_eltwise, &cc_ocl_family_pool,
     &cc_ocl_family_reduce, &cc_ocl_family_quant,  &cc_ocl_family_shape,   &cc_ocl_family_resize,
+    &cc_ocl_family_cast,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 

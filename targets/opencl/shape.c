@@ -276,16 +276,6 @@ static cc_status repeat_prepare(ocl_build *b, cc_err *err)
 
 /* ---- Gather, GatherElements, GatherND (kernels/gather.cl) ------------------------------------ */
 
-static cc_support gather_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
-                                  char *reason, size_t n)
-{
-    if (!cc_ocl_fits_int(in[0]) || !cc_ocl_fits_int(in[1]) || !cc_ocl_fits_int(out)) {
-        snprintf(reason, n, "opencl: %s indexes with 32-bit ints; a tensor has more than 2^31 elements", node->op->name);
-        return CC_SUPPORT_NO;
-    }
-    return shape_supports(c, node, in, out, reason, n);
-}
-
 /* The launch of gather.cl's kernel BASE for the data's element size and the indices' type. */
 static cc_status gather_kernel(ocl_build *b, const char *base, int64_t n, ocl_launch **l, cc_err *err)
 {
@@ -376,9 +366,9 @@ static cc_status gather_nd_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op shape_ops[] = {
-    { CC_OP_ID_Gather, gather_supports, gather_prepare },
-    { CC_OP_ID_GatherElements, gather_supports, gather_elements_prepare },
-    { CC_OP_ID_GatherND, gather_supports, gather_nd_prepare },
+    { CC_OP_ID_Gather, shape_supports, gather_prepare },
+    { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
+    { CC_OP_ID_GatherND, shape_supports, gather_nd_prepare },
     { CC_OP_ID_Shape, shape_supports, describe_prepare },
     { CC_OP_ID_Size, shape_supports, describe_prepare },
     { CC_OP_ID_Unsqueeze, shape_supports, whole_copy_prepare },
