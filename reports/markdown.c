@@ -60,7 +60,9 @@ static void breakdown(cc_text *t, const tally *k)
 }
 
 /* The overall line: op results and model results, each counted, so that a model failure
- * shows and a run holding only model results is not "no results". */
+ * shows and a run holding only model results is not "no results". ✅ when nothing failed,
+ * errored, crashed or timed out (mistrusted results are counted, not failures: the run
+ * passes), ❌ with the count of results that did not pass otherwise. */
 static void overall(const cc_rdata *d, cc_text *t)
 {
     tally kinds[2] = { { "op", d->n_res, { 0 } }, { "model", d->n_models, { 0 } } };
@@ -99,13 +101,16 @@ static void overall(const cc_rdata *d, cc_text *t)
         cc_text_put(t, unsupported ? " unsupported).\n\n" : ").\n\n");
         return;
     }
-    cc_text_put(t, "**Overall: ❌ ");
-    for (int i = 0; i < n; i++) {
+    /* mistrusted results are not failures (the run passes): say so, with their count */
+    long failing = bad;
+    for (int i = 0; i < n; i++) failing -= k[i]->count[CC_MISTRUSTED];
+    cc_text_put(t, failing == 0 ? "**Overall: ✅ no supported result failed** — " : "**Overall: ❌ ");
+    for (int i = 0; failing && i < n; i++) {
         if (i) cc_text_put(t, " and ");
         cc_text_printf(t, "%ld of %ld supported %s result%s", not_passed(k[i]), supported(k[i]), k[i]->what,
                        supported(k[i]) == 1 ? "" : "s");
     }
-    cc_text_put(t, " did not pass** — ");
+    if (failing) cc_text_put(t, " did not pass** — ");
     for (int i = 0; i < n; i++) {
         if (i) cc_text_put(t, "; ");
         cc_text_printf(t, "%s results: ", k[i]->what);

@@ -86,6 +86,12 @@ static void runs_table(cc_text *t, const cc_comparison *c)
                                                               : "candidate");
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static void method(cc_text *t, const cc_comparison *c)
 {
     const cc_compare_options *o = &c->opt;
@@ -116,6 +122,19 @@ static void method(cc_text *t, const cc_comparison *c)
                           "ran on a quiet machine (%s). ",
                        o->lone_alpha, 100 * o->lone_effect, o->lone_factor,
                        c->lone_rule ? "it did" : "it did not: no result was judged alone");
+        /* the reference loop: how much slower the candidate's machine ran (median over rows) */
+        double *sp = malloc(sizeof *sp * (size_t)(c->n_rows > 0 ? c->n_rows : 1));
+        int n_sp = 0;
+        for (int i = 0; sp && i < c->n_rows; i++)
+            if (c->rows[i].speed != 1 && c->rows[i].speed > 0) sp[n_sp++] = c->rows[i].speed;
+        if (n_sp > 0) {
+            qsort(sp, (size_t)n_sp, sizeof *sp, cmp_double);
+            cc_text_printf(t, "Host timings are divided by the candidate machine's own slowdown while each case was "
+                              "sampled, measured by a reference loop timed after every sample (%d results; the "
+                              "candidate's machine ran the loop %.3gx the baseline's time, median). ",
+                           n_sp, n_sp % 2 ? sp[n_sp / 2] : 0.5 * (sp[n_sp / 2 - 1] + sp[n_sp / 2]));
+        }
+        free(sp);
         cc_text_put(t, ""
                        "A model's latency is its own family: its change must also pass the family threshold, "
                        "raised by the spread of its p50 over the same A/A runs. ");

@@ -206,6 +206,8 @@ static void init_row(cc_compare_row *row, const cc_result *a, const cc_result *b
     row->family_change = row->family_threshold = row->own_spread = NAN;
     row->base_gflops = a->timing.gflops;
     row->cand_gflops = b->timing.gflops;
+    int refs = a->timing.ref > 0 && b->timing.ref > 0 && !a->timing.device_timer && !b->timing.device_timer;
+    row->speed = refs ? b->timing.ref / a->timing.ref : 1;
 }
 
 static void judge_verdict_and_accuracy(const cc_compare_options *o, cc_compare_row *row)
@@ -221,22 +223,26 @@ static void judge_verdict_and_accuracy(const cc_compare_options *o, cc_compare_r
     else if (a >= o->acc_floor && a >= o->acc_factor * b) row->accuracy_change = CC_CHANGE_IMPROVEMENT;
 }
 
+/* scaled holds the candidate's samples divided by the row's speed (room for the longest
+ * sample set). */
 static cc_status judge_timing(const cc_compare_options *o, cc_compare_row *row,
                               const cc_sample_set *sa, const double *xa, const cc_sample_set *sb,
-                              const double *xb, double *scratch, cc_err *err)
+                              const double *xb, double *scratch, double *scaled, cc_err *err)
 {
     row->base_n = sa ? sa->n : 0;
     row->cand_n = sb ? sb->n : 0;
     if (!sa || !sb || sa->n < 1 || sb->n < 1) return CC_OK;
-    row->base_median = median_of(xa + sa->first, sa->n, scratch);
-    row->cand_median = median_of(xb + sb->first, sb->n, scratch);
+    const double *base = xa + sa->first;
+    for (int i = 0; i < sb->n; i++) scaled[i] = xb[sb->first + i] / row->speed;
+    row->base_median = median_of(base, sa->n, scratch);
+    row->cand_median = median_of(scaled, sb->n, scratch);
     if (row->base_median > 0) row->change = row->cand_median / row->base_median - 1;
     if (!o->timing || sa->n < o->min_samples || sb->n < o->min_samples ||
         verdict_class(row->base_verdict) != 0 || verdict_class(row->cand_verdict) != 0 ||
         !(row->base_median > 0) || !(row->cand_median > 0))
         return CC_OK;
     cc_mwu t;
-    cc_status st = cc_mann_whitney(xa + sa->first, sa->n, xb + sb->first, sb->n, &t, err);
+    cc_status st = cc_mann_whitney(base, sa->n, scaled, sb->n, &t, err);
     if (st != CC_OK) return st;
     row->p = t.p;
     double ratio = row->cand_median / row->base_median;
@@ -445,7 +451,7 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     cc_result *ra = NULL, *rb = NULL;
     int na = 0, nb = 0;
     cc_run_samples sa = { 0 }, sb = { 0 };
-    double *scratch = NULL;
+    double *scratch = NULL, *scaled = NULL;
 
     cc_status st = load_run(base_db, base_run, &c->base, &c->base_targets, &c->n_base_targets, &ra,
                             &na, err);
@@ -487,7 +493,8 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     for (int i = 0; i < sa.n_sets; i++) longest = sa.sets[i].n > longest ? sa.sets[i].n : longest;
     for (int i = 0; i < sb.n_sets; i++) longest = sb.sets[i].n > longest ? sb.sets[i].n : longest;
     scratch = malloc(sizeof *scratch * (size_t)longest);
-    if (!scratch) goto nomem;
+    scaled = malloc(sizeof *scaled * (size_t)longest);
+    if (!scratch || !scaled) goto nomem;
 
     for (int i = 0; i < c->n_rows; i++) {
         cc_compare_row *row = &c->rows[i];
@@ -496,7 +503,7 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
         if (o.timing) {
             st = judge_timing(&o, row, cc_run_samples_find(&sa, row->case_id, row->target, row->regime),
                               sa.samples, cc_run_samples_find(&sb, row->case_id, row->target, row->regime),
-                              sb.samples, scratch, err);
+                              sb.samples, scratch, scaled, err);
             if (st != CC_OK) goto fail;
             if (!isnan(row->p)) c->n_timed++;
         }
@@ -540,6 +547,7 @@ done:
     free(ra);
     free(rb);
     free(scratch);
+    free(scaled);
     cc_run_samples_free(&sa);
     cc_run_samples_free(&sb);
     *out = c;
@@ -551,6 +559,7 @@ fail:
     free(ra);
     free(rb);
     free(scratch);
+    free(scaled);
     cc_run_samples_free(&sa);
     cc_run_samples_free(&sb);
     cc_comparison_free(c);

@@ -164,6 +164,11 @@ typedef struct cc_compare_row {
     double base_median, cand_median;
     double base_gflops, cand_gflops;
     double change;                 /* cand_median / base_median - 1 */
+    double speed;                  /* the candidate's reference-loop median over the
+                                      baseline's (results.t_ref, both host-timed; else 1):
+                                      how much slower the candidate's machine ran while this
+                                      case was sampled. The candidate's samples are divided
+                                      by it before the medians, the change and the U test */
     double p;                      /* U test p-value */
     double threshold;              /* the row's effect threshold (min_effect) */
     double family_change;          /* level change of the row's op family (NaN: not timed) */

@@ -30,11 +30,11 @@
     "target, regime, seed, verdict, reason, n, n_bad, max_abs, max_rel, max_ulp, nmse, "     \
     "cosine, bound_ratio, worst_index, worst_got, worst_want, n_samples, device_timer, "     \
     "t_median, t_mean, t_stddev, t_mad, t_min, t_max, t_p90, t_p99, t_cv, t_ci_lo, t_ci_hi, " \
-    "gflops, gbps, flops, bytes, plan, tol_c, tol_r, tol_atol, policy_version, created_at"
+    "gflops, gbps, flops, bytes, plan, tol_c, tol_r, tol_atol, policy_version, created_at, t_ref"
 #define RESULT_QMARKS                                                                   \
     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " \
-    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-#define N_RESULT_COLS 39
+    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+#define N_RESULT_COLS 40
 #define MODEL_COLS                                                                             \
     "model, target, precision, n_images, verdict, reason, conf_cosine, conf_sqnr_db, conf_top1, " \
     "top1, top5, cosine, sqnr_db, det_precision, det_recall, det_map50, n_nodes, n_fallback, "   \

@@ -15,6 +15,8 @@ typedef struct cc_timing {
     double median, mean, stddev, mad, min, max, p90, p99, cv;
     double ci_lo, ci_hi;   /* 95% confidence interval of the median */
     double gflops, gbps;   /* from the median and the op's cost */
+    double ref;            /* median seconds of the reference loop timed after each sample
+                              (host timings; 0: none): the machine's speed while the case ran */
 } cc_timing;
 
 #define CC_NAME_MAX 64

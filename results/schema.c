@@ -152,6 +152,13 @@ static const char schema_v6[] =
     "ALTER TABLE model_results ADD COLUMN lat_device_timer INTEGER NOT NULL DEFAULT 0;\n"
     "PRAGMA user_version = 6;\n";
 
+/* Version 7: the median time of the reference loop timed after each sample (t_ref,
+ * seconds; NULL where none: device timings, results stored before): compare divides a
+ * machine's own slow periods out of host timings with it. */
+static const char schema_v7[] =
+    "ALTER TABLE results ADD COLUMN t_ref REAL;\n"
+    "PRAGMA user_version = 7;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
@@ -159,6 +166,7 @@ const cc_migration cc_schema_steps[] = {
     { 4, "add model plans and model latency samples", schema_v4 },
     { 5, "add peak sources and model result settings", schema_v5 },
     { 6, "add the timer of model latencies", schema_v6 },
+    { 7, "add the reference loop's time of op results", schema_v7 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

@@ -41,6 +41,7 @@ enum { F_REAL, F_I64, F_INT };
     X(t_p90, timing.p90, F_REAL) X(t_p99, timing.p99, F_REAL) X(t_cv, timing.cv, F_REAL) \
     X(t_ci_lo, timing.ci_lo, F_REAL) X(t_ci_hi, timing.ci_hi, F_REAL)                   \
     X(gflops, timing.gflops, F_REAL) X(gbps, timing.gbps, F_REAL)                       \
+    X(t_ref, timing.ref, F_REAL)                                                        \
     X(flops, flops, F_REAL) X(bytes, bytes, F_REAL)                                     \
     X(tol_c, tol_c, F_REAL) X(tol_r, tol_r, F_REAL) X(tol_atol, tol_atol, F_REAL)       \
     X(policy_version, policy_version, F_INT)

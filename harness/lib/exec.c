@@ -12,6 +12,31 @@
 #include "graph_exec.h"
 #include "stats.h"
 
+/* The reference loop timed after every sample: 256 steps over a small array (2 KiB, in
+ * the nearest cache), each a load, four independent multiply-add chains and a store
+ * (about a microsecond: both the core's latency and its throughput matter, as in real
+ * kernels, so that a neighbour competing for the core slows it too). Its median says how
+ * fast the machine ran while the case was sampled, so that compare can tell a machine that
+ * slowed down for a while (a host's busy period, a clock change) from code that did. */
+static double reference_data[256];
+static volatile double reference_sink;
+
+static double reference_seconds(void)
+{
+    double a0 = 1, a1 = 2, a2 = 3, a3 = 4, t0 = cc_now();
+    for (int i = 0; i < 256; i++) {
+        double v = reference_data[i];
+        a0 = a0 * 0.9999999 + v;
+        a1 = a1 * 0.9999998 + v;
+        a2 = a2 * 0.9999997 + v;
+        a3 = a3 * 0.9999996 + v;
+        reference_data[(i * 7) & 255] = (a0 - a1) * 1e-9 + (a2 - a3) * 1e-9;
+    }
+    double t = cc_now() - t0;
+    reference_sink = a0 + a1 + a2 + a3;
+    return t;
+}
+
 uint64_t cc_exec_case_seed(const char *case_id, uint64_t run_seed, cc_regime regime)
 {
     return cc_hash_str(case_id) ^ (run_seed * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)regime << 62);
@@ -168,10 +193,12 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
             st = cc_graph_exec_run_bound(x, &err);
         double sampled = 0;
         int n = 0, device = 0;
+        double *refs = malloc(sizeof(double) * (size_t)(params->max_samples > 0 ? params->max_samples : 1));
         while (!st && n < params->max_samples &&
                (n < params->min_samples || sampled < params->min_time) && sampled < params->max_time) {
             double sec = 0, t0 = cc_now();
             st = cc_graph_exec_run_timed(x, &sec, &device, &err);
+            if (refs) refs[n] = reference_seconds();
             samples[n++] = sec;
             sampled += cc_now() - t0;
         }
@@ -180,8 +207,14 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
         } else {
             tm->device_timer = device;
             cc_stats_compute(samples, n, res->flops, res->bytes, tm);
+            if (refs && n > 0 && !device) {
+                cc_timing rt;
+                cc_stats_compute(refs, n, 0, 0, &rt);
+                tm->ref = rt.median;
+            }
             *n_samples = n;
         }
+        free(refs);
     }
     cc_graph_exec_describe(x, res->plan, sizeof res->plan);
 done:

@@ -1,5 +1,6 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 5 does not say which
+ * as an older crosscheck wrote it, for the migration tests: version 6 has no reference loop
+ * times of op results, version 5 does not say which
  * timer measured model latencies, version 4 has no peak sources
  * and no model result settings, version 3 no model plans
  * and no model latency samples, version 2 no run conditions either, version 1 no model
@@ -7,7 +8,10 @@
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V5                                                                   \
+#define SYNTH_DOWNGRADE_TO_V6                                                                   \
+    "ALTER TABLE results DROP COLUMN t_ref;"                                                    \
+    "PRAGMA user_version = 6;"
+#define SYNTH_DOWNGRADE_TO_V5 SYNTH_DOWNGRADE_TO_V6                                             \
     "ALTER TABLE model_results DROP COLUMN lat_device_timer;"                                   \
     "PRAGMA user_version = 5;"
 #define SYNTH_DOWNGRADE_TO_V4 SYNTH_DOWNGRADE_TO_V5                                             \

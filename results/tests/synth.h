@@ -90,6 +90,7 @@ typedef struct synth_row {
     double median;
     double sigma;
     int n_samples;
+    double ref;   /* the reference loop's median (timing.ref); 0: none */
 } synth_row;
 
 static void synth_result(cc_result *r, const synth_row *row, cc_regime regime)
@@ -144,6 +145,7 @@ static int64_t synth_store_run(cc_db *db, const cc_run_info *info, const char *d
             r.timing.n_samples = k;
             r.timing.median = rows[i].median;
             r.timing.gflops = r.flops / rows[i].median * 1e-9;
+            r.timing.ref = rows[i].ref;
         }
         if (cc_store_put_result(db, id, &r, samples, k, &err)) {
             fprintf(stderr, "synth: %s\n", err.msg);

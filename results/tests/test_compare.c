@@ -460,6 +460,59 @@ static void test_lone_busy(void)
     cc_store_close(db);
 }
 
+/* The reference loop: a candidate whose machine ran 18% slower everywhere (the reference
+ * loop too) is no regression, each row's speed is that 1.18 and its change ~0; a 30% slower
+ * Conv family on that slower machine is still six regressions; without references on one
+ * side the samples are taken as they are (speed 1) and the machine's slowdown shows. */
+static void test_reference_speed(void)
+{
+    char path[512];
+    cc_db *db = synth_open(path, sizeof path, "speed.db");
+    cc_rng rng;
+    cc_rng_seed(&rng, 21);
+    synth_row rows[N_CASES], mod[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    for (int i = 0; i < N_CASES; i++) rows[i].ref = 1.2e-6;
+    cc_run_info info;
+    synth_run_info(&info, "aa", "quiet1");
+    int64_t base = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    for (int k = 0; k < 3; k++) synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    memcpy(mod, rows, sizeof mod);
+    for (int i = 0; i < N_CASES; i++) {
+        mod[i].median *= 1.18;
+        mod[i].ref *= 1.18;
+    }
+    synth_run_info(&info, "cand", "quiet2");
+    int64_t slow_machine = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    for (int i = 0; i < 6; i++) mod[i].median *= 1.3;      /* the Conv family, on top */
+    int64_t slow_conv = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    for (int i = 0; i < N_CASES; i++) mod[i].ref = 0;
+    int64_t no_refs = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+
+    cc_comparison *c = compare(db, base, slow_machine, NULL);
+    CHECK(c->n_regressions == 0 && c->outcome == CC_OUTCOME_NO_CHANGE);
+    const cc_compare_row *r = row_of(c, ids[8], CC_REGIME_RANDOM);
+    CHECK(r && fabs(r->speed - 1.18) < 1e-9 && fabs(r->change) < 0.03);
+    cc_comparison_free(c);
+
+    c = compare(db, base, slow_conv, NULL);
+    CHECK(c->n_regressions == 6 && c->outcome == CC_OUTCOME_REGRESSION);
+    for (int i = 0; i < N_CASES; i++) {
+        r = row_of(c, ids[i], CC_REGIME_RANDOM);
+        CHECK(r && (r->change_kind == CC_CHANGE_REGRESSION) == (i < 6));
+        if (r && i < 6) CHECK(fabs(r->change - 0.3) < 0.05);
+    }
+    cc_comparison_free(c);
+
+    c = compare(db, base, no_refs, NULL);
+    r = row_of(c, ids[8], CC_REGIME_RANDOM);
+    CHECK(r && r->speed == 1 && r->change > 0.15);
+    CHECK(c->n_regressions == N_CASES);
+    cc_comparison_free(c);
+    cc_store_close(db);
+}
+
 static void test_models(void)
 {
     char path[512];
@@ -610,7 +663,7 @@ static void test_model_samples(void)
     CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB && strstr(err.msg, "older") != NULL);
     CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
-    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 6);
+    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 7);
     CHECK_OK(cc_store_load_model_results(db, cand, &mr, &n, &err));
     CHECK(n == 2 && mr[0].plan[0] == '\0' && mr[1].lat_p50 == 0.010 && mr[1].lat_device_timer == 0);
     free(mr);
@@ -742,6 +795,7 @@ int main(void)
     test_runs();
     test_noise();
     test_lone_busy();
+    test_reference_speed();
     test_models();
     test_model_samples();
     test_refs();

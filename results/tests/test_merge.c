@@ -261,9 +261,9 @@ int main(void)
     CHECK(cc_merge_databases(inputs, 0, merged, &st, &err) == CC_ERR_ARG);
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
-     * 39 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 9;
+     * 40 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 9;
      * model_results id, run_id and 35; model_samples 3 */
-    CHECK(columns(merged, "results") == 3 + 39);
+    CHECK(columns(merged, "results") == 3 + 40);
     CHECK(columns(merged, "runs") == 1 + 12);
     CHECK(columns(merged, "environments") == 1 + 17);
     CHECK(columns(merged, "run_targets") == 2 + 9);

@@ -11,7 +11,12 @@
 # keep every other core busy. There contention can slow one case's whole timing window 2x,
 # which the lone rule must not take for a regression (a busy candidate gets no lone
 # judgement: checked on the first comparison), and a burst can also move a whole family in
-# one run, which no rule can tell from a code change within one pair. So, as the CI
+# one run. Host timings carry the machine's own speed beside them (a reference loop timed
+# after every sample, results.t_ref): compare divides the candidate's samples by how much
+# slower the reference ran, which takes out most such periods (before it, on this 2-core
+# VM, 20 loaded pairs confirmed up to 20 Conv/MatMul "regressions" of 17-18%: the machine's
+# slow periods, which the busy loops make longer). What a burst still moves within one
+# pair, no rule can tell from a code change. So, as the CI
 # workflow gates (scripts/github-workflow.yml), an A/A pair's regressions count only when
 # a second run of the regressed cases, under the same conditions, confirms them: none may.
 # The first comparisons' flags are counted and printed. CROSSCHECK_AA_PAIRS sets the number
