@@ -156,6 +156,9 @@ static const op_version table[] = {
     { "Cast",               9,  0, "without bfloat16" },
     { "Cast",               19, REFUSED, "adds float8 types and saturate" },
     { "CastLike",           19, REFUSED, "adds float8 types and saturate" },
+    { "DepthToSpace",       1,  0, "DCR only (no mode)" },
+    { "DepthToSpace",       11, 0, "without bfloat16" },
+    { "SpaceToDepth",       1,  0, "without bfloat16" },
 };
 /* clang-format on */
 

@@ -181,19 +181,10 @@ cc_status cc_onnx_one_line(cc_err *err, cc_status st)
 
 /* ---- data types ---------------------------------------------------------------------- */
 
+/* TensorProto.DataType's numbers are ONNX's own (ops/core/dtype.h knows them). */
 int cc_onnx_dtype(int32_t t, cc_dtype *out)
 {
-    switch (t) {
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT: *out = CC_F32; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16: *out = CC_F16; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16: *out = CC_BF16; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT8: *out = CC_I8; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__UINT8: *out = CC_U8; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT32: *out = CC_I32; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__INT64: *out = CC_I64; return 0;
-    case ONNX__TENSOR_PROTO__DATA_TYPE__BOOL: *out = CC_BOOL; return 0;
-    default: return -1;
-    }
+    return cc_dtype_from_onnx(t, out, NULL);
 }
 
 const char *cc_onnx_type_name(int32_t t, char *buf, size_t n)

@@ -24,21 +24,6 @@
     (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64) | \
      CC_DTYPE_BIT(CC_BOOL))
 
-/* ONNX's TensorProto.DataType numbers and names; dtype CC_DTYPE_COUNT where crosscheck has
- * no such type. */
-static const struct {
-    int onnx;
-    const char *name;
-    cc_dtype dtype;
-} onnx_types[] = {
-    { 1, "FLOAT", CC_F32 },      { 2, "UINT8", CC_U8 },       { 3, "INT8", CC_I8 },
-    { 4, "UINT16", CC_DTYPE_COUNT }, { 5, "INT16", CC_DTYPE_COUNT }, { 6, "INT32", CC_I32 },
-    { 7, "INT64", CC_I64 },      { 8, "STRING", CC_DTYPE_COUNT }, { 9, "BOOL", CC_BOOL },
-    { 10, "FLOAT16", CC_F16 },   { 11, "DOUBLE", CC_DTYPE_COUNT }, { 12, "UINT32", CC_DTYPE_COUNT },
-    { 13, "UINT64", CC_DTYPE_COUNT }, { 14, "COMPLEX64", CC_DTYPE_COUNT }, { 15, "COMPLEX128", CC_DTYPE_COUNT },
-    { 16, "BFLOAT16", CC_BF16 },
-};
-
 /* The output dtype of a Cast node (`to`) or a CastLike node (input 1's dtype). */
 static cc_status cast_target(const cc_node *node, const cc_tensor *const *in, cc_dtype *out, cc_err *err)
 {
@@ -48,14 +33,9 @@ static cc_status cast_target(const cc_node *node, const cc_tensor *const *in, cc
         return CC_OK;
     }
     int64_t to = cc_attr_i(node, "to");
-    for (size_t i = 0; i < sizeof onnx_types / sizeof onnx_types[0]; i++)
-        if (onnx_types[i].onnx == to) {
-            if (onnx_types[i].dtype == CC_DTYPE_COUNT)
-                return cc_err_set(err, CC_ERR_UNSUPPORTED, "Cast: to=%lld (%s) is not a crosscheck dtype", (long long)to,
-                                  onnx_types[i].name);
-            *out = onnx_types[i].dtype;
-            return CC_OK;
-        }
+    const char *name = NULL;
+    if (!cc_dtype_from_onnx(to, out, &name)) return CC_OK;
+    if (name) return cc_err_set(err, CC_ERR_UNSUPPORTED, "Cast: to=%lld (%s) is not a crosscheck dtype", (long long)to, name);
     return cc_err_set(err, CC_ERR_ARG, "Cast: to=%lld is not an ONNX data type (1..16)", (long long)to);
 }
 

@@ -212,3 +212,25 @@ void cc_lower_resize_free(cc_resize_lowering *r)
         r->ax[a].outside = NULL;
     }
 }
+
+/* ---- DepthToSpace, SpaceToDepth ----------------------------------------------------------- */
+
+void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int64_t istride[6])
+{
+    int64_t b = cc_attr_i(node, "blocksize"), N = x->dims[0], C = x->dims[1], H = x->dims[2], W = x->dims[3];
+    if (node->op->id == CC_OP_ID_DepthToSpace) {
+        int64_t c = C / (b * b), crd = strcmp(cc_attr_s(node, "mode"), "CRD") == 0;
+        /* input channel of output (c', i, j): DCR (i*b + j)*c + c', CRD c'*b*b + i*b + j */
+        const int64_t d[6] = { N, c, H, b, W, b };
+        const int64_t s[6] = { C * H * W, (crd ? b * b : 1) * H * W, W, (crd ? b : b * c) * H * W, 1,
+                               (crd ? 1 : c) * H * W };
+        memcpy(dims, d, sizeof d);
+        memcpy(istride, s, sizeof s);
+    } else {
+        /* output channel (i*b + j)*C + c reads input (c, h*b + i, w*b + j) */
+        const int64_t d[6] = { N, b, b, C, H / b, W / b };
+        const int64_t s[6] = { C * H * W, W, 1, H * W, b * W, b };
+        memcpy(dims, d, sizeof d);
+        memcpy(istride, s, sizeof s);
+    }
+}

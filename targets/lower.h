@@ -45,4 +45,10 @@ cc_status cc_lower_resize(const cc_node *node, const cc_tensor *const *in, const
                           cc_resize_lowering *out, cc_err *err);
 void cc_lower_resize_free(cc_resize_lowering *r);
 
+/* DepthToSpace and SpaceToDepth (opset 13) as one strided copy: six dims in the output's
+ * own row-major order (the output is contiguous over them) and the input element stride of
+ * each. DepthToSpace walks (N, C/b^2, H, b, W, b), the block row and column after each input
+ * row and column; SpaceToDepth walks (N, b, b, C, H/b, W/b). x is the input's NCHW shape. */
+void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int64_t istride[6]);
+
 #endif

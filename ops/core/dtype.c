@@ -187,6 +187,27 @@ static double round_to_grid(double v, int man_bits, int emin, double maxv)
     return r;
 }
 
+int cc_dtype_from_onnx(int64_t onnx, cc_dtype *out, const char **onnx_name)
+{
+    static const struct {
+        const char *name;
+        int dtype; /* -1: none in crosscheck */
+    } types[] = {
+        [1] = { "FLOAT", CC_F32 },       [2] = { "UINT8", CC_U8 },         [3] = { "INT8", CC_I8 },
+        [4] = { "UINT16", -1 },          [5] = { "INT16", -1 },            [6] = { "INT32", CC_I32 },
+        [7] = { "INT64", CC_I64 },       [8] = { "STRING", -1 },           [9] = { "BOOL", CC_BOOL },
+        [10] = { "FLOAT16", CC_F16 },    [11] = { "DOUBLE", -1 },          [12] = { "UINT32", -1 },
+        [13] = { "UINT64", -1 },         [14] = { "COMPLEX64", -1 },       [15] = { "COMPLEX128", -1 },
+        [16] = { "BFLOAT16", CC_BF16 },
+    };
+    if (onnx_name) *onnx_name = NULL;
+    if (onnx < 1 || onnx >= (int64_t)(sizeof types / sizeof types[0])) return -1;
+    if (onnx_name) *onnx_name = types[onnx].name;
+    if (types[onnx].dtype < 0) return -1;
+    *out = (cc_dtype)types[onnx].dtype;
+    return 0;
+}
+
 double cc_round_to(cc_dtype d, double v)
 {
     switch (d) {

@@ -42,6 +42,12 @@ float cc_f16_to_f32(uint16_t h);
 uint16_t cc_f32_to_bf16(float f);
 float cc_bf16_to_f32(uint16_t h);
 
+/* The dtype of ONNX's TensorProto.DataType number onnx (1 FLOAT, 2 UINT8, 3 INT8, 6 INT32,
+ * 7 INT64, 9 BOOL, 10 FLOAT16, 16 BFLOAT16): 0 and *out set. -1 otherwise, with *onnx_name
+ * (when non-NULL) ONNX's name of a type crosscheck lacks ("DOUBLE", ...), or NULL for a
+ * number that names no type. */
+int cc_dtype_from_onnx(int64_t onnx, cc_dtype *out, const char **onnx_name);
+
 /* Element i of data (of type d) as a double. */
 double cc_load(const void *data, cc_dtype d, size_t i);
 /* Stores v as element i of data: floats round to nearest even (f16/bf16 through an exact

@@ -1,6 +1,7 @@
 /* shape.c — cpu kernels of the data-movement family: Identity, Dropout, Flatten, Reshape, Transpose, Concat,
  * Split, Slice, Unsqueeze, Squeeze, Expand and Tile, Gather, GatherElements and GatherND (indices
- * read at run time and checked), and Shape and Size (int64 dims). Every dtype is handled by copying elements by size; nothing is
+ * read at run time and checked), DepthToSpace and SpaceToDepth (walks of targets/lower.c),
+ * Trilu and EyeLike, and Shape and Size (int64 dims). Every dtype is handled by copying elements by size; nothing is
  * converted. Shape-valued inputs (Reshape's shape, Slice's starts/ends/axes/steps, Split's
  * split) are read as int32 or int64 tensors and checked against the output shapes the
  * backend inferred.
@@ -17,6 +18,7 @@
 
 #include "common.h"
 #include "cpu.h"
+#include "../lower.h"
 
 #define PAR_BYTES (1 << 18)  /* below this many bytes a copy runs on one thread */
 #define TILE 32              /* transpose tile edge */
@@ -792,7 +794,87 @@ static cc_status gather_nd_run(void *ctx, const cc_node *node, const cc_tensor *
     return CC_OK;
 }
 
+/* ---- DepthToSpace, SpaceToDepth, Trilu, EyeLike ---------------------------------------------- */
+
+/* DepthToSpace and SpaceToDepth: the shared lowering's six-dim walk (targets/lower.c), copied
+ * as Transpose copies. */
+static cc_status block_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                           void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    cc_status s = same_data(node->op->name, in[0], &out[0], err);
+    if (s != CC_OK) return s;
+    if (in[0]->shape.rank != 4) return cc_err_set(err, CC_ERR_ARG, "%s: input must be 4-D", node->op->name);
+    if (cc_tensor_numel(in[0]) == 0) return CC_OK;
+    walk w;
+    memset(&w, 0, sizeof w);
+    w.rank = 6;
+    cc_lower_block(node, &in[0]->shape, w.dims, w.istride);
+    walk_copy(&w, in[0]->data, 0, out[0].data, cc_dtype_size(in[0]->dtype));
+    return CC_OK;
+}
+
+/* Trilu: each row of the last two dims keeps [0, k + r] (lower) or [k + r, cols) (upper)
+ * and zeroes the rest. */
+static cc_status trilu_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                           void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    cc_status s = same_data("Trilu", x, &out[0], err);
+    if (s != CC_OK) return s;
+    int64_t k = 0;
+    if (node->n_in > 1 && in[1]) {
+        if (!in[1]->data || in[1]->dtype != CC_I64 || cc_tensor_numel(in[1]) != 1)
+            return cc_err_set(err, CC_ERR_ARG, "Trilu: k must be a constant int64 scalar");
+        k = ((const int64_t *)in[1]->data)[0];
+    }
+    int upper = cc_attr_i(node, "upper") != 0, r = x->shape.rank;
+    int64_t rows = x->shape.dims[r - 2], cols = x->shape.dims[r - 1], n = cc_tensor_numel(x);
+    size_t es = cc_dtype_size(x->dtype);
+    const char *src = x->data;
+    char *dst = out[0].data;
+    for (int64_t row0 = 0; cols > 0 && row0 < n / cols; row0++) {
+        int64_t row = row0 % rows, lo, hi; /* kept columns [lo, hi) */
+        if (upper) lo = row + k < 0 ? 0 : row + k > cols ? cols : row + k, hi = cols;
+        else lo = 0, hi = row + k + 1 < 0 ? 0 : row + k + 1 > cols ? cols : row + k + 1;
+        char *d = dst + (size_t)(row0 * cols) * es;
+        const char *sr = src + (size_t)(row0 * cols) * es;
+        memset(d, 0, (size_t)lo * es);
+        memcpy(d + (size_t)lo * es, sr + (size_t)lo * es, (size_t)(hi - lo) * es);
+        memset(d + (size_t)hi * es, 0, (size_t)(cols - hi) * es);
+    }
+    return CC_OK;
+}
+
+/* EyeLike: zeros, then a one of the output's dtype where column - row == k. */
+static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                             void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    if (out[0].shape.rank != 2 || cc_tensor_numel(in[0]) != cc_tensor_numel(&out[0]))
+        return cc_err_set(err, CC_ERR_ARG, "EyeLike: a 2-D output of the input's shape");
+    int64_t rows = out[0].shape.dims[0], cols = out[0].shape.dims[1], k = cc_attr_i(node, "k");
+    size_t es = cc_dtype_size(out[0].dtype);
+    char one[8];
+    cc_store(one, out[0].dtype, 0, 1.0);
+    memset(out[0].data, 0, cc_tensor_bytes(&out[0]));
+    for (int64_t r = 0; r < rows; r++)
+        if (r + k >= 0 && r + k < cols) memcpy((char *)out[0].data + (size_t)(r * cols + r + k) * es, one, es);
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_DepthToSpace, .run = block_run},
+    {.op = CC_OP_ID_SpaceToDepth, .run = block_run},
+    {.op = CC_OP_ID_Trilu, .run = trilu_run},
+    {.op = CC_OP_ID_EyeLike, .run = eyelike_run},
     {.op = CC_OP_ID_Gather, .run = gather_run},
     {.op = CC_OP_ID_GatherElements, .run = gather_elements_run},
     {.op = CC_OP_ID_GatherND, .run = gather_nd_run},

@@ -118,6 +118,11 @@ typedef struct cc_cuda_gather {
 cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const void *x, const void *idx, void *y,
                                int64_t n, const cc_cuda_gather *g);
 
+/* Trilu: y[i] = x[i] where c - r >= k (upper) or c - r <= k (lower) for element i's column
+ * c and row r of its rows x cols matrix, else 0; elements of elem bytes. */
+cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows, int64_t cols,
+                          int64_t k, int upper);
+
 /* Cast/CastLike of n elements from dtype `from` to `to` (cc_dtype values), with ONNX's
  * conversions (ops/eltwise_cast.c). */
 cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n);

@@ -300,3 +300,30 @@ extern "C" cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void
     default: return cudaErrorInvalidValue;
     }
 }
+
+/* ---- Trilu ------------------------------------------------------------------------------------ */
+
+template <typename T>
+__global__ void trilu_k(const T *x, T *y, int64_t n, int64_t rows, int64_t cols, int64_t k, int upper)
+{
+    GRID_LOOP(i, n) {
+        int64_t c = i % cols, r = (i / cols) % rows;
+        bool keep = upper ? c - r >= k : c - r <= k;
+        y[i] = keep ? x[i] : T(0);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows,
+                                     int64_t cols, int64_t k, int upper)
+{
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (elem) {
+    case 1: trilu_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, (uint8_t *)y, n, rows, cols, k, upper); break;
+    case 2: trilu_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)x, (uint16_t *)y, n, rows, cols, k, upper); break;
+    case 4: trilu_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)x, (uint32_t *)y, n, rows, cols, k, upper); break;
+    case 8: trilu_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint64_t *)x, (uint64_t *)y, n, rows, cols, k, upper); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

@@ -1,6 +1,7 @@
 /* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten, Reshape, Unsqueeze and
  * Squeeze (one device copy), Expand and Tile (one strided copy), Shape and Size (host values uploaded),
- * Gather, GatherElements and GatherND (one index map, kernels_data.cu),
+ * Gather, GatherElements and GatherND (one index map, kernels_data.cu), DepthToSpace and
+ * SpaceToDepth (targets/lower.c's walk), Trilu (a mask kernel), EyeLike (host values uploaded),
  * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "../lower.h"
 
 /* One strided copy per piece: Concat has one per input, Split one per output. */
 typedef struct copy_state {
@@ -412,7 +414,106 @@ static cc_status gather_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* ---- DepthToSpace, SpaceToDepth, Trilu, EyeLike ---------------------------------------------- */
+
+/* DepthToSpace, SpaceToDepth: one strided copy of the shared lowering's six-dim walk. */
+static cc_status block_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    copy_state *s;
+    cc_status st = new_state(node->op->name, &s, err);
+    if (st) return st;
+    int64_t acc = 1;
+    s->n = cc_tensor_numel(&out[0]) ? 1 : 0;
+    s->w[0].rank = 6;
+    cc_lower_block(node, &in[0]->shape, s->w[0].dims, s->w[0].st[0]);
+    for (int d = 5; d >= 0; d--) {
+        s->w[0].st[1][d] = acc;
+        acc *= s->w[0].dims[d];
+    }
+    cc_cuda_walk_simplify(&s->w[0], 2);
+    cc_backend_note("strided copy, %d merged dims", s->w[0].rank);
+    *state = s;
+    return CC_OK;
+}
+
+/* Trilu: k read at prepare (a constant), the mask applied by kernels_data.cu's kernel. */
+static cc_status trilu_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    int64_t *k = calloc(1, sizeof *k);
+    if (!k) return cc_err_set(err, CC_ERR_NOMEM, "Trilu: out of memory");
+    if (node->n_in > 1 && in[1]) {
+        if (!in[1]->data || in[1]->dtype != CC_I64 || cc_tensor_numel(in[1]) != 1) {
+            free(k);
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: Trilu's k must be a constant int64 scalar");
+        }
+        memcpy(k, in[1]->data, sizeof *k);
+    }
+    cc_backend_note("triangle mask kernel");
+    *state = k;
+    return CC_OK;
+}
+
+static cc_status trilu_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                           void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const cc_shape *xs = &in[0]->shape;
+    return cc_cuda_check(cc_cuda_trilu(c->stream, cc_dtype_size(in[0]->dtype), in[0]->data, out[0].data,
+                                       cc_tensor_numel(&out[0]), xs->dims[xs->rank - 2], xs->dims[xs->rank - 1],
+                                       *(const int64_t *)state, cc_attr_i(node, "upper") != 0),
+                         node->op->name, err);
+}
+
+/* EyeLike: the output depends on the shape alone: made once on the host at prepare and
+ * uploaded by each run. */
+typedef struct eye_state {
+    size_t bytes;
+    char host[];
+} eye_state;
+
+static cc_status eyelike_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                 const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)in;
+    (void)n_out;
+    size_t bytes = cc_tensor_bytes(&out[0]);
+    eye_state *e = calloc(1, sizeof *e + bytes);
+    if (!e) return cc_err_set(err, CC_ERR_NOMEM, "EyeLike: out of memory");
+    e->bytes = bytes;
+    int64_t rows = out[0].shape.dims[0], cols = out[0].shape.dims[1], k = cc_attr_i(node, "k");
+    for (int64_t r = 0; r < rows; r++)
+        if (r + k >= 0 && r + k < cols) cc_store(e->host, out[0].dtype, (size_t)(r * cols + r + k), 1.0);
+    cc_backend_note("host values uploaded");
+    *state = e;
+    return CC_OK;
+}
+
+static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                             void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    eye_state *e = state;
+    (void)in;
+    (void)n_out;
+    if (!e->bytes) return CC_OK;
+    return cc_cuda_check(cudaMemcpyAsync(out[0].data, e->host, e->bytes, cudaMemcpyHostToDevice, c->stream),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_DepthToSpace, .prepare = block_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },
+    { .op = CC_OP_ID_EyeLike, .prepare = eyelike_prepare, .release = free, .run = eyelike_run },
     { .op = CC_OP_ID_Gather, .prepare = gather_prepare, .release = free, .run = gather_run },
     { .op = CC_OP_ID_GatherElements, .prepare = gather_prepare, .release = free, .run = gather_run },
     { .op = CC_OP_ID_GatherND, .prepare = gather_prepare, .release = free, .run = gather_run },

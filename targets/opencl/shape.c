@@ -5,11 +5,15 @@
  * both sides allow it. Concat launches one copy per input, Split one per output. Unsqueeze
  * and Squeeze are a buffer copy; Expand and Tile one strided copy with zero source strides
  * (below); Shape and Size copy int64 values known at prepare from a constant buffer;
- * Gather, GatherElements and GatherND are kernels/gather.cl. */
+ * Gather, GatherElements and GatherND are kernels/gather.cl; DepthToSpace and SpaceToDepth one
+ * strided copy (targets/lower.c's walk), Trilu copy.cl's copy_trilu, EyeLike a constant copy. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ocl.h"
+#include "../lower.h"
 
 #define COPY_WG 256
 
@@ -365,7 +369,75 @@ static cc_status gather_nd_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ---- DepthToSpace, SpaceToDepth, Trilu, EyeLike ---------------------------------------------- */
+
+/* DepthToSpace, SpaceToDepth: one strided copy of the shared lowering's six-dim walk. */
+static cc_status block_prepare(ocl_build *b, cc_err *err)
+{
+    int64_t dims[6], sst[6], dst[6], acc = 1;
+    cc_lower_block(b->node, &b->in[0]->shape, dims, sst);
+    for (int d = 5; d >= 0; d--) {
+        dst[d] = acc;
+        acc *= dims[d];
+    }
+    return strided_copy(b, b->in[0]->dtype, b->in_slot[0], 0, b->out_slot[0], 0, 6, dims, sst, dst, err);
+}
+
+static cc_status trilu_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t n = cc_tensor_numel(b->out[0]), k = 0;
+    const cc_tensor *kt = b->node->n_in > 1 ? b->in[1] : NULL;
+    if (kt) {
+        if (!kt->data || cc_tensor_numel(kt) != 1) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: Trilu's k must be constant");
+        k = cc_ocl_const_int(kt, 0);
+    }
+    if (k < INT32_MIN / 2 || k > INT32_MAX / 2) k = k < 0 ? INT32_MIN / 2 : INT32_MAX / 2; /* beyond any matrix */
+    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "copy_%s", w);
+    snprintf(name, sizeof name, "copy_trilu_%s", w);
+    cc_ocl_note(b, "%s", name);
+    if (n == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, xs->dims[xs->rank - 2]);
+    cc_ocl_arg_int(l, xs->dims[xs->rank - 1]);
+    cc_ocl_arg_int(l, k);
+    cc_ocl_arg_int(l, cc_attr_i(b->node, "upper") != 0);
+    return CC_OK;
+}
+
+/* EyeLike: the output depends on the shape alone, so it is made once at prepare and
+ * copied from a constant buffer by each run. */
+static cc_status eyelike_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *y = b->out[0];
+    int64_t rows = y->shape.dims[0], cols = y->shape.dims[1], k = cc_attr_i(b->node, "k");
+    size_t bytes = cc_tensor_bytes(y);
+    cc_ocl_note(b, "constant copy");
+    if (bytes == 0) return CC_OK;
+    char *host = calloc(1, bytes);
+    if (!host) return cc_err_set(err, CC_ERR_NOMEM, "opencl: EyeLike: out of memory");
+    for (int64_t r = 0; r < rows; r++)
+        if (r + k >= 0 && r + k < cols) cc_store(host, y->dtype, (size_t)(r * cols + r + k), 1.0);
+    int slot;
+    cc_status st = cc_ocl_const(b, host, bytes, &slot, err);
+    free(host);
+    if (st) return st;
+    return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, bytes, err);
+}
+
 static const ocl_op shape_ops[] = {
+    { CC_OP_ID_DepthToSpace, shape_supports, block_prepare },
+    { CC_OP_ID_SpaceToDepth, shape_supports, block_prepare },
+    { CC_OP_ID_Trilu, shape_supports, trilu_prepare },
+    { CC_OP_ID_EyeLike, shape_supports, eyelike_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
     { CC_OP_ID_GatherND, shape_supports, gather_nd_prepare },

@@ -21,3 +21,15 @@ kernel void KN(copy_strided)(global const TY *restrict src, int sbase, global TY
     global TY *t = dst + dof;
     if (x < inner) t[x * dx] = s[x * sx];
 }
+
+/* Trilu over rows of cols elements (the last two dims: rows x cols per matrix): element
+ * (r, c) is kept where c - r >= k (upper) or c - r <= k (lower), else 0. */
+kernel void KN(copy_trilu)(global const TY *restrict x, global TY *restrict y, int n, int rows, int cols, int k,
+                           int upper)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int c = i % cols, r = (i / cols) % rows;
+    int keep = upper ? c - r >= k : c - r <= k;
+    y[i] = keep ? x[i] : (TY)0;
+}
