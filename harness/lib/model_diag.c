@@ -35,6 +35,23 @@ float *cc_model_float_copy(const cc_tensor *t)
     return f;
 }
 
+float *cc_model_floats_concat(const cc_tensor *const *t, int n)
+{
+    int64_t total = 0;
+    for (int j = 0; j < n; j++) total += cc_tensor_numel(t[j]);
+    float *f = malloc(sizeof(float) * (size_t)(total ? total : 1));
+    for (int j = 0, at = 0; f && j < n; j++)
+        for (int64_t i = 0; i < cc_tensor_numel(t[j]); i++) f[at++] = (float)cc_load(t[j]->data, t[j]->dtype, (size_t)i);
+    return f;
+}
+
+int64_t cc_model_outputs_numel(const cc_graph *g)
+{
+    int64_t total = 0;
+    for (int j = 0; j < g->n_outputs; j++) total += cc_tensor_numel(&g->values[g->outputs[j]]);
+    return total;
+}
+
 /* Runs node k of g alone on t with inputs taken from vals (constants from g); writes
  * its outputs to out[j] (allocated here). */
 static cc_status run_node(const cc_graph *g, int k, const cc_tensor *vals, const cc_target_iface *t, void *ctx,

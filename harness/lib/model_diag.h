@@ -27,6 +27,11 @@ void cc_model_propagated(const cc_model *m, const cc_model_eval *e0, const cc_ta
 
 /* t's elements as a malloc'd float array (NULL when out of memory). */
 float *cc_model_float_copy(const cc_tensor *t);
+/* The values of n tensors t[0..n-1] as floats, one after another (a model's outputs, every
+ * one compared); NULL when out of memory. */
+float *cc_model_floats_concat(const cc_tensor *const *t, int n);
+/* The element count of g's outputs together. */
+int64_t cc_model_outputs_numel(const cc_graph *g);
 /* snprintf into dst that truncates silently (the texts are diagnostics). */
 void cc_diag_put(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -105,7 +105,9 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     cc_device_desc desc, cpu_desc;
     const cc_target_iface *cpu = cc_target_find("cpu");
     cc_graph_exec *x = NULL;
-    cc_tensor out = { 0 };
+    cc_tensor out[CC_MAX_IO];
+    const cc_tensor *outp[CC_MAX_IO];
+    memset(out, 0, sizeof out);
     cc_model *mb = NULL, *mb_f32 = NULL;
     const cc_graph *g = &v->m->graph;
     if (t->open(device, &ctx, &desc, &e)) {
@@ -135,9 +137,13 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         goto done;
     }
     const cc_tensor *o0 = &g->values[g->outputs[0]];
-    if (cc_tensor_alloc(&out, o0->dtype, &o0->shape, &e)) {
-        set_reason(r, CC_ERROR, e.msg);
-        goto done;
+    for (int j = 0; j < g->n_outputs; j++) {
+        const cc_tensor *oj = &g->values[g->outputs[j]];
+        outp[j] = &out[j];
+        if (cc_tensor_alloc(&out[j], oj->dtype, &oj->shape, &e)) {
+            set_reason(r, CC_ERROR, e.msg);
+            goto done;
+        }
     }
     /* outputs of every image */
     cc_class_metrics conf, acc;
@@ -156,10 +162,10 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         cc_tensor in[CC_MAX_IO];
         memset(in, 0, sizeof in);
         st = cc_model_synthetic_input(v->m, o->seed + (uint64_t)i, in, &e);
-        if (!st) st = cc_graph_exec_run(x, in, &out, &e);
+        if (!st) st = cc_graph_exec_run(x, in, out, &e);
         cc_model_free_inputs(in, g->n_inputs);
         if (st) break;
-        float *y = cc_model_float_copy(&out);
+        float *y = cc_model_floats_concat(outp, g->n_outputs); /* every output, as the golden */
         if (!y) {
             st = cc_err_set(&e, CC_ERR_NOMEM, "out of memory");
             break;
@@ -301,7 +307,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     if (o->layers) cc_model_layers(v->m, &v->eval0, t, ctx, r);
     if (st) set_reason(r, CC_ERROR, e.msg);
 done:
-    cc_tensor_free(&out);
+    for (int j = 0; j < CC_MAX_IO; j++) cc_tensor_free(&out[j]);
     cc_graph_exec_destroy(x);
     cc_model_free(mb);
     cc_model_free(mb_f32);

@@ -95,7 +95,9 @@ static void *golden_main(void *arg)
             p->st = st;
             return NULL;
         }
-        p->v->golden[i] = cc_model_float_copy(&ev.vals[g->outputs[0]]);
+        const cc_tensor *outs[CC_MAX_IO];
+        for (int j = 0; j < g->n_outputs; j++) outs[j] = &ev.vals[g->outputs[j]];
+        p->v->golden[i] = cc_model_floats_concat(outs, g->n_outputs);
         if (i == 0) p->v->eval0 = ev;
         else cc_model_eval_free(&ev);
         if (!p->v->golden[i]) {
@@ -111,7 +113,7 @@ cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_varian
     const cc_graph *g = &v->m->graph;
     v->golden = calloc((size_t)o->n_images, sizeof(float *));
     if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-    v->out_n = cc_tensor_numel(&g->values[g->outputs[0]]);
+    v->out_n = cc_model_outputs_numel(g); /* every output, one after another */
     if (threads > o->n_images) threads = o->n_images;
     if (threads > CC_GOLDEN_MAX_THREADS) threads = CC_GOLDEN_MAX_THREADS;
     if (threads < 1) threads = 1;

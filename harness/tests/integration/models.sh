@@ -81,6 +81,17 @@ expect_eq "$(sql "$WORK/b.db" "SELECT tp_batch FROM model_results WHERE target='
 "$CC" report --db "$db" --out "$WORK/r.md" 2>/dev/null || fail "report"
 grep -q "^## Models" "$WORK/r.md" || fail "report has a model section"
 
+# a model with several outputs (Split into three): every output is computed and compared,
+# on cpu it passes, a wrong Split on the faulty backend fails (model run once crashed here)
+split=/usr/include/onnx/backend/test/data/node/test_split_equal_parts_1d/model.onnx
+if [ -f "$split" ]; then
+    expect_exit 0 "$CC" model run "$split" --targets cpu --precisions f32,f16,int8 --db "$WORK/split.db"
+    expect_eq "$(sql "$WORK/split.db" "SELECT group_concat(verdict, ' ') FROM model_results")" "passed passed passed" \
+        "three-output model on cpu"
+    CROSSCHECK_FAULTY='wrong=Split' "$CC" model run "$split" --targets faulty --precisions f32 --db "$WORK/split.db" >/dev/null 2>&1
+    expect_eq "$(sql "$WORK/split.db" "SELECT verdict FROM model_results WHERE target = 'faulty'")" failed "a wrong Split output"
+fi
+
 # bad input
 before=$(sql "$db" "SELECT count(*) FROM model_results")
 expect_exit 2 "$CC" model run nosuchmodel --db "$db"; one_line_error "nosuchmodel"
