@@ -116,6 +116,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --size S            input size in pixels (default: the model's)\n"
                 "  --seed N            weights and inputs seed (default 1)\n"
                 "  --weights FILE      read weights from a file instead of synthesising them\n"
+                "  --name NAME         the name an ONNX model's results are stored under (default:\n"
+                "                      its file's name without .onnx)\n"
                 "  --budget TEXT       accuracy budget overrides: top1=0.99,top5=0.99,cosine=0.99,sqnr=20,map50=0.9\n"
                 "  --calib N           INT8 calibration inputs (default 8)\n"
                 "  --calib-method M    minmax (default) or percentile\n"
@@ -192,6 +194,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.calib_method = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--seed", &v)) != 0) {
             if (k < 0 || cc_cli_u64(v, &o.seed)) return cc_cli_say("model run", "--seed takes an integer"), 2;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--name", &v)) != 0) {
+            if (k < 0) return 2;
+            if (!v[0] || strlen(v) > 63) return cc_cli_say("model run", "--name takes 1..63 characters"), 2;
+            o.name = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--weights", &v)) != 0) {
             if (k < 0) return 2;
             o.weights_path = v;

@@ -755,8 +755,11 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
     for (size_t k = 0; k < g->n_node; k++) n_names += g->node[k]->n_output;
     if ((st = map_init(&im.values, n_names, err))) goto fail;
     const char *base = strrchr(path, '/');
-    char mname[64];
-    if ((st = cc_mb_create(printable(mname, sizeof mname, str_or(g->name, base ? base + 1 : path)), &im.b, err)))
+    char stem[256], mname[64];
+    snprintf(stem, sizeof stem, "%s", base ? base + 1 : path);
+    size_t sl = strlen(stem);
+    if (sl > 5 && strcmp(stem + sl - 5, ".onnx") == 0) stem[sl - 5] = '\0';
+    if ((st = cc_mb_create(printable(mname, sizeof mname, opt && opt->name ? opt->name : stem), &im.b, err)))
         goto fail;
 
     for (size_t i = 0; i < g->n_initializer; i++) {

@@ -33,10 +33,13 @@ typedef struct cc_onnx_options {
     int n_fixed;
     const char *const *fixed_names;
     const cc_tensor *fixed;
+    /* The model's name; NULL: the file's name without its folder and ".onnx" (exporters
+     * give every graph the same name: torch_jit, main_graph). */
+    const char *name;
 } cc_onnx_options;
 
 /* Imports the ONNX model at path. opt may be NULL (batch 0, nothing fixed). On success
- * *out is a new model (free with cc_model_free) named after the graph (or the file), task
+ * *out is a new model (free with cc_model_free) named opt->name or after the file, task
  * CC_TASK_GENERIC; value names are the ONNX names. Errors, one line starting with path:
  * CC_ERR_IO (cannot read the file), CC_ERR_ARG (not a valid ONNX model, inconsistent
  * graph, shapes the ops reject, a symbolic dim without opt->batch),

@@ -28,6 +28,7 @@ typedef struct cc_model_run_options {
     int image_size;                   /* 0: the model's default */
     uint64_t seed;
     const char *weights_path;         /* NULL: synthetic weights */
+    const char *name;                 /* an ONNX model's name (NULL: its file's) */
     const char *budget;               /* overrides, e.g. "top1=0.995,cosine=0.99" */
     int calib_images;                 /* INT8 calibration inputs (default 8) */
     const char *calib_method;         /* "minmax" (default) or "percentile" */

@@ -26,6 +26,7 @@ cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model 
         cc_onnx_options oo;
         memset(&oo, 0, sizeof oo);
         oo.batch = batch;
+        oo.name = o->name;
         return cc_onnx_load(o->model, &oo, out, err);
     }
     cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };

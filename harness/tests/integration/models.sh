@@ -88,7 +88,10 @@ if [ -f "$split" ]; then
     expect_exit 0 "$CC" model run "$split" --targets cpu --precisions f32,f16,int8 --db "$WORK/split.db"
     expect_eq "$(sql "$WORK/split.db" "SELECT group_concat(verdict, ' ') FROM model_results")" "passed passed passed" \
         "three-output model on cpu"
-    CROSSCHECK_FAULTY='wrong=Split' "$CC" model run "$split" --targets faulty --precisions f32 --db "$WORK/split.db" >/dev/null 2>&1
+    # named after the file (model.onnx), not the graph (test_split_equal_parts_1d), or --name
+    expect_eq "$(sql "$WORK/split.db" "SELECT DISTINCT model FROM model_results")" model "a model named after its file"
+    CROSSCHECK_FAULTY='wrong=Split' "$CC" model run "$split" --name split3 --targets faulty --precisions f32 --db "$WORK/split.db" >/dev/null 2>&1
+    expect_eq "$(sql "$WORK/split.db" "SELECT model FROM model_results WHERE target = 'faulty'")" split3 "--name"
     expect_eq "$(sql "$WORK/split.db" "SELECT verdict FROM model_results WHERE target = 'faulty'")" failed "a wrong Split output"
 fi
 
