@@ -159,6 +159,12 @@ static const op_version table[] = {
     { "DepthToSpace",       1,  0, "DCR only (no mode)" },
     { "DepthToSpace",       11, 0, "without bfloat16" },
     { "SpaceToDepth",       1,  0, "without bfloat16" },
+    { "ArgMax",             1,  0, "non-negative axis, without select_last_index" },
+    { "ArgMax",             11, 0, "without select_last_index" },
+    { "ArgMax",             12, 0, "without bfloat16" },
+    { "ArgMin",             1,  0, "non-negative axis, without select_last_index" },
+    { "ArgMin",             11, 0, "without select_last_index" },
+    { "ArgMin",             12, 0, "without bfloat16" },
 };
 /* clang-format on */
 

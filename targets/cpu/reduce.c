@@ -478,7 +478,61 @@ static cc_status max_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return reduce_run(R_MAX, node, in, out, state, err);
 }
 
+/* ---- ArgMax, ArgMin ------------------------------------------------------------------- */
+
+/* Element i of a float tensor (f32, f16, bf16) as float. */
+static float load_float(const void *p, cc_dtype d, int64_t i)
+{
+    if (d == CC_F16) return cc_f16_to_f32(((const uint16_t *)p)[i]);
+    if (d == CC_BF16) return cc_bf16_to_f32(((const uint16_t *)p)[i]);
+    return ((const float *)p)[i];
+}
+
+/* The index along the axis (x as [outer, len, inner]) of the largest (smallest) element:
+ * NaN beats every number, ties and NaN against NaN go to the first index, or the last with
+ * select_last_index. Floats compare as floats, integers as int64. */
+static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    int r = x->shape.rank, axis = 0;
+    cc_status st = norm_axis(node->op->name, cc_attr_i(node, "axis"), r, &axis, err);
+    if (st != CC_OK) return st;
+    if (out[0].dtype != CC_I64) return cc_err_set(err, CC_ERR_ARG, "%s: output must be int64", node->op->name);
+    int max = node->op->id == CC_OP_ID_ArgMax, last = cc_attr_i(node, "select_last_index") != 0;
+    int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < r; d++) inner *= x->shape.dims[d];
+    int64_t *y = out[0].data;
+    int is_float = cc_dtype_is_float(x->dtype);
+#pragma omp parallel for schedule(static) if (outer * len * inner > PAR_MIN)
+    for (int64_t j = 0; j < outer * inner; j++) {
+        int64_t o = j / inner, i = j % inner, base = o * len * inner + i, best = 0;
+        if (is_float) {
+            float b = load_float(x->data, x->dtype, base);
+            for (int64_t k = 1; k < len; k++) {
+                float v = load_float(x->data, x->dtype, base + k * inner);
+                int win = isnan(b) ? last && isnan(v) : isnan(v) ? 1 : v == b ? last : max ? v > b : v < b;
+                if (win) best = k, b = v;
+            }
+        } else {
+            int64_t b = load_int(x->data, x->dtype, base);
+            for (int64_t k = 1; k < len; k++) {
+                int64_t v = load_int(x->data, x->dtype, base + k * inner);
+                if (v == b ? last : max ? v > b : v < b) best = k, b = v;
+            }
+        }
+        y[j] = best;
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_ArgMax, .run = arg_run},
+    {.op = CC_OP_ID_ArgMin, .run = arg_run},
     {.op = CC_OP_ID_Softmax, .supports = float_only, .prepare = scratch_prepare,
      .release = scratch_release, .run = softmax_run},
     {.op = CC_OP_ID_ReduceMean, .supports = reduce_supports, .prepare = scratch_prepare,

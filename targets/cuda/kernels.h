@@ -123,6 +123,12 @@ cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const voi
 cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows, int64_t cols,
                           int64_t k, int upper);
 
+/* ArgMax (max = 1) / ArgMin along the middle axis of x viewed as outer x len x inner:
+ * y[o * inner + i] (int64) the winning index; NaN beats every number, ties (and NaN
+ * against NaN) go to the first index, or the last with last = 1. */
+cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int64_t *y, int64_t outer, int64_t len,
+                        int64_t inner, int max, int last);
+
 /* Cast/CastLike of n elements from dtype `from` to `to` (cc_dtype values), with ONNX's
  * conversions (ops/eltwise_cast.c). */
 cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n);

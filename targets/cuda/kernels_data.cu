@@ -327,3 +327,50 @@ extern "C" cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x,
     }
     return cudaGetLastError();
 }
+
+/* ---- ArgMax, ArgMin ------------------------------------------------------------------------- */
+
+__device__ __forceinline__ float arg_key(const float *p, int64_t i) { return p[i]; }
+__device__ __forceinline__ float arg_key(const __half *p, int64_t i) { return __half2float(p[i]); }
+__device__ __forceinline__ float arg_key(const __nv_bfloat16 *p, int64_t i) { return __bfloat162float(p[i]); }
+template <typename T> __device__ __forceinline__ long long arg_key(const T *p, int64_t i) { return (long long)p[i]; }
+
+__device__ __forceinline__ bool arg_nan(float v) { return isnan(v); }
+__device__ __forceinline__ bool arg_nan(long long) { return false; }
+
+template <typename T>
+__global__ void arg_k(const T *x, int64_t *y, int64_t n, int64_t len, int64_t inner, int max, int last)
+{
+    GRID_LOOP(j, n) {
+        int64_t base = (j / inner) * len * inner + j % inner, best = 0;
+        auto b = arg_key(x, base);
+        for (int64_t k = 1; k < len; k++) {
+            auto v = arg_key(x, base + k * inner);
+            bool win = arg_nan(b) ? last && arg_nan(v) : arg_nan(v) ? true : v == b ? last != 0 : max ? v > b : v < b;
+            if (win) {
+                best = k;
+                b = v;
+            }
+        }
+        y[j] = best;
+    }
+}
+
+extern "C" cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int64_t *y, int64_t outer, int64_t len,
+                                   int64_t inner, int max, int last)
+{
+    int64_t n = outer * inner;
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, y, n, len, inner, max, last); break;
+    case CC_F16: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, y, n, len, inner, max, last); break;
+    case CC_BF16: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, y, n, len, inner, max, last); break;
+    case CC_I8: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int8_t *)x, y, n, len, inner, max, last); break;
+    case CC_U8: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, y, n, len, inner, max, last); break;
+    case CC_I32: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int32_t *)x, y, n, len, inner, max, last); break;
+    case CC_I64: arg_k<<<b, CC_CUDA_THREADS, 0, s>>>((const long long *)x, y, n, len, inner, max, last); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

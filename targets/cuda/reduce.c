@@ -118,7 +118,26 @@ static cc_status reduce_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* ArgMax, ArgMin: one thread per output index (kernels_data.cu). */
+static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)state;
+    const cc_shape *xs = &in[0]->shape;
+    int64_t a = cc_attr_i(node, "axis"), outer = 1, inner = 1;
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    for (int d = 0; d < axis; d++) outer *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    return cc_cuda_check(cc_cuda_arg(c->stream, in[0]->dtype, in[0]->data, out[0].data, outer, xs->dims[axis], inner,
+                                     node->op->id == CC_OP_ID_ArgMax, cc_attr_i(node, "select_last_index") != 0),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_ArgMax, .run = arg_run },
+    { .op = CC_OP_ID_ArgMin, .run = arg_run },
     { .op = CC_OP_ID_Softmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
       .run = softmax_run },
     { .op = CC_OP_ID_ReduceMean, .supports = float_only, .prepare = reduce_prepare, .release = free,

@@ -43,7 +43,7 @@ extern const int cc_ocl_n_sources;
  * plus eltwise_float.cl with S = f32, "gemm_v8x16_bf16" the vector GEMM for bf16 storage
  * (program.c holds the table). Each is built the first time a plan needs one of its
  * kernels, so a run compiles only the dtypes and variants it uses. */
-#define OCL_MAX_PROGRAMS 80
+#define OCL_MAX_PROGRAMS 96
 
 /* Which GEMM kernels a context prefers: by device type (CPU devices: the vector kernels,
  * others: the local-memory tiled ones), or forced through the environment variable

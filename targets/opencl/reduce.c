@@ -156,7 +156,48 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ArgMax, ArgMin: kernels/arg.cl, one work-item per output index. */
+static cc_support arg_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                               char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    if (!cc_ocl_suffix(in[0]->dtype)) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status arg_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t a = cc_attr_i(b->node, "axis"), n = cc_tensor_numel(b->out[0]), inner = 1;
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "arg_%s", sfx);
+    snprintf(name, sizeof name, "arg_reduce_%s", sfx);
+    cc_ocl_note(b, "%s", name);
+    if (n == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, xs->dims[axis]);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, b->node->op->id == CC_OP_ID_ArgMax);
+    cc_ocl_arg_int(l, cc_attr_i(b->node, "select_last_index") != 0);
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_ArgMax, arg_supports, arg_prepare },
+    { CC_OP_ID_ArgMin, arg_supports, arg_prepare },
     { CC_OP_ID_Softmax, reduce_supports, softmax_prepare },
     { CC_OP_ID_ReduceMean, reduce_supports, reduce_prepare },
     { CC_OP_ID_ReduceMax, reduce_supports, reduce_prepare },
