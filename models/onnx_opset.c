@@ -165,6 +165,7 @@ static const op_version table[] = {
     { "ArgMin",             1,  0, "non-negative axis, without select_last_index" },
     { "ArgMin",             11, 0, "without select_last_index" },
     { "ArgMin",             12, 0, "without bfloat16" },
+    { "CumSum",             11, 0, "without bfloat16 and float16" },
 };
 /* clang-format on */
 

@@ -530,7 +530,52 @@ static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* CumSum: running sums along the axis, in float for float types (f16/bf16 rounded on each
+ * store) and in int64 for integers. */
+static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *at = node->n_in > 1 ? in[1] : NULL;
+    if (!at || !at->data || cc_tensor_numel(at) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "CumSum: axis must be a constant scalar");
+    int r = x->shape.rank, axis = 0;
+    cc_status st = norm_axis("CumSum", at->dtype == CC_I32 ? ((const int32_t *)at->data)[0] : ((const int64_t *)at->data)[0],
+                             r, &axis, err);
+    if (st != CC_OK) return st;
+    int ex = cc_attr_i(node, "exclusive") != 0, rev = cc_attr_i(node, "reverse") != 0;
+    int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < r; d++) inner *= x->shape.dims[d];
+    cc_dtype d = x->dtype;
+    int is_float = cc_dtype_is_float(d);
+#pragma omp parallel for schedule(static) if (outer * len * inner > PAR_MIN)
+    for (int64_t j = 0; j < outer * inner; j++) {
+        int64_t base = (j / inner) * len * inner + j % inner, isum = 0;
+        float fsum = 0;
+        for (int64_t s = 0; s < len; s++) {
+            int64_t at_ = base + (rev ? len - 1 - s : s) * inner;
+            if (is_float) {
+                float v = load_float(x->data, d, at_);
+                if (!ex) fsum += v;
+                if (d == CC_F32) ((float *)out[0].data)[at_] = fsum;
+                else ((uint16_t *)out[0].data)[at_] = d == CC_F16 ? cc_f32_to_f16(fsum) : cc_f32_to_bf16(fsum);
+                if (ex) fsum += v;
+            } else {
+                int64_t v = load_int(x->data, d, at_);
+                if (!ex) isum += v;
+                store_int(out[0].data, d, at_, isum);
+                if (ex) isum += v;
+            }
+        }
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_CumSum, .run = cumsum_run},
     {.op = CC_OP_ID_ArgMax, .run = arg_run},
     {.op = CC_OP_ID_ArgMin, .run = arg_run},
     {.op = CC_OP_ID_Softmax, .supports = float_only, .prepare = scratch_prepare,

@@ -129,6 +129,11 @@ cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, i
 cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int64_t *y, int64_t outer, int64_t len,
                         int64_t inner, int max, int last);
 
+/* CumSum along the middle axis of x viewed as outer x len x inner (float types summed in
+ * float, integers in int64): from the end with rev, each without its own element with ex. */
+cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer, int64_t len,
+                           int64_t inner, int ex, int rev);
+
 /* Cast/CastLike of n elements from dtype `from` to `to` (cc_dtype values), with ONNX's
  * conversions (ops/eltwise_cast.c). */
 cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n);

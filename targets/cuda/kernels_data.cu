@@ -374,3 +374,46 @@ extern "C" cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int
     }
     return cudaGetLastError();
 }
+
+/* ---- CumSum ------------------------------------------------------------------------------------ */
+
+__device__ __forceinline__ void cum_put(float *p, int64_t i, float v) { p[i] = v; }
+__device__ __forceinline__ void cum_put(__half *p, int64_t i, float v) { p[i] = __float2half_rn(v); }
+__device__ __forceinline__ void cum_put(__nv_bfloat16 *p, int64_t i, float v) { p[i] = __float2bfloat16_rn(v); }
+template <typename T> __device__ __forceinline__ void cum_put(T *p, int64_t i, long long v) { p[i] = (T)v; }
+
+/* One thread per line; the accumulator has arg_key's type (float or long long). */
+template <typename T>
+__global__ void cumsum_k(const T *x, T *y, int64_t lines, int64_t len, int64_t inner, int ex, int rev)
+{
+    GRID_LOOP(j, lines) {
+        int64_t base = (j / inner) * len * inner + j % inner;
+        decltype(arg_key(x, 0)) sum = 0;
+        for (int64_t s = 0; s < len; s++) {
+            int64_t at = base + (rev ? len - 1 - s : s) * inner;
+            auto v = arg_key(x, at);
+            if (!ex) sum += v;
+            cum_put(y, at, sum);
+            if (ex) sum += v;
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer, int64_t len,
+                                      int64_t inner, int ex, int rev)
+{
+    int64_t lines = outer * inner;
+    if (lines <= 0 || len <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(lines, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32: cumsum_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, lines, len, inner, ex, rev); break;
+    case CC_F16: cumsum_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, lines, len, inner, ex, rev); break;
+    case CC_BF16:
+        cumsum_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, lines, len, inner, ex, rev);
+        break;
+    case CC_I32: cumsum_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int32_t *)x, (int32_t *)y, lines, len, inner, ex, rev); break;
+    case CC_I64: cumsum_k<<<b, CC_CUDA_THREADS, 0, s>>>((const long long *)x, (long long *)y, lines, len, inner, ex, rev); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

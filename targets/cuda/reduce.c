@@ -135,7 +135,28 @@ static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
+/* CumSum: one thread per line (kernels_data.cu); the axis is a constant input. */
+static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)state;
+    const cc_shape *xs = &in[0]->shape;
+    const cc_tensor *at = node->n_in > 1 ? in[1] : NULL;
+    if (!at || !at->data || cc_tensor_numel(at) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: CumSum's axis must be a constant scalar");
+    int64_t a = at->dtype == CC_I32 ? ((const int32_t *)at->data)[0] : ((const int64_t *)at->data)[0], outer = 1, inner = 1;
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    for (int d = 0; d < axis; d++) outer *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    return cc_cuda_check(cc_cuda_cumsum(c->stream, in[0]->dtype, in[0]->data, out[0].data, outer, xs->dims[axis], inner,
+                                        cc_attr_i(node, "exclusive") != 0, cc_attr_i(node, "reverse") != 0),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_CumSum, .run = cumsum_run },
     { .op = CC_OP_ID_ArgMax, .run = arg_run },
     { .op = CC_OP_ID_ArgMin, .run = arg_run },
     { .op = CC_OP_ID_Softmax, .supports = float_only, .prepare = softmax_prepare, .release = free,

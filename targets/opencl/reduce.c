@@ -156,7 +156,7 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
-/* ArgMax, ArgMin: kernels/arg.cl, one work-item per output index. */
+/* ArgMax, ArgMin: kernels/axis.cl, one work-item per output index. */
 static cc_support arg_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                char *reason, size_t n)
 {
@@ -177,7 +177,7 @@ static cc_status arg_prepare(ocl_build *b, cc_err *err)
     for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
     const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
     char prog[32], name[32];
-    snprintf(prog, sizeof prog, "arg_%s", sfx);
+    snprintf(prog, sizeof prog, "axis_%s", sfx);
     snprintf(name, sizeof name, "arg_reduce_%s", sfx);
     cc_ocl_note(b, "%s", name);
     if (n == 0) return CC_OK;
@@ -195,7 +195,38 @@ static cc_status arg_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* CumSum: kernels/axis.cl, one work-item per line. */
+static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    const cc_tensor *at = b->node->n_in > 1 ? b->in[1] : NULL;
+    if (!at || !at->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: CumSum's axis must be constant");
+    int64_t a = cc_ocl_const_int(at, 0), inner = 1;
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    int64_t len = xs->dims[axis], lines = len ? cc_tensor_numel(b->in[0]) / len : 0;
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "axis_%s", sfx);
+    snprintf(name, sizeof name, "cumsum_%s", sfx);
+    cc_ocl_note(b, "%s", name);
+    if (lines == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    cc_ocl_range1(l, (size_t)lines, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, lines);
+    cc_ocl_arg_int(l, len);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, cc_attr_i(b->node, "exclusive") != 0);
+    cc_ocl_arg_int(l, cc_attr_i(b->node, "reverse") != 0);
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_CumSum, arg_supports, cumsum_prepare },
     { CC_OP_ID_ArgMax, arg_supports, arg_prepare },
     { CC_OP_ID_ArgMin, arg_supports, arg_prepare },
     { CC_OP_ID_Softmax, reduce_supports, softmax_prepare },
