@@ -2,7 +2,9 @@
  * (opset 13), Reshape (opset 14) and Transpose (opset 13), and the copies Identity (opset
  * 16) and Dropout (opset 13, inference: the output is the input, the optional mask all
  * true; training_mode=1 drops at random and is not in the catalog). Concat, Split and Slice
- * live in shape_concat.c. Every op here only moves data: the golden copies input values
+ * live in shape_concat.c; Shape, Size, Unsqueeze, Squeeze, Expand and Tile in shape_dims.c;
+ * the gathers in shape_index.c; DepthToSpace, SpaceToDepth, Trilu and EyeLike in
+ * shape_block.c. Every op here only moves data: the golden copies input values
  * exactly, with S = |value| and K = 1. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +44,9 @@ static cc_status flatten_infer(const cc_node *node, const cc_tensor *const *in, 
     return CC_OK;
 }
 
-/* Flatten, Reshape: the row-major order of elements is unchanged. */
-static cc_status copy_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
+/* Flatten, Reshape (and Unsqueeze, Squeeze: shape_dims.c): the row-major order of elements
+ * is unchanged. */
+cc_status shape_copy_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
                              cc_golden *out, cc_err *err)
 {
     (void)n_out;
@@ -86,7 +89,7 @@ const cc_op_def cc_op_Flatten = {
     .infer = flatten_infer,
     .cost = shape_move_cost,
     CC_SWEEP(flatten_sweep),
-    .golden = copy_golden,
+    .golden = shape_copy_golden,
 };
 
 /* ---- Reshape ---------------------------------------------------------------------- */
@@ -217,7 +220,7 @@ const cc_op_def cc_op_Reshape = {
     .infer = reshape_infer,
     .cost = shape_move_cost,
     CC_SWEEP(reshape_sweep),
-    .golden = copy_golden,
+    .golden = shape_copy_golden,
 };
 
 /* ---- Transpose -------------------------------------------------------------------- */
@@ -325,10 +328,6 @@ const cc_op_def cc_op_Transpose = {
     .golden = transpose_golden,
 };
 
-/* ---- the family ------------------------------------------------------------------- */
-
-
-
 /* ---- Identity, Dropout (inference) --------------------------------------------------------- */
 
 static cc_status identity_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
@@ -371,7 +370,7 @@ static cc_status identity_infer(const cc_node *node, const cc_tensor *const *in,
 static cc_status identity_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
                                  cc_err *err)
 {
-    cc_status st = copy_golden(node, in, 1, out, err);
+    cc_status st = shape_copy_golden(node, in, 1, out, err);
     if (st || n_out < 2) return st;
     int64_t n = cc_shape_numel(&out[1].shape);
     for (int64_t i = 0; i < n; i++) {

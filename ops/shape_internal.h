@@ -1,5 +1,6 @@
 /* shape_internal.h — shared by the shape family's files (shape.c holds Flatten, Reshape,
- * Transpose; shape_concat.c holds Concat, Split and Slice) and by resize.c: reading a small
+ * Transpose, Identity, Dropout; shape_concat.c Concat, Split and Slice; shape_dims.c,
+ * shape_index.c and shape_block.c the rest) and by resize.c: reading a small
  * constant ONNX input (Reshape's shape, Slice's starts, Resize's scales) from its tensor or
  * from the case's attribute value, axis normalisation, row-major index helpers and the
  * cost of pure data movement. Not part of the catalog's public face. */
@@ -16,6 +17,10 @@
 #define SHAPE_DTYPES                                                                         \
     (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I32) |    \
      CC_DTYPE_BIT(CC_I64))
+
+/* Output 0 := input 0, element by element, exactly (shape.c): the golden of every op that
+ * only changes the shape. */
+cc_status shape_copy_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err);
 
 /* Input i of node, or NULL where absent (beyond node->n_in or not given). */
 static inline const cc_tensor *shape_input(const cc_node *node, const cc_tensor *const *in, int i)

@@ -234,3 +234,31 @@ void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int
         memcpy(istride, s, sizeof s);
     }
 }
+
+/* ---- Shape, Size ------------------------------------------------------------------------------ */
+
+cc_status cc_lower_describe(const cc_node *node, const cc_shape *x, int64_t *v, int64_t n, cc_err *err)
+{
+    if (node->op->id == CC_OP_ID_Size) {
+        if (n != 1) return cc_err_set(err, CC_ERR_ARG, "Size: the output has %lld elements, not 1", (long long)n);
+        v[0] = cc_shape_numel(x);
+        return CC_OK;
+    }
+    int r = x->rank;
+    int64_t s = cc_attr_i(node, "start");
+    if (s < 0) s += r;
+    s = s < 0 ? 0 : s > r ? r : s;
+    if (n < 0 || s + n > r)
+        return cc_err_set(err, CC_ERR_ARG, "Shape: %lld dims from %lld of rank %d", (long long)n, (long long)s, r);
+    for (int64_t i = 0; i < n; i++) v[i] = x->dims[s + i];
+    return CC_OK;
+}
+
+/* ---- EyeLike -------------------------------------------------------------------------------- */
+
+void cc_lower_eyelike(const cc_node *node, const cc_tensor *y, void *host)
+{
+    int64_t rows = y->shape.dims[0], cols = y->shape.dims[1], k = cc_attr_i(node, "k");
+    for (int64_t r = 0; r < rows; r++)
+        if (r + k >= 0 && r + k < cols) cc_store(host, y->dtype, (size_t)(r * cols + r + k), 1.0);
+}

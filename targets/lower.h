@@ -45,6 +45,15 @@ cc_status cc_lower_resize(const cc_node *node, const cc_tensor *const *in, const
                           cc_resize_lowering *out, cc_err *err);
 void cc_lower_resize_free(cc_resize_lowering *r);
 
+/* Shape (opset 15) and Size: the n int64 values of the node's output for input shape x
+ * (Shape: x's dims from `start`, clamped into [0, rank]; Size: its element count).
+ * CC_ERR_ARG when n does not fit the shape. */
+cc_status cc_lower_describe(const cc_node *node, const cc_shape *x, int64_t *v, int64_t n, cc_err *err);
+
+/* EyeLike: writes its whole output (y's dtype and 2-D shape) into host, zeroed by the
+ * caller: ones where column - row == k. */
+void cc_lower_eyelike(const cc_node *node, const cc_tensor *y, void *host);
+
 /* DepthToSpace and SpaceToDepth (opset 13) as one strided copy: six dims in the output's
  * own row-major order (the output is contiguous over them) and the input element stride of
  * each. DepthToSpace walks (N, C/b^2, H, b, W, b), the block row and column after each input

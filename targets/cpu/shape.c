@@ -557,7 +557,8 @@ static cc_status slice_run(void *ctx, const cc_node *node, const cc_tensor *cons
 
 /* ---- Identity, Dropout (inference) ----------------------------------------------------- */
 
-/* The output is the input; Dropout's mask, when asked for, is all true. */
+/* The output is the input (Identity, Dropout, and Unsqueeze and Squeeze, which change only
+ * the shape); Dropout's mask, when asked for, is all true. */
 static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               cc_tensor *out, void *state, cc_err *err)
 {
@@ -572,43 +573,15 @@ static cc_status identity_run(void *ctx, const cc_node *node, const cc_tensor *c
 
 /* ---- Shape, Size, Unsqueeze, Squeeze, Expand, Tile ------------------------------------ */
 
-/* Shape and Size: the output (int64) was inferred from the input's shape; its values are
- * the input's dims from the start attribute on (clamped as the output length says), or its
- * element count. */
+/* Shape and Size: the int64 values of the input's shape (targets/lower.c). */
 static cc_status describe_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               cc_tensor *out, void *state, cc_err *err)
 {
     (void)ctx;
     (void)n_out;
     (void)state;
-    const cc_tensor *x = in[0];
-    int64_t *y = out[0].data, len = cc_tensor_numel(&out[0]);
     if (out[0].dtype != CC_I64) return cc_err_set(err, CC_ERR_ARG, "%s: output must be int64", node->op->name);
-    if (node->op->id == CC_OP_ID_Size) {
-        y[0] = cc_tensor_numel(x);
-        return CC_OK;
-    }
-    int r = x->shape.rank;
-    int64_t s = cc_attr_i(node, "start");
-    if (s < 0) s += r;
-    s = s < 0 ? 0 : s > r ? r : s;
-    if (s + len > r) return cc_err_set(err, CC_ERR_ARG, "Shape: output has %lld dims from %lld of rank %d",
-                                       (long long)len, (long long)s, r);
-    for (int64_t i = 0; i < len; i++) y[i] = x->shape.dims[s + i];
-    return CC_OK;
-}
-
-/* Unsqueeze, Squeeze: the elements keep their order; only the shape changes. */
-static cc_status reshaped_copy_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
-                                   cc_tensor *out, void *state, cc_err *err)
-{
-    (void)ctx;
-    (void)n_out;
-    (void)state;
-    cc_status s = same_data(node->op->name, in[0], &out[0], err);
-    if (s != CC_OK) return s;
-    if (out[0].data != in[0]->data) copy_bytes(out[0].data, in[0]->data, cc_tensor_bytes(in[0]));
-    return CC_OK;
+    return cc_lower_describe(node, &in[0]->shape, out[0].data, cc_tensor_numel(&out[0]), err);
 }
 
 /* Expand and Tile: every output row (the innermost dim) comes from one input row, found
@@ -860,13 +833,8 @@ static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *co
     (void)state;
     if (out[0].shape.rank != 2 || cc_tensor_numel(in[0]) != cc_tensor_numel(&out[0]))
         return cc_err_set(err, CC_ERR_ARG, "EyeLike: a 2-D output of the input's shape");
-    int64_t rows = out[0].shape.dims[0], cols = out[0].shape.dims[1], k = cc_attr_i(node, "k");
-    size_t es = cc_dtype_size(out[0].dtype);
-    char one[8];
-    cc_store(one, out[0].dtype, 0, 1.0);
     memset(out[0].data, 0, cc_tensor_bytes(&out[0]));
-    for (int64_t r = 0; r < rows; r++)
-        if (r + k >= 0 && r + k < cols) memcpy((char *)out[0].data + (size_t)(r * cols + r + k) * es, one, es);
+    cc_lower_eyelike(node, &out[0], out[0].data);
     return CC_OK;
 }
 
@@ -880,8 +848,8 @@ static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_GatherND, .run = gather_nd_run},
     {.op = CC_OP_ID_Shape, .run = describe_run},
     {.op = CC_OP_ID_Size, .run = describe_run},
-    {.op = CC_OP_ID_Unsqueeze, .run = reshaped_copy_run},
-    {.op = CC_OP_ID_Squeeze, .run = reshaped_copy_run},
+    {.op = CC_OP_ID_Unsqueeze, .run = identity_run},
+    {.op = CC_OP_ID_Squeeze, .run = identity_run},
     {.op = CC_OP_ID_Expand, .run = repeat_run},
     {.op = CC_OP_ID_Tile, .run = repeat_run},
     {.op = CC_OP_ID_Identity, .run = identity_run},

@@ -273,23 +273,13 @@ static cc_status describe_prepare(void *ctx, const cc_node *node, const cc_tenso
 {
     (void)ctx;
     (void)n_out;
-    const cc_shape *xs = &in[0]->shape;
     describe_state *d = calloc(1, sizeof *d);
     if (!d) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
     d->n = (int)cc_tensor_numel(&out[0]);
-    if (node->op->id == CC_OP_ID_Size) {
-        d->v[0] = cc_shape_numel(xs);
-    } else {
-        int r = xs->rank;
-        int64_t s = cc_attr_i(node, "start");
-        if (s < 0) s += r;
-        s = s < 0 ? 0 : s > r ? r : s;
-        if (s + d->n > r) {
-            int n = d->n;
-            free(d);
-            return cc_err_set(err, CC_ERR_ARG, "Shape: %d dims from %lld of rank %d", n, (long long)s, r);
-        }
-        for (int i = 0; i < d->n; i++) d->v[i] = xs->dims[s + i];
+    cc_status st = cc_lower_describe(node, &in[0]->shape, d->v, d->n, err);
+    if (st) {
+        free(d);
+        return st;
     }
     cc_backend_note("host values uploaded");
     *state = d;
@@ -489,9 +479,7 @@ static cc_status eyelike_prepare(void *ctx, const cc_node *node, const cc_tensor
     eye_state *e = calloc(1, sizeof *e + bytes);
     if (!e) return cc_err_set(err, CC_ERR_NOMEM, "EyeLike: out of memory");
     e->bytes = bytes;
-    int64_t rows = out[0].shape.dims[0], cols = out[0].shape.dims[1], k = cc_attr_i(node, "k");
-    for (int64_t r = 0; r < rows; r++)
-        if (r + k >= 0 && r + k < cols) cc_store(e->host, out[0].dtype, (size_t)(r * cols + r + k), 1.0);
+    cc_lower_eyelike(node, &out[0], e->host);
     cc_backend_note("host values uploaded");
     *state = e;
     return CC_OK;

@@ -231,23 +231,13 @@ static cc_status identity_prepare(ocl_build *b, cc_err *err)
  * node-owned constant buffer and copied to the output by each run. */
 static cc_status describe_prepare(ocl_build *b, cc_err *err)
 {
-    const cc_shape *xs = &b->in[0]->shape;
     int64_t v[CC_MAX_RANK], len = cc_tensor_numel(b->out[0]);
-    if (b->node->op->id == CC_OP_ID_Size) {
-        v[0] = cc_shape_numel(xs);
-    } else {
-        int r = xs->rank;
-        int64_t s = cc_attr_i(b->node, "start");
-        if (s < 0) s += r;
-        s = s < 0 ? 0 : s > r ? r : s;
-        if (s + len > r) return cc_err_set(err, CC_ERR_ARG, "Shape: %lld dims from %lld of rank %d", (long long)len, (long long)s, r);
-        for (int64_t i = 0; i < len; i++) v[i] = xs->dims[s + i];
-    }
+    cc_status st = cc_lower_describe(b->node, &b->in[0]->shape, v, len, err);
+    if (st) return st;
     cc_ocl_note(b, "constant copy");
     if (len == 0) return CC_OK;
     int slot;
-    cc_status st = cc_ocl_const(b, v, (size_t)len * sizeof v[0], &slot, err);
-    if (st) return st;
+    if ((st = cc_ocl_const(b, v, (size_t)len * sizeof v[0], &slot, err))) return st;
     return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, (size_t)len * sizeof v[0], err);
 }
 
@@ -417,15 +407,12 @@ static cc_status trilu_prepare(ocl_build *b, cc_err *err)
  * copied from a constant buffer by each run. */
 static cc_status eyelike_prepare(ocl_build *b, cc_err *err)
 {
-    const cc_tensor *y = b->out[0];
-    int64_t rows = y->shape.dims[0], cols = y->shape.dims[1], k = cc_attr_i(b->node, "k");
-    size_t bytes = cc_tensor_bytes(y);
+    size_t bytes = cc_tensor_bytes(b->out[0]);
     cc_ocl_note(b, "constant copy");
     if (bytes == 0) return CC_OK;
     char *host = calloc(1, bytes);
     if (!host) return cc_err_set(err, CC_ERR_NOMEM, "opencl: EyeLike: out of memory");
-    for (int64_t r = 0; r < rows; r++)
-        if (r + k >= 0 && r + k < cols) cc_store(host, y->dtype, (size_t)(r * cols + r + k), 1.0);
+    cc_lower_eyelike(b->node, b->out[0], host);
     int slot;
     cc_status st = cc_ocl_const(b, host, bytes, &slot, err);
     free(host);
