@@ -442,6 +442,8 @@ static const struct legacy_input {
     { "Slice", "axes", 3, CC_I64 },
     { "Unsqueeze", "axes", 1, CC_I64 },
     { "Squeeze", "axes", 1, CC_I64 },
+    { "Pad", "pads", 1, CC_I64 },
+    { "Pad", "value", 2, CC_DTYPE_COUNT },
 };
 
 /* Makes a constant input from legacy attribute a of node nd (see legacy_inputs). */

@@ -166,6 +166,11 @@ static const op_version table[] = {
     { "ArgMin",             11, 0, "without select_last_index" },
     { "ArgMin",             12, 0, "without bfloat16" },
     { "CumSum",             11, 0, "without bfloat16 and float16" },
+    { "Pad",                1,  REFUSED, "paddings attribute" },
+    { "Pad",                2,  CC_ONNX_LEGACY_ATTR_INPUTS, "pads and value were attributes" },
+    { "Pad",                11, 0, "without bfloat16" },
+    { "Pad",                18, REFUSED, "adds axes" },
+    { "Pad",                19, REFUSED, "adds wrap mode" },
 };
 /* clang-format on */
 

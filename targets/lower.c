@@ -262,3 +262,36 @@ void cc_lower_eyelike(const cc_node *node, const cc_tensor *y, void *host)
     for (int64_t r = 0; r < rows; r++)
         if (r + k >= 0 && r + k < cols) cc_store(host, y->dtype, (size_t)(r * cols + r + k), 1.0);
 }
+
+/* ---- Pad ---------------------------------------------------------------------------------- */
+
+cc_status cc_lower_pad(const cc_node *node, const cc_tensor *const *in, int *mode, int64_t *begin, unsigned char *cbytes,
+                       cc_err *err)
+{
+    const cc_tensor *x = in[0], *p = node->n_in > 1 ? in[1] : NULL, *c = node->n_in > 2 ? in[2] : NULL;
+    int r = x->shape.rank;
+    if (!p || !p->data || cc_tensor_numel(p) != 2 * r || (p->dtype != CC_I64 && p->dtype != CC_I32))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Pad: pads must be a constant int64 tensor of %d values", 2 * r);
+    for (int d = 0; d < r; d++) begin[d] = (int64_t)cc_load(p->data, p->dtype, (size_t)d);
+    const char *m = cc_attr_s(node, "mode");
+    *mode = !strcmp(m, "edge") ? 1 : !strcmp(m, "reflect") ? 2 : 0;
+    memset(cbytes, 0, 8);
+    if (c) {
+        if (!c->data || c->dtype != x->dtype || cc_tensor_numel(c) != 1)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Pad: constant_value must be a constant of the data's dtype");
+        memcpy(cbytes, c->data, cc_dtype_size(c->dtype));
+    }
+    return CC_OK;
+}
+
+int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode)
+{
+    int64_t i = o - begin;
+    if (i >= 0 && i < n) return i;
+    if (mode == 0) return -1;
+    if (mode == 1 || n == 1) return i < 0 ? 0 : n - 1;
+    int64_t period = 2 * (n - 1);
+    i %= period;
+    if (i < 0) i += period;
+    return i < n ? i : period - i;
+}

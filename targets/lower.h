@@ -54,6 +54,15 @@ cc_status cc_lower_describe(const cc_node *node, const cc_shape *x, int64_t *v, 
  * caller: ones where column - row == k. */
 void cc_lower_eyelike(const cc_node *node, const cc_tensor *y, void *host);
 
+/* Pad (opset 13): the mode (0 constant, 1 edge, 2 reflect), each dim's begin padding
+ * (begin[d], negative crops) and the constant's bytes in the data's dtype (cbytes, 8 bytes,
+ * zero when absent), from the node's constant inputs. CC_ERR_UNSUPPORTED when pads or the
+ * constant is not constant. The input index of output index o along a dim of n elements
+ * is cc_lower_pad_source(o, begin, n, mode), -1 for the constant. */
+cc_status cc_lower_pad(const cc_node *node, const cc_tensor *const *in, int *mode, int64_t *begin, unsigned char *cbytes,
+                       cc_err *err);
+int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode);
+
 /* DepthToSpace and SpaceToDepth (opset 13) as one strided copy: six dims in the output's
  * own row-major order (the output is contiguous over them) and the input element stride of
  * each. DepthToSpace walks (N, C/b^2, H, b, W, b), the block row and column after each input

@@ -838,7 +838,55 @@ static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *co
     return CC_OK;
 }
 
+/* Pad: each output row's source row found dim by dim (targets/lower.c's mapping); inside
+ * the input a row is one copy, else element by element. */
+static cc_status pad_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    int mode, r = x->shape.rank;
+    int64_t begin[CC_MAX_RANK];
+    unsigned char cb[8];
+    cc_status st = cc_lower_pad(node, in, &mode, begin, cb, err);
+    if (st) return st;
+    int64_t total = cc_tensor_numel(&out[0]);
+    if (total == 0) return CC_OK;
+    size_t es = cc_dtype_size(x->dtype);
+    if (r == 0) {
+        memcpy(out[0].data, x->data, es);
+        return CC_OK;
+    }
+    int64_t xst[CC_MAX_RANK], acc = 1;
+    for (int d = r - 1; d >= 0; d--) {
+        xst[d] = acc;
+        acc *= x->shape.dims[d];
+    }
+    const int64_t *od = out[0].shape.dims, *xd = x->shape.dims;
+    int64_t ow = od[r - 1], rows = total / ow;
+    char *dst = out[0].data;
+    const char *src = x->data;
+#pragma omp parallel for schedule(static) if ((size_t)total * es >= PAR_BYTES)
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t rem = row, base = 0;
+        for (int d = r - 2; d >= 0 && base >= 0; d--) {
+            int64_t i = cc_lower_pad_source(rem % od[d], begin[d], xd[d], mode);
+            rem /= od[d];
+            base = i < 0 ? -1 : base + i * xst[d];
+        }
+        char *drow = dst + (size_t)(row * ow) * es;
+        for (int64_t j = 0; j < ow; j++) {
+            int64_t i = base < 0 ? -1 : cc_lower_pad_source(j, begin[r - 1], xd[r - 1], mode);
+            memcpy(drow + (size_t)j * es, i < 0 ? (const char *)cb : src + (size_t)(base + i) * es, es);
+        }
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_Pad, .run = pad_run},
     {.op = CC_OP_ID_DepthToSpace, .run = block_run},
     {.op = CC_OP_ID_SpaceToDepth, .run = block_run},
     {.op = CC_OP_ID_Trilu, .run = trilu_run},

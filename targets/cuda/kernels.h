@@ -134,6 +134,15 @@ cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int64_t *y, in
 cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer, int64_t len,
                            int64_t inner, int ex, int rev);
 
+/* Pad: y (odims) from x (idims, strides ist) with begin pads, mode 0 constant (cbits, the
+ * constant's bytes), 1 edge, 2 reflect, as targets/lower.c's cc_lower_pad_source. */
+typedef struct cc_cuda_pad {
+    int rank, mode;
+    int64_t odims[CC_CUDA_MAX_RANK], idims[CC_CUDA_MAX_RANK], begin[CC_CUDA_MAX_RANK], ist[CC_CUDA_MAX_RANK];
+    unsigned long long cbits;
+} cc_cuda_pad;
+cudaError_t cc_cuda_pad_run(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, const cc_cuda_pad *p);
+
 /* Cast/CastLike of n elements from dtype `from` to `to` (cc_dtype values), with ONNX's
  * conversions (ops/eltwise_cast.c). */
 cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void *x, void *y, int64_t n);

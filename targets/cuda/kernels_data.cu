@@ -417,3 +417,46 @@ extern "C" cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, 
     }
     return cudaGetLastError();
 }
+
+/* ---- Pad --------------------------------------------------------------------------------------- */
+
+template <typename T>
+__global__ void pad_k(const T *x, T *y, int64_t n, cc_cuda_pad p)
+{
+    T c;
+    memcpy(&c, &p.cbits, sizeof c);
+    GRID_LOOP(i, n) {
+        int64_t rem = i, off = 0;
+        bool constant = false;
+        for (int d = p.rank - 1; d >= 0 && !constant; d--) {
+            int64_t o = rem % p.odims[d], len = p.idims[d], s = o - p.begin[d];
+            rem /= p.odims[d];
+            if (s < 0 || s >= len) {
+                if (p.mode == 0) constant = true;
+                else if (p.mode == 1 || len == 1) s = s < 0 ? 0 : len - 1;
+                else {
+                    int64_t period = 2 * (len - 1);
+                    s %= period;
+                    if (s < 0) s += period;
+                    if (s >= len) s = period - s;
+                }
+            }
+            off += s * p.ist[d];
+        }
+        y[i] = constant ? c : x[off];
+    }
+}
+
+extern "C" cudaError_t cc_cuda_pad_run(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, const cc_cuda_pad *p)
+{
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (elem) {
+    case 1: pad_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, (uint8_t *)y, n, *p); break;
+    case 2: pad_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)x, (uint16_t *)y, n, *p); break;
+    case 4: pad_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)x, (uint32_t *)y, n, *p); break;
+    case 8: pad_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint64_t *)x, (uint64_t *)y, n, *p); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}

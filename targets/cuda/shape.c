@@ -497,7 +497,44 @@ static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *co
                          node->op->name, err);
 }
 
+/* Pad: one thread per output element (kernels_data.cu), the geometry from targets/lower.c. */
+static cc_status pad_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                             const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    cc_cuda_pad *p = calloc(1, sizeof *p);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "Pad: out of memory");
+    unsigned char cb[8];
+    cc_status st = cc_lower_pad(node, in, &p->mode, p->begin, cb, err);
+    if (st) {
+        free(p);
+        return st;
+    }
+    memcpy(&p->cbits, cb, 8);
+    p->rank = in[0]->shape.rank;
+    cc_cuda_strides(&in[0]->shape, p->ist);
+    for (int d = 0; d < p->rank; d++) {
+        p->odims[d] = out[0].shape.dims[d];
+        p->idims[d] = in[0]->shape.dims[d];
+    }
+    cc_backend_note("pad kernel, mode %d", p->mode);
+    *state = p;
+    return CC_OK;
+}
+
+static cc_status pad_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    return cc_cuda_check(cc_cuda_pad_run(c->stream, cc_dtype_size(in[0]->dtype), in[0]->data, out[0].data,
+                                         cc_tensor_numel(&out[0]), state),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_Pad, .prepare = pad_prepare, .release = free, .run = pad_run },
     { .op = CC_OP_ID_DepthToSpace, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },

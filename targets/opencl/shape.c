@@ -420,7 +420,45 @@ static cc_status eyelike_prepare(ocl_build *b, cc_err *err)
     return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, bytes, err);
 }
 
+/* Pad: copy.cl's copy_pad, one work-item per output element. */
+static cc_status pad_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0]->shape;
+    int mode, r = xs->rank, g[4 * CC_MAX_RANK], gslot, cslot;
+    int64_t begin[CC_MAX_RANK], xst[CC_MAX_RANK], n = cc_tensor_numel(b->out[0]);
+    unsigned char cb[8];
+    cc_status st = cc_lower_pad(b->node, b->in, &mode, begin, cb, err);
+    if (st) return st;
+    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "copy_%s", w);
+    snprintf(name, sizeof name, "copy_pad_%s", w);
+    cc_ocl_note(b, "%s", name);
+    if (n == 0) return CC_OK;
+    cc_ocl_strides(xs, xst);
+    for (int d = 0; d < r; d++) {
+        g[d] = (int)ys->dims[d];
+        g[r + d] = (int)xs->dims[d];
+        g[2 * r + d] = (int)begin[d];
+        g[3 * r + d] = (int)xst[d];
+    }
+    if ((st = cc_ocl_const(b, g, sizeof(int) * (size_t)(4 * (r ? r : 1)), &gslot, err))) return st;
+    if ((st = cc_ocl_const(b, cb, 8, &cslot, err))) return st;
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, r);
+    cc_ocl_arg_int(l, mode);
+    cc_ocl_arg_mem(l, cslot);
+    cc_ocl_arg_mem(l, gslot);
+    return CC_OK;
+}
+
 static const ocl_op shape_ops[] = {
+    { CC_OP_ID_Pad, shape_supports, pad_prepare },
     { CC_OP_ID_DepthToSpace, shape_supports, block_prepare },
     { CC_OP_ID_SpaceToDepth, shape_supports, block_prepare },
     { CC_OP_ID_Trilu, shape_supports, trilu_prepare },

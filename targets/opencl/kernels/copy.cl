@@ -33,3 +33,35 @@ kernel void KN(copy_trilu)(global const TY *restrict x, global TY *restrict y, i
     int keep = upper ? c - r >= k : c - r <= k;
     y[i] = keep ? x[i] : (TY)0;
 }
+
+/* Pad: output element i (rank dims) from the input element each dim maps it to, or the
+ * constant c[0]. g holds the output dims, the input dims, the begin pads and the input
+ * strides; mode 0 constant, 1 edge, 2 reflect (as targets/lower.c's cc_lower_pad_source). */
+kernel void KN(copy_pad)(global const TY *restrict x, global TY *restrict y, int n, int rank, int mode,
+                         global const TY *restrict c, global const int *restrict g)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int rem = i, off = 0;
+    for (int d = rank - 1; d >= 0; d--) {
+        int o = rem % g[d], len = g[rank + d];
+        rem /= g[d];
+        int s = o - g[2 * rank + d];
+        if (s < 0 || s >= len) {
+            if (mode == 0) {
+                y[i] = c[0];
+                return;
+            }
+            if (mode == 1 || len == 1) {
+                s = s < 0 ? 0 : len - 1;
+            } else {
+                int period = 2 * (len - 1);
+                s %= period;
+                if (s < 0) s += period;
+                if (s >= len) s = period - s;
+            }
+        }
+        off += s * g[3 * rank + d];
+    }
+    y[i] = x[off];
+}
