@@ -4,12 +4,13 @@
 # raw latency samples; compare judges model latency on those samples (a copy with the
 # samples 30% slower is a regression with a p-value, an unmodified copy is not); a model
 # really slowed twofold on the faulty backend is a regression; the report shows the plans.
+# The model is named with --name (its file, model.onnx, would name it "model").
 . "$(dirname "$0")/common.sh"
 model=/usr/include/onnx/backend/test/data/node/test_conv_with_strides_padding/model.onnx
 [ -f "$model" ] || { echo "no ONNX node test data ($model): skipped"; exit 77; }
 name='test\_conv\_with\_strides\_padding'   # as Markdown writes it
 db="$WORK/m.db"
-CROSSCHECK_FAULTY=none "$CC" model run "$model" --images 2 --min-time 0.05 --targets cpu,faulty --precisions f32 \
+CROSSCHECK_FAULTY=none "$CC" model run "$model" --name test_conv_with_strides_padding --images 2 --min-time 0.05 --targets cpu,faulty --precisions f32 \
     --db "$db" >"$WORK/run.txt" 2>&1 || fail "model run: $(tail -3 "$WORK/run.txt")"
 expect_eq "$(sql "$db" "SELECT load_end IS NOT NULL AND others_cpu IS NOT NULL AND busy IS NOT NULL FROM environments")" 1 \
     "end conditions recorded"
@@ -46,7 +47,7 @@ expect_eq "$(grep -c "^\"[^\"]*\",1,.*\"$name\",\"\(cpu\|faulty\)\",\"f32\",\"1\
     "model CSV rows (run 1, cpu and faulty, seed 1, 2 images, passed): $(cat "$WORK/models.csv")"
 
 # the model really slowed twofold on faulty (inside the timed region)
-CROSSCHECK_FAULTY="slow=Conv:2" "$CC" model run "$model" --images 2 --min-time 0.05 --targets faulty --precisions f32 \
+CROSSCHECK_FAULTY="slow=Conv:2" "$CC" model run "$model" --name test_conv_with_strides_padding --images 2 --min-time 0.05 --targets faulty --precisions f32 \
     --db "$WORK/slow2.db" >"$WORK/run.txt" 2>&1 || fail "slowed model run: $(tail -3 "$WORK/run.txt")"
 expect_eq "$(sql "$WORK/slow2.db" "SELECT plan FROM model_results")" "golden loops, fault: slow x2" "slowed plan"
 expect_exit 1 "$CC" compare --baseline "$db:1" --candidate "$WORK/slow2.db:1"
