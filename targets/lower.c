@@ -295,3 +295,24 @@ int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode)
     if (i < 0) i += period;
     return i < n ? i : period - i;
 }
+
+/* ---- Expand, Tile ------------------------------------------------------------------------------ */
+
+int cc_lower_repeat(const cc_node *node, const cc_shape *x, const cc_shape *y, int64_t *dims, int64_t *sst, int64_t *dst)
+{
+    int off = y->rank - x->rank, tile = node->op->id == CC_OP_ID_Tile, r = 0;
+    int64_t xst[CC_MAX_RANK], yst[CC_MAX_RANK], acc = 1;
+    for (int d = x->rank - 1; d >= 0; d--) xst[d] = acc, acc *= x->dims[d];
+    acc = 1;
+    for (int d = y->rank - 1; d >= 0; d--) yst[d] = acc, acc *= y->dims[d];
+    for (int d = 0; d < y->rank; d++) {
+        int64_t xd = d >= off ? x->dims[d - off] : 1, xstr = d >= off ? xst[d - off] : 0;
+        if (tile && xd > 1 && y->dims[d] > xd) {
+            dims[r] = y->dims[d] / xd, sst[r] = 0, dst[r++] = xd * yst[d];
+            dims[r] = xd, sst[r] = xstr, dst[r++] = yst[d];
+        } else if (y->dims[d] != 1) {
+            dims[r] = y->dims[d], sst[r] = xd == 1 ? 0 : xstr, dst[r++] = yst[d];
+        }
+    }
+    return r;
+}

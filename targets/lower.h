@@ -50,6 +50,14 @@ void cc_lower_resize_free(cc_resize_lowering *r);
  * CC_ERR_ARG when n does not fit the shape. */
 cc_status cc_lower_describe(const cc_node *node, const cc_shape *x, int64_t *v, int64_t n, cc_err *err);
 
+/* Expand and Tile as one strided copy over the output y (contiguous): Expand reads along a
+ * broadcast (or new leading) dim with source stride 0; Tile splits each repeated dim d into
+ * (repeats, x_d), the repeat read with stride 0 and written with x_d times y's stride.
+ * Size-1 dims are dropped. Fills dims, sst (source strides) and dst (destination strides),
+ * each of room 2 * CC_MAX_RANK, and returns their count (a backend declines more dims than
+ * its copy kernel walks). */
+int cc_lower_repeat(const cc_node *node, const cc_shape *x, const cc_shape *y, int64_t *dims, int64_t *sst, int64_t *dst);
+
 /* EyeLike: writes its whole output (y's dtype and 2-D shape) into host, zeroed by the
  * caller: ones where column - row == k. */
 void cc_lower_eyelike(const cc_node *node, const cc_tensor *y, void *host);

@@ -299,29 +299,15 @@ static cc_status describe_run(void *ctx, const cc_node *node, const cc_tensor *c
                          node->op->name, err);
 }
 
-/* Expand and Tile: one strided copy over the output. Expand reads along a broadcast (or
- * new leading) dim with stride 0; Tile splits each repeated dim d into (repeats, x_d), the
- * repeat read with stride 0 and written with x_d times the output's stride. Size-1 dims are
- * dropped first; more than CC_CUDA_MAX_RANK dims left are declined. */
+/* Expand and Tile: one strided copy of targets/lower.c's walk; a walk of more than
+ * CC_CUDA_MAX_RANK dims is declined. */
 static cc_status repeat_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
     (void)n_out;
-    const cc_shape *xs = &in[0]->shape, *ys = &out[0].shape;
-    int off = ys->rank - xs->rank, tile = node->op->id == CC_OP_ID_Tile, r = 0;
-    int64_t xst[CC_MAX_RANK], yst[CC_MAX_RANK], dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
-    cc_cuda_strides(xs, xst);
-    cc_cuda_strides(ys, yst);
-    for (int d = 0; d < ys->rank; d++) {
-        int64_t xd = d >= off ? xs->dims[d - off] : 1, xstr = d >= off ? xst[d - off] : 0;
-        if (tile && xd > 1 && ys->dims[d] > xd) {
-            dims[r] = ys->dims[d] / xd, sst[r] = 0, dst[r++] = xd * yst[d];
-            dims[r] = xd, sst[r] = xstr, dst[r++] = yst[d];
-        } else if (ys->dims[d] != 1) {
-            dims[r] = ys->dims[d], sst[r] = xd == 1 ? 0 : xstr, dst[r++] = yst[d];
-        }
-    }
+    int64_t dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
+    int r = cc_lower_repeat(node, &in[0]->shape, &out[0].shape, dims, sst, dst);
     if (r > CC_CUDA_MAX_RANK)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: %s over %d dims after splitting repeats, more than %d",
                           node->op->name, r, CC_CUDA_MAX_RANK);

@@ -169,48 +169,21 @@ static cc_support arg_supports(ocl_ctx *c, const cc_node *node, const cc_tensor 
     return CC_SUPPORT_YES;
 }
 
-static cc_status arg_prepare(ocl_build *b, cc_err *err)
+/* A launch of axis.cl's kernel BASE over the lines of x along `axis` (one work-item per
+ * line: outer x inner of them), with the arguments x, y, lines, len, inner, then a and c. */
+static cc_status axis_launch(ocl_build *b, const char *base, int axis, int64_t a, int64_t c, cc_err *err)
 {
     const cc_shape *xs = &b->in[0]->shape;
-    int64_t a = cc_attr_i(b->node, "axis"), n = cc_tensor_numel(b->out[0]), inner = 1;
-    int axis = (int)(a < 0 ? a + xs->rank : a);
+    int64_t inner = 1, len = xs->dims[axis], lines = 1;
+    for (int d = 0; d < xs->rank; d++)
+        if (d != axis) lines *= xs->dims[d];
     for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
     const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
     char prog[32], name[32];
     snprintf(prog, sizeof prog, "axis_%s", sfx);
-    snprintf(name, sizeof name, "arg_reduce_%s", sfx);
+    snprintf(name, sizeof name, "%s_%s", base, sfx);
     cc_ocl_note(b, "%s", name);
-    if (n == 0) return CC_OK;
-    ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
-    if (st) return st;
-    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, REDUCE_WG));
-    cc_ocl_arg_mem(l, b->in_slot[0]);
-    cc_ocl_arg_mem(l, b->out_slot[0]);
-    cc_ocl_arg_int(l, n);
-    cc_ocl_arg_int(l, xs->dims[axis]);
-    cc_ocl_arg_int(l, inner);
-    cc_ocl_arg_int(l, b->node->op->id == CC_OP_ID_ArgMax);
-    cc_ocl_arg_int(l, cc_attr_i(b->node, "select_last_index") != 0);
-    return CC_OK;
-}
-
-/* CumSum: kernels/axis.cl, one work-item per line. */
-static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
-{
-    const cc_shape *xs = &b->in[0]->shape;
-    const cc_tensor *at = b->node->n_in > 1 ? b->in[1] : NULL;
-    if (!at || !at->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: CumSum's axis must be constant");
-    int64_t a = cc_ocl_const_int(at, 0), inner = 1;
-    int axis = (int)(a < 0 ? a + xs->rank : a);
-    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
-    int64_t len = xs->dims[axis], lines = len ? cc_tensor_numel(b->in[0]) / len : 0;
-    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
-    char prog[32], name[32];
-    snprintf(prog, sizeof prog, "axis_%s", sfx);
-    snprintf(name, sizeof name, "cumsum_%s", sfx);
-    cc_ocl_note(b, "%s", name);
-    if (lines == 0) return CC_OK;
+    if (lines == 0 || cc_tensor_numel(b->out[0]) == 0) return CC_OK;
     ocl_launch *l;
     cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
     if (st) return st;
@@ -220,9 +193,28 @@ static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
     cc_ocl_arg_int(l, lines);
     cc_ocl_arg_int(l, len);
     cc_ocl_arg_int(l, inner);
-    cc_ocl_arg_int(l, cc_attr_i(b->node, "exclusive") != 0);
-    cc_ocl_arg_int(l, cc_attr_i(b->node, "reverse") != 0);
+    cc_ocl_arg_int(l, a);
+    cc_ocl_arg_int(l, c);
     return CC_OK;
+}
+
+static cc_status arg_prepare(ocl_build *b, cc_err *err)
+{
+    int64_t a = cc_attr_i(b->node, "axis");
+    int axis = (int)(a < 0 ? a + b->in[0]->shape.rank : a);
+    return axis_launch(b, "arg_reduce", axis, b->node->op->id == CC_OP_ID_ArgMax,
+                       cc_attr_i(b->node, "select_last_index") != 0, err);
+}
+
+/* CumSum: kernels/axis.cl, one work-item per line. */
+static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *at = b->node->n_in > 1 ? b->in[1] : NULL;
+    if (!at || !at->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: CumSum's axis must be constant");
+    int64_t a = cc_ocl_const_int(at, 0);
+    int axis = (int)(a < 0 ? a + b->in[0]->shape.rank : a);
+    return axis_launch(b, "cumsum", axis, cc_attr_i(b->node, "exclusive") != 0, cc_attr_i(b->node, "reverse") != 0,
+                       err);
 }
 
 static const ocl_op reduce_ops[] = {

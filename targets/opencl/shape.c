@@ -241,27 +241,12 @@ static cc_status describe_prepare(ocl_build *b, cc_err *err)
     return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, (size_t)len * sizeof v[0], err);
 }
 
-/* Expand and Tile as one strided copy over the output. Expand reads along a broadcast (or
- * new leading) dim with stride 0. Tile splits each repeated dim d into (repeats, x_d):
- * output index k*x_d + i reads input index i, so the repeat dim has source stride 0 and
- * destination stride x_d times the output's. Size-1 dims are dropped first; a space of
- * more than CC_MAX_RANK dims left is declined. */
+/* Expand and Tile: one strided copy of targets/lower.c's walk; a walk of more than
+ * CC_MAX_RANK dims is declined. */
 static cc_status repeat_prepare(ocl_build *b, cc_err *err)
 {
-    const cc_shape *xs = &b->in[0]->shape, *ys = &b->out[0]->shape;
-    int off = ys->rank - xs->rank, tile = b->node->op->id == CC_OP_ID_Tile, r = 0;
-    int64_t xst[CC_MAX_RANK], yst[CC_MAX_RANK], dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
-    cc_ocl_strides(xs, xst);
-    cc_ocl_strides(ys, yst);
-    for (int d = 0; d < ys->rank; d++) {
-        int64_t xd = d >= off ? xs->dims[d - off] : 1, xstr = d >= off ? xst[d - off] : 0;
-        if (tile && xd > 1 && ys->dims[d] > xd) {
-            dims[r] = ys->dims[d] / xd, sst[r] = 0, dst[r++] = xd * yst[d];
-            dims[r] = xd, sst[r] = xstr, dst[r++] = yst[d];
-        } else if (ys->dims[d] != 1) {
-            dims[r] = ys->dims[d], sst[r] = xd == 1 ? 0 : xstr, dst[r++] = yst[d];
-        }
-    }
+    int64_t dims[2 * CC_MAX_RANK], sst[2 * CC_MAX_RANK], dst[2 * CC_MAX_RANK];
+    int r = cc_lower_repeat(b->node, &b->in[0]->shape, &b->out[0]->shape, dims, sst, dst);
     if (r > CC_MAX_RANK)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s over %d dims after splitting repeats, more than %d",
                           b->node->op->name, r, CC_MAX_RANK);
