@@ -444,6 +444,7 @@ static const struct legacy_input {
     { "Squeeze", "axes", 1, CC_I64 },
     { "Pad", "pads", 1, CC_I64 },
     { "Pad", "value", 2, CC_DTYPE_COUNT },
+    { "ReduceSum", "axes", 1, CC_I64 },
 };
 
 /* Makes a constant input from legacy attribute a of node nd (see legacy_inputs). */
@@ -515,9 +516,9 @@ static cc_status legacy_checks(importer *im, const char *label, const cc_op_def 
         int64_t norm = axis < 0 ? axis + r : axis;
         if (norm != r - 1)
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                              "%s: %s: opset %d semantics are not in the catalog (Softmax-%d with axis %lld of a "
+                              "%s: %s: opset %d semantics are not in the catalog (%s-%d with axis %lld of a "
                               "rank-%d input normalises over the flattened trailing axes)",
-                              im->path, label, version, version, (long long)axis, r);
+                              im->path, label, version, op->name, version, (long long)axis, r);
         attrs[a].set = 1;
         attrs[a].i = norm;
     }

@@ -52,7 +52,7 @@ cc_status cc_onnx_tensor(const char *path, const char *what, const Onnx__TensorP
 enum {
     CC_ONNX_LEGACY_ATTR_INPUTS = 1,   /* attributes that later became inputs (Clip-6 min/max,
                                          Split-2/11 split, Slice-1 starts/ends/axes) */
-    CC_ONNX_LEGACY_SOFTMAX_AXIS = 2,  /* Softmax-1/11: coerced 2-D; same as -13 only when the
+    CC_ONNX_LEGACY_SOFTMAX_AXIS = 2,  /* (Log)Softmax, Hardmax-1/11: coerced 2-D; same as -13 only when the
                                          axis is the last one; default axis 1 */
     CC_ONNX_LEGACY_ONE_OUTPUT = 4,    /* BatchNormalization-7/9: extra outputs mean training */
     CC_ONNX_LEGACY_NO_SAME_PAD = 8,   /* Conv-1, AveragePool-7/10, MaxPool-8/10: auto_pad

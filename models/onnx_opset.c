@@ -68,6 +68,22 @@ static const op_version table[] = {
     { "ReduceMax",          12, 0, "adds int8/uint8" },
     { "ReduceMax",          18, REFUSED, "axes became an input, adds noop_with_empty_axes" },
     { "ReduceMax",          20, REFUSED, "adds boolean inputs" },
+    { "ReduceMin",          11, 0, "adds negative axes" },
+    { "ReduceMin",          12, 0, "adds int8/uint8" },
+    { "ReduceMin",          18, REFUSED, "axes became an input, adds noop_with_empty_axes" },
+    { "ReduceMin",          20, REFUSED, "adds boolean inputs" },
+    { "ReduceSum",          1,  CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute, non-negative" },
+    { "ReduceSum",          11, CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute" },
+#define REDUCE(OP)                                                                  \
+    { OP,                   11, 0, "adds negative axes" },                           \
+    { OP,                   18, REFUSED, "axes became an input, adds noop_with_empty_axes" }
+    REDUCE("ReduceProd"), REDUCE("ReduceL1"), REDUCE("ReduceL2"), REDUCE("ReduceLogSum"),
+    REDUCE("ReduceLogSumExp"), REDUCE("ReduceSumSquare"),
+#undef REDUCE
+    { "LogSoftmax",         1,  CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
+    { "LogSoftmax",         11, CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
+    { "Hardmax",            1,  CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
+    { "Hardmax",            11, CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
     { "Gemm",               1,  REFUSED, "legacy broadcast attribute" },
     { "Gemm",               6,  REFUSED, "legacy broadcast attribute" },
     { "Gemm",               11, 0, "C becomes optional" },

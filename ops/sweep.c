@@ -54,13 +54,14 @@ static const cc_sweep_row broadcast_entries[] = {
 };
 
 #define CLASS(nm, arr) { nm, (int)(sizeof(arr) / sizeof((arr)[0])), arr }
-extern const cc_shape_class cc_shape_class_conv, cc_shape_class_conv_models;
+extern const cc_shape_class cc_shape_class_conv, cc_shape_class_conv_models, cc_shape_class_reduce;
 
 static const cc_shape_class eltwise_class = CLASS("eltwise", eltwise_entries);
 static const cc_shape_class broadcast_class = CLASS("broadcast", broadcast_entries);
 
 static const cc_shape_class *const classes[] = {
     &eltwise_class, &broadcast_class, &cc_shape_class_conv, &cc_shape_class_conv_models,
+    &cc_shape_class_reduce,
 };
 
 const cc_shape_class *cc_shape_class_find(const char *name)

@@ -316,3 +316,55 @@ int cc_lower_repeat(const cc_node *node, const cc_shape *x, const cc_shape *y, i
     }
     return r;
 }
+
+/* ---- reductions ---------------------------------------------------------------------- */
+
+int cc_lower_reduce_kind(const cc_node *node)
+{
+    switch (node->op->id) {
+    case CC_OP_ID_ReduceMean: return CC_REDUCE_MEAN;
+    case CC_OP_ID_ReduceMax: return CC_REDUCE_MAX;
+    case CC_OP_ID_ReduceMin: return CC_REDUCE_MIN;
+    case CC_OP_ID_ReduceSum: return CC_REDUCE_SUM;
+    case CC_OP_ID_ReduceProd: return CC_REDUCE_PROD;
+    case CC_OP_ID_ReduceL1: return CC_REDUCE_L1;
+    case CC_OP_ID_ReduceL2: return CC_REDUCE_L2;
+    case CC_OP_ID_ReduceLogSum: return CC_REDUCE_LOGSUM;
+    case CC_OP_ID_ReduceLogSumExp: return CC_REDUCE_LOGSUMEXP;
+    case CC_OP_ID_ReduceSumSquare: return CC_REDUCE_SUMSQUARE;
+    default: return -1;
+    }
+}
+
+cc_status cc_lower_reduce_axes(const cc_node *node, const cc_tensor *const *in, int r, int *red, cc_err *err)
+{
+    const char *op = node->op->name;
+    int ai = cc_attr_index(node->op, "axes");
+    int64_t axes[CC_MAX_RANK];
+    int na = 0;
+    if (ai >= 0 && node->op->attrs[ai].input >= 0) {
+        int ii = node->op->attrs[ai].input;
+        const cc_tensor *t = ii < node->n_in ? in[ii] : NULL;
+        if (t && !t->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: axes must be a constant input", op);
+        if (t) {
+            int64_t n = cc_shape_numel(&t->shape);
+            if (n > CC_MAX_RANK) return cc_err_set(err, CC_ERR_ARG, "%s: %lld axes for rank %d", op, (long long)n, r);
+            for (int64_t i = 0; i < n; i++)
+                axes[na++] = t->dtype == CC_I32 ? ((const int32_t *)t->data)[i] : ((const int64_t *)t->data)[i];
+        }
+    } else if (ai >= 0 && node->attrs[ai].set) {
+        const cc_attr_value *v = &node->attrs[ai];
+        if (v->n > CC_MAX_RANK) return cc_err_set(err, CC_ERR_ARG, "%s: %d axes for rank %d", op, v->n, r);
+        for (int i = 0; i < v->n; i++) axes[na++] = v->ints[i];
+    }
+    int noop = cc_attr_index(node->op, "noop_with_empty_axes") >= 0 && cc_attr_i(node, "noop_with_empty_axes") != 0;
+    for (int i = 0; i < r; i++) red[i] = na == 0 && !noop;
+    for (int i = 0; i < na; i++) {
+        if (axes[i] < -r || axes[i] >= r)
+            return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range for rank %d", op, (long long)axes[i], r);
+        int a = (int)(axes[i] < 0 ? axes[i] + r : axes[i]);
+        if (red[a]) return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld repeated", op, (long long)axes[i]);
+        red[a] = 1;
+    }
+    return CC_OK;
+}

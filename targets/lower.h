@@ -77,4 +77,19 @@ int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode);
  * row and column; SpaceToDepth walks (N, b, b, C, H/b, W/b). x is the input's NCHW shape. */
 void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int64_t istride[6]);
 
+/* The reductions (opset 13): which one a node computes, as every built-in backend numbers
+ * them (the cuda kernels take the number). */
+enum { CC_REDUCE_MEAN, CC_REDUCE_MAX, CC_REDUCE_MIN, CC_REDUCE_SUM, CC_REDUCE_PROD, CC_REDUCE_L1, CC_REDUCE_L2,
+       CC_REDUCE_LOGSUM, CC_REDUCE_LOGSUMEXP, CC_REDUCE_SUMSQUARE, CC_REDUCE_KIND_COUNT };
+
+/* The CC_REDUCE_* of node's op; -1 for an op that is not one of the ten Reduce* ops. */
+int cc_lower_reduce_kind(const cc_node *node);
+
+/* The mask of reduced dims of a rank-r input: red[i] = 1 for a reduced dim. Axes come from
+ * the axes attribute or, where the op takes them as an input (ReduceSum-13), from that
+ * constant input; none (or none given) reduces every dim unless noop_with_empty_axes = 1.
+ * CC_ERR_ARG for an axis out of range or repeated; CC_ERR_UNSUPPORTED for an axes input
+ * without data. */
+cc_status cc_lower_reduce_axes(const cc_node *node, const cc_tensor *const *in, int r, int *red, cc_err *err);
+
 #endif

@@ -50,7 +50,7 @@
 #define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
 /* Tests matched when this file was written; fewer means a regression (or a different
  * copy of the test data: then update the figure with the reason). */
-#define MIN_MATCHED 467
+#define MIN_MATCHED 561
 
 /* Tests that import but whose expected outputs differ from the golden model, with why.
  * Each must still mismatch (a fixed one should leave this list). */
@@ -66,6 +66,16 @@ static const struct {
       "(0.6924844 - 0.6684401), so the expected output differs by 2e-6 relative while the bound is the "
       "last node's (Div); the sequential float32 evaluation of the same graph reproduces the expected "
       "values exactly" },
+#define LOGSOFTMAX_EXPANDED_WHY \
+    "numpy's float32 LogSoftmax: the expected element 11 (-0.87445736) is 2.5 ulp above the exact " \
+    "value (-0.87445751, in double) because numpy's float32 exp and log are not correctly rounded; the " \
+    "graph's golden feeds each node float32-rounded inputs (element 11 is its row's largest, so its " \
+    "output is minus the Log node's value of the float32-rounded sum) and bounds only the last node " \
+    "(Sub, one rounding: 2.1e-7), so 2.4e-7 exceeds it. The LogSoftmax op tests on the same data, " \
+    "judged by the op's own bound, match"
+    { "test_logsoftmax_axis_2_expanded", LOGSOFTMAX_EXPANDED_WHY },
+    { "test_logsoftmax_default_axis_expanded", LOGSOFTMAX_EXPANDED_WHY },
+    { "test_logsoftmax_negative_axis_expanded", LOGSOFTMAX_EXPANDED_WHY },
     { NULL, NULL },
 };
 

@@ -1,16 +1,18 @@
-/* reduce.c — cpu kernels of the reduction family: Softmax (opset 13: one axis, max
- * subtracted before exp), ReduceMean and ReduceMax (opset 13: axes attribute, keepdims,
- * negative axes; no axes reduces everything).
+/* reduce.c — cpu kernels of the reduction family: Softmax, LogSoftmax and Hardmax (opset
+ * 13: one axis, max subtracted before exp), the ten Reduce* ops (opset 13: axes attribute
+ * or ReduceSum's constant axes input, keepdims, negative axes; no axes reduces everything
+ * unless noop_with_empty_axes), ArgMax, ArgMin and CumSum.
  *
  * Floating data computes in f32 (sums accumulate in double); f16/bf16 tensors are
  * converted to f32 scratch buffers sized at prepare time and the result rounded back.
- * ReduceMax on integer tensors compares in 64-bit integers. */
+ * Integer reductions (Max, Min, Sum, Prod, L1, SumSquare) run in 64-bit integers. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cpu.h"
 #include "vexp.h"
 
@@ -33,7 +35,7 @@ static void scratch_release(void *state)
     free(s);
 }
 
-/* Allocates f32 copies of input 0 and (except for Softmax) output 0 when their dtype is
+/* Allocates f32 copies of input 0 and (for the Reduce* ops) output 0 when their dtype is
  * f16/bf16. */
 static cc_status scratch_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                  const cc_tensor *out, void **state, cc_err *err)
@@ -45,9 +47,9 @@ static cc_status scratch_prepare(void *ctx, const cc_node *node, const cc_tensor
     if (in[0]->dtype == CC_F16 || in[0]->dtype == CC_BF16) {
         int64_t nx = cc_shape_numel(&in[0]->shape), ny = cc_shape_numel(&out[0].shape);
         s->x = malloc((size_t)(nx > 0 ? nx : 1) * sizeof(float));
-        if (strcmp(node->op->name, "Softmax") != 0) /* Softmax works in place in x */
-            s->y = malloc((size_t)(ny > 0 ? ny : 1) * sizeof(float));
-        if (!s->x || (!s->y && strcmp(node->op->name, "Softmax") != 0)) goto nomem;
+        int in_place = cc_lower_reduce_kind(node) < 0; /* (Log)Softmax, Hardmax work in place in x */
+        if (!in_place) s->y = malloc((size_t)(ny > 0 ? ny : 1) * sizeof(float));
+        if (!s->x || (!s->y && !in_place)) goto nomem;
     }
     *state = s;
     return CC_OK;
@@ -80,11 +82,30 @@ static double sum_f32(const float *v, int64_t n)
 
 /* ---- Softmax --------------------------------------------------------------------------- */
 
-/* Softmax of outer x len x inner data along the middle axis. For f32 data ws is NULL and
+enum { SM_SOFT, SM_LOG, SM_HARD };
+
+/* Index of the first largest of len floats step apart; a NaN counts as the largest. */
+static int64_t first_max(const float *x, int64_t len, int64_t step)
+{
+    int64_t at = 0;
+    float b = x[0];
+    for (int64_t l = 1; l < len && !isnan(b); l++) {
+        float v = x[l * step];
+        if (v > b || isnan(v)) {
+            b = v;
+            at = l;
+        }
+    }
+    return at;
+}
+
+/* Softmax (SM_SOFT), LogSoftmax (SM_LOG: (x - m) - log sum exp(x - m)) or Hardmax (SM_HARD:
+ * 1 at the first largest element) of outer x len x inner data along the middle axis; the
+ * sums in double. For f32 data ws is NULL and
  * the work is done in y; for f16/bf16 each work item converts the part it reads into the
  * same place of ws (numel floats), computes there and converts its part back into y, so the
  * conversions run inside the one parallel region. */
-static void softmax_any(const void *xv, void *yv, cc_dtype d, float *ws, int64_t outer,
+static void softmax_any(int mode, const void *xv, void *yv, cc_dtype d, float *ws, int64_t outer,
                         int64_t len, int64_t inner)
 {
     int64_t total = outer * len * inner;
@@ -102,11 +123,23 @@ static void softmax_any(const void *xv, void *yv, cc_dtype d, float *ws, int64_t
                 xr = (const float *)xv + o * len;
                 yr = (float *)yv + o * len;
             }
-            float m = -INFINITY;
-            for (int64_t l = 0; l < len; l++) m = xr[l] > m ? xr[l] : m;
-            for (int64_t l = 0; l < len; l++) yr[l] = cc_cpu_expf(xr[l] - m);
-            float inv = (float)(1.0 / sum_f32(yr, len));
-            for (int64_t l = 0; l < len; l++) yr[l] *= inv;
+            if (mode == SM_HARD) {
+                int64_t at = first_max(xr, len, 1);
+                for (int64_t l = 0; l < len; l++) yr[l] = l == at;
+            } else if (mode == SM_LOG) {
+                float m = -INFINITY;
+                for (int64_t l = 0; l < len; l++) m = xr[l] > m ? xr[l] : m;
+                double sum = 0.0;
+                for (int64_t l = 0; l < len; l++) sum += cc_cpu_expf(xr[l] - m);
+                float lse = (float)log(sum);
+                for (int64_t l = 0; l < len; l++) yr[l] = (xr[l] - m) - lse;
+            } else {
+                float m = -INFINITY;
+                for (int64_t l = 0; l < len; l++) m = xr[l] > m ? xr[l] : m;
+                for (int64_t l = 0; l < len; l++) yr[l] = cc_cpu_expf(xr[l] - m);
+                float inv = (float)(1.0 / sum_f32(yr, len));
+                for (int64_t l = 0; l < len; l++) yr[l] *= inv;
+            }
             if (ws) cc_cpu_from_f32(yr, (char *)yv + (size_t)(o * len) * es, d, len);
         }
         return;
@@ -130,21 +163,35 @@ static void softmax_any(const void *xv, void *yv, cc_dtype d, float *ws, int64_t
             xb = (const float *)xv + base;
             yb = (float *)yv + base;
         }
-        for (int64_t j = 0; j < cn; j++) {
-            m[j] = -INFINITY;
-            sum[j] = 0.0;
-        }
-        for (int64_t l = 0; l < len; l++)
-            for (int64_t j = 0; j < cn; j++) m[j] = xb[l * inner + j] > m[j] ? xb[l * inner + j] : m[j];
-        for (int64_t l = 0; l < len; l++)
+        if (mode == SM_HARD) {
             for (int64_t j = 0; j < cn; j++) {
-                float e = cc_cpu_expf(xb[l * inner + j] - m[j]);
-                yb[l * inner + j] = e;
-                sum[j] += e;
+                int64_t at = first_max(xb + j, len, inner);
+                for (int64_t l = 0; l < len; l++) yb[l * inner + j] = l == at;
             }
-        for (int64_t j = 0; j < cn; j++) m[j] = (float)(1.0 / sum[j]);
-        for (int64_t l = 0; l < len; l++)
-            for (int64_t j = 0; j < cn; j++) yb[l * inner + j] *= m[j];
+        } else {
+            for (int64_t j = 0; j < cn; j++) {
+                m[j] = -INFINITY;
+                sum[j] = 0.0;
+            }
+            for (int64_t l = 0; l < len; l++)
+                for (int64_t j = 0; j < cn; j++) m[j] = xb[l * inner + j] > m[j] ? xb[l * inner + j] : m[j];
+            for (int64_t l = 0; l < len; l++)
+                for (int64_t j = 0; j < cn; j++) {
+                    float e = cc_cpu_expf(xb[l * inner + j] - m[j]);
+                    if (mode == SM_SOFT) yb[l * inner + j] = e;
+                    sum[j] += e;
+                }
+            if (mode == SM_LOG) {
+                for (int64_t j = 0; j < cn; j++) sum[j] = log(sum[j]);
+                for (int64_t l = 0; l < len; l++)
+                    for (int64_t j = 0; j < cn; j++)
+                        yb[l * inner + j] = (xb[l * inner + j] - m[j]) - (float)sum[j];
+            } else {
+                for (int64_t j = 0; j < cn; j++) m[j] = (float)(1.0 / sum[j]);
+                for (int64_t l = 0; l < len; l++)
+                    for (int64_t j = 0; j < cn; j++) yb[l * inner + j] *= m[j];
+            }
+        }
         if (ws)
             for (int64_t l = 0; l < len; l++)
                 cc_cpu_from_f32(yb + l * inner, (char *)yv + (size_t)(base + l * inner) * es, d, cn);
@@ -172,9 +219,9 @@ static cc_status softmax_run(void *ctx, const cc_node *node, const cc_tensor *co
     const scratch *s = state;
     if (!cc_dtype_is_float(x->dtype) || y->dtype != x->dtype ||
         !cc_shape_equal(&x->shape, &y->shape))
-        return cc_err_set(err, CC_ERR_ARG, "Softmax: output must be a float tensor like the input");
+        return cc_err_set(err, CC_ERR_ARG, "%s: output must be a float tensor like the input", node->op->name);
     int r = x->shape.rank, ax = 0;
-    cc_status st = norm_axis("Softmax", cc_attr_i(node, "axis"), r, &ax, err);
+    cc_status st = norm_axis(node->op->name, cc_attr_i(node, "axis"), r, &ax, err);
     if (st != CC_OK) return st;
     int64_t outer = 1, len = r > 0 ? x->shape.dims[ax] : 1, inner = 1;
     for (int i = 0; i < ax; i++) outer *= x->shape.dims[i];
@@ -182,12 +229,14 @@ static cc_status softmax_run(void *ctx, const cc_node *node, const cc_tensor *co
     int64_t n = outer * len * inner;
     if (n == 0) return CC_OK;
     if (x->dtype != CC_F32 && (!s || !s->x))
-        return cc_err_set(err, CC_ERR_INTERNAL, "Softmax: run without prepare");
-    softmax_any(x->data, y->data, x->dtype, x->dtype == CC_F32 ? NULL : s->x, outer, len, inner);
+        return cc_err_set(err, CC_ERR_INTERNAL, "%s: run without prepare", node->op->name);
+    int mode = node->op->id == CC_OP_ID_LogSoftmax ? SM_LOG : node->op->id == CC_OP_ID_Hardmax ? SM_HARD : SM_SOFT;
+    softmax_any(mode, x->data, y->data, x->dtype, x->dtype == CC_F32 ? NULL : s->x, outer, len, inner);
     return CC_OK;
 }
 
-/* ---- ReduceMean / ReduceMax --------------------------------------------------------- */
+/* ---- ReduceMean, ReduceMax, ReduceMin, ReduceSum, ReduceProd, ReduceL1, ReduceL2,
+ *      ReduceLogSum, ReduceLogSumExp, ReduceSumSquare ----------------------------------- */
 
 typedef struct rplan {
     int nk;                      /* kept dims outside the inner run */
@@ -275,30 +324,61 @@ static int64_t red_step(const rplan *p, int64_t *idx)
     return delta;
 }
 
-enum red_op { R_MEAN, R_MAX };
-
-/* Reduces f32 data x into y (f32) following plan p. */
-static void reduce_f32(const rplan *p, enum red_op op, const float *x, float *y)
+/* The accumulator's start: sums 0, products 1, extremes the opposite infinity. */
+static double acc_init(int k)
 {
-    int64_t n_steps = p->n_steps;
-    double inv = p->n_red > 0 ? 1.0 / (double)p->n_red : NAN;
+    return k == CC_REDUCE_PROD ? 1.0 : k == CC_REDUCE_MAX ? -INFINITY : k == CC_REDUCE_MIN ? INFINITY : 0.0;
+}
+
+/* acc combined with value v (sh: LogSumExp's shift, the largest element). Max and Min keep
+ * the first NaN they meet. */
+static inline double acc_step(int k, double acc, float v, float sh)
+{
+    switch (k) {
+    case CC_REDUCE_MAX: return (v > acc || isnan(v)) && !isnan(acc) ? v : acc;
+    case CC_REDUCE_MIN: return (v < acc || isnan(v)) && !isnan(acc) ? v : acc;
+    case CC_REDUCE_PROD: return acc * v;
+    case CC_REDUCE_L1: return acc + fabsf(v);
+    case CC_REDUCE_L2: case CC_REDUCE_SUMSQUARE: return acc + (double)v * v;
+    case CC_REDUCE_LOGSUMEXP: return acc + cc_cpu_expf(v - sh);
+    default: return acc + v; /* Mean, Sum, LogSum */
+    }
+}
+
+/* The output from the accumulator over n elements. */
+static float acc_final(int k, double acc, int64_t n, float sh)
+{
+    switch (k) {
+    case CC_REDUCE_MEAN: return (float)(acc / (double)n);
+    case CC_REDUCE_L2: return (float)sqrt(acc);
+    case CC_REDUCE_LOGSUM: return (float)log(acc);
+    case CC_REDUCE_LOGSUMEXP: return isfinite(sh) ? sh + (float)log(acc) : sh;
+    default: return (float)acc;
+    }
+}
+
+/* Reduces f32 data x into y (f32) following plan p. LogSumExp runs twice: first as Max
+ * into y, then reading each output's shift from y before it overwrites it. */
+static void reduce_f32(const rplan *p, int k, const float *x, float *y)
+{
+    if (k == CC_REDUCE_LOGSUMEXP) reduce_f32(p, CC_REDUCE_MAX, x, y);
+    int64_t n_steps = p->n_steps, n_red = p->n_red;
+    int plain_sum = k == CC_REDUCE_MEAN || k == CC_REDUCE_SUM || k == CC_REDUCE_LOGSUM;
     if (p->run_reduced) {
         int64_t total = p->n_outer * p->n_red;
 #pragma omp parallel for schedule(static) if (total > PAR_MIN)
         for (int64_t j = 0; j < p->n_outer; j++) {
             int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j);
-            double sum = 0.0;
-            float m = -INFINITY;
+            float sh = k == CC_REDUCE_LOGSUMEXP ? y[j] : 0.0f;
+            double acc = acc_init(k);
             for (int64_t s = 0; s < n_steps; s++) {
                 const float *xr = x + off;
-                if (op == R_MEAN) {
-                    sum += sum_f32(xr, p->run);
-                } else {
-                    for (int64_t t = 0; t < p->run; t++) m = xr[t] > m ? xr[t] : m;
-                }
+                if (plain_sum) acc += sum_f32(xr, p->run);
+                else
+                    for (int64_t t = 0; t < p->run; t++) acc = acc_step(k, acc, xr[t], sh);
                 off += red_step(p, idx);
             }
-            y[j] = op == R_MEAN ? (float)(sum * inv) : m;
+            y[j] = acc_final(k, acc, n_red, sh);
         }
         return;
     }
@@ -310,23 +390,18 @@ static void reduce_f32(const rplan *p, enum red_op op, const float *x, float *y)
         int64_t j = w / nch, t0 = (w % nch) * CHUNK;
         int64_t cn = p->run - t0 < CHUNK ? p->run - t0 : CHUNK;
         int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j) + t0;
-        double sum[CHUNK];
-        float m[CHUNK];
-        for (int64_t t = 0; t < cn; t++) {
-            sum[t] = 0.0;
-            m[t] = -INFINITY;
-        }
+        float *yr = y + j * p->run + t0;
+        double acc[CHUNK];
+        for (int64_t t = 0; t < cn; t++) acc[t] = acc_init(k);
         for (int64_t s = 0; s < n_steps; s++) {
             const float *xr = x + off;
-            if (op == R_MEAN) {
-                for (int64_t t = 0; t < cn; t++) sum[t] += xr[t];
-            } else {
-                for (int64_t t = 0; t < cn; t++) m[t] = xr[t] > m[t] ? xr[t] : m[t];
-            }
+            if (plain_sum)
+                for (int64_t t = 0; t < cn; t++) acc[t] += xr[t];
+            else
+                for (int64_t t = 0; t < cn; t++) acc[t] = acc_step(k, acc[t], xr[t], k == CC_REDUCE_LOGSUMEXP ? yr[t] : 0);
             off += red_step(p, idx);
         }
-        float *yr = y + j * p->run + t0;
-        for (int64_t t = 0; t < cn; t++) yr[t] = op == R_MEAN ? (float)(sum[t] * inv) : m[t];
+        for (int64_t t = 0; t < cn; t++) yr[t] = acc_final(k, acc[t], n_red, yr[t]);
     }
 }
 
@@ -346,81 +421,58 @@ static void store_int(void *p, cc_dtype d, int64_t i, int64_t v)
     switch (d) {
     case CC_I8: ((int8_t *)p)[i] = (int8_t)v; break;
     case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case CC_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+    case CC_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)(uint64_t)v; break;
     case CC_I64: ((int64_t *)p)[i] = v; break;
     default: break;
     }
 }
 
-/* ReduceMax of integer data (plain loops; integer reductions are rare and small). */
-static void reduce_max_int(const rplan *p, const void *x, void *y, cc_dtype d)
+/* Integer Max, Min, Sum, Prod, L1, SumSquare (plain loops; integer reductions are rare and
+ * small): in 64-bit arithmetic that wraps, stored wrapped to the output dtype. */
+static void reduce_int(const rplan *p, int k, const void *x, void *y, cc_dtype d)
 {
     int64_t n_steps = p->n_steps;
     int64_t runs = p->run_reduced ? 1 : p->run, len = p->run_reduced ? p->run : 1;
     for (int64_t j = 0; j < p->n_outer; j++) {
         for (int64_t t = 0; t < runs; t++) {
-            int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j) + t, m = INT64_MIN;
+            int64_t idx[CC_MAX_RANK] = {0}, off = kept_offset(p, j) + t;
+            uint64_t acc = k == CC_REDUCE_PROD ? 1u : 0u;
+            int64_t m = k == CC_REDUCE_MAX ? INT64_MIN : INT64_MAX;
             for (int64_t s = 0; s < n_steps; s++) {
                 for (int64_t u = 0; u < len; u++) {
                     int64_t v = load_int(x, d, off + u);
-                    m = v > m ? v : m;
+                    uint64_t uv = (uint64_t)v;
+                    switch (k) {
+                    case CC_REDUCE_MAX: m = v > m ? v : m; break;
+                    case CC_REDUCE_MIN: m = v < m ? v : m; break;
+                    case CC_REDUCE_PROD: acc *= uv; break;
+                    case CC_REDUCE_L1: acc += v < 0 ? 0u - uv : uv; break;
+                    case CC_REDUCE_SUMSQUARE: acc += uv * uv; break;
+                    default: acc += uv; break;
+                    }
                 }
                 off += red_step(p, idx);
             }
-            store_int(y, d, j * runs + t, m);
+            int extreme = k == CC_REDUCE_MAX || k == CC_REDUCE_MIN;
+            store_int(y, d, j * runs + t, extreme ? m : (int64_t)acc);
         }
     }
 }
 
-/* Reads the reduced-axes mask of node for input rank r (axes attribute, or the axes input
- * where the op def makes it one). */
-static cc_status reduce_axes(const cc_node *node, const cc_tensor *const *in, int r, int *red,
-                             cc_err *err)
+static cc_status reduce_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                            cc_tensor *out, void *state, cc_err *err)
 {
-    const char *op = node->op->name;
-    int ai = cc_attr_index(node->op, "axes");
-    int64_t axes[CC_MAX_RANK * 2];
-    int na = 0;
-    if (ai >= 0 && node->op->attrs[ai].input >= 0) {
-        int ii = node->op->attrs[ai].input;
-        const cc_tensor *t = ii < node->n_in ? in[ii] : NULL;
-        if (t && t->data) {
-            int64_t n = cc_shape_numel(&t->shape);
-            if (n > CC_MAX_RANK * 2) return cc_err_set(err, CC_ERR_ARG, "%s: too many axes", op);
-            for (int64_t i = 0; i < n; i++)
-                axes[na++] = t->dtype == CC_I32 ? ((const int32_t *)t->data)[i]
-                                                : ((const int64_t *)t->data)[i];
-        }
-    } else if (ai >= 0) {
-        const cc_attr_value *v = &node->attrs[ai];
-        if (v->set)
-            for (int i = 0; i < v->n; i++) axes[na++] = v->ints[i];
-    }
-    int noop = 0;
-    if (cc_attr_index(node->op, "noop_with_empty_axes") >= 0)
-        noop = (int)cc_attr_i(node, "noop_with_empty_axes");
-    for (int i = 0; i < r; i++) red[i] = na == 0 && !noop;
-    for (int i = 0; i < na; i++) {
-        int a = 0;
-        cc_status s = norm_axis(op, axes[i], r, &a, err);
-        if (s != CC_OK) return s;
-        if (r > 0 && red[a])
-            return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld repeated", op, (long long)axes[i]);
-        if (r > 0) red[a] = 1;
-    }
-    return CC_OK;
-}
-
-static cc_status reduce_run(enum red_op op, const cc_node *node, const cc_tensor *const *in,
-                            cc_tensor *out, const scratch *s, cc_err *err)
-{
+    (void)ctx;
+    (void)n_out;
+    const scratch *s = state;
     const cc_tensor *x = in[0];
     cc_tensor *y = &out[0];
     const char *name = node->op->name;
+    int k = cc_lower_reduce_kind(node);
     if (y->dtype != x->dtype)
         return cc_err_set(err, CC_ERR_ARG, "%s: output dtype differs from the input", name);
     int red[CC_MAX_RANK];
-    cc_status st = reduce_axes(node, in, x->shape.rank, red, err);
+    cc_status st = cc_lower_reduce_axes(node, in, x->shape.rank, red, err);
     if (st != CC_OK) return st;
     int64_t n_out_expect = 1;
     for (int i = 0; i < x->shape.rank; i++)
@@ -433,49 +485,35 @@ static cc_status reduce_run(enum red_op op, const cc_node *node, const cc_tensor
     rplan_make(&x->shape, red, &p);
     cc_dtype d = x->dtype;
     if (d == CC_F32) {
-        reduce_f32(&p, op, x->data, y->data);
+        reduce_f32(&p, k, x->data, y->data);
     } else if (d == CC_F16 || d == CC_BF16) {
         if (!s || !s->x) return cc_err_set(err, CC_ERR_INTERNAL, "%s: run without prepare", name);
         cc_cpu_to_f32(x->data, d, s->x, cc_shape_numel(&x->shape));
-        reduce_f32(&p, op, s->x, s->y);
+        reduce_f32(&p, k, s->x, s->y);
         cc_cpu_from_f32(s->y, y->data, d, n_out_expect);
-    } else if (op == R_MAX && (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64)) {
-        reduce_max_int(&p, x->data, y->data, d);
+    } else if (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) {
+        reduce_int(&p, k, x->data, y->data, d);
     } else {
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: dtype %s not handled", name,
-                          cc_dtype_name(d));
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: dtype %s not handled", name, cc_dtype_name(d));
     }
     return CC_OK;
 }
 
+/* Floats for every kind; integers where the result is exact (Max, Min, Sum, Prod, L1,
+ * SumSquare: the catalog refuses integer Mean, L2, LogSum and LogSumExp). */
 static cc_support reduce_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
                                   size_t n)
 {
     (void)ctx;
     (void)out;
     cc_dtype d = in[0]->dtype;
+    int k = cc_lower_reduce_kind(node);
     if (cc_dtype_is_float(d)) return CC_SUPPORT_YES;
-    if (strcmp(node->op->name, "ReduceMax") == 0 &&
-        (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64))
+    if ((d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) && k != CC_REDUCE_MEAN && k != CC_REDUCE_L2 &&
+        k != CC_REDUCE_LOGSUM && k != CC_REDUCE_LOGSUMEXP)
         return CC_SUPPORT_YES;
     snprintf(reason, n, "%s: dtype %s not implemented", node->op->name, cc_dtype_name(d));
     return CC_SUPPORT_NO;
-}
-
-static cc_status mean_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
-                          cc_tensor *out, void *state, cc_err *err)
-{
-    (void)ctx;
-    (void)n_out;
-    return reduce_run(R_MEAN, node, in, out, state, err);
-}
-
-static cc_status max_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
-                         cc_tensor *out, void *state, cc_err *err)
-{
-    (void)ctx;
-    (void)n_out;
-    return reduce_run(R_MAX, node, in, out, state, err);
 }
 
 /* ---- ArgMax, ArgMin ------------------------------------------------------------------- */
@@ -580,10 +618,30 @@ static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_ArgMin, .run = arg_run},
     {.op = CC_OP_ID_Softmax, .supports = float_only, .prepare = scratch_prepare,
      .release = scratch_release, .run = softmax_run},
+    {.op = CC_OP_ID_LogSoftmax, .supports = float_only, .prepare = scratch_prepare,
+     .release = scratch_release, .run = softmax_run},
+    {.op = CC_OP_ID_Hardmax, .supports = float_only, .prepare = scratch_prepare,
+     .release = scratch_release, .run = softmax_run},
     {.op = CC_OP_ID_ReduceMean, .supports = reduce_supports, .prepare = scratch_prepare,
-     .release = scratch_release, .run = mean_run},
+     .release = scratch_release, .run = reduce_run},
     {.op = CC_OP_ID_ReduceMax, .supports = reduce_supports, .prepare = scratch_prepare,
-     .release = scratch_release, .run = max_run},
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceMin, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceSum, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceProd, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceL1, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceL2, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceLogSum, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceLogSumExp, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
+    {.op = CC_OP_ID_ReduceSumSquare, .supports = reduce_supports, .prepare = scratch_prepare,
+     .release = scratch_release, .run = reduce_run},
 };
 
 const cc_kernel_list cc_cpu_family_reduce = {

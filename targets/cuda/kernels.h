@@ -162,14 +162,21 @@ cudaError_t cc_cuda_bn_fold(cudaStream_t s, int sdtype, const void *scale, const
 cudaError_t cc_cuda_bn_apply(cudaStream_t s, int dtype, const void *x, void *y, const float *fold,
                              int64_t outer, int64_t channels, int64_t inner);
 
-/* Softmax along the middle axis of x viewed as outer x k x inner. */
-cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer,
+enum { CC_CUDA_SOFTMAX, CC_CUDA_LOGSOFTMAX, CC_CUDA_HARDMAX };
+
+/* Softmax, LogSoftmax or Hardmax (mode: CC_CUDA_*) along the middle axis of x viewed as
+ * outer x k x inner. Hardmax: 1 at the first largest element, a NaN counting as largest. */
+cudaError_t cc_cuda_softmax(cudaStream_t s, int mode, int dtype, const void *x, void *y, int64_t outer,
                             int64_t k, int64_t inner);
 
-enum { CC_CUDA_REDUCE_MEAN, CC_CUDA_REDUCE_MAX };
+/* The reductions, numbered as targets/lower.h's CC_REDUCE_* (cuda/reduce.c checks). */
+enum { CC_CUDA_REDUCE_MEAN, CC_CUDA_REDUCE_MAX, CC_CUDA_REDUCE_MIN, CC_CUDA_REDUCE_SUM, CC_CUDA_REDUCE_PROD,
+       CC_CUDA_REDUCE_L1, CC_CUDA_REDUCE_L2, CC_CUDA_REDUCE_LOGSUM, CC_CUDA_REDUCE_LOGSUMEXP,
+       CC_CUDA_REDUCE_SUMSQUARE };
 
 /* One output per index of `kept` (row-major: the output's own order); st[0] of kept and
- * red are x's strides along the kept and the reduced dims. MAX propagates NaN. */
+ * red are x's strides along the kept and the reduced dims. MAX and MIN propagate NaN;
+ * LOGSUMEXP shifts by the largest element. */
 cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const void *x, void *y,
                            const cc_cuda_walk *kept, const cc_cuda_walk *red);
 

@@ -483,13 +483,58 @@ extern "C" cudaError_t cc_cuda_bn_apply(cudaStream_t s, int dtype, const void *x
 
 /* ---- softmax ------------------------------------------------------------------------------ */
 
+__device__ __forceinline__ float min_nan(float a, float b) { return (b < a || b != b) && a == a ? b : a; }
+
+/* Combines a and b: 0 sum, 1 max, 2 min, 3 product (max and min keep a NaN). */
+__device__ __forceinline__ float combine(int m, float a, float b)
+{
+    switch (m) {
+    case 1: return a != a ? a : max_nan(a, b);
+    case 2: return min_nan(a, b);
+    case 3: return a * b;
+    default: return a + b;
+    }
+}
+
+__device__ __forceinline__ float combine_identity(int m)
+{
+    return m == 1 ? -INFINITY : m == 2 ? INFINITY : m == 3 ? 1.0f : 0.0f;
+}
+
+/* v combined over the block (every thread gets the result); sh holds 32 floats. */
+__device__ float block_combine(float v, int m, float *sh)
+{
+    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = (blockDim.x + 31) >> 5;
+    for (int o = 16; o > 0; o >>= 1) v = combine(m, v, __shfl_xor_sync(0xffffffffu, v, o));
+    __syncthreads(); /* sh may still be read by a previous reduction */
+    if (lane == 0) sh[wid] = v;
+    __syncthreads();
+    float r = lane < nw ? sh[lane] : combine_identity(m);
+    for (int o = 16; o > 0; o >>= 1) r = combine(m, r, __shfl_xor_sync(0xffffffffu, r, o));
+    return r;
+}
+
 /* One block per row (outer x inner rows of k elements, inner apart). */
 template <typename T>
-__global__ void softmax_k(const T *x, T *y, int64_t outer, int64_t k, int64_t inner)
+__global__ void softmax_k(int mode, const T *x, T *y, int64_t outer, int64_t k, int64_t inner)
 {
     __shared__ float sh[32];
     for (int64_t row = blockIdx.x; row < outer * inner; row += gridDim.x) {
         int64_t o = row / inner, base = o * k * inner + (row - o * inner);
+        if (mode == CC_CUDA_HARDMAX) {
+            float m = -INFINITY;
+            for (int64_t j = threadIdx.x; j < k; j += blockDim.x) m = combine(1, m, ldf(x, base + j * inner));
+            m = block_combine(m, 1, sh);
+            float first = (float)k;
+            for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+                float v = ldf(x, base + j * inner);
+                if (v == m || (v != v && m != m)) first = fminf(first, (float)j);
+            }
+            first = block_combine(first, 2, sh);
+            for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
+                stf(y, base + j * inner, (float)j == first ? 1.0f : 0.0f);
+            continue;
+        }
         float m = -INFINITY;
         for (int64_t j = threadIdx.x; j < k; j += blockDim.x) m = fmaxf(m, ldf(x, base + j * inner));
         m = block_reduce(m, 1, sh);
@@ -497,8 +542,11 @@ __global__ void softmax_k(const T *x, T *y, int64_t outer, int64_t k, int64_t in
         for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
             sum += expf(ldf(x, base + j * inner) - m);
         sum = block_reduce(sum, 0, sh);
-        for (int64_t j = threadIdx.x; j < k; j += blockDim.x)
-            stf(y, base + j * inner, expf(ldf(x, base + j * inner) - m) / sum);
+        float lse = logf(sum);
+        for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+            float d = ldf(x, base + j * inner) - m;
+            stf(y, base + j * inner, mode == CC_CUDA_LOGSOFTMAX ? d - lse : expf(d) / sum);
+        }
     }
 }
 
@@ -515,7 +563,7 @@ static unsigned row_blocks(int64_t rows)
     return (unsigned)(rows < (1 << 20) ? rows : (1 << 20));
 }
 
-extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x, void *y,
+extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int mode, int dtype, const void *x, void *y,
                                        int64_t outer, int64_t k, int64_t inner)
 {
     int64_t rows = outer * inner;
@@ -523,10 +571,10 @@ extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x,
     int t = row_threads(k);
     unsigned g = row_blocks(rows);
     switch (dtype) {
-    case CC_F32: softmax_k<<<g, t, 0, s>>>((const float *)x, (float *)y, outer, k, inner); break;
-    case CC_F16: softmax_k<<<g, t, 0, s>>>((const __half *)x, (__half *)y, outer, k, inner); break;
+    case CC_F32: softmax_k<<<g, t, 0, s>>>(mode, (const float *)x, (float *)y, outer, k, inner); break;
+    case CC_F16: softmax_k<<<g, t, 0, s>>>(mode, (const __half *)x, (__half *)y, outer, k, inner); break;
     case CC_BF16:
-        softmax_k<<<g, t, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, outer, k, inner);
+        softmax_k<<<g, t, 0, s>>>(mode, (const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, outer, k, inner);
         break;
     default: return cudaErrorInvalidValue;
     }
@@ -535,22 +583,46 @@ extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int dtype, const void *x,
 
 /* ---- reductions ---------------------------------------------------------------------------- */
 
-/* One block per output element. */
+/* One block per output element: each thread folds its share of the reduced elements, the
+ * block combines the partial results. */
 template <typename T>
 __global__ void reduce_k(int op, const T *x, T *y, cc_cuda_walk kept, cc_cuda_walk red,
                          int64_t n_out, int64_t n_red)
 {
     __shared__ float sh[32];
-    int is_max = op == CC_CUDA_REDUCE_MAX;
+    int m = op == CC_CUDA_REDUCE_MAX ? 1 : op == CC_CUDA_REDUCE_MIN ? 2 : op == CC_CUDA_REDUCE_PROD ? 3 : 0;
     for (int64_t o = blockIdx.x; o < n_out; o += gridDim.x) {
         int64_t base = walk_off(kept, 0, o);
-        float acc = is_max ? -INFINITY : 0.0f;
+        float shift = 0.0f;
+        if (op == CC_CUDA_REDUCE_LOGSUMEXP) {
+            float mx = -INFINITY;
+            for (int64_t r = threadIdx.x; r < n_red; r += blockDim.x)
+                mx = combine(1, mx, ldf(x, base + walk_off(red, 0, r)));
+            shift = block_combine(mx, 1, sh);
+        }
+        float acc = combine_identity(m);
         for (int64_t r = threadIdx.x; r < n_red; r += blockDim.x) {
             float v = ldf(x, base + walk_off(red, 0, r));
-            acc = is_max ? max_nan(acc, v) : acc + v;
+            switch (op) {
+            case CC_CUDA_REDUCE_L1: v = fabsf(v); break;
+            case CC_CUDA_REDUCE_L2: case CC_CUDA_REDUCE_SUMSQUARE: v = v * v; break;
+            case CC_CUDA_REDUCE_LOGSUMEXP: v = expf(v - shift); break;
+            default: break;
+            }
+            acc = combine(m, acc, v);
         }
-        acc = block_reduce(acc, is_max, sh);
-        if (threadIdx.x == 0) stf(y, o, is_max ? acc : acc / (float)n_red);
+        acc = block_combine(acc, m, sh);
+        if (threadIdx.x == 0) {
+            float r = acc;
+            switch (op) {
+            case CC_CUDA_REDUCE_MEAN: r = acc / (float)n_red; break;
+            case CC_CUDA_REDUCE_L2: r = sqrtf(acc); break;
+            case CC_CUDA_REDUCE_LOGSUM: r = logf(acc); break;
+            case CC_CUDA_REDUCE_LOGSUMEXP: r = isfinite(shift) ? shift + logf(acc) : shift; break;
+            default: break;
+            }
+            stf(y, o, r);
+        }
     }
 }
 

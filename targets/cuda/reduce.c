@@ -1,11 +1,20 @@
-/* reduce.c — cuda kernels of the reduction ops: Softmax (one axis), ReduceMean and
- * ReduceMax (axes attribute, keepdims), all on the project's kernels: one thread block per
- * output row, f32 accumulation, block-wide tree reductions (kernels_eltwise.cu). */
+/* reduce.c — cuda kernels of the reduction ops: Softmax, LogSoftmax and Hardmax (one
+ * axis), the ten Reduce* ops (axes attribute or ReduceSum's constant axes input, keepdims,
+ * read by the lowering the built-in backends share), all on the project's kernels: one
+ * thread block per output row, f32 accumulation, block-wide tree reductions
+ * (kernels_eltwise.cu); ArgMax, ArgMin and CumSum one thread per line (kernels_data.cu). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cuda_internal.h"
+
+#define SAME(K) ((int)CC_CUDA_REDUCE_##K == (int)CC_REDUCE_##K)
+_Static_assert(SAME(MEAN) && SAME(MAX) && SAME(MIN) && SAME(SUM) && SAME(PROD) && SAME(L1) && SAME(L2) &&
+                   SAME(LOGSUM) && SAME(LOGSUMEXP) && SAME(SUMSQUARE),
+               "the cuda kernels number the reductions as targets/lower.h does");
+#undef SAME
 
 static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                              char *reason, size_t n)
@@ -21,6 +30,7 @@ static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *co
 /* ---- Softmax ------------------------------------------------------------------------- */
 
 typedef struct softmax_state {
+    int mode;
     int64_t outer, k, inner;
 } softmax_state;
 
@@ -33,11 +43,14 @@ static cc_status softmax_prepare(void *ctx, const cc_node *node, const cc_tensor
     const cc_shape *x = &in[0]->shape;
     int64_t axis = cc_attr_i(node, "axis");
     if (axis < -x->rank || axis >= x->rank)
-        return cc_err_set(err, CC_ERR_ARG, "Softmax: axis %lld out of range for rank %d",
+        return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range for rank %d", node->op->name,
                           (long long)axis, x->rank);
     if (axis < 0) axis += x->rank;
     softmax_state *s = calloc(1, sizeof *s);
-    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "Softmax: out of memory");
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    s->mode = node->op->id == CC_OP_ID_LogSoftmax ? CC_CUDA_LOGSOFTMAX
+              : node->op->id == CC_OP_ID_Hardmax  ? CC_CUDA_HARDMAX
+                                                  : CC_CUDA_SOFTMAX;
     s->outer = s->inner = 1;
     for (int i = 0; i < axis; i++) s->outer *= x->dims[i];
     for (int i = (int)axis + 1; i < x->rank; i++) s->inner *= x->dims[i];
@@ -53,12 +66,12 @@ static cc_status softmax_run(void *ctx, const cc_node *node, const cc_tensor *co
     cc_cuda_ctx *c = ctx;
     (void)n_out;
     softmax_state *s = state;
-    return cc_cuda_check(cc_cuda_softmax(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->outer,
+    return cc_cuda_check(cc_cuda_softmax(c->stream, s->mode, in[0]->dtype, in[0]->data, out[0].data, s->outer,
                                          s->k, s->inner),
                          node->op->name, err);
 }
 
-/* ---- ReduceMean, ReduceMax ----------------------------------------------------------------- */
+/* ---- the Reduce* ops ----------------------------------------------------------------- */
 
 typedef struct reduce_state {
     int op;
@@ -74,21 +87,11 @@ static cc_status reduce_prepare(void *ctx, const cc_node *node, const cc_tensor 
     const char *op = node->op->name;
     const cc_shape *x = &in[0]->shape;
     int r = x->rank, mask[CC_MAX_RANK] = { 0 };
-    const cc_attr_value *axes = cc_attr_get(node, "axes");
-    if (!axes->set || axes->n == 0) {
-        for (int i = 0; i < r; i++) mask[i] = 1;
-    } else {
-        for (int i = 0; i < axes->n; i++) {
-            int64_t a = axes->ints[i];
-            if (a < -r || a >= r)
-                return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range for rank %d", op,
-                                  (long long)a, r);
-            mask[a < 0 ? a + r : a] = 1;
-        }
-    }
+    cc_status stt = cc_lower_reduce_axes(node, in, r, mask, err);
+    if (stt) return stt;
     reduce_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
-    s->op = strcmp(op, "ReduceMax") == 0 ? CC_CUDA_REDUCE_MAX : CC_CUDA_REDUCE_MEAN;
+    s->op = cc_lower_reduce_kind(node);
     int64_t st[CC_MAX_RANK];
     cc_cuda_strides(x, st);
     for (int i = 0; i < r; i++) {
@@ -135,35 +138,76 @@ static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
-/* CumSum: one thread per line (kernels_data.cu); the axis is a constant input. */
+/* CumSum: one thread per line (kernels_data.cu). The axis is a constant input, read in
+ * prepare from its host copy (run() sees device pointers only). */
+typedef struct cumsum_state {
+    int64_t outer, len, inner;
+} cumsum_state;
+
+static cc_status cumsum_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    const cc_shape *xs = &in[0]->shape;
+    const cc_tensor *at = node->n_in > 1 ? in[1] : NULL;
+    if (!at || !at->data || cc_tensor_numel(at) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: CumSum's axis must be a constant scalar");
+    int64_t a = at->dtype == CC_I32 ? ((const int32_t *)at->data)[0] : ((const int64_t *)at->data)[0];
+    if (a < -xs->rank || a >= xs->rank)
+        return cc_err_set(err, CC_ERR_ARG, "CumSum: axis %lld out of range for rank %d", (long long)a, xs->rank);
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    cumsum_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "CumSum: out of memory");
+    s->outer = s->inner = 1;
+    for (int d = 0; d < axis; d++) s->outer *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) s->inner *= xs->dims[d];
+    s->len = xs->dims[axis];
+    *state = s;
+    return CC_OK;
+}
+
 static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                             void *state, cc_err *err)
 {
     cc_cuda_ctx *c = ctx;
     (void)n_out;
-    (void)state;
-    const cc_shape *xs = &in[0]->shape;
-    const cc_tensor *at = node->n_in > 1 ? in[1] : NULL;
-    if (!at || !at->data || cc_tensor_numel(at) != 1)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: CumSum's axis must be a constant scalar");
-    int64_t a = at->dtype == CC_I32 ? ((const int32_t *)at->data)[0] : ((const int64_t *)at->data)[0], outer = 1, inner = 1;
-    int axis = (int)(a < 0 ? a + xs->rank : a);
-    for (int d = 0; d < axis; d++) outer *= xs->dims[d];
-    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
-    return cc_cuda_check(cc_cuda_cumsum(c->stream, in[0]->dtype, in[0]->data, out[0].data, outer, xs->dims[axis], inner,
+    const cumsum_state *s = state;
+    return cc_cuda_check(cc_cuda_cumsum(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->outer, s->len, s->inner,
                                         cc_attr_i(node, "exclusive") != 0, cc_attr_i(node, "reverse") != 0),
                          node->op->name, err);
 }
 
 static const cc_kernel kernels[] = {
-    { .op = CC_OP_ID_CumSum, .run = cumsum_run },
+    { .op = CC_OP_ID_CumSum, .prepare = cumsum_prepare, .release = free, .run = cumsum_run },
     { .op = CC_OP_ID_ArgMax, .run = arg_run },
     { .op = CC_OP_ID_ArgMin, .run = arg_run },
     { .op = CC_OP_ID_Softmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
       .run = softmax_run },
+    { .op = CC_OP_ID_LogSoftmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
+      .run = softmax_run },
+    { .op = CC_OP_ID_Hardmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
+      .run = softmax_run },
     { .op = CC_OP_ID_ReduceMean, .supports = float_only, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
     { .op = CC_OP_ID_ReduceMax, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceMin, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceSum, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceProd, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceL1, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceL2, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceLogSum, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceLogSumExp, .supports = float_only, .prepare = reduce_prepare, .release = free,
+      .run = reduce_run },
+    { .op = CC_OP_ID_ReduceSumSquare, .supports = float_only, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
 };
 

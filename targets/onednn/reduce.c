@@ -1,7 +1,9 @@
-/* reduce.c — onednn builders of the reductions and the normalization: Softmax on
- * softmax_v2 (accurate: exp(x - max) / sum), ReduceMean and ReduceMax on the reduction
- * primitive, BatchNormalization (inference) on batch_normalization with global
- * statistics, on dense tensors.
+/* reduce.c — onednn builders of the reductions and the normalization: Softmax and
+ * LogSoftmax on softmax_v2 (accurate: exp(x - max) / sum; log: (x - max) - log sum), the
+ * Reduce* ops oneDNN 2.6's reduction primitive has (Mean, Max, Min, Sum, Prod as mul, L1 and
+ * L2 as norm_lp_sum with p = 1, 2, SumSquare as norm_lp_power_p_sum with p = 2; it has no
+ * log, so ReduceLogSum and ReduceLogSumExp are unsupported), BatchNormalization (inference)
+ * on batch_normalization with global statistics, on dense tensors.
  *
  * Reductions: oneDNN's destination keeps the source's rank with reduced dimensions of 1;
  * keepdims = 0 only drops those 1s, which leaves the bytes where they are, so the graph's
@@ -12,15 +14,19 @@
  * its input is stored in. */
 #include "onednn.h"
 
+#include "../lower.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <oneapi/dnnl/dnnl_debug.h>
 
 static cc_status softmax(cc_onednn_build *b, cc_err *err)
 {
     const cc_tensor *x = b->in[0];
     dnnl_data_type_t dt;
-    cc_status st = cc_onednn_dt("Softmax", x->dtype, &dt, err);
+    cc_status st = cc_onednn_dt(b->node->op->name, x->dtype, &dt, err);
     if (st) return st;
     int r = x->shape.rank;
     int64_t a = cc_attr_i(b->node, "axis");
@@ -28,12 +34,14 @@ static cc_status softmax(cc_onednn_build *b, cc_err *err)
     if (r == 0) axis = 0;
     dnnl_memory_desc_t md;
     if ((st = cc_onednn_md_shape(&md, &x->shape, dt, err))) return st;
+    int is_log = b->node->op->id == CC_OP_ID_LogSoftmax;
     char what[64];
-    snprintf(what, sizeof what, "softmax_v2 (accurate) for %s", cc_onednn_dt_name(dt));
+    snprintf(what, sizeof what, "softmax_v2 (%s) for %s", is_log ? "log" : "accurate", cc_onednn_dt_name(dt));
     dnnl_softmax_v2_desc_t sd;
-    st = cc_onednn_status(
-        dnnl_softmax_v2_forward_desc_init(&sd, dnnl_forward_inference, dnnl_softmax_accurate, &md, &md, axis),
-        what, err);
+    st = cc_onednn_status(dnnl_softmax_v2_forward_desc_init(&sd, dnnl_forward_inference,
+                                                            is_log ? dnnl_softmax_log : dnnl_softmax_accurate, &md,
+                                                            &md, axis),
+                          what, err);
     if (st) return st;
     dnnl_primitive_desc_t pd = NULL;
     if ((st = cc_onednn_pd(b, &sd, NULL, what, &pd, err))) return st;
@@ -54,14 +62,11 @@ static cc_status reduce(cc_onednn_build *b, cc_err *err)
     dnnl_data_type_t dt;
     cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
     if (st) return st;
-    int r = x->shape.rank;
+    int r = x->shape.rank, kind = cc_lower_reduce_kind(b->node);
+    if (kind == CC_REDUCE_LOGSUM || kind == CC_REDUCE_LOGSUMEXP)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN 2.6's reduction has no logarithm", op);
     int mask[CC_MAX_RANK] = { 0 };
-    const cc_attr_value *axes = cc_attr_get(b->node, "axes");
-    if (!axes->set || axes->n == 0) {
-        for (int i = 0; i < r; i++) mask[i] = 1;
-    } else {
-        for (int i = 0; i < axes->n; i++) mask[axes->ints[i] < 0 ? axes->ints[i] + r : axes->ints[i]] = 1;
-    }
+    if ((st = cc_lower_reduce_axes(b->node, b->in, r, mask, err))) return st;
     int64_t sd[CC_MAX_RANK], dd[CC_MAX_RANK];
     int nd = r > 0 ? r : 1;
     for (int i = 0; i < nd; i++) {
@@ -71,21 +76,44 @@ static cc_status reduce(cc_onednn_build *b, cc_err *err)
     dnnl_memory_desc_t src_md, dst_md;
     if ((st = cc_onednn_md(&src_md, nd, sd, dt, 0, err)) || (st = cc_onednn_md(&dst_md, nd, dd, dt, 0, err)))
         return st;
-    int is_mean = strcmp(op, "ReduceMean") == 0;
+    static const struct {
+        dnnl_alg_kind_t alg;
+        float p;
+        const char *name;
+    } algs[CC_REDUCE_KIND_COUNT] = {
+        [CC_REDUCE_MEAN] = { dnnl_reduction_mean, 0, "mean" },
+        [CC_REDUCE_MAX] = { dnnl_reduction_max, 0, "max" },
+        [CC_REDUCE_MIN] = { dnnl_reduction_min, 0, "min" },
+        [CC_REDUCE_SUM] = { dnnl_reduction_sum, 0, "sum" },
+        [CC_REDUCE_PROD] = { dnnl_reduction_mul, 0, "mul" },
+        [CC_REDUCE_L1] = { dnnl_reduction_norm_lp_sum, 1, "norm_lp_sum p=1" },
+        [CC_REDUCE_L2] = { dnnl_reduction_norm_lp_sum, 2, "norm_lp_sum p=2" },
+        [CC_REDUCE_SUMSQUARE] = { dnnl_reduction_norm_lp_power_p_sum, 2, "norm_lp_power_p_sum p=2" },
+    };
     char what[64];
     dnnl_primitive_desc_t pd = NULL;
     int identity = memcmp(sd, dd, sizeof(int64_t) * (size_t)nd) == 0;
-    if (identity) {
-        /* every reduced axis has length 1 (or the input is a scalar): the mean and the
-         * maximum of one element are the element, and oneDNN's reduction rejects a
-         * reduction that reduces nothing, so this is a reorder copy */
+    if (identity && (kind == CC_REDUCE_L1 || kind == CC_REDUCE_L2 || kind == CC_REDUCE_SUMSQUARE)) {
+        /* one element per output: |x| or x^2, an eltwise step */
+        dnnl_alg_kind_t ea = kind == CC_REDUCE_SUMSQUARE ? dnnl_eltwise_square : dnnl_eltwise_abs;
+        snprintf(what, sizeof what, "%s for %s", dnnl_alg_kind2str(ea), cc_onednn_dt_name(dt));
+        dnnl_eltwise_desc_t ed;
+        st = cc_onednn_status(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, ea, &src_md, 0.f, 0.f),
+                              what, err);
+        if (st || (st = cc_onednn_pd(b, &ed, NULL, what, &pd, err))) return st;
+        identity = 0;
+    } else if (identity) {
+        /* every reduced axis has length 1 (or nothing is reduced, or the input is a
+         * scalar): the mean, sum, product, maximum and minimum of one element are the
+         * element, and oneDNN's reduction rejects a reduction that reduces nothing, so this
+         * is a reorder copy */
         snprintf(what, sizeof what, "reorder (copy) for %s", cc_onednn_dt_name(dt));
         if ((st = cc_onednn_reorder_pd(b, &src_md, &dst_md, NULL, what, &pd, err))) return st;
     } else {
-        snprintf(what, sizeof what, "reduction %s for %s", is_mean ? "mean" : "max", cc_onednn_dt_name(dt));
+        snprintf(what, sizeof what, "reduction %s for %s", algs[kind].name, cc_onednn_dt_name(dt));
         dnnl_reduction_desc_t rd;
-        dnnl_alg_kind_t alg = is_mean ? dnnl_reduction_mean : dnnl_reduction_max;
-        st = cc_onednn_status(dnnl_reduction_desc_init(&rd, alg, &src_md, &dst_md, 0.f, 0.f), what, err);
+        st = cc_onednn_status(dnnl_reduction_desc_init(&rd, algs[kind].alg, &src_md, &dst_md, algs[kind].p, 0.f),
+                              what, err);
         if (st || (st = cc_onednn_pd(b, &rd, NULL, what, &pd, err))) return st;
     }
     dnnl_memory_t src = NULL, dst = NULL;
@@ -98,6 +126,8 @@ static cc_status reduce(cc_onednn_build *b, cc_err *err)
                                 { identity ? DNNL_ARG_TO : DNNL_ARG_DST, dst } };
     st = cc_onednn_step_add(b, pd, args, 2, 1, err);
     if (!st && identity) cc_onednn_note(b, " (reduces only axes of length 1: a copy)");
+    else if (!st && memcmp(sd, dd, sizeof(int64_t) * (size_t)nd) == 0)
+        cc_onednn_note(b, " (reduces only axes of length 1: an eltwise step)");
     return st;
 }
 
@@ -157,8 +187,17 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
 
 static const cc_onednn_op reduce_ops[] = {
     { "Softmax", softmax },
+    { "LogSoftmax", softmax },
     { "ReduceMean", reduce },
     { "ReduceMax", reduce },
+    { "ReduceMin", reduce },
+    { "ReduceSum", reduce },
+    { "ReduceProd", reduce },
+    { "ReduceL1", reduce },
+    { "ReduceL2", reduce },
+    { "ReduceLogSum", reduce },
+    { "ReduceLogSumExp", reduce },
+    { "ReduceSumSquare", reduce },
     { "BatchNormalization", batch_norm },
 };
 

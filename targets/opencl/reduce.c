@@ -1,12 +1,15 @@
-/* reduce.c — the opencl backend's reductions (f32, f16, bf16; f32 accumulation):
- * ReduceMean and ReduceMax over any set of axes (keepdims either way), GlobalAveragePool
- * as a mean over the spatial axes, and Softmax along one axis (kernels/reduce.cl). One
- * work-item per output element (per row for Softmax); adjacent kept and reduced
- * dimensions are merged first, so a reduction over contiguous trailing axes is one
- * strided loop. */
+/* reduce.c — the opencl backend's reductions (f32, f16, bf16 in f32 accumulation; the exact
+ * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten
+ * Reduce* ops over any set of axes (keepdims either way; the axes shared with the other
+ * backends in targets/lower.c), GlobalAveragePool as a mean over the spatial axes,
+ * Softmax, LogSoftmax and Hardmax along one axis (kernels/reduce.cl), ArgMax, ArgMin and
+ * CumSum (kernels/axis.cl). One work-item per output element (per row for the
+ * softmaxes); adjacent kept and reduced dimensions are merged first, so a reduction over
+ * contiguous trailing axes is one strided loop. */
 #include <stdio.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "ocl.h"
 
 #define REDUCE_WG 64
@@ -17,6 +20,12 @@ static cc_support reduce_supports(ocl_ctx *c, const cc_node *node, const cc_tens
     (void)c;
     (void)out;
     cc_dtype d = in[0]->dtype;
+    int k = cc_lower_reduce_kind(node);
+    /* integer copies: the exact reductions (the catalog refuses integer Mean, L2, LogSum and
+     * LogSumExp) */
+    if ((d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) && k >= 0 && k != CC_REDUCE_MEAN &&
+        k != CC_REDUCE_L2 && k != CC_REDUCE_LOGSUM && k != CC_REDUCE_LOGSUMEXP)
+        return CC_SUPPORT_YES;
     if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
@@ -57,21 +66,19 @@ static cc_status reduce_prepare(ocl_build *b, cc_err *err)
     int r = x->shape.rank, red[CC_MAX_RANK] = { 0 };
     int64_t dims[CC_MAX_RANK];
     for (int d = 0; d < r; d++) dims[d] = x->shape.dims[d];
-    int is_max = strcmp(op, "ReduceMax") == 0;
+    static const char *const names[CC_REDUCE_KIND_COUNT] = {
+        [CC_REDUCE_MEAN] = "reduce_mean", [CC_REDUCE_MAX] = "reduce_max", [CC_REDUCE_MIN] = "reduce_min",
+        [CC_REDUCE_SUM] = "reduce_sum", [CC_REDUCE_PROD] = "reduce_prod", [CC_REDUCE_L1] = "reduce_l1",
+        [CC_REDUCE_L2] = "reduce_l2", [CC_REDUCE_LOGSUM] = "reduce_logsum",
+        [CC_REDUCE_LOGSUMEXP] = "reduce_logsumexp", [CC_REDUCE_SUMSQUARE] = "reduce_sumsquare",
+    };
+    int kind = CC_REDUCE_MEAN;
     if (strcmp(op, "GlobalAveragePool") == 0) {
         for (int d = 2; d < r; d++) red[d] = 1;
     } else {
-        const cc_attr_value *axes = cc_attr_get(b->node, "axes");
-        if (!axes->set || axes->n == 0) {
-            for (int d = 0; d < r; d++) red[d] = 1;
-        } else {
-            for (int i = 0; i < axes->n; i++) {
-                int64_t a = axes->ints[i] < 0 ? axes->ints[i] + r : axes->ints[i];
-                if (a < 0 || a >= r) return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld is out of range", op,
-                                                       (long long)axes->ints[i]);
-                red[a] = 1;
-            }
-        }
+        kind = cc_lower_reduce_kind(b->node);
+        cc_status st = cc_lower_reduce_axes(b->node, b->in, r, red, err);
+        if (st) return st;
     }
     if (r == 0) {
         dims[0] = 1;
@@ -107,7 +114,7 @@ static cc_status reduce_prepare(ocl_build *b, cc_err *err)
     cc_status st = cc_ocl_const(b, g, sizeof(int) * (size_t)p, &gslot, err);
     if (st) return st;
     char name[32], prog[32];
-    snprintf(name, sizeof name, "%s_%s", is_max ? "reduce_max" : "reduce_mean", cc_ocl_suffix(x->dtype));
+    snprintf(name, sizeof name, "%s_%s", names[kind], cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
@@ -133,12 +140,15 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     int r = x->shape.rank;
     int64_t axis = cc_attr_i(b->node, "axis");
     if (axis < 0) axis += r;
-    if (r == 0 || axis < 0 || axis >= r) return cc_err_set(err, CC_ERR_ARG, "Softmax: axis is out of range");
+    if (r == 0 || axis < 0 || axis >= r) return cc_err_set(err, CC_ERR_ARG, "%s: axis is out of range", b->node->op->name);
     int64_t len = x->shape.dims[axis], inner = 1, outer = 1;
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
     for (int d = (int)axis + 1; d < r; d++) inner *= x->shape.dims[d];
     char name[32], prog[32];
-    snprintf(name, sizeof name, "softmax_%s", cc_ocl_suffix(x->dtype));
+    const char *base = b->node->op->id == CC_OP_ID_LogSoftmax ? "logsoftmax"
+                       : b->node->op->id == CC_OP_ID_Hardmax  ? "hardmax"
+                                                              : "softmax";
+    snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
     cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
@@ -222,8 +232,18 @@ static const ocl_op reduce_ops[] = {
     { CC_OP_ID_ArgMax, arg_supports, arg_prepare },
     { CC_OP_ID_ArgMin, arg_supports, arg_prepare },
     { CC_OP_ID_Softmax, reduce_supports, softmax_prepare },
+    { CC_OP_ID_LogSoftmax, reduce_supports, softmax_prepare },
+    { CC_OP_ID_Hardmax, reduce_supports, softmax_prepare },
     { CC_OP_ID_ReduceMean, reduce_supports, reduce_prepare },
     { CC_OP_ID_ReduceMax, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceMin, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceSum, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceProd, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceL1, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceL2, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceLogSum, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceLogSumExp, reduce_supports, reduce_prepare },
+    { CC_OP_ID_ReduceSumSquare, reduce_supports, reduce_prepare },
     { CC_OP_ID_GlobalAveragePool, reduce_supports, reduce_prepare },
 };
 

@@ -48,8 +48,19 @@ static const sweep_must_claim must[] = {
     { CC_OP_ID_Transpose, CC_F32 },           { CC_OP_ID_Concat, CC_F32 },
     { CC_OP_ID_MaxPool, CC_I8 },              { CC_OP_ID_MaxPool, CC_U8 },
     { CC_OP_ID_Transpose, CC_I64 },
+    { CC_OP_ID_ReduceMin, CC_F32 },           { CC_OP_ID_ReduceSum, CC_F32 },
+    { CC_OP_ID_ReduceProd, CC_F32 },          { CC_OP_ID_ReduceL1, CC_F32 },
+    { CC_OP_ID_ReduceL2, CC_F32 },            { CC_OP_ID_ReduceSumSquare, CC_F32 },
+    { CC_OP_ID_LogSoftmax, CC_F32 },
 };
 /* clang-format on */
+
+/* Ops oneDNN runs outside the catalog's bound on some inputs, as measured here. */
+static const sweep_known_failure known[] = {
+    { CC_OP_ID_LogSoftmax,
+      "oneDNN 2.6's softmax_v2 log algorithm (jit:avx2) computes the log with an absolute error up to ~3e-6 "
+      "near 1: a one-element LogSoftmax, exactly 0, comes out 1.43e-6, twice the bound" },
+};
 
 /* (op, dtype) pairs oneDNN 2.6 has kernels for only from an ISA on: claimed there, refused
  * below it as not on this hardware (with oneDNN's dnnl_unimplemented), never as "no". */
@@ -251,7 +262,7 @@ int main(void)
     for (int i = 0; i < N_MUST; i++) all[n_all++] = must[i];
     for (int i = 0; i < N_MUST_ISA; i++)
         if (isa_has(ctx, must_isa[i].isa)) all[n_all++] = must_isa[i].claim;
-    backend_sweep(&cc_target_onednn, ctx, "onednn", all, n_all);
+    backend_sweep_known(&cc_target_onednn, ctx, "onednn", all, n_all, known, (int)(sizeof known / sizeof known[0]));
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }

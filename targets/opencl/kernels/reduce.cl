@@ -1,6 +1,8 @@
-/* reduce.cl - template (S = f32, f16, bf16): ReduceMean, ReduceMax (and GlobalAveragePool
- * as a mean) and Softmax, one work-item per output element (per row for Softmax),
- * accumulating in f32.
+/* reduce.cl - template (S = f32, f16, bf16 with S_IS_FLOAT; i8, u8, i32, i64): the ten
+ * Reduce* ops (and GlobalAveragePool as a mean), Softmax, LogSoftmax and Hardmax, one
+ * work-item per output element (per row for the softmaxes), accumulating in f32. Integer
+ * copies have Max, Min, Sum, Prod, L1 and SumSquare only, accumulating in 64-bit unsigned
+ * arithmetic (two's complement wrap-around) and storing the low bits.
  *
  * Reductions: output element i has coordinates over the kept dims (nk of them; g holds
  * their sizes, then their input strides), and the reduced dims (nr; sizes, then strides,
@@ -17,19 +19,27 @@ int KN(reduce_base)(int i, int nk, global const int *g)
     return off;
 }
 
+#if defined(S_IS_FLOAT)
+#define VT float
+#define RLD(x, i) LD(x, i)
+#else
+#define VT long
+#define RLD(x, i) ((long)(x)[i])
+#endif
+
 #define REDUCE_LOOP(BODY)                                                                 \
     global const int *rd = g + 2 * nk, *rs = g + 2 * nk + nr;                             \
     if (nr == 1) {                                                                        \
         const int step = rs[0];                                                           \
         for (int r = 0; r < R; r++) {                                                     \
-            float v = LD(x, base + r * step);                                             \
+            VT v = RLD(x, base + r * step);                                               \
             BODY;                                                                         \
         }                                                                                 \
     } else {                                                                              \
         int c[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };                                            \
         int off = base;                                                                   \
         for (int r = 0; r < R; r++) {                                                     \
-            float v = LD(x, off);                                                         \
+            VT v = RLD(x, off);                                                           \
             BODY;                                                                         \
             for (int d = nr - 1; d >= 0; d--) {                                           \
                 off += rs[d];                                                             \
@@ -40,26 +50,49 @@ int KN(reduce_base)(int i, int nk, global const int *g)
         }                                                                                 \
     }
 
-kernel void KN(reduce_mean)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R,
-                            global const int *restrict g)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    int base = KN(reduce_base)(i, nk, g);
-    float sum = 0.0f;
-    REDUCE_LOOP(sum += v)
-    ST(y, i, sum / (float)R);
-}
+#if defined(S_IS_FLOAT)
 
-kernel void KN(reduce_max)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R,
-                           global const int *restrict g)
+/* One kernel per reduction: acc starts at INIT, takes each value v by BODY, and the output
+ * is FINAL. Max and Min keep the first NaN they meet. */
+#define REDUCE_KERNEL(NAME, INIT, BODY, FINAL)                                             \
+    kernel void KN(NAME)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R, \
+                         global const int *restrict g)                                    \
+    {                                                                                     \
+        int i = get_global_id(0);                                                         \
+        if (i >= n) return;                                                               \
+        int base = KN(reduce_base)(i, nk, g);                                             \
+        float acc = INIT;                                                                 \
+        REDUCE_LOOP(BODY)                                                                 \
+        ST(y, i, FINAL);                                                                  \
+    }
+
+REDUCE_KERNEL(reduce_mean, 0.0f, acc += v, acc / (float)R)
+REDUCE_KERNEL(reduce_max, -INFINITY, acc = (v > acc || isnan(v)) && !isnan(acc) ? v : acc, acc)
+REDUCE_KERNEL(reduce_min, INFINITY, acc = (v < acc || isnan(v)) && !isnan(acc) ? v : acc, acc)
+REDUCE_KERNEL(reduce_sum, 0.0f, acc += v, acc)
+REDUCE_KERNEL(reduce_prod, 1.0f, acc *= v, acc)
+REDUCE_KERNEL(reduce_l1, 0.0f, acc += fabs(v), acc)
+REDUCE_KERNEL(reduce_l2, 0.0f, acc += v * v, sqrt(acc))
+REDUCE_KERNEL(reduce_sumsquare, 0.0f, acc += v * v, acc)
+REDUCE_KERNEL(reduce_logsum, 0.0f, acc += v, log(acc))
+
+/* log sum exp(v): the largest element m first, then m + log sum exp(v - m) (m itself where
+ * it is infinite or NaN). */
+kernel void KN(reduce_logsumexp)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R,
+                                 global const int *restrict g)
 {
     int i = get_global_id(0);
     if (i >= n) return;
     int base = KN(reduce_base)(i, nk, g);
-    float best = -INFINITY;
-    REDUCE_LOOP(best = v > best ? v : best)
-    ST(y, i, best);
+    float m = -INFINITY;
+    {
+        REDUCE_LOOP(m = (v > m || isnan(v)) && !isnan(m) ? v : m)
+    }
+    float acc = 0.0f;
+    {
+        REDUCE_LOOP(acc += exp(v - m))
+    }
+    ST(y, i, isfinite(m) ? m + log(acc) : m);
 }
 
 /* Softmax along an axis of length L: row i starts at (i / inner) * L * inner + i % inner
@@ -78,3 +111,61 @@ kernel void KN(softmax)(global const TY *restrict x, global TY *restrict y, int 
     for (int l = 0; l < L; l++) sum += exp(LD(x, base + l * inner) - mx);
     for (int l = 0; l < L; l++) ST(y, base + l * inner, exp(LD(x, base + l * inner) - mx) / sum);
 }
+
+/* LogSoftmax along the axis, rows as for softmax: (x - max) - log sum exp(x - max). */
+kernel void KN(logsoftmax)(global const TY *restrict x, global TY *restrict y, int n, int L, int inner)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int base = (i / inner) * L * inner + i % inner;
+    float mx = -INFINITY;
+    for (int l = 0; l < L; l++) {
+        float v = LD(x, base + l * inner);
+        mx = v > mx ? v : mx;
+    }
+    float sum = 0.0f;
+    for (int l = 0; l < L; l++) sum += exp(LD(x, base + l * inner) - mx);
+    float lse = log(sum);
+    for (int l = 0; l < L; l++) ST(y, base + l * inner, (LD(x, base + l * inner) - mx) - lse);
+}
+
+/* Hardmax along the axis: 1 at the first largest element (a NaN counts as the largest),
+ * 0 elsewhere. */
+kernel void KN(hardmax)(global const TY *restrict x, global TY *restrict y, int n, int L, int inner)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int base = (i / inner) * L * inner + i % inner, at = 0;
+    float b = LD(x, base);
+    for (int l = 1; l < L && !isnan(b); l++) {
+        float v = LD(x, base + l * inner);
+        if (v > b || isnan(v)) {
+            b = v;
+            at = l;
+        }
+    }
+    for (int l = 0; l < L; l++) ST(y, base + l * inner, l == at ? 1.0f : 0.0f);
+}
+
+#else /* integer copies */
+
+#define REDUCE_INT_KERNEL(NAME, INIT, BODY)                                                \
+    kernel void KN(NAME)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R, \
+                         global const int *restrict g)                                    \
+    {                                                                                     \
+        int i = get_global_id(0);                                                         \
+        if (i >= n) return;                                                               \
+        int base = KN(reduce_base)(i, nk, g);                                             \
+        ulong acc = INIT;                                                                 \
+        REDUCE_LOOP(BODY)                                                                 \
+        y[i] = (TY)acc;                                                                   \
+    }
+
+REDUCE_INT_KERNEL(reduce_max, (ulong)LONG_MIN, acc = v > (long)acc ? (ulong)v : acc)
+REDUCE_INT_KERNEL(reduce_min, (ulong)LONG_MAX, acc = v < (long)acc ? (ulong)v : acc)
+REDUCE_INT_KERNEL(reduce_sum, 0, acc += (ulong)v)
+REDUCE_INT_KERNEL(reduce_prod, 1, acc *= (ulong)v)
+REDUCE_INT_KERNEL(reduce_l1, 0, acc += v < 0 ? 0 - (ulong)v : (ulong)v)
+REDUCE_INT_KERNEL(reduce_sumsquare, 0, acc += (ulong)v * (ulong)v)
+
+#endif
