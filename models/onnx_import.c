@@ -549,6 +549,18 @@ static cc_status node_attrs(importer *im, const char *label, const Onnx__NodePro
                 continue;
             }
         }
+        if (legacy & CC_ONNX_NEWER_AXES_INPUT && strcmp(an, "noop_with_empty_axes") == 0) {
+            if (attr_type(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT)
+                return cc_err_set(err, CC_ERR_ARG, "%s: %s: attribute 'noop_with_empty_axes' is %s", im->path, label,
+                                  attr_type_name(attr_type(a)));
+            int ai = cc_attr_index(op, "axes");
+            if (a->i != 0 && (ai < 0 || !attrs[ai].set))
+                return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                  "%s: %s: %s-18 with noop_with_empty_axes=1 and no axes (the identity) is not in "
+                                  "the catalog's %s-13",
+                                  im->path, label, op->name, op->name);
+            continue;
+        }
         if (legacy & CC_ONNX_LEGACY_BN_SPATIAL && strcmp(an, "spatial") == 0) {
             if (attr_type(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT && a->i == 1) continue; /* the default */
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
@@ -598,6 +610,21 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     /* inputs: "" is an absent optional input; trailing absent ones are dropped */
     size_t n_given = nd->n_input;
     while (n_given > 0 && !str_or(nd->input[n_given - 1], "")[0]) n_given--;
+    const cc_tensor *axes_in = NULL; /* Reduce*-18's axes input, made the attribute below */
+    if ((legacy & CC_ONNX_NEWER_AXES_INPUT) && n_given == 2) {
+        int v = map_get(&im->values, str_or(nd->input[1], ""));
+        axes_in = v >= 0 ? cc_mb_value(im->b, v) : NULL;
+        if (!axes_in || !axes_in->data)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "%s: %s: %s-%d's axes input '%s' is computed at run time; the catalog's %s-13 needs "
+                              "it constant",
+                              im->path, label, op->name, version, str_or(nd->input[1], ""), op->name);
+        if ((axes_in->dtype != CC_I64 && axes_in->dtype != CC_I32) || axes_in->shape.rank != 1 ||
+            cc_shape_numel(&axes_in->shape) > CC_MAX_INTS)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: axes must be a 1-D int64 tensor of at most %d values",
+                              im->path, label, CC_MAX_INTS);
+        n_given = 1;
+    }
     if (n_given > (size_t)op->n_inputs)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %zu inputs, the catalog's %s takes at most %d", im->path,
                           label, n_given, op->name, op->n_inputs);
@@ -614,6 +641,14 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     memset(&tmp, 0, sizeof tmp);
     tmp.op = op;
     if ((st = cc_node_set_defaults(&tmp, &e))) return cc_err_set(err, st, "%s: %s: %s", im->path, label, e.msg);
+    if (axes_in) {
+        cc_attr_value *av = &tmp.attrs[cc_attr_index(op, "axes")];
+        av->n = (int)cc_shape_numel(&axes_in->shape);
+        for (int i = 0; i < av->n; i++)
+            av->ints[i] = (int64_t)cc_load(axes_in->data, axes_in->dtype, (size_t)i);
+        if (axes_in->dtype == CC_I64) memcpy(av->ints, axes_in->data, sizeof(int64_t) * (size_t)av->n);
+        av->set = av->n > 0 ? 2 : 0; /* an empty axes tensor is "no axes" */
+    }
     if ((st = node_attrs(im, label, nd, op, legacy, tmp.attrs, in, &n_in, err))) return st;
 
     /* outputs: trailing unnamed ones are not requested */

@@ -6,7 +6,9 @@
  * (ONNX's operator_sets.h: Debian's libonnx-dev 1.12 for opsets 1..17, ONNX's own history
  * for 18..20). A node's version V is the newest one <= the model's opset. Then:
  *   - V == since_version: the catalog's semantics;
- *   - V >  since_version: a newer definition the catalog does not have: refused;
+ *   - V >  since_version: a newer definition the catalog does not have: refused, except
+ *     where the row rewrites it into the catalog's (CC_ONNX_NEWER_AXES_INPUT: Reduce*-18's
+ *     constant axes input becomes the opset-13 attribute);
  *   - V <  since_version: allowed only where the row says the older definition computes
  *     the same thing for every node it can express (the changes were new types, new
  *     attributes or inputs whose absence means the old behaviour, negative axes), perhaps
@@ -63,20 +65,20 @@ static const op_version table[] = {
     { "Softmax",            1,  CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
     { "Softmax",            11, CC_ONNX_LEGACY_SOFTMAX_AXIS, "coerces the input to 2-D at axis" },
     { "ReduceMean",         11, 0, "adds negative axes" },
-    { "ReduceMean",         18, REFUSED, "axes became an input, adds noop_with_empty_axes" },
+    { "ReduceMean",         18, CC_ONNX_NEWER_AXES_INPUT, "axes became an input, adds noop_with_empty_axes" },
     { "ReduceMax",          11, 0, "adds negative axes" },
     { "ReduceMax",          12, 0, "adds int8/uint8" },
-    { "ReduceMax",          18, REFUSED, "axes became an input, adds noop_with_empty_axes" },
+    { "ReduceMax",          18, CC_ONNX_NEWER_AXES_INPUT, "axes became an input, adds noop_with_empty_axes" },
     { "ReduceMax",          20, REFUSED, "adds boolean inputs" },
     { "ReduceMin",          11, 0, "adds negative axes" },
     { "ReduceMin",          12, 0, "adds int8/uint8" },
-    { "ReduceMin",          18, REFUSED, "axes became an input, adds noop_with_empty_axes" },
+    { "ReduceMin",          18, CC_ONNX_NEWER_AXES_INPUT, "axes became an input, adds noop_with_empty_axes" },
     { "ReduceMin",          20, REFUSED, "adds boolean inputs" },
     { "ReduceSum",          1,  CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute, non-negative" },
     { "ReduceSum",          11, CC_ONNX_LEGACY_ATTR_INPUTS, "axes was an attribute" },
 #define REDUCE(OP)                                                                  \
     { OP,                   11, 0, "adds negative axes" },                           \
-    { OP,                   18, REFUSED, "axes became an input, adds noop_with_empty_axes" }
+    { OP,                   18, CC_ONNX_NEWER_AXES_INPUT, "axes became an input, adds noop_with_empty_axes" }
     REDUCE("ReduceProd"), REDUCE("ReduceL1"), REDUCE("ReduceL2"), REDUCE("ReduceLogSum"),
     REDUCE("ReduceLogSumExp"), REDUCE("ReduceSumSquare"),
 #undef REDUCE
@@ -210,6 +212,9 @@ cc_status cc_onnx_opset_check(cc_err *err)
         if (!known)
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c names %s-%d, not a version ops/ops.def lists",
                               table[i].op, table[i].version);
+        if (table[i].version < op->since_version && (table[i].flags & CC_ONNX_NEWER_AXES_INPUT))
+            return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: %s-%d is older than the catalog's version",
+                              table[i].op, table[i].version);
         if (table[i].version == op->since_version && table[i].flags)
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c rewrites or refuses %s-%d, the catalog's own version",
                               table[i].op, table[i].version);
@@ -234,6 +239,10 @@ cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsig
                           info->versions[0]);
     const op_version *row = row_of(op->name, in_force);
     *version = in_force;
+    if (in_force > op->since_version && row && (row->flags & CC_ONNX_NEWER_AXES_INPUT)) {
+        *legacy = row->flags;
+        return CC_OK;
+    }
     if (in_force > op->since_version)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opset %d semantics are not in the catalog (it has %s-%d; %s-%d %s)",
                           in_force, op->name, op->since_version, op->name, in_force,

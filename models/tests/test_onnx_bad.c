@@ -546,6 +546,55 @@ static void test_legacy_rewrites(void)
     nd = hm_node(&h, "Split", "", 1, (const char *[]){ "a" }, 2, (const char *[]){ "y0", "y1" });
     hm_attr_ints(&h, nd, "split", sp, 2);
     expect_fail(hm_write(&h, "split13.onnx"), NULL, CC_ERR_UNSUPPORTED, "attribute 'split' is not in");
+    /* ReduceSum-11: the axes attribute becomes the constant input: columns of a */
+    static const int64_t o3[1] = { 3 }, o22[1] = { 2 }, one[1] = { 1 };
+    hm_init(&h, 11);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 1, o3);
+    nd = hm_node(&h, "ReduceSum", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    static int64_t ax0[1] = { 0 };
+    hm_attr_ints(&h, nd, "axes", ax0, 1);
+    hm_attr_i(&h, nd, "keepdims", 0);
+    m = expect_load(hm_write(&h, "reducesum11.onnx"), NULL);
+    static const double rs[3] = { -3, -1, 1 };
+    expect_values(m, &a, rs, 3);
+    cc_model_free(m);
+    /* ReduceMean-18 (opset 18): a constant axes input becomes the opset-13 attribute: row means */
+    static int64_t ax1[1] = { -1 };
+    hm_init(&h, 18);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 1, o22);
+    hm_init_tensor(&h, "axes", I64, 1, one, ax1, 1, 0);
+    nd = hm_node(&h, "ReduceMean", "", 2, (const char *[]){ "a", "axes" }, 1, (const char *[]){ "y" });
+    hm_attr_i(&h, nd, "keepdims", 0);
+    hm_attr_i(&h, nd, "noop_with_empty_axes", 1); /* axes are given: no effect */
+    m = expect_load(hm_write(&h, "reducemean18.onnx"), NULL);
+    static const double rm[2] = { -2, 1 };
+    expect_values(m, &a, rm, 2);
+    if (m) CHECK(m->graph.nodes[0].n_in == 1 && cc_attr_get(&m->graph.nodes[0], "axes")->ints[0] == -1);
+    cc_model_free(m);
+    /* ... without axes and with noop_with_empty_axes = 1 (the identity): refused */
+    hm_init(&h, 18);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 2, d);
+    nd = hm_node(&h, "ReduceMax", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    hm_attr_i(&h, nd, "noop_with_empty_axes", 1);
+    expect_fail(hm_write(&h, "reducemax18_noop.onnx"), NULL, CC_ERR_UNSUPPORTED,
+                "ReduceMax-18 with noop_with_empty_axes=1 and no axes");
+    /* ... with axes computed at run time (a graph input): refused, naming the input */
+    hm_init(&h, 18);
+    hm_input(&h, "a", F32, 2, d);
+    hm_input(&h, "k", I64, 1, one);
+    hm_output(&h, "y", F32, 1, o22);
+    hm_node(&h, "ReduceL2", "", 2, (const char *[]){ "a", "k" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "reducel2_18_runtime.onnx"), NULL, CC_ERR_UNSUPPORTED,
+                "ReduceL2-18's axes input 'k' is computed at run time");
+    /* ReduceMax-20 (boolean inputs) stays refused */
+    hm_init(&h, 20);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 2, d);
+    hm_node(&h, "ReduceMax", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "reducemax20.onnx"), NULL, CC_ERR_UNSUPPORTED, "opset 20 semantics are not in the catalog");
     cc_tensor_free(&a);
 }
 
