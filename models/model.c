@@ -15,6 +15,7 @@ struct cc_model_builder {
     cc_node *nodes;
     int n_inputs, inputs[CC_MAX_IO];
     int n_outputs, outputs[CC_MAX_IO];
+    int n_folded;
 };
 
 cc_status cc_mb_create(const char *name, cc_model_builder **out, cc_err *err)
@@ -133,6 +134,74 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     return CC_OK;
 }
 
+cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *name, const cc_attr_value *attrs,
+                          int n_in, const int *in, int n_out, int *out, const char *const *out_names, int *folded,
+                          cc_err *err)
+{
+    *folded = 0;
+    if (n_in > op->n_inputs || n_in > CC_MAX_IO || n_out < op->min_outputs || n_out > op->max_outputs)
+        return CC_OK; /* cc_mb_node_values reports it */
+    int reads_shape = op->id == CC_OP_ID_Shape || op->id == CC_OP_ID_Size, has_data_input = 0;
+    for (int i = 0; i < op->n_inputs; i++) has_data_input |= op->inputs[i].role == CC_IN_DATA;
+    cc_node node;
+    memset(&node, 0, sizeof node);
+    node.op = op;
+    memcpy(node.attrs, attrs, sizeof node.attrs);
+    snprintf(node.name, sizeof node.name, "%s", name);
+    node.n_in = n_in;
+    node.n_out = n_out;
+    const cc_tensor *inp[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < n_in; i++) {
+        if (in[i] >= b->n_values) return CC_OK;
+        node.in[i] = in[i];
+        inp[i] = in[i] >= 0 ? &b->values[in[i]] : NULL;
+        if (inp[i] && !inp[i]->data && !(reads_shape && i == 0)) return CC_OK; /* computed at run time */
+    }
+    cc_tensor outs[CC_MAX_IO];
+    memset(outs, 0, sizeof outs);
+    cc_err e = { 0 };
+    if (op->infer(&node, inp, n_out, outs, &e)) return CC_OK; /* cc_mb_node_values reports it */
+    int64_t total = 0;
+    for (int j = 0; j < n_out; j++) {
+        total += cc_tensor_numel(&outs[j]);
+        if (!reads_shape && has_data_input && cc_dtype_is_float(outs[j].dtype)) return CC_OK; /* not a shape */
+    }
+    if (total > CC_MB_FOLD_MAX) return CC_OK;
+    cc_golden go[CC_MAX_IO];
+    memset(go, 0, sizeof go);
+    cc_status st = CC_OK;
+    for (int j = 0; j < n_out && !st; j++) {
+        int64_t n = cc_tensor_numel(&outs[j]);
+        go[j].dtype = outs[j].dtype;
+        go[j].shape = outs[j].shape;
+        go[j].k = 1;
+        go[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
+        go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
+        if (!go[j].value || !go[j].mag) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    if (!st && (st = op->golden(&node, inp, n_out, go, &e)))
+        st = cc_err_set(err, st, "node %s: folding %s: %s", name, op->name, e.msg);
+    for (int j = 0; j < n_out && !st; j++) {
+        cc_tensor t = { 0 };
+        if ((st = cc_tensor_alloc(&t, outs[j].dtype, &outs[j].shape, err))) break;
+        int64_t n = cc_tensor_numel(&t);
+        for (int64_t i = 0; i < n; i++) {
+            if (t.dtype == CC_I64) ((int64_t *)t.data)[i] = (int64_t)go[j].value[i];
+            else cc_store(t.data, t.dtype, (size_t)i, go[j].value[i]);
+        }
+        char vname[CC_VALUE_NAME_MAX];
+        if (out_names && out_names[j]) snprintf(vname, sizeof vname, "%s", out_names[j]);
+        else snprintf(vname, sizeof vname, "%s:%d", name, j);
+        st = cc_mb_const(b, vname, &t, &out[j], err);
+    }
+    cc_golden_free(go, CC_MAX_IO);
+    if (!st) {
+        *folded = 1;
+        b->n_folded++;
+    }
+    return st;
+}
+
 cc_status cc_mb_node(cc_model_builder *b, const char *op_name, const char *name, const char *attrs,
                      int n_in, const int *in, int n_out, int *out, const char *const *out_names,
                      cc_err *err)
@@ -201,6 +270,7 @@ cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, c
     snprintf(m->name, sizeof m->name, "%s", b->name);
     m->task = task;
     m->n_classes = n_classes;
+    m->n_folded = b->n_folded;
     m->graph.n_values = b->n_values;
     m->graph.values = b->values;
     m->graph.n_nodes = b->n_nodes;

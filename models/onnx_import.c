@@ -671,8 +671,16 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     }
     char name[64];
     printable(name, sizeof name, str_or(nd->name, label));
-    int out[CC_MAX_IO];
-    st = cc_mb_node_values(im->b, op, name, tmp.attrs, n_in, in, (int)n_out, out, out_names, &e);
+    /* shape computations fold into constants, except a node that makes a graph output (a
+     * target must compute every output) */
+    int out[CC_MAX_IO], folded = 0, makes_output = 0;
+    for (size_t j = 0; j < n_out; j++)
+        for (size_t i = 0; i < im->g->n_output && !makes_output; i++)
+            makes_output = im->g->output[i]->name && str_or(nd->output[j], "")[0] &&
+                           strcmp(im->g->output[i]->name, nd->output[j]) == 0;
+    if (!makes_output)
+        st = cc_mb_fold_node(im->b, op, name, tmp.attrs, n_in, in, (int)n_out, out, out_names, &folded, &e);
+    if (!st && !folded) st = cc_mb_node_values(im->b, op, name, tmp.attrs, n_in, in, (int)n_out, out, out_names, &e);
     if (st) return cc_err_set(err, st, "%s: %s: %s", im->path, label, strip_node_prefix(e.msg, name));
     for (size_t j = 0; j < n_out; j++) {
         if (!str_or(nd->output[j], "")[0]) continue;

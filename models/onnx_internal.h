@@ -58,9 +58,11 @@ enum {
     CC_ONNX_LEGACY_NO_SAME_PAD = 8,   /* Conv-1, AveragePool-7/10, MaxPool-8/10: auto_pad
                                          SAME_* defined differently before opset 11 */
     CC_ONNX_LEGACY_BN_SPATIAL = 16,   /* BatchNormalization-7: attribute spatial, 1 only */
-    CC_ONNX_NEWER_AXES_INPUT = 32     /* Reduce*-18 (a version newer than the catalog's -13):
+    CC_ONNX_NEWER_AXES_INPUT = 32,    /* Reduce*-18 (a version newer than the catalog's -13):
                                          a constant axes input becomes the attribute;
                                          noop_with_empty_axes = 1 without axes is refused */
+    CC_ONNX_NEWER_TYPES = 64          /* a newer version that only adds element types the
+                                         catalog does not have (ConstantOfShape-20) */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
 /* CC_ERR_INTERNAL when a row of the importer's version table (onnx_opset.c) names a

@@ -102,6 +102,9 @@ cc_dtype cc_case_dtype(const cc_case *c)
 {
     for (int i = 0; i < c->op->n_inputs; i++)
         if (c->present[i]) return c->in_dtype[i];
+    /* no data input (ConstantOfShape, Range): the first tensor-valued parameter's dtype */
+    for (int a = 0; a < c->op->n_attrs; a++)
+        if (c->op->attrs[a].kind == CC_ATTR_TENSOR && c->attrs[a].set) return c->attrs[a].tdtype;
     return CC_F32;
 }
 
@@ -227,7 +230,9 @@ cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err)
             c.in_dtype[i] = first_dt;
         }
     }
-    if (first_dt == CC_DTYPE_COUNT)
+    int has_data = 0; /* ConstantOfShape and Range have none: their dtype is a tensor parameter's */
+    for (int i = 0; i < op->n_inputs; i++) has_data |= op->inputs[i].role == CC_IN_DATA;
+    if (first_dt == CC_DTYPE_COUNT && has_data)
         return cc_err_set(err, CC_ERR_ARG, "%s: the case id names no input", op->name);
     for (int a = 0; a < op->n_attrs; a++)
         if (op->attrs[a].required && !c.attrs[a].set)
@@ -311,6 +316,15 @@ static cc_status make_attr_input(const cc_case *c, int a, cc_tensor *t, cc_err *
 {
     const cc_attr_def *d = &c->op->attrs[a];
     const cc_attr_value *v = &c->attrs[a];
+    if (d->kind == CC_ATTR_TENSOR) { /* the tensor as written: its own dtype and shape */
+        cc_status st = cc_tensor_alloc(t, v->tdtype, &v->tshape, err);
+        if (st) return st;
+        for (int k = 0; k < v->n; k++) {
+            if (v->tdtype == CC_I64) ((int64_t *)t->data)[k] = v->ints[k];
+            else cc_store(t->data, v->tdtype, (size_t)k, v->floats[k]);
+        }
+        return CC_OK;
+    }
     cc_dtype dt = d->input_dtype == CC_DTYPE_COUNT ? cc_case_dtype(c) : d->input_dtype;
     cc_shape s;
     memset(&s, 0, sizeof s);

@@ -28,7 +28,10 @@ typedef enum cc_op_id {
 #define CC_TRAIT_FUSABLE 0x10u
 /* sums products over a reduction axis of length K: the convolutions and matrix products */
 #define CC_TRAIT_CONTRACTION 0x20u
-#define CC_TRAIT_ALL 0x3fu
+/* every output element is one value by definition (ConstantOfShape): a constant golden
+ * output is what the op means, not a sign of an uninformative case */
+#define CC_TRAIT_FILL 0x40u
+#define CC_TRAIT_ALL 0x7fu
 
 /* the most opset versions ops.def lists for one op */
 #define CC_OP_MAX_VERSIONS 8

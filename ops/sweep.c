@@ -307,8 +307,14 @@ static cc_status expand_one(const cc_op_def *op, const cc_sweep_row *row, const 
                 rest /= s->n_alt;
             }
             if (strcmp(s->alt[k], "-") == 0) continue;
-            len += (size_t)snprintf(id + len, sizeof id - len, ",%s=%s", s->name,
-                                    resolve_dtype(s->alt[k], dt));
+            /* "dt:VALUE" is a tensor of the case dtype (ConstantOfShape's value) */
+            if (strncmp(s->alt[k], "dt:", 3) == 0)
+                len += (size_t)snprintf(id + len, sizeof id - len, "%s%s=%s:%s", first ? "" : ",", s->name,
+                                        cc_dtype_name(dt), s->alt[k] + 3);
+            else
+                len += (size_t)snprintf(id + len, sizeof id - len, "%s%s=%s", first ? "" : ",", s->name,
+                                        resolve_dtype(s->alt[k], dt));
+            first = 0;
         }
         if (len + 2 >= sizeof id) {
             st = cc_err_set(err, CC_ERR_INTERNAL, "case id too long");

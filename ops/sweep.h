@@ -23,6 +23,8 @@
  *           "-" as a value              the attribute not given (its default, or absent).
  *   "other8", as a dtype or a value, is the other 8-bit type than the case dtype (i8 in a
  *   u8 case, u8 in an i8 case): mixed-signedness INT8 rows of MatMulInteger and friends.
+ *   "dt:V" as a value is a tensor of the case dtype ("value=dt:[2]" in an f16 case is
+ *   "value=f16:[2]"): the case dtype of an op without data inputs (ConstantOfShape, Range).
  *
  * Tags say which sweep a case belongs to: the full sweep is every row; the quick sweep (CI)
  * is every row tagged CC_SWEEP_QUICK, and of a class only the entries tagged so. EDGE and

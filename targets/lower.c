@@ -368,3 +368,50 @@ cc_status cc_lower_reduce_axes(const cc_node *node, const cc_tensor *const *in, 
     }
     return CC_OK;
 }
+
+/* ---- ConstantOfShape, Range ------------------------------------------------------------ */
+
+cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, const cc_tensor *y, void *host,
+                            cc_err *err)
+{
+    int64_t n = cc_tensor_numel(y);
+    size_t es = cc_dtype_size(y->dtype);
+    if (node->op->id == CC_OP_ID_ConstantOfShape) {
+        const cc_attr_value *a = cc_attr_get(node, "value");
+        unsigned char cell[8] = { 0 }; /* float32 0 when absent */
+        if (a->set && a->n == 1 && a->tdtype == y->dtype) {
+            if (y->dtype == CC_I64) memcpy(cell, &a->ints[0], 8);
+            else cc_store(cell, y->dtype, 0, cc_dtype_is_float(y->dtype) ? a->floats[0] : (double)a->ints[0]);
+        } else if (a->set) {
+            return cc_err_set(err, CC_ERR_ARG, "ConstantOfShape: value must be one %s element", cc_dtype_name(y->dtype));
+        }
+        for (int64_t i = 0; i < n; i++) memcpy((char *)host + (size_t)i * es, cell, es);
+        return CC_OK;
+    }
+    /* Range */
+    for (int k = 0; k < 3; k++)
+        if (k >= node->n_in || !in[k] || !in[k]->data || in[k]->dtype != y->dtype || cc_tensor_numel(in[k]) != 1)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: start, limit and delta must be constant %s scalars",
+                              cc_dtype_name(y->dtype));
+    if (y->dtype == CC_F32) {
+        float s = *(const float *)in[0]->data, d = *(const float *)in[2]->data;
+        for (int64_t i = 0; i < n; i++) ((float *)host)[i] = s + (float)i * d;
+    } else if (y->dtype == CC_I32 || y->dtype == CC_I64) {
+        int64_t s, d;
+        if (y->dtype == CC_I32) {
+            s = *(const int32_t *)in[0]->data;
+            d = *(const int32_t *)in[2]->data;
+        } else {
+            memcpy(&s, in[0]->data, 8);
+            memcpy(&d, in[2]->data, 8);
+        }
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t v = (uint64_t)s + (uint64_t)i * (uint64_t)d;
+            if (y->dtype == CC_I32) ((int32_t *)host)[i] = (int32_t)(uint32_t)v;
+            else ((int64_t *)host)[i] = (int64_t)v;
+        }
+    } else {
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: dtype %s", cc_dtype_name(y->dtype));
+    }
+    return CC_OK;
+}

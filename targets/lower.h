@@ -77,6 +77,13 @@ int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode);
  * row and column; SpaceToDepth walks (N, b, b, C, H/b, W/b). x is the input's NCHW shape. */
 void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int64_t istride[6]);
 
+/* ConstantOfShape (the value attribute, float32 0 when absent) and Range (start + i * delta
+ * in the output's dtype: float32 products and sums, integers in 64 bits stored wrapped):
+ * writes y's whole output into host (cc_tensor_bytes(y) bytes) from the node's constant
+ * inputs (in[] with host data). CC_ERR_UNSUPPORTED when a Range input has no data. */
+cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, const cc_tensor *y, void *host,
+                            cc_err *err);
+
 /* The reductions (opset 13): which one a node computes, as every built-in backend numbers
  * them (the cuda kernels take the number). */
 enum { CC_REDUCE_MEAN, CC_REDUCE_MAX, CC_REDUCE_MIN, CC_REDUCE_SUM, CC_REDUCE_PROD, CC_REDUCE_L1, CC_REDUCE_L2,

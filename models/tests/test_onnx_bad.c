@@ -22,7 +22,7 @@
 
 /* ---- a hand-made model ------------------------------------------------------------------ */
 
-#define HM_MAX 8
+#define HM_MAX 12
 
 typedef struct hm {
     Onnx__ModelProto model;
@@ -145,6 +145,10 @@ static Onnx__TensorProto *hm_init_tensor(hm *h, const char *name, int type, int 
 static Onnx__NodeProto *hm_node(hm *h, const char *op, const char *domain, int n_in, const char *const *in, int n_out,
                                 const char *const *out)
 {
+    if (h->n_nodes >= HM_MAX || n_in > HM_MAX || n_out > HM_MAX) {
+        fprintf(stderr, "hand-made model: more than %d nodes, inputs or outputs\n", HM_MAX);
+        exit(1);
+    }
     int k = h->n_nodes++;
     Onnx__NodeProto *nd = &h->nodes[k];
     onnx__node_proto__init(nd);
@@ -271,6 +275,7 @@ static void expect_values(cc_model *m, const cc_tensor *x, const double *want, i
     }
     const cc_tensor *y = &ev.vals[m->graph.outputs[0]];
     CHECK(cc_tensor_numel(y) == n);
+    if (cc_tensor_numel(y) != n) fprintf(stderr, "  output has %lld elements, want %lld\n", (long long)cc_tensor_numel(y), (long long)n);
     for (int64_t i = 0; i < n && i < cc_tensor_numel(y); i++) CHECK_NEAR(cc_load(y->data, y->dtype, (size_t)i), want[i], 0);
     cc_model_eval_free(&ev);
 }
@@ -589,12 +594,80 @@ static void test_legacy_rewrites(void)
     hm_node(&h, "ReduceL2", "", 2, (const char *[]){ "a", "k" }, 1, (const char *[]){ "y" });
     expect_fail(hm_write(&h, "reducel2_18_runtime.onnx"), NULL, CC_ERR_UNSUPPORTED,
                 "ReduceL2-18's axes input 'k' is computed at run time");
-    /* ReduceMax-20 (boolean inputs) stays refused */
+    /* ReduceMax-20 (adds boolean inputs) with its axes input: the column maxima */
+    static int64_t ax00[1] = { 0 };
     hm_init(&h, 20);
     hm_input(&h, "a", F32, 2, d);
-    hm_output(&h, "y", F32, 2, d);
-    hm_node(&h, "ReduceMax", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
-    expect_fail(hm_write(&h, "reducemax20.onnx"), NULL, CC_ERR_UNSUPPORTED, "opset 20 semantics are not in the catalog");
+    hm_output(&h, "y", F32, 2, (const int64_t[]){ 1, 3 });
+    hm_init_tensor(&h, "axes", I64, 1, one, ax00, 1, 1);
+    hm_node(&h, "ReduceMax", "", 2, (const char *[]){ "a", "axes" }, 1, (const char *[]){ "y" });
+    m = expect_load(hm_write(&h, "reducemax20.onnx"), NULL);
+    static const double rx[3] = { 0, 1, 2 };
+    expect_values(m, &a, rx, 3);
+    cc_model_free(m);
+    /* ConstantOfShape-20 only adds value types: a 2x2 of 7 (int64), its shape an initializer */
+    static int64_t cshape[2] = { 2, 2 }, seven = 7;
+    static const int64_t two[1] = { 2 }, d22[2] = { 2, 2 };
+    hm_init(&h, 20);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", I64, 2, d22);
+    hm_init_tensor(&h, "shape", I64, 1, two, cshape, 2, 0);
+    nd = hm_node(&h, "ConstantOfShape", "", 1, (const char *[]){ "shape" }, 1, (const char *[]){ "y" });
+    Onnx__AttributeProto *va = hm_attr(&h, nd, "value", ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR);
+    static Onnx__TensorProto vt;
+    static int64_t vdims[1] = { 1 };
+    onnx__tensor_proto__init(&vt);
+    vt.has_data_type = 1;
+    vt.data_type = I64;
+    vt.n_dims = 1;
+    vt.dims = vdims;
+    vt.n_int64_data = 1;
+    vt.int64_data = &seven;
+    va->t = &vt;
+    m = expect_load(hm_write(&h, "constantofshape20.onnx"), NULL);
+    static const double sevens[4] = { 7, 7, 7, 7 };
+    expect_values(m, &a, sevens, 4);
+    cc_model_free(m);
+    cc_tensor_free(&a);
+}
+
+/* Shape computations over static shapes are folded into constants at import: Shape ->
+ * Gather -> Unsqueeze -> Concat gives Reshape its target shape, and ConstantOfShape of a
+ * computed shape makes a bias; only Reshape and Add remain as nodes. */
+static void test_folding(void)
+{
+    hm h;
+    static const int64_t d[2] = { 2, 3 }, o6[1] = { 6 }, one[1] = { 1 };
+    static int64_t idx0 = 0, idx1 = 1, ax0[1] = { 0 }, minus1[1] = { -1 };
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 1, o6);
+    hm_init_tensor(&h, "i0", I64, 0, NULL, &idx0, 1, 0);
+    hm_init_tensor(&h, "i1", I64, 0, NULL, &idx1, 1, 0);
+    hm_init_tensor(&h, "axes", I64, 1, one, ax0, 1, 0);
+    hm_init_tensor(&h, "m1", I64, 1, one, minus1, 1, 0);
+    hm_node(&h, "Shape", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "s" });
+    hm_node(&h, "Gather", "", 2, (const char *[]){ "s", "i0" }, 1, (const char *[]){ "g0" });
+    hm_node(&h, "Gather", "", 2, (const char *[]){ "s", "i1" }, 1, (const char *[]){ "g1" });
+    hm_node(&h, "Mul", "", 2, (const char *[]){ "g0", "g1" }, 1, (const char *[]){ "n" });
+    hm_node(&h, "Unsqueeze", "", 2, (const char *[]){ "n", "axes" }, 1, (const char *[]){ "n1" });
+    Onnx__NodeProto *cat = hm_node(&h, "Concat", "", 1, (const char *[]){ "n1" }, 1, (const char *[]){ "shape" });
+    hm_attr_i(&h, cat, "axis", 0);
+    hm_node(&h, "Reshape", "", 2, (const char *[]){ "a", "shape" }, 1, (const char *[]){ "r" });
+    Onnx__NodeProto *cs = hm_node(&h, "ConstantOfShape", "", 1, (const char *[]){ "n1" }, 1, (const char *[]){ "bias" });
+    (void)cs; /* value absent: float32 zeros */
+    hm_node(&h, "Add", "", 2, (const char *[]){ "r", "bias" }, 1, (const char *[]){ "y" });
+    (void)minus1;
+    cc_model *m = expect_load(hm_write(&h, "folding.onnx"), NULL);
+    cc_tensor a = make_x(2, d, -3);
+    static const double want[6] = { -3, -2, -1, 0, 1, 2 };
+    expect_values(m, &a, want, 6);
+    if (m) {
+        CHECK(m->n_folded == 7);
+        CHECK(m->graph.n_nodes == 2);
+        CHECK(m->graph.nodes[0].op->id == CC_OP_ID_Reshape && m->graph.nodes[1].op->id == CC_OP_ID_Add);
+    }
+    cc_model_free(m);
     cc_tensor_free(&a);
 }
 
@@ -910,6 +983,7 @@ int main(void)
     test_ops_and_attrs();
     test_opsets();
     test_legacy_rewrites();
+    test_folding();
     test_graph_errors();
     test_initializers();
     test_tensor_files();

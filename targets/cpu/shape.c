@@ -885,7 +885,20 @@ static cc_status pad_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* ConstantOfShape, Range: the values from the shared lowering, written straight into the
+ * output. */
+static cc_status generate_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                              void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    return cc_lower_generate(node, in, &out[0], out[0].data, err);
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_ConstantOfShape, .run = generate_run},
+    {.op = CC_OP_ID_Range, .run = generate_run},
     {.op = CC_OP_ID_Pad, .run = pad_run},
     {.op = CC_OP_ID_DepthToSpace, .run = block_run},
     {.op = CC_OP_ID_SpaceToDepth, .run = block_run},

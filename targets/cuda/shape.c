@@ -1,8 +1,8 @@
 /* shape.c — cuda kernels of the data-movement ops: Identity, Dropout, Flatten, Reshape, Unsqueeze and
  * Squeeze (one device copy), Expand and Tile (one strided copy), Shape and Size (host values uploaded),
  * Gather, GatherElements and GatherND (one index map, kernels_data.cu), DepthToSpace and
- * SpaceToDepth (targets/lower.c's walk), Trilu (a mask kernel), EyeLike (host values uploaded),
- * Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
+ * SpaceToDepth (targets/lower.c's walk), Trilu (a mask kernel), EyeLike, ConstantOfShape and
+ * Range (host values uploaded), Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
 #include <stdio.h>
@@ -448,34 +448,39 @@ static cc_status trilu_run(void *ctx, const cc_node *node, const cc_tensor *cons
                          node->op->name, err);
 }
 
-/* EyeLike: the output depends on the shape alone: made once on the host at prepare and
- * uploaded by each run. */
-typedef struct eye_state {
+/* EyeLike, ConstantOfShape and Range: the output depends on shapes and constants alone:
+ * made once on the host at prepare (targets/lower.c) and uploaded by each run. */
+typedef struct host_values {
     size_t bytes;
     char host[];
-} eye_state;
+} host_values;
 
-static cc_status eyelike_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
-                                 const cc_tensor *out, void **state, cc_err *err)
+static cc_status host_values_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                     const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
-    (void)in;
     (void)n_out;
     size_t bytes = cc_tensor_bytes(&out[0]);
-    eye_state *e = calloc(1, sizeof *e + bytes);
-    if (!e) return cc_err_set(err, CC_ERR_NOMEM, "EyeLike: out of memory");
+    host_values *e = calloc(1, sizeof *e + bytes);
+    if (!e) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
     e->bytes = bytes;
-    cc_lower_eyelike(node, &out[0], e->host);
+    cc_status st = CC_OK;
+    if (node->op->id == CC_OP_ID_EyeLike) cc_lower_eyelike(node, &out[0], e->host);
+    else st = cc_lower_generate(node, in, &out[0], e->host, err);
+    if (st) {
+        free(e);
+        return st;
+    }
     cc_backend_note("host values uploaded");
     *state = e;
     return CC_OK;
 }
 
-static cc_status eyelike_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
-                             void *state, cc_err *err)
+static cc_status host_values_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                 cc_tensor *out, void *state, cc_err *err)
 {
     cc_cuda_ctx *c = ctx;
-    eye_state *e = state;
+    host_values *e = state;
     (void)in;
     (void)n_out;
     if (!e->bytes) return CC_OK;
@@ -524,7 +529,9 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_DepthToSpace, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },
-    { .op = CC_OP_ID_EyeLike, .prepare = eyelike_prepare, .release = free, .run = eyelike_run },
+    { .op = CC_OP_ID_EyeLike, .prepare = host_values_prepare, .release = free, .run = host_values_run },
+    { .op = CC_OP_ID_ConstantOfShape, .prepare = host_values_prepare, .release = free, .run = host_values_run },
+    { .op = CC_OP_ID_Range, .prepare = host_values_prepare, .release = free, .run = host_values_run },
     { .op = CC_OP_ID_Gather, .prepare = gather_prepare, .release = free, .run = gather_run },
     { .op = CC_OP_ID_GatherElements, .prepare = gather_prepare, .release = free, .run = gather_run },
     { .op = CC_OP_ID_GatherND, .prepare = gather_prepare, .release = free, .run = gather_run },

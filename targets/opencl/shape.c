@@ -6,7 +6,7 @@
  * and Squeeze are a buffer copy; Expand and Tile one strided copy with zero source strides
  * (below); Shape and Size copy int64 values known at prepare from a constant buffer;
  * Gather, GatherElements and GatherND are kernels/gather.cl; DepthToSpace and SpaceToDepth one
- * strided copy (targets/lower.c's walk), Trilu copy.cl's copy_trilu, EyeLike a constant copy. */
+ * strided copy (targets/lower.c's walk), Trilu copy.cl's copy_trilu, EyeLike, ConstantOfShape and Range a constant copy. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,18 +388,21 @@ static cc_status trilu_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
-/* EyeLike: the output depends on the shape alone, so it is made once at prepare and
- * copied from a constant buffer by each run. */
-static cc_status eyelike_prepare(ocl_build *b, cc_err *err)
+/* EyeLike, ConstantOfShape and Range: the output depends on shapes and constants alone, so
+ * it is made once at prepare (targets/lower.c) and copied from a constant buffer by each
+ * run. */
+static cc_status host_values_prepare(ocl_build *b, cc_err *err)
 {
     size_t bytes = cc_tensor_bytes(b->out[0]);
     cc_ocl_note(b, "constant copy");
     if (bytes == 0) return CC_OK;
     char *host = calloc(1, bytes);
-    if (!host) return cc_err_set(err, CC_ERR_NOMEM, "opencl: EyeLike: out of memory");
-    cc_lower_eyelike(b->node, b->out[0], host);
+    if (!host) return cc_err_set(err, CC_ERR_NOMEM, "opencl: %s: out of memory", b->node->op->name);
+    cc_status st = CC_OK;
+    if (b->node->op->id == CC_OP_ID_EyeLike) cc_lower_eyelike(b->node, b->out[0], host);
+    else st = cc_lower_generate(b->node, b->in, b->out[0], host, err);
     int slot;
-    cc_status st = cc_ocl_const(b, host, bytes, &slot, err);
+    if (!st) st = cc_ocl_const(b, host, bytes, &slot, err);
     free(host);
     if (st) return st;
     return cc_ocl_copy(b, slot, 0, b->out_slot[0], 0, bytes, err);
@@ -447,7 +450,9 @@ static const ocl_op shape_ops[] = {
     { CC_OP_ID_DepthToSpace, shape_supports, block_prepare },
     { CC_OP_ID_SpaceToDepth, shape_supports, block_prepare },
     { CC_OP_ID_Trilu, shape_supports, trilu_prepare },
-    { CC_OP_ID_EyeLike, shape_supports, eyelike_prepare },
+    { CC_OP_ID_EyeLike, shape_supports, host_values_prepare },
+    { CC_OP_ID_ConstantOfShape, shape_supports, host_values_prepare },
+    { CC_OP_ID_Range, shape_supports, host_values_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
     { CC_OP_ID_GatherND, shape_supports, gather_nd_prepare },
