@@ -1,7 +1,8 @@
 /* norm.c — the normalization family: BatchNormalization (opset 15) in inference mode,
  *     y = (x - input_mean) / sqrt(input_var + epsilon) * scale + b   per channel (axis 1),
- * with shape inference, cost, case sweep and the golden reference. Training mode
- * (batch statistics and the running_mean/running_var outputs) is not implemented. */
+ * and LayerNormalization (opset 17, below), with shape inference, cost, case sweeps and
+ * the golden references. BatchNormalization's training mode (batch statistics and the
+ * running_mean/running_var outputs) is not implemented. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,3 +155,232 @@ const cc_op_def cc_op_BatchNormalization = {
 };
 
 
+
+/* ---- LayerNormalization --------------------------------------------------------------- */
+
+/* LayerNormalization (opset 17): each row of X over the axes [axis, rank) flattened,
+ *     Y = (x - mean) / sqrt(var + epsilon) * Scale + B,  var the mean of (x - mean)^2,
+ * Scale and B broadcast to the normalized shape X.shape[axis:] (numpy's rule, towards it),
+ * B optional; the optional outputs Mean and InvStdDev (float32, stash_type 1) keep X's
+ * leading dims and have 1 in the normalized ones. */
+enum { LN_X, LN_SCALE, LN_B };
+
+static cc_status ln_axis(const cc_node *node, const cc_tensor *x, int *axis, cc_err *err)
+{
+    int64_t a = cc_attr_i(node, "axis");
+    int r = x->shape.rank;
+    if (a < -r || a >= r)
+        return cc_err_set(err, CC_ERR_ARG, "LayerNormalization: axis %lld out of range [%d, %d] for rank %d",
+                          (long long)a, -r, r - 1, r);
+    *axis = (int)(a < 0 ? a + r : a);
+    return CC_OK;
+}
+
+/* Element index map of t (Scale or B) over the normalized shape ns: 0 when t broadcasts
+ * to it (right-aligned, each dim equal or 1), else -1. */
+static int ln_broadcasts(const cc_shape *t, const cc_shape *ns)
+{
+    if (t->rank > ns->rank) return -1;
+    for (int i = 0; i < t->rank; i++) {
+        int64_t d = t->dims[t->rank - 1 - i], n = ns->dims[ns->rank - 1 - i];
+        if (d != n && d != 1) return -1;
+    }
+    return 0;
+}
+
+/* The flat index into t (broadcast to ns) of element j of a row (row-major over ns). */
+static int64_t ln_index(const cc_shape *t, const cc_shape *ns, int64_t j)
+{
+    int64_t idx = 0, stride = 1;
+    for (int i = 0; i < t->rank; i++) {
+        int64_t n = ns->dims[ns->rank - 1 - i], d = t->dims[t->rank - 1 - i];
+        int64_t c = j % n;
+        j /= n;
+        if (d != 1) idx += c * stride;
+        stride *= d;
+    }
+    return idx;
+}
+
+/* the case knob outputs (a model node has its own outputs): 1 to 3 */
+static int ln_count_outputs(const cc_node *node)
+{
+    const cc_attr_value *k = cc_attr_get(node, "outputs");
+    return k->set ? (int)k->i : 1;
+}
+
+static cc_status ln_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
+{
+    const char *op = "LayerNormalization";
+    if (n_out < 1 || n_out > 3) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 to 3 outputs, asked for %d", op, n_out);
+    if (node->n_in < 2 || !in[LN_X] || !in[LN_SCALE])
+        return cc_err_set(err, CC_ERR_ARG, "%s: X and Scale are required", op);
+    const cc_tensor *x = in[LN_X];
+    if (!cc_dtype_is_float(x->dtype))
+        return cc_err_set(err, CC_ERR_ARG, "%s: X must be f32, f16 or bf16, got %s", op, cc_dtype_name(x->dtype));
+    int axis = 0;
+    cc_status st = ln_axis(node, x, &axis, err);
+    if (st) return st;
+    int64_t stash = cc_attr_i(node, "stash_type");
+    if (stash != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: stash_type %lld is not implemented (1: float32 statistics)",
+                          op, (long long)stash);
+    double eps = cc_attr_f(node, "epsilon");
+    if (!(eps >= 0) || !isfinite(eps))
+        return cc_err_set(err, CC_ERR_ARG, "%s: epsilon must be finite and >= 0, got %g", op, eps);
+    const cc_attr_value *outs = cc_attr_get(node, "outputs");
+    if (outs->set && outs->i != n_out)
+        return cc_err_set(err, CC_ERR_ARG, "%s: outputs is %lld but %d are asked for", op, (long long)outs->i, n_out);
+    cc_shape ns = cc_shape_make(x->shape.rank - axis, x->shape.dims + axis);
+    static const char *const names[3] = { "X", "Scale", "B" };
+    for (int i = LN_SCALE; i <= LN_B; i++) {
+        const cc_tensor *t = i < node->n_in ? in[i] : NULL;
+        if (!t) continue;
+        if (t->dtype != x->dtype)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s is %s, X is %s", op, names[i], cc_dtype_name(t->dtype),
+                              cc_dtype_name(x->dtype));
+        if (ln_broadcasts(&t->shape, &ns) < 0) {
+            char a[96], b[96];
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s of shape %s does not broadcast to the normalized shape %s", op,
+                              names[i], cc_shape_format(&t->shape, a, sizeof a), cc_shape_format(&ns, b, sizeof b));
+        }
+    }
+    int64_t n;
+    if ((st = cc_shape_numel_checked(&x->shape, &n, err))) return st;
+    int64_t rows = 1;
+    for (int d = 0; d < axis; d++) rows *= x->shape.dims[d];
+    if (n_out > 1 && cc_shape_numel(&ns) == 0 && rows > 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: the Mean and InvStdDev of an empty normalized shape are not "
+                          "defined", op);
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    for (int j = 1; j < n_out; j++) {
+        out[j].dtype = CC_F32;
+        out[j].shape = x->shape;
+        for (int d = axis; d < x->shape.rank; d++) out[j].shape.dims[d] = 1;
+        out[j].data = NULL;
+    }
+    return CC_OK;
+}
+
+/* Per element: the mean's add, the difference, its square and add, then the scaling: a
+ * subtraction, two products and an add (8); per row a square root and a division. */
+static void ln_cost(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *out,
+                    double *flops, double *bytes)
+{
+    (void)node;
+    *flops = 8 * (double)cc_tensor_numel(in[LN_X]);
+    *bytes = 0;
+    for (int i = 0; i < 3 && i < node->n_in; i++)
+        if (in[i]) *bytes += (double)cc_tensor_bytes(in[i]);
+    for (int j = 0; j < n_out; j++) *bytes += (double)cc_tensor_bytes(&out[j]);
+}
+
+/* In double, per row of N elements: mean = sum x / N, var = sum (x - mean)^2 / N,
+ * inv = 1 / sqrt(var + eps) (epsilon as float32, as a target holds it), y = (x - mean) *
+ * inv * s + b. Error terms for a float32 evaluation: the mean carries N u mean|x| (any
+ * summation order), which x - mean passes on and inv multiplies; the variance's relative
+ * error (N + 2) u halves through the square root; the division, the products and the add
+ * round once each. So
+ *     Y:         S = |s| inv (mean|x| + |x - mean|) + |b|,  K = N + 4
+ *     Mean:      S = mean|x|,                            K = N
+ *     InvStdDev: S = inv,                                K = N + 4
+ * (a one-pass variance, E[x^2] - mean^2, loses more where |mean| is large against the
+ * spread: the golden model judges it by the two-pass bound). */
+static cc_status ln_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                           cc_err *err)
+{
+    const cc_tensor *x = in[LN_X], *sc = in[LN_SCALE], *bi = node->n_in > LN_B ? in[LN_B] : NULL;
+    int axis = 0;
+    cc_status st = ln_axis(node, x, &axis, err);
+    if (st) return st;
+    double eps = (double)(float)cc_attr_f(node, "epsilon");
+    cc_shape ns = cc_shape_make(x->shape.rank - axis, x->shape.dims + axis);
+    int64_t n = cc_shape_numel(&ns), rows = n > 0 ? cc_shape_numel(&x->shape) / n : 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = r * n;
+        double sum = 0, asum = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) {
+            double v = cc_load(x->data, x->dtype, (size_t)(base + j));
+            sum += v;
+            asum += fabs(v);
+        }
+        double mean = sum / (double)n, amean = asum / (double)n;
+        for (int64_t j = 0; j < n; j++) {
+            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+            var += d * d;
+        }
+        var /= (double)n;
+        if (!(var + eps > 0))
+            return cc_err_set(err, CC_ERR_ARG, "LayerNormalization: row %lld has variance + epsilon = 0",
+                              (long long)r);
+        double inv = 1 / sqrt(var + eps);
+        for (int64_t j = 0; j < n; j++) {
+            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+            double s = cc_load(sc->data, sc->dtype, (size_t)ln_index(&sc->shape, &ns, j));
+            double b = bi ? cc_load(bi->data, bi->dtype, (size_t)ln_index(&bi->shape, &ns, j)) : 0;
+            out[0].value[base + j] = d * inv * s + b;
+            out[0].mag[base + j] = fabs(s) * inv * (amean + fabs(d)) + fabs(b);
+        }
+        if (n_out > 1) {
+            out[1].value[r] = mean;
+            out[1].mag[r] = amean;
+        }
+        if (n_out > 2) {
+            out[2].value[r] = inv;
+            out[2].mag[r] = inv;
+        }
+    }
+    double nk = n > 0 ? (double)n : 1;
+    out[0].k = nk + 4;
+    if (n_out > 1) out[1].k = nk;
+    if (n_out > 2) out[2].k = nk + 4;
+    return CC_OK;
+}
+
+/* BERT-base and ViT-B hidden states, a Swin stage-1 token grid, a ConvNeXt channel
+ * LayerNorm (axis 1 after a permute: the last axis), broadcast and absent B, every axis. */
+static const cc_sweep_row ln_sweep[] = {
+    { CC_SWEEP_QUICK, "X=2x3x8,Scale=8,B=8" },
+    { CC_SWEEP_QUICK, "X=2x3x4,Scale=3x4,B=3x4", "axis=1" },
+    { CC_SWEEP_QUICK, "X=4x16,Scale=16" },                               /* no B */
+    { CC_SWEEP_QUICK, "X=2x5x6,Scale=1x6,B=6", "axis=1,epsilon=0.001" },  /* Scale and B broadcast */
+    { CC_SWEEP_QUICK, "X=3x4x5,Scale=4x5,B=5", "axis=-2,outputs=3" },     /* Mean and InvStdDev */
+    { CC_SWEEP_QUICK, "X=2x3x4,Scale=2x3x4,B=2x3x4", "axis=0,outputs=2" },
+    { 0, "X=2x3x4x5,Scale=5,B=5", "outputs=3" },
+    { 0, "X=7x33,Scale=33,B=33" },                                        /* odd sizes */
+    { CC_SWEEP_EDGE, "X=3x1,Scale=1,B=1", "outputs=3" },                  /* one element: y = b */
+    { CC_SWEEP_EDGE, "X=2x4,Scale=4,B=4", "epsilon=0.5" },
+    { CC_SWEEP_MODEL, "X=1x128x768,Scale=768,B=768", "epsilon=1e-12" },   /* BERT-base */
+    { CC_SWEEP_MODEL, "X=1x197x768,Scale=768,B=768", "epsilon=1e-06" },   /* ViT-B/16 */
+    { CC_SWEEP_MODEL, "X=1x3136x96,Scale=96,B=96" },                      /* Swin-T stage 1 */
+    { CC_SWEEP_MODEL, "X=1x56x56x96,Scale=96,B=96", "epsilon=1e-06" },    /* ConvNeXt-T */
+};
+
+const cc_op_def cc_op_LayerNormalization = {
+    .id = CC_OP_ID_LayerNormalization,
+    .name = "LayerNormalization",
+    .domain = "",
+    .since_version = 17,
+    .family = "norm",
+    .n_inputs = 3,
+    .inputs = {
+        { .name = "X", .role = CC_IN_DATA },
+        { .name = "Scale", .role = CC_IN_DATA, .constant = 1, .lo = -2, .hi = 2, .ilo = -2, .ihi = 2 },
+        { .name = "B", .role = CC_IN_DATA, .optional = 1, .constant = 1 },
+    },
+    .min_outputs = 1,
+    .max_outputs = 3,
+    .count_outputs = ln_count_outputs,
+    .n_attrs = CC_ONNX_NATTRS(LayerNormalization, 17) + 1,
+    .attrs = {
+        CC_ONNX_ATTRS(LayerNormalization, 17)
+        { .name = "outputs", .kind = CC_ATTR_INT, .def = NULL, .input = -1, .knob = 1 },
+    },
+    .dtypes = CC_DTYPES_FLOAT,
+    .infer = ln_infer,
+    .cost = ln_cost,
+    CC_SWEEP(ln_sweep),
+    .golden = ln_golden,
+};

@@ -415,3 +415,44 @@ cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, con
     }
     return CC_OK;
 }
+
+/* ---- LayerNormalization ----------------------------------------------------------------- */
+
+/* Index into t (right-aligned against the normalized dims nd[0..nr)) of row element j. */
+static int32_t ln_broadcast_index(const cc_tensor *t, const int64_t *nd, int nr, int64_t j)
+{
+    int64_t idx = 0, stride = 1;
+    for (int i = 0; t && i < t->shape.rank && i < nr; i++) {
+        int64_t n = nd[nr - 1 - i], d = t->shape.dims[t->shape.rank - 1 - i];
+        int64_t c = j % n;
+        j /= n;
+        if (d != 1) idx += c * stride;
+        stride *= d;
+    }
+    return (int32_t)idx;
+}
+
+cc_status cc_lower_layernorm(const cc_node *node, const cc_tensor *const *in, int64_t *rows, int64_t *n,
+                             int32_t **sidx, int32_t **bidx, cc_err *err)
+{
+    const cc_tensor *x = in[0], *sc = node->n_in > 1 ? in[1] : NULL, *b = node->n_in > 2 ? in[2] : NULL;
+    int r = x->shape.rank;
+    int64_t a = cc_attr_i(node, "axis");
+    if (a < -r || a >= r) return cc_err_set(err, CC_ERR_ARG, "LayerNormalization: axis %lld out of range", (long long)a);
+    int axis = (int)(a < 0 ? a + r : a);
+    *n = 1;
+    for (int d = axis; d < r; d++) *n *= x->shape.dims[d];
+    *rows = *n > 0 ? cc_tensor_numel(x) / *n : 0;
+    *sidx = malloc(sizeof **sidx * (size_t)(*n > 0 ? *n : 1));
+    *bidx = malloc(sizeof **bidx * (size_t)(*n > 0 ? *n : 1));
+    if (!*sidx || !*bidx) {
+        free(*sidx);
+        free(*bidx);
+        return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
+    }
+    for (int64_t j = 0; j < *n; j++) {
+        (*sidx)[j] = ln_broadcast_index(sc, x->shape.dims + axis, r - axis, j);
+        (*bidx)[j] = ln_broadcast_index(b, x->shape.dims + axis, r - axis, j);
+    }
+    return CC_OK;
+}

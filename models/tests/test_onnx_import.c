@@ -78,12 +78,12 @@ static const struct {
     { "test_logsoftmax_negative_axis_expanded", LOGSOFTMAX_EXPANDED_WHY },
     /* a '*' matches any text */
     { "test_layer_normalization_*_expanded",
-      "LayerNormalization's expanded graph (ReduceMean, Sub, Pow, ReduceMean, Add, Sqrt, Reciprocal, Mul, Mul, Add "
-      "and Reshapes; its shapes folded at import): the expected output is numpy's float32 LayerNormalization "
-      "(float32 sums and a reciprocal, each rounded), the graph's golden rounds every node's exact output to "
-      "float32 before the next, and the comparison bounds only the last node (an exact Reshape): the two float32 "
-      "evaluations differ by 1 to 4 float32 ulps. The LayerNormalization op tests on the same data, judged by the "
-      "op's own bound, match" },
+      "LayerNormalization's expanded graph (Flatten; ReduceMean of X and of X*X; the variance as E[x^2] - mean^2; "
+      "Add, Sqrt, Sub, Div, Mul, Add; Reshape; its shape computations folded at import): the expected output is "
+      "numpy's float32 two-pass LayerNormalization (mean, then the mean of (x - mean)^2), the graph's golden rounds "
+      "each node's exact output to float32 before the next and takes the variance another way, and the comparison "
+      "bounds only the last node (an exact Reshape): the two float32 evaluations differ by 1 to 4 float32 ulps. The "
+      "LayerNormalization op tests on the same data, judged by the op's own bound, match" },
     { NULL, NULL },
 };
 

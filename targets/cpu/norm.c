@@ -5,12 +5,17 @@
  * The per-channel factor scale / sqrt(var + epsilon) is computed in double and rounded
  * to f32 once, in prepare when scale and var are constants; per element the kernel
  * subtracts the mean, multiplies and adds B in f32. f16/bf16 tensors are computed in f32
- * and rounded back. */
+ * and rounded back.
+ *
+ * LayerNormalization (opset 17): per row (the normalized axes flattened) a two-pass mean
+ * and variance in double, y in f32; Scale and B broadcast through targets/lower.c's index
+ * maps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "common.h"
 
 enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
@@ -131,7 +136,90 @@ static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *
     return CC_OK;
 }
 
+/* ---- LayerNormalization ----------------------------------------------------------------- */
+
+typedef struct ln_state {
+    int64_t rows, n;
+    int32_t *sidx, *bidx;
+} ln_state;
+
+static void ln_release(void *state)
+{
+    ln_state *s = state;
+    if (!s) return;
+    free(s->sidx);
+    free(s->bidx);
+    free(s);
+}
+
+static cc_status ln_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                            const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    ln_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
+    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &s->sidx, &s->bidx, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    *state = s;
+    return CC_OK;
+}
+
+static float ln_load(const void *p, cc_dtype d, int64_t i)
+{
+    if (d == CC_F16) return cc_f16_to_f32(((const uint16_t *)p)[i]);
+    if (d == CC_BF16) return cc_bf16_to_f32(((const uint16_t *)p)[i]);
+    return ((const float *)p)[i];
+}
+
+static void ln_store(void *p, cc_dtype d, int64_t i, float v)
+{
+    if (d == CC_F16) ((uint16_t *)p)[i] = cc_f32_to_f16(v);
+    else if (d == CC_BF16) ((uint16_t *)p)[i] = cc_f32_to_bf16(v);
+    else ((float *)p)[i] = v;
+}
+
+/* Per row, two passes in double: the mean, then the mean of squared differences; y in
+ * float32, rounded to the output dtype. Mean and InvStdDev (float32) when asked for. */
+static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                        void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)err;
+    const ln_state *s = state;
+    const cc_tensor *x = in[0], *sc = in[1], *b = node->n_in > 2 ? in[2] : NULL;
+    cc_dtype d = x->dtype;
+    float eps = (float)cc_attr_f(node, "epsilon");
+    int64_t n = s->n;
+#pragma omp parallel for schedule(static) if (s->rows * n > (1 << 15))
+    for (int64_t r = 0; r < s->rows; r++) {
+        int64_t base = r * n;
+        double sum = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) sum += ln_load(x->data, d, base + j);
+        double mean = sum / (double)n;
+        for (int64_t j = 0; j < n; j++) {
+            double dv = ln_load(x->data, d, base + j) - mean;
+            var += dv * dv;
+        }
+        float inv = (float)(1.0 / sqrt(var / (double)n + eps));
+        float fm = (float)mean;
+        for (int64_t j = 0; j < n; j++) {
+            float y = (ln_load(x->data, d, base + j) - fm) * inv * ln_load(sc->data, d, s->sidx[j]);
+            if (b) y += ln_load(b->data, d, s->bidx[j]);
+            ln_store(out[0].data, d, base + j, y);
+        }
+        if (n_out > 1) ((float *)out[1].data)[r] = fm;
+        if (n_out > 2) ((float *)out[2].data)[r] = inv;
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_LayerNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,
       .run = bn_run },
 };

@@ -581,6 +581,62 @@ extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int mode, int dtype, cons
     return cudaGetLastError();
 }
 
+/* ---- LayerNormalization --------------------------------------------------------------------- */
+
+/* One block per row. */
+template <typename T>
+__global__ void layernorm_k(const T *x, const T *sc, const T *b, T *y, float *mean_out, float *inv_out,
+                            int64_t rows, int64_t n, float eps, const int32_t *sidx, const int32_t *bidx)
+{
+    __shared__ float sh[32];
+    for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
+        int64_t base = r * n;
+        float sum = 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) sum += ldf(x, base + j);
+        float mean = block_reduce(sum, 0, sh) / (float)n;
+        float var = 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+            float d = ldf(x, base + j) - mean;
+            var += d * d;
+        }
+        float inv = 1.0f / sqrtf(block_reduce(var, 0, sh) / (float)n + eps);
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+            float v = (ldf(x, base + j) - mean) * inv * ldf(sc, sidx[j]);
+            if (b) v += ldf(b, bidx[j]);
+            stf(y, base + j, v);
+        }
+        if (threadIdx.x == 0) {
+            if (mean_out) mean_out[r] = mean;
+            if (inv_out) inv_out[r] = inv;
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const void *sc, const void *b,
+                                         void *y, float *mean, float *inv, int64_t rows, int64_t n, float eps,
+                                         const int32_t *sidx, const int32_t *bidx)
+{
+    if (rows <= 0 || n <= 0) return cudaSuccess;
+    int t = row_threads(n);
+    unsigned g = row_blocks(rows);
+    switch (dtype) {
+    case CC_F32:
+        layernorm_k<<<g, t, 0, s>>>((const float *)x, (const float *)sc, (const float *)b, (float *)y, mean, inv,
+                                    rows, n, eps, sidx, bidx);
+        break;
+    case CC_F16:
+        layernorm_k<<<g, t, 0, s>>>((const __half *)x, (const __half *)sc, (const __half *)b, (__half *)y, mean,
+                                    inv, rows, n, eps, sidx, bidx);
+        break;
+    case CC_BF16:
+        layernorm_k<<<g, t, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)sc, (const __nv_bfloat16 *)b,
+                                    (__nv_bfloat16 *)y, mean, inv, rows, n, eps, sidx, bidx);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- reductions ---------------------------------------------------------------------------- */
 
 /* One block per output element: each thread folds its share of the reduced elements, the

@@ -2,12 +2,14 @@
  * y = (x - mean) * a + b with a = scale / sqrt(var + epsilon), folded once in prepare when
  * the four parameters are constants, else per run on the device) and of QuantizeLinear /
  * DequantizeLinear (per tensor or per axis; scales and zero points read from device
- * memory by the kernel, so they need not be constants). */
+ * memory by the kernel, so they need not be constants); LayerNormalization one block per
+ * row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cuda_internal.h"
 
 /* ---- BatchNormalization ------------------------------------------------------------------ */
@@ -228,7 +230,77 @@ static cc_status dequantize_run(void *ctx, const cc_node *node, const cc_tensor 
                          node->op->name, err);
 }
 
+/* ---- LayerNormalization --------------------------------------------------------------------- */
+
+/* One block per row (kernels_eltwise.cu); the Scale and B index maps (targets/lower.c)
+ * uploaded at prepare. */
+typedef struct ln_state {
+    int64_t rows, n;
+    int32_t *idx; /* device: sidx[n], bidx[n] */
+} ln_state;
+
+static void ln_release(void *state)
+{
+    ln_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->idx);
+    free(s);
+}
+
+static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                             char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if (cc_dtype_is_float(in[0]->dtype)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name, cc_dtype_name(in[0]->dtype));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status ln_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                            const cc_tensor *out, void **state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)out;
+    ln_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
+    int32_t *sidx = NULL, *bidx = NULL;
+    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &sidx, &bidx, err);
+    size_t half = sizeof(int32_t) * (size_t)(s->n > 0 ? s->n : 1);
+    void *buf = NULL;
+    if (!st) st = cc_cuda_alloc(2 * half, &buf, "LayerNormalization index maps", err);
+    if (!st) {
+        s->idx = buf;
+        st = cc_cuda_put(c, s->idx, sidx, half, "LayerNormalization index maps", err);
+    }
+    if (!st) st = cc_cuda_put(c, (char *)s->idx + half, bidx, half, "LayerNormalization index maps", err);
+    free(sidx);
+    free(bidx);
+    if (st) {
+        ln_release(s);
+        return st;
+    }
+    cc_backend_note("block per row, %lld rows of %lld", (long long)s->rows, (long long)s->n);
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                        void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    const ln_state *s = state;
+    const void *b = node->n_in > 2 && in[2] ? in[2]->data : NULL;
+    return cc_cuda_check(cc_cuda_layernorm(c->stream, in[0]->dtype, in[0]->data, in[1]->data, b, out[0].data,
+                                           n_out > 1 ? out[1].data : NULL, n_out > 2 ? out[2].data : NULL, s->rows,
+                                           s->n, (float)cc_attr_f(node, "epsilon"), s->idx, s->idx + s->n),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
+      .run = ln_run },
     { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare,
       .release = bn_release, .run = bn_run },
     { .op = CC_OP_ID_QuantizeLinear, .supports = quantize_supports, .prepare = quant_prepare,

@@ -3,7 +3,8 @@
  * Reduce* ops oneDNN 2.6's reduction primitive has (Mean, Max, Min, Sum, Prod as mul, L1 and
  * L2 as norm_lp_sum with p = 1, 2, SumSquare as norm_lp_power_p_sum with p = 2; it has no
  * log, so ReduceLogSum and ReduceLogSumExp are unsupported), BatchNormalization (inference)
- * on batch_normalization with global statistics, on dense tensors.
+ * on batch_normalization with global statistics, LayerNormalization on
+ * layer_normalization, on dense tensors.
  *
  * Reductions: oneDNN's destination keeps the source's rank with reduced dimensions of 1;
  * keepdims = 0 only drops those 1s, which leaves the bytes where they are, so the graph's
@@ -185,7 +186,71 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
     return cc_onednn_output_finish(b, 0, err);
 }
 
+/* LayerNormalization on layer_normalization, which normalizes over the last dimension: X
+ * as rows x n (the normalized axes flattened), Scale and B (constants) broadcast through
+ * targets/lower.c's index maps into the f32 scale and shift memories. The Mean and
+ * InvStdDev outputs are not mapped (oneDNN gives the variance). */
+static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = "LayerNormalization";
+    const cc_tensor *x = b->in[0];
+    if (b->n_out > 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: the Mean and InvStdDev outputs are not mapped (oneDNN's statistics are mean and variance)",
+                          op);
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
+    for (int i = 1; i < b->node->n_in && i < 3 && !st; i++)
+        if (b->in[i]) st = cc_onednn_need_const(b, i, "Scale and B are expanded to f32 once", err);
+    if (st) return st;
+    int64_t rows, n;
+    int32_t *sidx, *bidx;
+    if ((st = cc_lower_layernorm(b->node, b->in, &rows, &n, &sidx, &bidx, err))) return st;
+    int64_t dims[2] = { rows, n };
+    dnnl_memory_desc_t md, stat_md;
+    if ((st = cc_onednn_md(&md, 2, dims, dt, 0, err)) || (st = cc_onednn_md(&stat_md, 1, dims, dnnl_f32, 0, err))) {
+        free(sidx);
+        free(bidx);
+        return st;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "layer normalization (inference, scale, shift) for %s", cc_onednn_dt_name(dt));
+    dnnl_layer_normalization_desc_t ld;
+    st = cc_onednn_status(dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &md, &stat_md,
+                                                                     (float)cc_attr_f(b->node, "epsilon"),
+                                                                     dnnl_use_scale | dnnl_use_shift),
+                          what, err);
+    dnnl_primitive_desc_t pd = NULL;
+    if (!st) st = cc_onednn_pd(b, &ld, NULL, what, &pd, err);
+    dnnl_memory_t src = NULL, dst = NULL, scale = NULL, shift = NULL;
+    float *v = st ? NULL : malloc(sizeof *v * (size_t)(n > 0 ? n : 1));
+    if (!st && !v) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
+    if (!st) {
+        for (int64_t j = 0; j < n; j++) v[j] = (float)cc_onednn_const_at(b->in[1], sidx[j]);
+        st = cc_onednn_mem_f32(b, n, v, &scale, err);
+    }
+    if (!st) {
+        const cc_tensor *bt = b->node->n_in > 2 ? b->in[2] : NULL;
+        for (int64_t j = 0; j < n; j++) v[j] = bt ? (float)cc_onednn_const_at(bt, bidx[j]) : 0.0f;
+        st = cc_onednn_mem_f32(b, n, v, &shift, err);
+    }
+    free(v);
+    free(sidx);
+    free(bidx);
+    if (!st && !(st = cc_onednn_input(b, 0, &md, &md, &src, err)))
+        st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err);
+    if (st) {
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[4] = {
+        { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst }, { DNNL_ARG_SCALE, scale }, { DNNL_ARG_SHIFT, shift },
+    };
+    return cc_onednn_step_add(b, pd, args, 4, 1, err);
+}
+
 static const cc_onednn_op reduce_ops[] = {
+    { "LayerNormalization", layer_norm },
     { "Softmax", softmax },
     { "LogSoftmax", softmax },
     { "ReduceMean", reduce },

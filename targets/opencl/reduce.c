@@ -2,11 +2,13 @@
  * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten
  * Reduce* ops over any set of axes (keepdims either way; the axes shared with the other
  * backends in targets/lower.c), GlobalAveragePool as a mean over the spatial axes,
- * Softmax, LogSoftmax and Hardmax along one axis (kernels/reduce.cl), ArgMax, ArgMin and
+ * Softmax, LogSoftmax and Hardmax along one axis and LayerNormalization per row
+ * (kernels/reduce.cl), ArgMax, ArgMin and
  * CumSum (kernels/axis.cl). One work-item per output element (per row for the
  * softmaxes); adjacent kept and reduced dimensions are merged first, so a reduction over
  * contiguous trailing axes is one strided loop. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../lower.h"
@@ -227,7 +229,48 @@ static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
                        err);
 }
 
+/* LayerNormalization: kernels/reduce.cl's layernorm, one work-item per row; the Scale and
+ * B index maps (targets/lower.c) are constant buffers. */
+static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
+{
+    int64_t rows, n;
+    int32_t *sidx, *bidx;
+    cc_status st = cc_lower_layernorm(b->node, b->in, &rows, &n, &sidx, &bidx, err);
+    if (st) return st;
+    int ss, bs;
+    st = cc_ocl_const(b, sidx, sizeof *sidx * (size_t)(n > 0 ? n : 1), &ss, err);
+    if (!st) st = cc_ocl_const(b, bidx, sizeof *bidx * (size_t)(n > 0 ? n : 1), &bs, err);
+    free(sidx);
+    free(bidx);
+    if (st) return st;
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "layernorm_%s", sfx);
+    cc_ocl_note(b, "%s, %lld rows of %lld%s", name, (long long)rows, (long long)n, cc_ocl_storage_note(b->in[0]->dtype));
+    if (rows == 0 || n == 0) return CC_OK;
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    int outs = b->node->n_out, has_b = b->node->n_in > 2 && b->in_slot[2] >= 0;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, has_b ? b->in_slot[2] : b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, outs > 1 ? b->out_slot[1] : b->out_slot[0]);
+    cc_ocl_arg_mem(l, outs > 2 ? b->out_slot[2] : b->out_slot[0]);
+    cc_ocl_arg_int(l, rows);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "epsilon"));
+    cc_ocl_arg_mem(l, ss);
+    cc_ocl_arg_mem(l, bs);
+    cc_ocl_arg_int(l, has_b);
+    cc_ocl_arg_int(l, outs);
+    cc_ocl_range1(l, (size_t)rows, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_CumSum, arg_supports, cumsum_prepare },
     { CC_OP_ID_ArgMax, arg_supports, arg_prepare },
     { CC_OP_ID_ArgMin, arg_supports, arg_prepare },

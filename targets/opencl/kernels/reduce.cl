@@ -1,6 +1,7 @@
 /* reduce.cl - template (S = f32, f16, bf16 with S_IS_FLOAT; i8, u8, i32, i64): the ten
- * Reduce* ops (and GlobalAveragePool as a mean), Softmax, LogSoftmax and Hardmax, one
- * work-item per output element (per row for the softmaxes), accumulating in f32. Integer
+ * Reduce* ops (and GlobalAveragePool as a mean), Softmax, LogSoftmax, Hardmax and
+ * LayerNormalization, one work-item per output element (per row for the softmaxes and
+ * LayerNormalization), accumulating in f32. Integer
  * copies have Max, Min, Sum, Prod, L1 and SumSquare only, accumulating in 64-bit unsigned
  * arithmetic (two's complement wrap-around) and storing the low bits.
  *
@@ -145,6 +146,35 @@ kernel void KN(hardmax)(global const TY *restrict x, global TY *restrict y, int 
         }
     }
     for (int l = 0; l < L; l++) ST(y, base + l * inner, l == at ? 1.0f : 0.0f);
+}
+
+/* LayerNormalization: one work-item per row of n elements (the normalized axes
+ * flattened), two passes in f32: the mean, then the mean of squared differences; Scale
+ * and B read through index maps (their broadcast to the row); Mean and InvStdDev (f32)
+ * written when outs asks for them. */
+kernel void KN(layernorm)(global const TY *restrict x, global const TY *restrict sc, global const TY *restrict bb,
+                          global TY *restrict y, global float *restrict mo, global float *restrict io, int rows,
+                          int n, float eps, global const int *restrict sidx, global const int *restrict bidx,
+                          int has_b, int outs)
+{
+    int r = get_global_id(0);
+    if (r >= rows) return;
+    long base = (long)r * n;
+    float sum = 0.0f;
+    for (int j = 0; j < n; j++) sum += LD(x, base + j);
+    float mean = sum / (float)n, var = 0.0f;
+    for (int j = 0; j < n; j++) {
+        float d = LD(x, base + j) - mean;
+        var += d * d;
+    }
+    float inv = 1.0f / sqrt(var / (float)n + eps);
+    for (int j = 0; j < n; j++) {
+        float v = (LD(x, base + j) - mean) * inv * LD(sc, sidx[j]);
+        if (has_b) v += LD(bb, bidx[j]);
+        ST(y, base + j, v);
+    }
+    if (outs > 1) mo[r] = mean;
+    if (outs > 2) io[r] = inv;
 }
 
 #else /* integer copies */
