@@ -118,6 +118,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --weights FILE      read weights from a file instead of synthesising them\n"
                 "  --name NAME         the name an ONNX model's results are stored under (default:\n"
                 "                      its file's name without .onnx)\n"
+                "  --input-shape NAME=DIMS  bind an ONNX input's symbolic dims, e.g. images=1x3x320x320\n"
+                "                      (repeatable; a symbolic dim 0 still follows --batch)\n"
                 "  --budget TEXT       accuracy budget overrides: top1=0.99,top5=0.99,cosine=0.99,sqnr=20,map50=0.9\n"
                 "  --calib N           INT8 calibration inputs (default 8)\n"
                 "  --calib-method M    minmax (default) or percentile\n"
@@ -198,6 +200,23 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             if (k < 0) return 2;
             if (!v[0] || strlen(v) > 63) return cc_cli_say("model run", "--name takes 1..63 characters"), 2;
             o.name = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--input-shape", &v)) != 0) {
+            if (k < 0) return 2;
+            const char *eq = strchr(v, '=');
+            cc_err se = { 0 };
+            if (!eq || eq == v || (size_t)(eq - v) >= CC_VALUE_NAME_MAX)
+                return cc_cli_say("model run", "--input-shape takes NAME=DIMS, e.g. images=1x3x320x320"), 2;
+            if (o.n_shapes == CC_MAX_IO)
+                return cc_cli_say("model run", "--input-shape: at most %d inputs", CC_MAX_IO), 2;
+            if (cc_shape_parse(eq + 1, &o.shapes[o.n_shapes], &se))
+                return cc_cli_say("model run", "--input-shape %.*s: %s", (int)(eq - v), v, se.msg), 2;
+            static char names[CC_MAX_IO][CC_VALUE_NAME_MAX];
+            snprintf(names[o.n_shapes], sizeof names[0], "%.*s", (int)(eq - v), v);
+            for (int q = 0; q < o.n_shapes; q++)
+                if (strcmp(o.shape_names[q], names[o.n_shapes]) == 0)
+                    return cc_cli_say("model run", "--input-shape names '%s' twice", names[o.n_shapes]), 2;
+            o.shape_names[o.n_shapes] = names[o.n_shapes];
+            o.n_shapes++;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--weights", &v)) != 0) {
             if (k < 0) return 2;
             o.weights_path = v;

@@ -234,7 +234,31 @@ static cc_status add_graph_input(importer *im, const Onnx__ValueInfoProto *vi, c
         return CC_OK;
     }
     if (!has_dt) return cc_err_set(err, CC_ERR_ARG, "%s: input '%s' declares no data type", im->path, name);
-    if (!has_shape) return cc_err_set(err, CC_ERR_ARG, "%s: input '%s' declares no shape", im->path, name);
+    const cc_shape *bound = NULL;
+    for (int i = 0; im->opt && i < im->opt->n_shapes; i++)
+        if (im->opt->shape_names[i] && strcmp(im->opt->shape_names[i], name) == 0) bound = &im->opt->shapes[i];
+    if (bound) {
+        if (has_shape && bound->rank != s.rank) {
+            size_t len = 0;
+            a[0] = '\0';
+            for (int i = 0; i < s.rank && len < sizeof a; i++) /* symbolic dims as '?' */
+                len += (size_t)(s.dims[i] >= 0 ? snprintf(a + len, sizeof a - len, "%s%lld", i ? "x" : "", (long long)s.dims[i])
+                                               : snprintf(a + len, sizeof a - len, "%s?", i ? "x" : ""));
+            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s' has rank %d (%s), the shape bound to it %s", im->path,
+                              name, s.rank, s.rank ? a : "scalar", cc_shape_format(bound, c, sizeof c));
+        }
+        for (int i = 0; has_shape && i < s.rank; i++)
+            if (s.dims[i] >= 0 && s.dims[i] != bound->dims[i])
+                return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': dim %d is %lld, the shape bound to it says %lld",
+                                  im->path, name, i, (long long)s.dims[i], (long long)bound->dims[i]);
+        int batch_dim = has_shape && s.rank > 0 && s.dims[0] < 0 && im->opt->batch > 0;
+        s = *bound;
+        has_shape = 1;
+        if (batch_dim) s.dims[0] = im->opt->batch; /* the batch sets a symbolic dim 0 */
+    }
+    if (!has_shape)
+        return cc_err_set(err, CC_ERR_ARG, "%s: input '%s' declares no shape; bind one with --input-shape %s=DIMS",
+                          im->path, name, name);
     for (int i = 0; i < s.rank; i++) {
         if (s.dims[i] >= 0) continue;
         const Onnx__TensorShapeProto__Dimension *d = vi->type->tensor_type->shape->dim[i];
@@ -243,11 +267,10 @@ static cc_status add_graph_input(importer *im, const Onnx__ValueInfoProto *vi, c
             s.dims[0] = im->opt->batch;
             continue;
         }
-        if (i == 0)
-            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': dim 0 is %s%s%s; give a batch size", im->path, name,
-                              sym ? "symbolic ('" : "unknown", sym ? sym : "", sym ? "')" : "");
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: input '%s': dim %d is %s%s%s; only dim 0 (the batch) may be set at import",
-                          im->path, name, i, sym ? "symbolic ('" : "unknown", sym ? sym : "", sym ? "')" : "");
+        char how[96];
+        snprintf(how, sizeof how, "%s%s", i == 0 ? "give a batch size or " : "", "bind its shape with --input-shape");
+        return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': dim %d is %s%s%s; %s %s=DIMS", im->path, name, i,
+                          sym ? "symbolic ('" : "unknown", sym ? sym : "", sym ? "')" : "", how, name);
     }
     char pn[CC_VALUE_NAME_MAX];
     if ((st = cc_mb_input(im->b, printable(pn, sizeof pn, name), dt, &s, &v, err))) return st;
@@ -823,6 +846,16 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
         if ((st = cc_mb_const(im.b, name, &t, &v, err))) goto fail;
         if (map_put(&im.values, name, v)) {
             st = cc_err_set(err, CC_ERR_ARG, "%s: initializer '%s' is defined twice", path, name);
+            goto fail;
+        }
+    }
+    for (int k = 0; opt && k < opt->n_shapes; k++) {
+        int found = 0;
+        for (size_t i = 0; i < g->n_input && !found; i++)
+            found = g->input[i]->name && opt->shape_names[k] && strcmp(g->input[i]->name, opt->shape_names[k]) == 0;
+        if (!found) {
+            st = cc_err_set(err, CC_ERR_ARG, "%s: a shape is bound to '%s', which is not an input of the graph", path,
+                            opt->shape_names[k] ? opt->shape_names[k] : "");
             goto fail;
         }
     }

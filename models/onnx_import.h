@@ -36,6 +36,13 @@ typedef struct cc_onnx_options {
     /* The model's name; NULL: the file's name without its folder and ".onnx" (exporters
      * give every graph the same name: torch_jit, main_graph). */
     const char *name;
+    /* Shapes bound to graph inputs (--input-shape NAME=1x3x320x320): input shape_names[i]
+     * takes shapes[i], which must have its declared rank and agree with its fixed dims; its
+     * symbolic and unknown dims take the bound values (a symbolic dim 0 takes batch where
+     * batch > 0). A name no graph input has is an error. */
+    int n_shapes;
+    const char *const *shape_names;
+    const cc_shape *shapes;
 } cc_onnx_options;
 
 /* Imports the ONNX model at path. opt may be NULL (batch 0, nothing fixed). On success

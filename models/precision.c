@@ -1,10 +1,12 @@
-/* precision.c — retyping a model to FP16/BF16/FP32 and folding batch norms into the
- * convolutions before them. */
+/* precision.c — retyping a model to FP16/BF16/FP32 (float constants converted; Cast,
+ * EyeLike and ConstantOfShape naming a float type name the new one) and folding batch
+ * norms into the convolutions before them. */
 #include "precision.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rewrite.h"
 
@@ -18,6 +20,36 @@ static int follows_compute_type(const cc_node *nd, int i)
     for (int a = 0; a < op->n_attrs; a++)
         if (op->attrs[a].input == i) return op->attrs[a].input_dtype == CC_DTYPE_COUNT;
     return 0;
+}
+
+/* ONNX's TensorProto.DataType number of a floating dtype. */
+static int64_t onnx_float_type(cc_dtype d)
+{
+    return d == CC_F16 ? 10 : d == CC_BF16 ? 16 : 1;
+}
+
+/* Attributes that name a floating output type take the model's precision: Cast's and
+ * EyeLike's target type, ConstantOfShape's value (rounded to it). 1 where attrs changed. */
+static int retype_attrs(const cc_node *nd, cc_dtype dt, cc_attr_value *attrs)
+{
+    int changed = 0;
+    const char *names[2] = { "to", "dtype" };
+    for (int n = 0; n < 2; n++) {
+        int a = cc_attr_index(nd->op, names[n]);
+        if (a < 0 || nd->op->attrs[a].kind != CC_ATTR_INT || !attrs[a].set) continue;
+        cc_dtype t;
+        if (cc_dtype_from_onnx(attrs[a].i, &t, NULL) == 0 && cc_dtype_is_float(t) && t != dt) {
+            attrs[a].i = onnx_float_type(dt);
+            changed = 1;
+        }
+    }
+    int v = nd->op->id == CC_OP_ID_ConstantOfShape ? cc_attr_index(nd->op, "value") : -1;
+    if (v >= 0 && attrs[v].set && cc_dtype_is_float(attrs[v].tdtype) && attrs[v].tdtype != dt) {
+        attrs[v].tdtype = dt;
+        for (int k = 0; k < attrs[v].n; k++) attrs[v].floats[k] = cc_round_to(dt, attrs[v].floats[k]);
+        changed = 1;
+    }
+    return changed;
 }
 
 cc_status cc_model_to_precision(const cc_model *m, cc_dtype dt, cc_model **out, cc_err *err)
@@ -52,7 +84,10 @@ cc_status cc_model_to_precision(const cc_model *m, cc_dtype dt, cc_model **out, 
             }
             in[i] = conv[v];
         }
-        if (!st) st = cc_rewrite_copy_node(&rw, k, in, err);
+        cc_attr_value attrs[CC_MAX_ATTRS];
+        memcpy(attrs, nd->attrs, sizeof attrs);
+        if (!st) st = retype_attrs(nd, dt, attrs) ? cc_rewrite_copy_node_attrs(&rw, k, in, attrs, err)
+                                                  : cc_rewrite_copy_node(&rw, k, in, err);
     }
     free(conv);
     if (st) {

@@ -146,6 +146,11 @@ cc_status cc_rewrite_add_scalar(cc_rewrite *rw, const char *name, cc_dtype dt, d
 
 cc_status cc_rewrite_copy_node(cc_rewrite *rw, int k, const int *in, cc_err *err)
 {
+    return cc_rewrite_copy_node_attrs(rw, k, in, rw->src->graph.nodes[k].attrs, err);
+}
+
+cc_status cc_rewrite_copy_node_attrs(cc_rewrite *rw, int k, const int *in, const cc_attr_value *attrs, cc_err *err)
+{
     const cc_graph *g = &rw->src->graph;
     const cc_node *nd = &g->nodes[k];
     int nin[CC_MAX_IO], nout[CC_MAX_IO];
@@ -157,7 +162,7 @@ cc_status cc_rewrite_copy_node(cc_rewrite *rw, int k, const int *in, cc_err *err
         else if ((st = cc_rewrite_value(rw, nd->in[i], &nin[i], err))) return st;
     }
     for (int j = 0; j < nd->n_out; j++) names[j] = rw->src->value_names[nd->out[j]];
-    st = cc_mb_node_values(rw->b, nd->op, nd->name, nd->attrs, nd->n_in, nin, nd->n_out, nout, names, err);
+    st = cc_mb_node_values(rw->b, nd->op, nd->name, attrs, nd->n_in, nin, nd->n_out, nout, names, err);
     if (st) return st;
     for (int j = 0; j < nd->n_out; j++) rw->map[nd->out[j]] = nout[j];
     return CC_OK;

@@ -50,6 +50,9 @@ cc_status cc_rewrite_add_scalar(cc_rewrite *rw, const char *name, cc_dtype dt, d
  * is non-NULL and in[i] != -2; -1 stays absent), attributes as they are, outputs named as
  * in src and mapped. Shape inference failures name the node. */
 cc_status cc_rewrite_copy_node(cc_rewrite *rw, int k, const int *in, cc_err *err);
+/* The same with the attribute values attrs (indexed like the op's schema) instead of the
+ * source node's. */
+cc_status cc_rewrite_copy_node_attrs(cc_rewrite *rw, int k, const int *in, const cc_attr_value *attrs, cc_err *err);
 
 /* Copies src into dst converted to dtype dt (cc_load/cc_store per element). On error dst
  * is untouched. */

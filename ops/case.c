@@ -18,41 +18,12 @@ static int find_input(const cc_op_def *op, const char *name)
     return -1;
 }
 
-/* "1x64x56x56" or "scalar"; dims must be non-negative integers. */
+/* "1x64x56x56" or "scalar"; dims must be non-negative integers (cc_shape_parse). */
 static cc_status parse_dims(const char *op, const char *name, const char *s, cc_shape *out,
                             cc_err *err)
 {
-    memset(out, 0, sizeof *out);
-    if (strcmp(s, "scalar") == 0) return CC_OK;
-    const char *p = s;
-    while (*p) {
-        if (out->rank == CC_MAX_RANK)
-            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s' has more than %d dimensions", op,
-                              name, CC_MAX_RANK);
-        char *end;
-        if (*p < '0' || *p > '9')
-            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': malformed shape '%s'", op, name, s);
-        long long d = strtoll(p, &end, 10);
-        if (d > CC_MAX_NUMEL)
-            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': dimension %lld is too large", op,
-                              name, d);
-        out->dims[out->rank++] = d;
-        p = end;
-        if (*p == 'x') {
-            p++;
-            if (!*p)
-                return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': malformed shape '%s'", op,
-                                  name, s);
-        } else if (*p) {
-            return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': malformed shape '%s'", op, name, s);
-        }
-    }
-    if (out->rank == 0)
-        return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': empty shape", op, name);
-    int64_t n;
     cc_err e;
-    if (cc_shape_numel_checked(out, &n, &e))
-        return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': %s", op, name, e.msg);
+    if (cc_shape_parse(s, out, &e)) return cc_err_set(err, CC_ERR_ARG, "%s: input '%s': %s", op, name, e.msg);
     return CC_OK;
 }
 

@@ -445,8 +445,10 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     if (!st) st = cc_model_build_f32(o, 1, &f32, err);
     if (st) goto done;
     if (fn) {
-        snprintf(line, sizeof line, "model %s: %d nodes, %.4g M parameters, %.4g GMAC per image", f32->name,
-                 f32->graph.n_nodes, cc_model_params(f32) / 1e6, cc_model_macs(f32) / 1e9);
+        char folded[48] = "";
+        if (f32->n_folded) snprintf(folded, sizeof folded, " (%d more folded at import)", f32->n_folded);
+        snprintf(line, sizeof line, "model %s: %d nodes%s, %.4g M parameters, %.4g GMAC per image", f32->name,
+                 f32->graph.n_nodes, folded, cc_model_params(f32) / 1e6, cc_model_macs(f32) / 1e9);
         fn(user, line, NULL);
     }
     /* whether the model fits the limit, judged from its shapes before anything else is
@@ -486,23 +488,36 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         if (started[i]) pthread_join(tid[i], NULL);
         else variant_main(&jobs[i]);
     }
-    for (int i = 0; i < nv; i++)
-        if (jobs[i].st) {
+    for (int i = 0; i < nv; i++) {
+        /* a lower precision the model cannot be turned into (an op without that type, a
+           quantizer refusal) is that precision's unsupported verdict; the FP32 reference,
+           memory and other failures stop the run */
+        int refusal = jobs[i].st == CC_ERR_UNSUPPORTED || jobs[i].st == CC_ERR_ARG;
+        if (jobs[i].st && i > 0 && refusal) {
+            snprintf(vars[i].unmade, sizeof vars[i].unmade, "no %.8s model: %.200s", vars[i].prec, jobs[i].err.msg);
+            if (fn) {
+                cc_diag_put(line, sizeof line, "%s", vars[i].unmade);
+                fn(user, line, NULL);
+            }
+        } else if (jobs[i].st) {
             st = jobs[i].st;
             *err = jobs[i].err;
             goto done;
         }
+    }
     if (o->interrupt && *o->interrupt) { /* before any run was recorded */
         sum->interrupted = 1;
         goto done;
     }
     for (int i = 0; fn && i < nv; i++) {
         cc_model_variant *v = &vars[i];
+        if (v->unmade[0]) continue;
         cc_diag_put(line, sizeof line, "golden %s: %d inputs in %.1f s%s%s", v->prec, o->n_images, jobs[i].secs,
                     v->note[0] ? "; " : "", v->note);
         fn(user, line, NULL);
     }
     for (int i = 0; i < nv; i++) {
+        if (vars[i].unmade[0]) continue;
         cc_class_metrics nm;
         cc_class_metrics_init(&nm);
         for (int k = 0; k < o->n_images; k++)
@@ -558,6 +573,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             r->det_precision = r->det_recall = r->det_map50 = NAN;
             if (too_big[0]) {
                 set_reason(r, CC_UNSUPPORTED, too_big);
+            } else if (v && v->unmade[0]) {
+                set_reason(r, CC_UNSUPPORTED, v->unmade);
             } else if (rec.available[ti]) {
                 isolated_job(o, f32, &vars[0], v, ti, &jo);
             } else {

@@ -29,6 +29,9 @@ typedef struct cc_model_run_options {
     uint64_t seed;
     const char *weights_path;         /* NULL: synthetic weights */
     const char *name;                 /* an ONNX model's name (NULL: its file's) */
+    int n_shapes;                     /* shapes bound to an ONNX model's inputs (--input-shape) */
+    const char *shape_names[CC_MAX_IO];
+    cc_shape shapes[CC_MAX_IO];
     const char *budget;               /* overrides, e.g. "top1=0.995,cosine=0.99" */
     int calib_images;                 /* INT8 calibration inputs (default 8) */
     const char *calib_method;         /* "minmax" (default) or "percentile" */

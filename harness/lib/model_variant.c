@@ -27,6 +27,9 @@ cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model 
         memset(&oo, 0, sizeof oo);
         oo.batch = batch;
         oo.name = o->name;
+        oo.n_shapes = o->n_shapes;
+        oo.shape_names = o->shape_names;
+        oo.shapes = o->shapes;
         return cc_onnx_load(o->model, &oo, out, err);
     }
     cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };

@@ -19,6 +19,8 @@ typedef struct cc_model_variant {
     char note[256];           /* quantization report line */
     cc_quant_params *qp;      /* int8: the calibration of m, reused at batch B */
     double noise_db;          /* SQNR of this golden against the FP32 golden (inf for FP32) */
+    char unmade[CC_REASON_MAX]; /* non-empty: why this precision's model could not be made
+                                   (its results are unsupported with this reason) */
 } cc_model_variant;
 
 /* 1 when name ends in ".onnx" (a model file, not a built-in model). */

@@ -708,7 +708,8 @@ static void test_graph_errors(void)
     hm_output(&h, "y", F32, 2, sym0);
     hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
     const char *p = hm_write(&h, "sym0.onnx");
-    expect_fail(p, NULL, CC_ERR_ARG, "input 'a': dim 0 is symbolic ('N'); give a batch size");
+    expect_fail(p, NULL, CC_ERR_ARG,
+                "input 'a': dim 0 is symbolic ('N'); give a batch size or bind its shape with --input-shape a=DIMS");
     cc_onnx_options opt = { .batch = 5 };
     cc_model *m = expect_load(p, &opt);
     if (m) CHECK(m->graph.values[m->graph.inputs[0]].shape.dims[0] == 5 && m->graph.values[m->graph.outputs[0]].shape.dims[0] == 5);
@@ -722,7 +723,35 @@ static void test_graph_errors(void)
     hm_input(&h, "a", F32, 2, sym1);
     hm_output(&h, "y", F32, 2, sym1);
     hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
-    expect_fail(hm_write(&h, "sym1.onnx"), &opt, CC_ERR_UNSUPPORTED, "input 'a': dim 1 is symbolic ('N')");
+    p = hm_write(&h, "sym1.onnx");
+    expect_fail(p, &opt, CC_ERR_ARG, "input 'a': dim 1 is symbolic ('N'); bind its shape with --input-shape a=DIMS");
+    /* a bound shape sets every symbolic dim; a symbolic dim 0 still follows the batch */
+    const char *bn[1] = { "a" };
+    cc_shape bs = cc_shape_make(2, (const int64_t[]){ 2, 7 });
+    cc_onnx_options bopt = { .n_shapes = 1, .shape_names = bn, .shapes = &bs };
+    m = expect_load(p, &bopt);
+    if (m) CHECK(m->graph.values[m->graph.inputs[0]].shape.dims[1] == 7 && m->graph.values[m->graph.outputs[0]].shape.dims[1] == 7);
+    cc_model_free(m);
+    /* ... a bound shape that contradicts a fixed dim, or has another rank, or names no input */
+    cc_shape bs0 = cc_shape_make(2, (const int64_t[]){ 3, 3 });
+    cc_onnx_options b0 = { .n_shapes = 1, .shape_names = bn, .shapes = &bs0 };
+    expect_fail(p, &b0, CC_ERR_ARG, "input 'a': dim 0 is 2, the shape bound to it says 3");
+    cc_shape b3 = cc_shape_make(3, (const int64_t[]){ 2, 3, 4 });
+    cc_onnx_options r3 = { .n_shapes = 1, .shape_names = bn, .shapes = &b3 };
+    expect_fail(p, &r3, CC_ERR_ARG, "input 'a' has rank 2 (2x?), the shape bound to it 2x3x4");
+    const char *bx[1] = { "nosuch" };
+    cc_onnx_options rx = { .n_shapes = 1, .shape_names = bx, .shapes = &bs };
+    expect_fail(p, &rx, CC_ERR_ARG, "a shape is bound to 'nosuch', which is not an input of the graph");
+    /* symbolic dim 0 bound, with a batch: the batch wins there */
+    hm_init(&h, 13);
+    hm_input(&h, "a", F32, 2, sym0);
+    hm_output(&h, "y", F32, 2, sym0);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    cc_shape b13 = cc_shape_make(2, (const int64_t[]){ 1, 3 });
+    cc_onnx_options bb = { .batch = 6, .n_shapes = 1, .shape_names = bn, .shapes = &b13 };
+    m = expect_load(hm_write(&h, "sym0bound.onnx"), &bb);
+    if (m) CHECK(m->graph.values[m->graph.inputs[0]].shape.dims[0] == 6);
+    cc_model_free(m);
     /* unsupported data type */
     hm_init(&h, 13);
     hm_input(&h, "a", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 2, d23);

@@ -36,6 +36,31 @@ int cc_shape_equal(const cc_shape *a, const cc_shape *b)
     return 1;
 }
 
+cc_status cc_shape_parse(const char *text, cc_shape *out, cc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (strcmp(text, "scalar") == 0) return CC_OK;
+    const char *p = text;
+    while (*p) {
+        if (out->rank == CC_MAX_RANK) return cc_err_set(err, CC_ERR_ARG, "more than %d dimensions", CC_MAX_RANK);
+        if (*p < '0' || *p > '9') return cc_err_set(err, CC_ERR_ARG, "malformed shape '%.64s'", text);
+        char *end;
+        long long d = strtoll(p, &end, 10);
+        if (d > CC_MAX_NUMEL) return cc_err_set(err, CC_ERR_ARG, "dimension %lld is too large", d);
+        out->dims[out->rank++] = d;
+        p = end;
+        if (*p == 'x') {
+            p++;
+            if (!*p) return cc_err_set(err, CC_ERR_ARG, "malformed shape '%.64s'", text);
+        } else if (*p) {
+            return cc_err_set(err, CC_ERR_ARG, "malformed shape '%.64s'", text);
+        }
+    }
+    if (out->rank == 0) return cc_err_set(err, CC_ERR_ARG, "empty shape");
+    int64_t n;
+    return cc_shape_numel_checked(out, &n, err);
+}
+
 char *cc_shape_format(const cc_shape *s, char *buf, size_t n)
 {
     if (n == 0) return buf;

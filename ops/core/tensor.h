@@ -27,6 +27,10 @@ cc_status cc_shape_numel_checked(const cc_shape *s, int64_t *out, cc_err *err);
 int cc_shape_equal(const cc_shape *a, const cc_shape *b);
 /* Writes "1x64x56x56" ("scalar" for rank 0) into buf; returns buf. */
 char *cc_shape_format(const cc_shape *s, char *buf, size_t n);
+/* Parses cc_shape_format's text ("1x64x56x56", "scalar"): non-negative decimal dims, at
+ * most CC_MAX_RANK of them, at most CC_MAX_NUMEL elements. CC_ERR_ARG with the reason
+ * ("malformed shape '1x'", "more than 8 dimensions", ...) otherwise. */
+cc_status cc_shape_parse(const char *text, cc_shape *out, cc_err *err);
 cc_shape cc_shape_make(int rank, const int64_t *dims);
 
 /* Allocates zeroed data for t (64-byte aligned) for the given dtype and shape; t->data is

@@ -48,6 +48,14 @@ for b in top1=abc frob=1 'top1=0.9,' ''; do
 done
 expect_exit 2 "$CC" model run resnet50 --precisions f32 --calib-method median --db "$WORK/budget.db"
 one_line_error "median"
+for v in images 'images=' 'images=1x' '=1x3' 'images=1xx2' 'images=-1x3'; do
+    expect_exit 2 "$CC" model run resnet50 --input-shape "$v" --db "$WORK/budget.db"; one_line_error "input-shape"
+done
+expect_exit 2 "$CC" model run resnet50 --input-shape a=1 --input-shape a=2 --db "$WORK/budget.db"
+one_line_error "names 'a' twice"
+for n in '' "$(printf 'n%.0s' $(seq 64))"; do
+    expect_exit 2 "$CC" model run resnet50 --name "$n" --db "$WORK/budget.db"; one_line_error "--name takes"
+done
 [ -e "$WORK/budget.db" ] && fail "a refused model run created its database"
 
 # a case that needs more memory than the limit: judged from its shapes before anything is
