@@ -468,6 +468,7 @@ static const struct legacy_input {
     { "Pad", "pads", 1, CC_I64 },
     { "Pad", "value", 2, CC_DTYPE_COUNT },
     { "ReduceSum", "axes", 1, CC_I64 },
+    { "TopK", "k", 1, CC_I64 },
 };
 
 /* Makes a constant input from legacy attribute a of node nd (see legacy_inputs). */

@@ -185,6 +185,8 @@ static const op_version table[] = {
     { "ArgMin",             11, 0, "without select_last_index" },
     { "ArgMin",             12, 0, "without bfloat16" },
     { "CumSum",             11, 0, "without bfloat16 and float16" },
+    { "TopK",               1,  CC_ONNX_LEGACY_ATTR_INPUTS, "k was an attribute; without largest and sorted" },
+    { "TopK",               10, 0, "without largest and sorted, non-negative axis" },
     { "ConstantOfShape",    20, CC_ONNX_NEWER_TYPES, "adds float8, int4 and other value types" },
     { "Pad",                1,  REFUSED, "paddings attribute" },
     { "Pad",                2,  CC_ONNX_LEGACY_ATTR_INPUTS, "pads and value were attributes" },

@@ -612,7 +612,81 @@ static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
+/* ---- TopK -------------------------------------------------------------------------------- */
+
+typedef struct topk_item {
+    double v;   /* floats and int32 exactly; int64 through key */
+    int64_t key, idx;
+    int nan;
+} topk_item;
+
+static int topk_desc(const void *pa, const void *pb)
+{
+    const topk_item *a = pa, *b = pb;
+    if (a->nan != b->nan) return a->nan ? -1 : 1;
+    if (!a->nan && (a->v != b->v || a->key != b->key)) return a->v > b->v || (a->v == b->v && a->key > b->key) ? -1 : 1;
+    return a->idx < b->idx ? -1 : 1;
+}
+
+static int topk_asc(const void *pa, const void *pb)
+{
+    const topk_item *a = pa, *b = pb;
+    if (a->nan != b->nan) return a->nan ? 1 : -1;
+    if (!a->nan && (a->v != b->v || a->key != b->key)) return a->v < b->v || (a->v == b->v && a->key < b->key) ? -1 : 1;
+    return a->idx < b->idx ? -1 : 1;
+}
+
+/* TopK: each line sorted by a total order (value, then index; NaN largest) and its first K
+ * kept. */
+static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *kt = node->n_in > 1 ? in[1] : NULL;
+    if (!kt || !kt->data || cc_tensor_numel(kt) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "TopK: K must be a constant");
+    int r = x->shape.rank, axis = 0;
+    cc_status st = norm_axis("TopK", cc_attr_i(node, "axis"), r, &axis, err);
+    if (st != CC_OK) return st;
+    int64_t k = (int64_t)cc_load(kt->data, kt->dtype, 0), len = x->shape.dims[axis], outer = 1, inner = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < r; d++) inner *= x->shape.dims[d];
+    if (k == 0 || outer * inner == 0) return CC_OK;
+    int largest = cc_attr_i(node, "largest") != 0, is_float = cc_dtype_is_float(x->dtype);
+    topk_item *items = malloc(sizeof *items * (size_t)len);
+    if (!items) return cc_err_set(err, CC_ERR_NOMEM, "TopK: out of memory");
+    size_t es = cc_dtype_size(x->dtype);
+    for (int64_t j = 0; j < outer * inner; j++) {
+        int64_t base = (j / inner) * len * inner + j % inner;
+        for (int64_t t = 0; t < len; t++) {
+            int64_t at = base + t * inner;
+            topk_item *it = &items[t];
+            it->idx = t;
+            it->key = 0;
+            if (is_float) {
+                it->v = load_float(x->data, x->dtype, at);
+                it->nan = isnan(it->v);
+            } else {
+                it->key = load_int(x->data, x->dtype, at);
+                it->v = 0;
+                it->nan = 0;
+            }
+        }
+        qsort(items, (size_t)len, sizeof *items, largest ? topk_desc : topk_asc);
+        for (int64_t t = 0; t < k; t++) {
+            int64_t src = base + items[t].idx * inner, dst = (j / inner) * k * inner + t * inner + j % inner;
+            memcpy((char *)out[0].data + (size_t)dst * es, (const char *)x->data + (size_t)src * es, es);
+            ((int64_t *)out[1].data)[dst] = items[t].idx;
+        }
+    }
+    free(items);
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_TopK, .run = topk_run},
     {.op = CC_OP_ID_CumSum, .run = cumsum_run},
     {.op = CC_OP_ID_ArgMax, .run = arg_run},
     {.op = CC_OP_ID_ArgMin, .run = arg_run},

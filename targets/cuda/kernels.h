@@ -129,6 +129,12 @@ cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, i
 cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int64_t *y, int64_t outer, int64_t len,
                         int64_t inner, int max, int last);
 
+/* TopK along the middle axis of x viewed as outer x len x inner: the first k of each line
+ * in order (largest or smallest first; equal values by index; NaN largest) into y (x's
+ * dtype) and yi (int64 indices). f32, f16, bf16, i32, i64. */
+cudaError_t cc_cuda_topk(cudaStream_t s, int dtype, const void *x, void *y, int64_t *yi, int64_t outer, int64_t len,
+                         int64_t inner, int64_t k, int largest);
+
 /* CumSum along the middle axis of x viewed as outer x len x inner (float types summed in
  * float, integers in int64): from the end with rev, each without its own element with ex. */
 cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, void *y, int64_t outer, int64_t len,

@@ -375,6 +375,73 @@ extern "C" cudaError_t cc_cuda_arg(cudaStream_t s, int dtype, const void *x, int
     return cudaGetLastError();
 }
 
+/* ---- TopK -------------------------------------------------------------------------------------- */
+
+/* a before b in TopK's output order: the value (a NaN larger than every number), then the
+ * lower index */
+template <typename K>
+__device__ __forceinline__ bool topk_before(K a, int64_t ia, K b, int64_t ib, int largest)
+{
+    bool na = arg_nan(a), nb = arg_nan(b);
+    if (na != nb) return largest ? na : nb;
+    if (!na && a != b) return largest ? a > b : a < b;
+    return ia < ib;
+}
+
+/* One thread per line; K passes, each taking the first element after the previous one. */
+template <typename T>
+__global__ void topk_k(const T *x, T *y, int64_t *yi, int64_t lines, int64_t len, int64_t inner, int64_t k,
+                       int largest)
+{
+    GRID_LOOP(j, lines) {
+        int64_t base = (j / inner) * len * inner + j % inner, obase = (j / inner) * k * inner + j % inner;
+        int64_t prev = -1;
+        decltype(arg_key(x, 0)) pv = 0;
+        for (int64_t t = 0; t < k; t++) {
+            int64_t best = -1;
+            decltype(arg_key(x, 0)) bv = 0;
+            for (int64_t q = 0; q < len; q++) {
+                auto v = arg_key(x, base + q * inner);
+                if (prev >= 0 && !topk_before(pv, prev, v, q, largest)) continue;
+                if (best < 0 || topk_before(v, q, bv, best, largest)) {
+                    best = q;
+                    bv = v;
+                }
+            }
+            y[obase + t * inner] = x[base + best * inner];
+            yi[obase + t * inner] = best;
+            prev = best;
+            pv = bv;
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_topk(cudaStream_t s, int dtype, const void *x, void *y, int64_t *yi, int64_t outer,
+                                    int64_t len, int64_t inner, int64_t k, int largest)
+{
+    int64_t n = outer * inner;
+    if (n <= 0 || k <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32: topk_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, yi, n, len, inner, k, largest); break;
+    case CC_F16:
+        topk_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, yi, n, len, inner, k, largest);
+        break;
+    case CC_BF16:
+        topk_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, yi, n, len, inner, k,
+                                             largest);
+        break;
+    case CC_I32:
+        topk_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int32_t *)x, (int32_t *)y, yi, n, len, inner, k, largest);
+        break;
+    case CC_I64:
+        topk_k<<<b, CC_CUDA_THREADS, 0, s>>>((const long long *)x, (long long *)y, yi, n, len, inner, k, largest);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- CumSum ------------------------------------------------------------------------------------ */
 
 __device__ __forceinline__ void cum_put(float *p, int64_t i, float v) { p[i] = v; }

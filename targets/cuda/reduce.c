@@ -2,7 +2,7 @@
  * axis), the ten Reduce* ops (axes attribute or ReduceSum's constant axes input, keepdims,
  * read by the lowering the built-in backends share), all on the project's kernels: one
  * thread block per output row, f32 accumulation, block-wide tree reductions
- * (kernels_eltwise.cu); ArgMax, ArgMin and CumSum one thread per line (kernels_data.cu). */
+ * (kernels_eltwise.cu); ArgMax, ArgMin, CumSum and TopK one thread per line (kernels_data.cu). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,7 +179,41 @@ static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* TopK: one thread per line (kernels_data.cu); K read in prepare from its host copy. */
+static cc_status topk_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    const cc_tensor *kt = node->n_in > 1 ? in[1] : NULL;
+    if (!kt || !kt->data || cc_tensor_numel(kt) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: TopK's K must be a constant");
+    int64_t *k = malloc(sizeof *k);
+    if (!k) return cc_err_set(err, CC_ERR_NOMEM, "TopK: out of memory");
+    *k = (int64_t)cc_load(kt->data, kt->dtype, 0);
+    cc_backend_note("thread per line, K %lld", (long long)*k);
+    *state = k;
+    return CC_OK;
+}
+
+static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const cc_shape *xs = &in[0]->shape;
+    int64_t a = cc_attr_i(node, "axis"), outer = 1, inner = 1;
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    for (int d = 0; d < axis; d++) outer *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    return cc_cuda_check(cc_cuda_topk(c->stream, in[0]->dtype, in[0]->data, out[0].data, out[1].data, outer,
+                                      xs->dims[axis], inner, *(const int64_t *)state, cc_attr_i(node, "largest") != 0),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_TopK, .prepare = topk_prepare, .release = free, .run = topk_run },
     { .op = CC_OP_ID_CumSum, .prepare = cumsum_prepare, .release = free, .run = cumsum_run },
     { .op = CC_OP_ID_ArgMax, .run = arg_run },
     { .op = CC_OP_ID_ArgMin, .run = arg_run },

@@ -3,8 +3,8 @@
  * Reduce* ops over any set of axes (keepdims either way; the axes shared with the other
  * backends in targets/lower.c), GlobalAveragePool as a mean over the spatial axes,
  * Softmax, LogSoftmax and Hardmax along one axis and LayerNormalization per row
- * (kernels/reduce.cl), ArgMax, ArgMin and
- * CumSum (kernels/axis.cl). One work-item per output element (per row for the
+ * (kernels/reduce.cl), ArgMax, ArgMin,
+ * CumSum and TopK (kernels/axis.cl). One work-item per output element (per row for the
  * softmaxes); adjacent kept and reduced dimensions are merged first, so a reduction over
  * contiguous trailing axes is one strided loop. */
 #include <stdio.h>
@@ -269,7 +269,41 @@ static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* TopK: kernels/axis.cl's topk, one work-item per line; K is a constant. */
+static cc_status topk_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *kt = b->node->n_in > 1 ? b->in[1] : NULL;
+    if (!kt || !kt->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: TopK's K must be constant");
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t a = cc_attr_i(b->node, "axis"), k = cc_ocl_const_int(kt, 0);
+    int axis = (int)(a < 0 ? a + xs->rank : a);
+    int64_t inner = 1, len = xs->dims[axis], lines = 1;
+    for (int d = 0; d < xs->rank; d++)
+        if (d != axis) lines *= xs->dims[d];
+    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "axis_%s", sfx);
+    snprintf(name, sizeof name, "topk_%s", sfx);
+    cc_ocl_note(b, "%s, %lld lines, K %lld of %lld", name, (long long)lines, (long long)k, (long long)len);
+    if (lines == 0 || k == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    cc_ocl_range1(l, (size_t)lines, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[1]);
+    cc_ocl_arg_int(l, lines);
+    cc_ocl_arg_int(l, len);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, k);
+    cc_ocl_arg_int(l, cc_attr_i(b->node, "largest") != 0);
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_TopK, arg_supports, topk_prepare },
     { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_CumSum, arg_supports, cumsum_prepare },
     { CC_OP_ID_ArgMax, arg_supports, arg_prepare },

@@ -1,5 +1,6 @@
 /* axis.cl - template (S = f32, f16, bf16, i8, u8, i32, i64): the walks along one axis of x
- * viewed as [outer, len, inner], one work-item per line, for every number type.
+ * viewed as [outer, len, inner] (ArgMax, ArgMin, CumSum, TopK), one work-item per line, for
+ * every number type.
  * ArgMax and ArgMin write an int64 index per line: NaN beats every number; ties, and NaN
  * against NaN, go to the first index, or the last with last = 1. Floats compare as float,
  * integers as their own type. CumSum writes the running sums of a line (in float for
@@ -54,5 +55,48 @@ kernel void KN(cumsum)(global const TY *restrict x, global TY *restrict y, int n
         if (!ex) sum += v;
         PUT(y, at, sum);
         if (ex) sum += v;
+    }
+}
+
+/* TopK: one work-item per line; K passes, each taking the first element after the
+ * previous one in the output order (the value, then the lower index; a NaN is larger
+ * than every number). Values are copied as stored, indices written as int64. */
+#if defined(S_IS_FLOAT)
+#define KEY_NAN(v) isnan(v)
+#else
+#define KEY_NAN(v) 0
+#endif
+
+int KN(topk_before)(KEY a, int ia, KEY b, int ib, int largest)
+{
+    int na = KEY_NAN(a), nb = KEY_NAN(b);
+    if (na != nb) return largest ? na : nb;
+    if (!na && a != b) return largest ? a > b : a < b;
+    return ia < ib;
+}
+
+kernel void KN(topk)(global const TY *restrict x, global TY *restrict y, global long *restrict yi, int n, int len,
+                     int inner, int k, int largest)
+{
+    int j = get_global_id(0);
+    if (j >= n) return;
+    long base = (long)(j / inner) * len * inner + j % inner, obase = (long)(j / inner) * k * inner + j % inner;
+    int prev = -1;
+    KEY pv = 0;
+    for (int t = 0; t < k; t++) {
+        int best = -1;
+        KEY bv = 0;
+        for (int q = 0; q < len; q++) {
+            KEY v = GET(x, base + (long)q * inner);
+            if (prev >= 0 && !KN(topk_before)(pv, prev, v, q, largest)) continue;
+            if (best < 0 || KN(topk_before)(v, q, bv, best, largest)) {
+                best = q;
+                bv = v;
+            }
+        }
+        y[obase + (long)t * inner] = x[base + (long)best * inner];
+        yi[obase + (long)t * inner] = best;
+        prev = best;
+        pv = bv;
     }
 }

@@ -1,0 +1,175 @@
+/* reduce_topk.c — TopK (opset 11): along one axis, the K largest (largest=1) or smallest
+ * elements in order, as Values and their int64 Indices, the axis's length becoming K. Equal
+ * values keep their input order (the lower index first), as the specification requires; a
+ * NaN counts as larger than every number (numpy's sort puts it last). K is a constant
+ * input. sorted=0 leaves the order open, which no check can judge element by element: it
+ * is refused. Values are copies and indices exact: S = |value|, K = 1. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shape_internal.h"
+#include "sweep.h"
+
+#define Q CC_SWEEP_QUICK
+#define EDGE CC_SWEEP_EDGE
+#define MODEL CC_SWEEP_MODEL
+
+#define TOPK_DTYPES (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+
+static cc_status topk_args(const cc_node *node, const cc_tensor *const *in, int *axis, int64_t *k, cc_err *err)
+{
+    const cc_tensor *x = in[0];
+    int r = x->shape.rank;
+    int64_t a = cc_attr_i(node, "axis");
+    if (r == 0 || a < -r || a >= r)
+        return cc_err_set(err, CC_ERR_ARG, "TopK: axis %lld is outside [%d, %d] for rank %d", (long long)a, -r, r - 1, r);
+    *axis = (int)(a < 0 ? a + r : a);
+    int64_t kv[CC_MAX_INTS];
+    int n, present;
+    cc_status st = shape_const_ints(node, in, 1, "k", kv, &n, &present, err);
+    if (st) return st;
+    if (!present || n != 1) return cc_err_set(err, CC_ERR_ARG, "TopK: K must be one value");
+    if (kv[0] < 0 || kv[0] > x->shape.dims[*axis])
+        return cc_err_set(err, CC_ERR_ARG, "TopK: K = %lld is outside [0, %lld] (the axis's length)", (long long)kv[0],
+                          (long long)x->shape.dims[*axis]);
+    *k = kv[0];
+    return CC_OK;
+}
+
+static cc_status topk_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
+{
+    if (n_out != 2) return cc_err_set(err, CC_ERR_ARG, "TopK: has 2 outputs (Values, Indices), asked for %d", n_out);
+    const cc_tensor *x = node->n_in > 0 ? in[0] : NULL;
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "TopK: X is missing");
+    if (!(TOPK_DTYPES & CC_DTYPE_BIT(x->dtype)))
+        return cc_err_set(err, CC_ERR_ARG, "TopK: X is %s, must be a float, int32 or int64 type", cc_dtype_name(x->dtype));
+    int64_t largest = cc_attr_i(node, "largest"), sorted = cc_attr_i(node, "sorted");
+    if ((largest != 0 && largest != 1) || (sorted != 0 && sorted != 1))
+        return cc_err_set(err, CC_ERR_ARG, "TopK: largest and sorted must be 0 or 1");
+    if (!sorted)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "TopK: sorted=0 leaves the order of the K elements open, which "
+                                                   "crosscheck cannot judge element by element");
+    int axis;
+    int64_t k;
+    cc_status st = topk_args(node, in, &axis, &k, err);
+    if (st) return st;
+    int64_t n;
+    if ((st = cc_shape_numel_checked(&x->shape, &n, err))) return st;
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].shape.dims[axis] = k;
+    out[0].data = NULL;
+    out[1].dtype = CC_I64;
+    out[1].shape = out[0].shape;
+    out[1].data = NULL;
+    return CC_OK;
+}
+
+/* 1 when (a, ia) comes before (b, ib) in the output order. NaN is the largest value;
+ * int64 values (wa, wb; 0 for other dtypes) break what their doubles cannot tell apart;
+ * equal values keep the lower index first. */
+static int before(double a, int64_t wa, int64_t ia, double b, int64_t wb, int64_t ib, int largest)
+{
+    int na = isnan(a), nb = isnan(b);
+    if (na != nb) return largest ? na : nb;
+    if (!na && (a != b || wa != wb)) return largest ? (a > b || (a == b && wa > wb)) : (a < b || (a == b && wa < wb));
+    return ia < ib;
+}
+
+/* Element j of line `base` (step inner) of x as a double and, for int64, exactly. */
+static double elem(const cc_tensor *x, int64_t at, int64_t *w)
+{
+    *w = 0;
+    if (x->dtype == CC_I64) memcpy(w, (const char *)x->data + 8 * at, 8);
+    return cc_load(x->data, x->dtype, (size_t)at);
+}
+
+/* Per line: K passes, each taking the first element after the previous one in the output
+ * order (a selection written for plainness, not speed). */
+static cc_status topk_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                             cc_err *err)
+{
+    (void)n_out;
+    const cc_tensor *x = in[0];
+    int axis;
+    int64_t k;
+    cc_status st = topk_args(node, in, &axis, &k, err);
+    if (st) return st;
+    int largest = cc_attr_i(node, "largest") != 0, is_float = cc_dtype_is_float(x->dtype);
+    int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            int64_t base = o * len * inner + i, prev = -1, pw = 0;
+            double pv = 0;
+            for (int64_t t = 0; t < k; t++) {
+                int64_t best = -1, bw = 0;
+                double bv = 0;
+                for (int64_t j = 0; j < len; j++) {
+                    int64_t w;
+                    double v = elem(x, base + j * inner, &w);
+                    if (prev >= 0 && !before(pv, pw, prev, v, w, j, largest)) continue; /* taken already */
+                    if (best < 0 || before(v, w, j, bv, bw, best, largest)) {
+                        best = j;
+                        bv = v;
+                        bw = w;
+                    }
+                }
+                int64_t at = (o * k + t) * inner + i;
+                out[0].value[at] = bv;
+                out[0].mag[at] = is_float ? fabs(bv) : 0;
+                out[1].value[at] = (double)best;
+                out[1].mag[at] = 0;
+                prev = best;
+                pv = bv;
+                pw = bw;
+            }
+        }
+    out[0].k = out[1].k = 1;
+    return CC_OK;
+}
+
+/* TopK reads every element once per output; the cost counts a comparison per element. */
+static void topk_cost(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *out,
+                      double *flops, double *bytes)
+{
+    (void)node;
+    (void)n_out;
+    *flops = (double)cc_tensor_numel(in[0]);
+    *bytes = (double)cc_tensor_bytes(in[0]) + (double)cc_tensor_bytes(&out[0]) + (double)cc_tensor_bytes(&out[1]);
+}
+
+static const cc_sweep_row topk_sweep[] = {
+    { Q, "X=3x4", "k=[2]" },
+    { Q, "X=2x8x3", "k=[3],axis=1" },
+    { Q, "X=4x7", "k=[3],largest=0" },
+    { Q, "X=10", "k=[10]" },                          /* the whole axis: a sort */
+    { Q, "X=5x6", "k=[4],axis=0,largest=0" },
+    { EDGE, "X=3x4", "k=[0]" },                       /* empty outputs */
+    { EDGE, "X=3x1", "k=[1]" },
+    { 0, "X=5x100", "k=[5]" },
+    { 0, "X=2x3x40", "k=[7],axis=-1,largest=0" },
+    { MODEL, "X=1x1000", "k=[5]" },                   /* top-5 of a classifier */
+    { MODEL, "X=1x8400", "k=[100]" },                 /* a detector's best 100 scores */
+};
+
+const cc_op_def cc_op_TopK = {
+    .id = CC_OP_ID_TopK, .name = "TopK", .domain = "", .since_version = 11, .family = "reduce",
+    .n_inputs = 2,
+    .inputs = {
+        { .name = "X", .role = CC_IN_DATA },
+        { .name = "K", .role = CC_IN_ATTR, .constant = 1 },
+    },
+    .min_outputs = 2, .max_outputs = 2,
+    .n_attrs = CC_ONNX_NATTRS(TopK, 11) + 1,
+    .attrs = {
+        CC_ONNX_ATTRS(TopK, 11)
+        { .name = "k", .kind = CC_ATTR_INTS, .def = NULL, .required = 1, .input = 1, .input_dtype = CC_I64 },
+    },
+    .dtypes = TOPK_DTYPES,
+    .infer = topk_infer, .cost = topk_cost, .golden = topk_golden,
+    CC_SWEEP(topk_sweep),
+};
