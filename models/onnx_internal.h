@@ -61,8 +61,10 @@ enum {
     CC_ONNX_NEWER_AXES_INPUT = 32,    /* Reduce*-18 (a version newer than the catalog's -13):
                                          a constant axes input becomes the attribute;
                                          noop_with_empty_axes = 1 without axes is refused */
-    CC_ONNX_NEWER_TYPES = 64          /* a newer version that only adds element types the
-                                         catalog does not have (ConstantOfShape-20) */
+    CC_ONNX_NEWER_ADDS = 64           /* a newer version that only adds what the catalog's
+                                         infer() refuses anyway: element types
+                                         (ConstantOfShape-20), attribute values (Scatter*-18's
+                                         reductions max and min) */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
 /* CC_ERR_INTERNAL when a row of the importer's version table (onnx_opset.c) names a

@@ -8,8 +8,8 @@
  *   - V == since_version: the catalog's semantics;
  *   - V >  since_version: a newer definition the catalog does not have: refused, except
  *     where the row rewrites it into the catalog's (CC_ONNX_NEWER_AXES_INPUT: Reduce*-18's
- *     constant axes input becomes the opset-13 attribute) or says it only adds element
- *     types the catalog does not have (CC_ONNX_NEWER_TYPES);
+ *     constant axes input becomes the opset-13 attribute) or says it only adds what the
+ *     catalog's shape inference refuses anyway (CC_ONNX_NEWER_ADDS);
  *   - V <  since_version: allowed only where the row says the older definition computes
  *     the same thing for every node it can express (the changes were new types, new
  *     attributes or inputs whose absence means the old behaviour, negative axes), perhaps
@@ -185,9 +185,15 @@ static const op_version table[] = {
     { "ArgMin",             11, 0, "without select_last_index" },
     { "ArgMin",             12, 0, "without bfloat16" },
     { "CumSum",             11, 0, "without bfloat16 and float16" },
+    { "ScatterND",          11, 0, "without reduction" },
+    { "ScatterND",          13, 0, "without reduction, adds bfloat16" },
+    { "ScatterND",          18, CC_ONNX_NEWER_ADDS, "adds reduction max and min" },
+    { "ScatterElements",    11, 0, "without reduction" },
+    { "ScatterElements",    13, 0, "without reduction, adds bfloat16" },
+    { "ScatterElements",    18, CC_ONNX_NEWER_ADDS, "adds reduction max and min" },
     { "TopK",               1,  CC_ONNX_LEGACY_ATTR_INPUTS, "k was an attribute; without largest and sorted" },
     { "TopK",               10, 0, "without largest and sorted, non-negative axis" },
-    { "ConstantOfShape",    20, CC_ONNX_NEWER_TYPES, "adds float8, int4 and other value types" },
+    { "ConstantOfShape",    20, CC_ONNX_NEWER_ADDS, "adds float8, int4 and other value types" },
     { "Pad",                1,  REFUSED, "paddings attribute" },
     { "Pad",                2,  CC_ONNX_LEGACY_ATTR_INPUTS, "pads and value were attributes" },
     { "Pad",                11, 0, "without bfloat16" },
@@ -216,7 +222,7 @@ cc_status cc_onnx_opset_check(cc_err *err)
         if (!known)
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c names %s-%d, not a version ops/ops.def lists",
                               table[i].op, table[i].version);
-        if (table[i].version < op->since_version && (table[i].flags & (CC_ONNX_NEWER_AXES_INPUT | CC_ONNX_NEWER_TYPES)))
+        if (table[i].version < op->since_version && (table[i].flags & (CC_ONNX_NEWER_AXES_INPUT | CC_ONNX_NEWER_ADDS)))
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: %s-%d is older than the catalog's version",
                               table[i].op, table[i].version);
         if (table[i].version == op->since_version && table[i].flags)
@@ -243,7 +249,7 @@ cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsig
                           info->versions[0]);
     const op_version *row = row_of(op->name, in_force);
     *version = in_force;
-    if (in_force > op->since_version && row && (row->flags & (CC_ONNX_NEWER_AXES_INPUT | CC_ONNX_NEWER_TYPES))) {
+    if (in_force > op->since_version && row && (row->flags & (CC_ONNX_NEWER_AXES_INPUT | CC_ONNX_NEWER_ADDS))) {
         *legacy = row->flags;
         return CC_OK;
     }

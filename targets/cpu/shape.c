@@ -732,6 +732,82 @@ static cc_status gather_elements_run(void *ctx, const cc_node *node, const cc_te
     return CC_OK;
 }
 
+/* ScatterND, ScatterElements: the data copied, then each update written (reduction none)
+ * or combined (add, mul: in float for float types, in int64 for integers, in index order)
+ * at the place its indices name; an index outside its dim is refused before anything is
+ * written. */
+static cc_status scatter_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                             void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *idx = in[1], *u = in[2];
+    if ((idx->dtype != CC_I32 && idx->dtype != CC_I64) || u->dtype != x->dtype || out[0].dtype != x->dtype)
+        return cc_err_set(err, CC_ERR_ARG, "%s: int32/int64 indices, updates and output of the data's dtype",
+                          node->op->name);
+    const char *rs = cc_attr_s(node, "reduction");
+    int red = !strcmp(rs, "add") ? 1 : !strcmp(rs, "mul") ? 2 : 0;
+    int r = x->shape.rank, nd = node->op->id == CC_OP_ID_ScatterND, axis = 0;
+    int64_t xst[CC_MAX_RANK], acc = 1, k = 1, slice = 1, n;
+    for (int d = r - 1; d >= 0; d--) {
+        xst[d] = acc;
+        acc *= x->shape.dims[d];
+    }
+    if (nd) {
+        k = idx->shape.dims[idx->shape.rank - 1];
+        for (int d = (int)k; d < r; d++) slice *= x->shape.dims[d];
+        n = k > 0 ? cc_tensor_numel(idx) / k : 0;
+    } else {
+        int64_t a = cc_attr_i(node, "axis");
+        axis = (int)(a < 0 ? a + r : a);
+        n = cc_tensor_numel(idx);
+    }
+    for (int64_t j = 0; j < n * k; j++) { /* every index inside its dim */
+        int64_t dim = nd ? x->shape.dims[j % k] : x->shape.dims[axis];
+        if (index_in(idx, j, dim) < 0) return index_error(node, idx, j, dim, err);
+    }
+    size_t es = cc_dtype_size(x->dtype);
+    memcpy(out[0].data, x->data, cc_tensor_bytes(x));
+    char *dst = out[0].data;
+    const char *src = u->data;
+    int is_float = cc_dtype_is_float(x->dtype);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t off = 0;
+        if (nd) {
+            for (int64_t t = 0; t < k; t++) off += index_in(idx, j * k + t, x->shape.dims[t]) * xst[t];
+        } else {
+            int64_t rem = j;
+            for (int d = r - 1; d >= 0; d--) {
+                int64_t c = rem % idx->shape.dims[d];
+                rem /= idx->shape.dims[d];
+                off += (d == axis ? index_in(idx, j, x->shape.dims[axis]) : c) * xst[d];
+            }
+        }
+        for (int64_t e = 0; e < slice; e++) {
+            char *yp = dst + (size_t)(off + e) * es;
+            const char *up = src + (size_t)(j * slice + e) * es;
+            if (red == 0) {
+                memcpy(yp, up, es);
+            } else if (is_float) {
+                float a = (float)cc_load(yp, x->dtype, 0), b = (float)cc_load(up, x->dtype, 0);
+                cc_store(yp, x->dtype, 0, red == 1 ? (double)(a + b) : (double)(a * b));
+            } else {
+                int64_t a = (int64_t)cc_load(yp, x->dtype, 0), b = (int64_t)cc_load(up, x->dtype, 0);
+                if (x->dtype == CC_I64) {
+                    memcpy(&a, yp, 8);
+                    memcpy(&b, up, 8);
+                }
+                uint64_t v = red == 1 ? (uint64_t)a + (uint64_t)b : (uint64_t)a * (uint64_t)b;
+                if (x->dtype == CC_I64) memcpy(yp, &v, 8);
+                else if (x->dtype == CC_I32) *(int32_t *)yp = (int32_t)(uint32_t)v;
+                else *(uint8_t *)yp = (uint8_t)v; /* i8, u8: the low byte, wrapped */
+            }
+        }
+    }
+    return CC_OK;
+}
+
 /* y[bt, t, :] = x[bt, tuple(bt, t), :]: one memcpy of a slice per index tuple. */
 static cc_status gather_nd_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                                void *state, cc_err *err)
@@ -897,6 +973,8 @@ static cc_status generate_run(void *ctx, const cc_node *node, const cc_tensor *c
 }
 
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_ScatterND, .run = scatter_run},
+    {.op = CC_OP_ID_ScatterElements, .run = scatter_run},
     {.op = CC_OP_ID_ConstantOfShape, .run = generate_run},
     {.op = CC_OP_ID_Range, .run = generate_run},
     {.op = CC_OP_ID_Pad, .run = pad_run},

@@ -118,6 +118,14 @@ typedef struct cc_cuda_gather {
 cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const void *x, const void *idx, void *y,
                                int64_t n, const cc_cuda_gather *g);
 
+/* ScatterND (mode CC_CUDA_GATHER_ND: m index values per update, dims and st of the
+ * indexed dims, inner the slice) and ScatterElements (CC_CUDA_GATHER_ELEMENTS: dims the
+ * indices' dims, st y's strides, axis and dim): update element p written at its place of y
+ * (already a copy of the data); red 0 none (one thread per element), 1 add, 2 mul (one
+ * thread, in update order). An index outside its dim is skipped. */
+cudaError_t cc_cuda_scatter_run(cudaStream_t s, int dtype, int idx64, const void *u, const void *idx, void *y,
+                                int64_t n, const cc_cuda_gather *g, int red);
+
 /* Trilu: y[i] = x[i] where c - r >= k (upper) or c - r <= k (lower) for element i's column
  * c and row r of its rows x cols matrix, else 0; elements of elem bytes. */
 cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows, int64_t cols,

@@ -485,6 +485,84 @@ extern "C" cudaError_t cc_cuda_cumsum(cudaStream_t s, int dtype, const void *x, 
     return cudaGetLastError();
 }
 
+/* ---- ScatterND, ScatterElements ------------------------------------------------------------ */
+
+/* The output offset of update element p (geometry as kernels.h's cc_cuda_scatter_run); -1
+ * for an index outside its dim. */
+template <typename IX>
+__device__ int64_t scatter_place(const IX *idx, int64_t p, const cc_cuda_gather &g)
+{
+    if (g.mode == CC_CUDA_GATHER_ND) {
+        int64_t j = p / g.inner, off = p % g.inner;
+        for (int k = 0; k < g.m; k++) {
+            int64_t v = gather_index(idx, j * g.m + k, g.dims[k]);
+            if (v < 0) return -1;
+            off += v * g.st[k];
+        }
+        return off;
+    }
+    int64_t rem = p, off = 0, k = gather_index(idx, p, g.dim);
+    if (k < 0) return -1;
+    for (int d = g.rank - 1; d >= 0; d--) {
+        int64_t c = rem % g.dims[d];
+        rem /= g.dims[d];
+        off += (d == g.axis ? k : c) * g.st[d];
+    }
+    return off;
+}
+
+/* reduction none: one thread per update element (distinct places) */
+template <typename T, typename IX>
+__global__ void scatter_k(const T *u, const IX *idx, T *y, int64_t n, cc_cuda_gather g)
+{
+    GRID_LOOP(p, n) {
+        int64_t off = scatter_place(idx, p, g);
+        if (off >= 0) y[off] = u[p];
+    }
+}
+
+/* reduction add or mul: one thread, the updates in order (repeated places accumulate) */
+template <typename T, typename IX>
+__global__ void scatter_reduce_k(const T *u, const IX *idx, T *y, int64_t n, cc_cuda_gather g, int mul)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    for (int64_t p = 0; p < n; p++) {
+        int64_t off = scatter_place(idx, p, g);
+        if (off < 0) continue;
+        auto a = arg_key(y, off), b = arg_key(u, p);
+        cum_put(y, off, mul ? a * b : a + b);
+    }
+}
+
+template <typename T>
+static cudaError_t scatter_launch(cudaStream_t s, int idx64, const void *u, const void *idx, void *y, int64_t n,
+                                  const cc_cuda_gather *g, int red)
+{
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    if (red && idx64) scatter_reduce_k<<<1, 1, 0, s>>>((const T *)u, (const int64_t *)idx, (T *)y, n, *g, red == 2);
+    else if (red) scatter_reduce_k<<<1, 1, 0, s>>>((const T *)u, (const int32_t *)idx, (T *)y, n, *g, red == 2);
+    else if (idx64) scatter_k<<<b, CC_CUDA_THREADS, 0, s>>>((const T *)u, (const int64_t *)idx, (T *)y, n, *g);
+    else scatter_k<<<b, CC_CUDA_THREADS, 0, s>>>((const T *)u, (const int32_t *)idx, (T *)y, n, *g);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cc_cuda_scatter_run(cudaStream_t s, int dtype, int idx64, const void *u, const void *idx,
+                                           void *y, int64_t n, const cc_cuda_gather *g, int red)
+{
+    if (n <= 0) return cudaSuccess;
+    switch (dtype) {
+    case CC_F32: return scatter_launch<float>(s, idx64, u, idx, y, n, g, red);
+    case CC_F16: return scatter_launch<__half>(s, idx64, u, idx, y, n, g, red);
+    case CC_BF16: return scatter_launch<__nv_bfloat16>(s, idx64, u, idx, y, n, g, red);
+    case CC_I8: return scatter_launch<int8_t>(s, idx64, u, idx, y, n, g, red);
+    case CC_U8: return scatter_launch<uint8_t>(s, idx64, u, idx, y, n, g, red);
+    case CC_I32: return scatter_launch<int32_t>(s, idx64, u, idx, y, n, g, red);
+    case CC_I64: return scatter_launch<long long>(s, idx64, u, idx, y, n, g, red);
+    case CC_BOOL: return red ? cudaErrorInvalidValue : scatter_launch<uint8_t>(s, idx64, u, idx, y, n, g, 0);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 /* ---- Pad --------------------------------------------------------------------------------------- */
 
 template <typename T>

@@ -2,7 +2,8 @@
  * Squeeze (one device copy), Expand and Tile (one strided copy), Shape and Size (host values uploaded),
  * Gather, GatherElements and GatherND (one index map, kernels_data.cu), DepthToSpace and
  * SpaceToDepth (targets/lower.c's walk), Trilu (a mask kernel), EyeLike, ConstantOfShape and
- * Range (host values uploaded), Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
+ * Range (host values uploaded), ScatterND and ScatterElements (a device copy, then the
+ * updates), Transpose, Concat, Split and Slice (strided copies by the project's copy kernel, one
  * per input or output, their index walks merged where contiguous). Any dtype: elements
  * are moved as 1, 2, 4 or 8 bytes. */
 #include <stdio.h>
@@ -390,6 +391,68 @@ static cc_status gather_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* ---- ScatterND, ScatterElements ---------------------------------------------------------------- */
+
+typedef struct scatter_state {
+    cc_cuda_gather g;
+    int red; /* 0 none, 1 add, 2 mul */
+} scatter_state;
+
+static cc_status scatter_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                 const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    const cc_shape *xs = &in[0]->shape, *is = &in[1]->shape;
+    if (in[1]->dtype != CC_I32 && in[1]->dtype != CC_I64)
+        return cc_err_set(err, CC_ERR_ARG, "%s: indices must be int32 or int64", node->op->name);
+    scatter_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    const char *rs = cc_attr_s(node, "reduction");
+    s->red = !strcmp(rs, "add") ? 1 : !strcmp(rs, "mul") ? 2 : 0;
+    int64_t xst[CC_MAX_RANK];
+    cc_cuda_strides(xs, xst);
+    cc_cuda_gather *g = &s->g;
+    if (node->op->id == CC_OP_ID_ScatterND) {
+        g->mode = CC_CUDA_GATHER_ND;
+        g->m = (int)is->dims[is->rank - 1];
+        for (int k = 0; k < g->m; k++) {
+            g->dims[k] = xs->dims[k];
+            g->st[k] = xst[k];
+        }
+        g->inner = xst[g->m - 1];
+    } else {
+        int64_t a = cc_attr_i(node, "axis");
+        g->mode = CC_CUDA_GATHER_ELEMENTS;
+        g->axis = (int)(a < 0 ? a + xs->rank : a);
+        g->dim = xs->dims[g->axis];
+        g->rank = xs->rank;
+        for (int d = 0; d < xs->rank; d++) {
+            g->dims[d] = is->dims[d];
+            g->st[d] = xst[d];
+        }
+    }
+    cc_backend_note("device copy, %s", s->red ? "updates applied in order by one thread" : "a thread per update element");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status scatter_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                             void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const scatter_state *s = state;
+    cc_status st = cc_cuda_check(cudaMemcpyAsync(out[0].data, in[0]->data, cc_tensor_bytes(in[0]),
+                                                 cudaMemcpyDeviceToDevice, c->stream),
+                                 node->op->name, err);
+    if (st) return st;
+    return cc_cuda_check(cc_cuda_scatter_run(c->stream, in[0]->dtype, in[1]->dtype == CC_I64, in[2]->data, in[1]->data,
+                                             out[0].data, cc_tensor_numel(in[2]), &s->g, s->red),
+                         node->op->name, err);
+}
+
 /* ---- DepthToSpace, SpaceToDepth, Trilu, EyeLike ---------------------------------------------- */
 
 /* DepthToSpace, SpaceToDepth: one strided copy of the shared lowering's six-dim walk. */
@@ -529,6 +592,8 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_DepthToSpace, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },
+    { .op = CC_OP_ID_ScatterND, .prepare = scatter_prepare, .release = free, .run = scatter_run },
+    { .op = CC_OP_ID_ScatterElements, .prepare = scatter_prepare, .release = free, .run = scatter_run },
     { .op = CC_OP_ID_EyeLike, .prepare = host_values_prepare, .release = free, .run = host_values_run },
     { .op = CC_OP_ID_ConstantOfShape, .prepare = host_values_prepare, .release = free, .run = host_values_run },
     { .op = CC_OP_ID_Range, .prepare = host_values_prepare, .release = free, .run = host_values_run },

@@ -319,6 +319,93 @@ static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ScatterND, ScatterElements: a buffer copy of the data, then gather.cl's scatter kernel,
+ * one work-item per update element (reduction none: every place once); with reduction add
+ * or mul axis.cl's scatter_reduce, one work-item applying the updates in order (repeated
+ * places accumulate). */
+static cc_support scatter_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                   char *reason, size_t n)
+{
+    if (strcmp(cc_attr_s(node, "reduction"), "none") != 0 && !cc_ocl_suffix(in[0]->dtype)) {
+        snprintf(reason, n, "opencl: %s with reduction %s of %s", node->op->name, cc_attr_s(node, "reduction"),
+                 cc_dtype_name(in[0]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return shape_supports(c, node, in, out, reason, n);
+}
+
+static cc_status scatter_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape, *is = &b->in[1]->shape;
+    cc_status st = cc_ocl_copy(b, b->in_slot[0], 0, b->out_slot[0], 0, cc_tensor_bytes(b->out[0]), err);
+    int64_t n = cc_tensor_numel(b->in[2]), xst[CC_MAX_RANK];
+    if (st || n == 0) return st;
+    int r = xs->rank, meta[2 * CC_MAX_RANK], slot, nd = b->node->op->id == CC_OP_ID_ScatterND, m = 0;
+    cc_ocl_strides(xs, xst);
+    if (nd) {
+        m = (int)is->dims[is->rank - 1];
+        for (int t = 0; t < m; t++) {
+            meta[t] = (int)xs->dims[t];
+            meta[m + t] = (int)xst[t];
+        }
+    } else {
+        for (int d = 0; d < r; d++) {
+            meta[d] = (int)is->dims[d];
+            meta[r + d] = (int)xst[d];
+        }
+    }
+    if ((st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(nd ? 2 * m : 2 * r), &slot, err))) return st;
+    const char *rs = cc_attr_s(b->node, "reduction"), *ix = b->in[1]->dtype == CC_I64 ? "ix64" : "ix32";
+    char prog[32], name[48];
+    ocl_launch *l;
+    if (strcmp(rs, "none") != 0) {
+        int64_t slice = 1;
+        for (int d = m; nd && d < r; d++) slice *= xs->dims[d];
+        const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+        snprintf(prog, sizeof prog, "axis_%s", sfx);
+        snprintf(name, sizeof name, "scatter_reduce_%s_%s", ix, sfx);
+        if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+        cc_ocl_note(b, "buffer copy, %s (%s, in update order)", name, rs);
+        cc_ocl_range1(l, 1, 1);
+        cc_ocl_arg_mem(l, b->in_slot[2]);
+        cc_ocl_arg_mem(l, b->out_slot[0]);
+        cc_ocl_arg_mem(l, b->in_slot[1]);
+        cc_ocl_arg_int(l, nd ? n / slice : n);
+        cc_ocl_arg_int(l, nd ? m : r);
+        cc_ocl_arg_int(l, nd ? slice : 1);
+        cc_ocl_arg_int(l, nd);
+        cc_ocl_arg_int(l, nd ? 0 : gather_axis_of(b->node, r));
+        cc_ocl_arg_int(l, nd ? 0 : xs->dims[gather_axis_of(b->node, r)]);
+        cc_ocl_arg_int(l, strcmp(rs, "mul") == 0);
+        cc_ocl_arg_mem(l, slot);
+        return CC_OK;
+    }
+    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    snprintf(prog, sizeof prog, "gather_%s", w);
+    snprintf(name, sizeof name, "%s_%s_%s", nd ? "scatter_nd" : "scatter_elements", ix, w);
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_note(b, "buffer copy, %s", name);
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->in_slot[2]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    if (nd) {
+        int64_t slice = 1;
+        for (int d = m; d < r; d++) slice *= xs->dims[d];
+        cc_ocl_arg_int(l, n / slice);
+        cc_ocl_arg_int(l, m);
+        cc_ocl_arg_int(l, slice);
+    } else {
+        int axis = gather_axis_of(b->node, r);
+        cc_ocl_arg_int(l, n);
+        cc_ocl_arg_int(l, r);
+        cc_ocl_arg_int(l, axis);
+        cc_ocl_arg_int(l, xs->dims[axis]);
+    }
+    cc_ocl_arg_mem(l, slot);
+    return CC_OK;
+}
+
 static cc_status gather_nd_prepare(ocl_build *b, cc_err *err)
 {
     const cc_shape *xs = &b->in[0]->shape, *is = &b->in[1]->shape;
@@ -455,6 +542,8 @@ static const ocl_op shape_ops[] = {
     { CC_OP_ID_Range, shape_supports, host_values_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
+    { CC_OP_ID_ScatterND, scatter_supports, scatter_prepare },
+    { CC_OP_ID_ScatterElements, scatter_supports, scatter_prepare },
     { CC_OP_ID_GatherND, shape_supports, gather_nd_prepare },
     { CC_OP_ID_Shape, shape_supports, describe_prepare },
     { CC_OP_ID_Size, shape_supports, describe_prepare },

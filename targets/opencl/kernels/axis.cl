@@ -1,6 +1,6 @@
 /* axis.cl - template (S = f32, f16, bf16, i8, u8, i32, i64): the walks along one axis of x
  * viewed as [outer, len, inner] (ArgMax, ArgMin, CumSum, TopK), one work-item per line, for
- * every number type.
+ * every number type; and ScatterND/ScatterElements with a reduction (below).
  * ArgMax and ArgMin write an int64 index per line: NaN beats every number; ties, and NaN
  * against NaN, go to the first index, or the last with last = 1. Floats compare as float,
  * integers as their own type. CumSum writes the running sums of a line (in float for
@@ -100,3 +100,46 @@ kernel void KN(topk)(global const TY *restrict x, global TY *restrict y, global 
         pv = bv;
     }
 }
+
+/* ScatterND and ScatterElements with reduction add or mul, after y := data: one work-item
+ * applies every update in index order (repeated places accumulate as the specification's
+ * reference does; no atomics needed), in float for float types and long for integers.
+ * nd: update j's place from its k index values (meta: the k indexed dims, then their
+ * strides; slice elements each); else the place of update element j is its own coordinates
+ * with the one along axis replaced (meta: the indices' dims, then y's strides). */
+#define SCATTER_REDUCE(IX, SFX)                                                                        \
+kernel void KN(scatter_reduce_##SFX)(global const TY *restrict u, global TY *restrict y,              \
+                                     global const IX *restrict idx, int count, int k, int slice,      \
+                                     int nd, int axis, int dim, int mul, global const int *restrict meta) \
+{                                                                                                      \
+    if (get_global_id(0) != 0) return;                                                                 \
+    for (int j = 0; j < count; j++) {                                                                  \
+        long off = 0;                                                                                  \
+        int ok = 1;                                                                                    \
+        if (nd) {                                                                                      \
+            for (int t = 0; t < k && ok; t++) {                                                        \
+                long v = idx[(long)j * k + t];                                                         \
+                if (v < 0) v += meta[t];                                                               \
+                ok = v >= 0 && v < meta[t];                                                            \
+                off += v * meta[k + t];                                                                \
+            }                                                                                          \
+        } else {                                                                                       \
+            long v = idx[j];                                                                           \
+            if (v < 0) v += dim;                                                                       \
+            ok = v >= 0 && v < dim;                                                                    \
+            int rem = j;                                                                               \
+            for (int d = k - 1; d >= 0; d--) {                                                         \
+                int c = rem % meta[d];                                                                 \
+                rem /= meta[d];                                                                        \
+                off += (d == axis ? v : c) * (long)meta[k + d];                                        \
+            }                                                                                          \
+        }                                                                                              \
+        for (int e = 0; ok && e < slice; e++) {                                                        \
+            ACC a = GET(y, off + e), b = GET(u, (long)j * slice + e);                                  \
+            PUT(y, off + e, mul ? a * b : a + b);                                                      \
+        }                                                                                              \
+    }                                                                                                  \
+}
+
+SCATTER_REDUCE(int, ix32)
+SCATTER_REDUCE(long, ix64)

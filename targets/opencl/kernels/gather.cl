@@ -1,7 +1,9 @@
 /* gather.cl - template (S = u8, u16, u32, u64: the element size): Gather, GatherElements
- * and GatherND, each for int32 (suffix ix32) and int64 (ix64) indices. One work-item per
- * output element. A negative index counts from the end of its dim; an index still outside
- * the dim reads nothing and writes 0 (the cpu backend and the golden model refuse it). */
+ * and GatherND, each for int32 (suffix ix32) and int64 (ix64) indices, one work-item per
+ * output element; ScatterND and ScatterElements (reduction none), one work-item per update
+ * element. A negative index counts from the end of its dim; an index still outside the dim
+ * reads nothing and writes 0 (a gather) or writes nothing (a scatter): the cpu backend and
+ * the golden model refuse it. */
 
 #define GATHER_KERNELS(IX, SFX)                                                                         \
 /* y[o, j, i] = x[o, idx[j], i] over x as [outer, dim, inner] */                                        \
@@ -57,6 +59,44 @@ kernel void KN(gather_nd_##SFX)(global const TY *restrict x, global TY *restrict
         off += v * meta[m + k];                                                                         \
     }                                                                                                   \
     y[g] = x[off + i];                                                                                  \
+}                                                                                                       \
+/* ScatterND (reduction none), after y := data: update element g (slice element e of update    \
+ * j) to y[sum_t idx[j, t] * stride_t + e]; meta: the k indexed dims, then their strides */           \
+kernel void KN(scatter_nd_##SFX)(global const TY *restrict u, global TY *restrict y,                   \
+                                 global const IX *restrict idx, int count, int k, int slice,           \
+                                 global const int *restrict meta)                                      \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= count * slice) return;                                                                     \
+    int j = g / slice, e = g % slice;                                                                   \
+    long off = 0;                                                                                       \
+    for (int t = 0; t < k; t++) {                                                                       \
+        long v = idx[(long)j * k + t];                                                                  \
+        if (v < 0) v += meta[t];                                                                        \
+        if (v < 0 || v >= meta[t]) return;                                                              \
+        off += v * meta[k + t];                                                                         \
+    }                                                                                                   \
+    y[off + e] = u[g];                                                                                  \
+}                                                                                                       \
+/* ScatterElements (reduction none), after y := data: y[p with coordinate axis replaced by     \
+ * idx[p]] = u[p]; meta: idx dims, then y strides */                                                 \
+kernel void KN(scatter_elements_##SFX)(global const TY *restrict u, global TY *restrict y,             \
+                                       global const IX *restrict idx, int n, int rank, int axis,       \
+                                       int dim, global const int *restrict meta)                       \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= n) return;                                                                                 \
+    long k = idx[g];                                                                                    \
+    if (k < 0) k += dim;                                                                                \
+    if (k < 0 || k >= dim) return;                                                                      \
+    long off = 0;                                                                                       \
+    int rem = g;                                                                                        \
+    for (int d = rank - 1; d >= 0; d--) {                                                               \
+        int c = rem % meta[d];                                                                          \
+        rem /= meta[d];                                                                                 \
+        off += (d == axis ? k : c) * (long)meta[rank + d];                                              \
+    }                                                                                                   \
+    y[off] = u[g];                                                                                      \
 }
 
 GATHER_KERNELS(int, ix32)
