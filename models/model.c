@@ -82,6 +82,29 @@ cc_status cc_mb_const(cc_model_builder *b, const char *name, cc_tensor *t, int *
     return st;
 }
 
+/* A node of op named name with attrs and inputs in[0..n_in) (value indices, -1 absent),
+ * their descriptions in inp; CC_ERR_ARG for an unknown value or a missing required input. */
+static cc_status node_start(const cc_model_builder *b, const cc_op_def *op, const char *name,
+                            const cc_attr_value *attrs, int n_in, const int *in, cc_node *node,
+                            const cc_tensor **inp, cc_err *err)
+{
+    memset(node, 0, sizeof *node);
+    node->op = op;
+    memcpy(node->attrs, attrs, sizeof node->attrs);
+    snprintf(node->name, sizeof node->name, "%s", name);
+    node->n_in = n_in;
+    for (int i = 0; i < n_in; i++) {
+        if (in[i] >= b->n_values)
+            return cc_err_set(err, CC_ERR_ARG, "node %s: input %d refers to an unknown value", name, i);
+        node->in[i] = in[i];
+        inp[i] = in[i] >= 0 ? &b->values[in[i]] : NULL;
+        if (!inp[i] && !op->inputs[i].optional)
+            return cc_err_set(err, CC_ERR_ARG, "node %s: %s input '%s' is required", name, op->name,
+                              op->inputs[i].name);
+    }
+    return CC_OK;
+}
+
 cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char *name,
                             const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
                             const char *const *out_names, cc_err *err)
@@ -93,26 +116,14 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
         return cc_err_set(err, CC_ERR_ARG, "node %s: %s has %d to %d outputs, got %d", name, op->name,
                           op->min_outputs, op->max_outputs, n_out);
     cc_node node;
-    memset(&node, 0, sizeof node);
-    node.op = op;
-    memcpy(node.attrs, attrs, sizeof node.attrs);
-    snprintf(node.name, sizeof node.name, "%s", name);
-    node.n_in = n_in;
     const cc_tensor *inp[CC_MAX_IO] = { 0 };
-    for (int i = 0; i < n_in; i++) {
-        if (in[i] >= b->n_values)
-            return cc_err_set(err, CC_ERR_ARG, "node %s: input %d refers to an unknown value", name, i);
-        node.in[i] = in[i];
-        inp[i] = in[i] >= 0 ? &b->values[in[i]] : NULL;
-        if (!inp[i] && !op->inputs[i].optional)
-            return cc_err_set(err, CC_ERR_ARG, "node %s: %s input '%s' is required", name, op->name,
-                              op->inputs[i].name);
-    }
+    cc_status st = node_start(b, op, name, attrs, n_in, in, &node, inp, err);
+    if (st) return st;
     node.n_out = n_out;
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };
-    cc_status st = op->infer(&node, inp, n_out, outs, &e);
+    st = op->infer(&node, inp, n_out, outs, &e);
     if (st) return cc_err_set(err, st, "node %s: %s", name, e.msg);
     for (int j = 0; j < n_out; j++) {
         char vname[CC_VALUE_NAME_MAX];
@@ -144,19 +155,12 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
     int reads_shape = op->id == CC_OP_ID_Shape || op->id == CC_OP_ID_Size, has_data_input = 0;
     for (int i = 0; i < op->n_inputs; i++) has_data_input |= op->inputs[i].role == CC_IN_DATA;
     cc_node node;
-    memset(&node, 0, sizeof node);
-    node.op = op;
-    memcpy(node.attrs, attrs, sizeof node.attrs);
-    snprintf(node.name, sizeof node.name, "%s", name);
-    node.n_in = n_in;
-    node.n_out = n_out;
     const cc_tensor *inp[CC_MAX_IO] = { 0 };
-    for (int i = 0; i < n_in; i++) {
-        if (in[i] >= b->n_values) return CC_OK;
-        node.in[i] = in[i];
-        inp[i] = in[i] >= 0 ? &b->values[in[i]] : NULL;
+    cc_err e0;
+    if (node_start(b, op, name, attrs, n_in, in, &node, inp, &e0)) return CC_OK; /* cc_mb_node_values reports it */
+    node.n_out = n_out;
+    for (int i = 0; i < n_in; i++)
         if (inp[i] && !inp[i]->data && !(reads_shape && i == 0)) return CC_OK; /* computed at run time */
-    }
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };

@@ -287,15 +287,7 @@ static cc_status make_attr_input(const cc_case *c, int a, cc_tensor *t, cc_err *
 {
     const cc_attr_def *d = &c->op->attrs[a];
     const cc_attr_value *v = &c->attrs[a];
-    if (d->kind == CC_ATTR_TENSOR) { /* the tensor as written: its own dtype and shape */
-        cc_status st = cc_tensor_alloc(t, v->tdtype, &v->tshape, err);
-        if (st) return st;
-        for (int k = 0; k < v->n; k++) {
-            if (v->tdtype == CC_I64) ((int64_t *)t->data)[k] = v->ints[k];
-            else cc_store(t->data, v->tdtype, (size_t)k, v->floats[k]);
-        }
-        return CC_OK;
-    }
+    if (d->kind == CC_ATTR_TENSOR) return cc_attr_value_tensor(v, t, err); /* its own dtype and shape */
     cc_dtype dt = d->input_dtype == CC_DTYPE_COUNT ? cc_case_dtype(c) : d->input_dtype;
     cc_shape s;
     memset(&s, 0, sizeof s);

@@ -56,12 +56,8 @@ const char *cc_attr_str_at(const cc_node *n, const char *name, int k)
     return v->set && k >= 0 && k < v->n ? v->strs[k] : NULL;
 }
 
-cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_err *err)
+cc_status cc_attr_value_tensor(const cc_attr_value *v, cc_tensor *t, cc_err *err)
 {
-    int i = cc_attr_index(n->op, name);
-    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_TENSOR);
-    const cc_attr_value *v = &n->attrs[i];
-    if (!v->set) return cc_err_set(err, CC_ERR_ARG, "%s: attribute %s is absent", n->op->name, name);
     cc_status st = cc_tensor_alloc(t, v->tdtype, &v->tshape, err);
     if (st) return st;
     for (int k = 0; k < v->n; k++) {
@@ -69,6 +65,15 @@ cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_er
         else cc_store(t->data, v->tdtype, (size_t)k, v->floats[k]);
     }
     return CC_OK;
+}
+
+cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_err *err)
+{
+    int i = cc_attr_index(n->op, name);
+    assert(i >= 0 && n->op->attrs[i].kind == CC_ATTR_TENSOR);
+    const cc_attr_value *v = &n->attrs[i];
+    if (!v->set) return cc_err_set(err, CC_ERR_ARG, "%s: attribute %s is absent", n->op->name, name);
+    return cc_attr_value_tensor(v, t, err);
 }
 
 static const char *kind_name(cc_attr_kind k)

@@ -240,6 +240,9 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait);
 
 /* ---- attributes -------------------------------------------------------------------- */
 
+/* A TENSOR attribute value as a tensor (allocated; free it with cc_tensor_free). */
+cc_status cc_attr_value_tensor(const cc_attr_value *v, cc_tensor *t, cc_err *err);
+
 /* Index of attribute `name` in op's schema, or -1. */
 int cc_attr_index(const cc_op_def *op, const char *name);
 /* Accessors by name; the attribute must exist in the schema with that kind (a

@@ -330,6 +330,22 @@ static cc_status repeat_prepare(void *ctx, const cc_node *node, const cc_tensor 
 
 /* ---- Gather, GatherElements, GatherND ----------------------------------------------------- */
 
+/* GatherElements' and ScatterElements' geometry (kernels.h's CC_CUDA_GATHER_ELEMENTS): the
+ * axis and its length, the indices' dims and the data's strides. */
+static void elements_geometry(const cc_node *node, const cc_shape *xs, const cc_shape *is, cc_cuda_gather *g)
+{
+    int64_t a = cc_attr_i(node, "axis"), xst[CC_MAX_RANK];
+    cc_cuda_strides(xs, xst);
+    g->mode = CC_CUDA_GATHER_ELEMENTS;
+    g->axis = (int)(a < 0 ? a + xs->rank : a);
+    g->dim = xs->dims[g->axis];
+    g->rank = xs->rank;
+    for (int d = 0; d < xs->rank; d++) {
+        g->dims[d] = is->dims[d];
+        g->st[d] = xst[d];
+    }
+}
+
 /* The index map of kernels.h's cc_cuda_gather, from the shapes (indices are read on the
  * device at run time). */
 static cc_status gather_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
@@ -368,12 +384,7 @@ static cc_status gather_prepare(void *ctx, const cc_node *node, const cc_tensor 
             for (int d = g->axis + 1; d < xs->rank; d++) g->inner *= xs->dims[d];
             g->nidx = cc_shape_numel(is);
         } else {
-            g->mode = CC_CUDA_GATHER_ELEMENTS;
-            g->rank = xs->rank;
-            for (int d = 0; d < xs->rank; d++) {
-                g->dims[d] = is->dims[d];
-                g->st[d] = xst[d];
-            }
+            elements_geometry(node, xs, is, g);
         }
     }
     cc_backend_note("index map, %s indices", in[1]->dtype == CC_I64 ? "int64" : "int32");
@@ -423,15 +434,7 @@ static cc_status scatter_prepare(void *ctx, const cc_node *node, const cc_tensor
         }
         g->inner = xst[g->m - 1];
     } else {
-        int64_t a = cc_attr_i(node, "axis");
-        g->mode = CC_CUDA_GATHER_ELEMENTS;
-        g->axis = (int)(a < 0 ? a + xs->rank : a);
-        g->dim = xs->dims[g->axis];
-        g->rank = xs->rank;
-        for (int d = 0; d < xs->rank; d++) {
-            g->dims[d] = is->dims[d];
-            g->st[d] = xst[d];
-        }
+        elements_geometry(node, xs, is, g);
     }
     cc_backend_note("device copy, %s", s->red ? "updates applied in order by one thread" : "a thread per update element");
     *state = s;

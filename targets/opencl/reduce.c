@@ -147,9 +147,8 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
     for (int d = (int)axis + 1; d < r; d++) inner *= x->shape.dims[d];
     char name[32], prog[32];
-    const char *base = b->node->op->id == CC_OP_ID_LogSoftmax ? "logsoftmax"
-                       : b->node->op->id == CC_OP_ID_Hardmax  ? "hardmax"
-                                                              : "softmax";
+    int hard = b->node->op->id == CC_OP_ID_Hardmax;
+    const char *base = hard ? "hardmax" : "softmax";
     snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "reduce_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
@@ -161,6 +160,7 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     cc_ocl_arg_int(l, len ? rows : 0);
     cc_ocl_arg_int(l, len);
     cc_ocl_arg_int(l, inner ? inner : 1);
+    if (!hard) cc_ocl_arg_int(l, b->node->op->id == CC_OP_ID_LogSoftmax);
     size_t wg = cc_ocl_wg_limit(b, l, REDUCE_WG);
     cc_ocl_range1(l, len ? (size_t)rows : 0, wg);
     cc_ocl_note(b, "%s, %lld rows of %lld wg %zu%s", name, (long long)rows, (long long)len, wg,
@@ -182,7 +182,8 @@ static cc_support arg_supports(ocl_ctx *c, const cc_node *node, const cc_tensor 
 }
 
 /* A launch of axis.cl's kernel BASE over the lines of x along `axis` (one work-item per
- * line: outer x inner of them), with the arguments x, y, lines, len, inner, then a and c. */
+ * line: outer x inner of them), with the arguments x, y (and output 1 where the op has
+ * two), lines, len, inner, then a and c. */
 static cc_status axis_launch(ocl_build *b, const char *base, int axis, int64_t a, int64_t c, cc_err *err)
 {
     const cc_shape *xs = &b->in[0]->shape;
@@ -202,6 +203,7 @@ static cc_status axis_launch(ocl_build *b, const char *base, int axis, int64_t a
     cc_ocl_range1(l, (size_t)lines, cc_ocl_wg_limit(b, l, REDUCE_WG));
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
+    if (b->node->n_out > 1) cc_ocl_arg_mem(l, b->out_slot[1]);
     cc_ocl_arg_int(l, lines);
     cc_ocl_arg_int(l, len);
     cc_ocl_arg_int(l, inner);
@@ -269,37 +271,16 @@ static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
-/* TopK: kernels/axis.cl's topk, one work-item per line; K is a constant. */
+/* TopK: kernels/axis.cl's topk, one work-item per line (Values and Indices); K is a
+ * constant. */
 static cc_status topk_prepare(ocl_build *b, cc_err *err)
 {
     const cc_tensor *kt = b->node->n_in > 1 ? b->in[1] : NULL;
     if (!kt || !kt->data) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: TopK's K must be constant");
-    const cc_shape *xs = &b->in[0]->shape;
     int64_t a = cc_attr_i(b->node, "axis"), k = cc_ocl_const_int(kt, 0);
-    int axis = (int)(a < 0 ? a + xs->rank : a);
-    int64_t inner = 1, len = xs->dims[axis], lines = 1;
-    for (int d = 0; d < xs->rank; d++)
-        if (d != axis) lines *= xs->dims[d];
-    for (int d = axis + 1; d < xs->rank; d++) inner *= xs->dims[d];
-    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
-    char prog[32], name[32];
-    snprintf(prog, sizeof prog, "axis_%s", sfx);
-    snprintf(name, sizeof name, "topk_%s", sfx);
-    cc_ocl_note(b, "%s, %lld lines, K %lld of %lld", name, (long long)lines, (long long)k, (long long)len);
-    if (lines == 0 || k == 0) return CC_OK;
-    ocl_launch *l;
-    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
-    if (st) return st;
-    cc_ocl_range1(l, (size_t)lines, cc_ocl_wg_limit(b, l, REDUCE_WG));
-    cc_ocl_arg_mem(l, b->in_slot[0]);
-    cc_ocl_arg_mem(l, b->out_slot[0]);
-    cc_ocl_arg_mem(l, b->out_slot[1]);
-    cc_ocl_arg_int(l, lines);
-    cc_ocl_arg_int(l, len);
-    cc_ocl_arg_int(l, inner);
-    cc_ocl_arg_int(l, k);
-    cc_ocl_arg_int(l, cc_attr_i(b->node, "largest") != 0);
-    return CC_OK;
+    if (k == 0) return CC_OK;
+    return axis_launch(b, "topk", (int)(a < 0 ? a + b->in[0]->shape.rank : a), k, cc_attr_i(b->node, "largest") != 0,
+                       err);
 }
 
 static const ocl_op reduce_ops[] = {

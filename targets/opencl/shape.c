@@ -297,18 +297,28 @@ static cc_status gather_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
-static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
+/* gather.cl's meta of GatherElements and ScatterElements: the indices' dims, then the data's
+ * strides, as a constant buffer. */
+static cc_status elements_meta(ocl_build *b, int *slot, cc_err *err)
 {
     const cc_shape *xs = &b->in[0]->shape, *is = &b->in[1]->shape;
-    int64_t n = cc_tensor_numel(b->out[0]), xst[CC_MAX_RANK];
-    if (n == 0) return CC_OK;
-    int r = xs->rank, axis = gather_axis_of(b->node, r), meta[2 * CC_MAX_RANK], slot;
+    int64_t xst[CC_MAX_RANK];
+    int r = xs->rank, meta[2 * CC_MAX_RANK];
     cc_ocl_strides(xs, xst);
     for (int d = 0; d < r; d++) {
         meta[d] = (int)is->dims[d];
         meta[r + d] = (int)xst[d];
     }
-    cc_status st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(2 * r), &slot, err);
+    return cc_ocl_const(b, meta, sizeof(int) * (size_t)(2 * r), slot, err);
+}
+
+static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_shape *xs = &b->in[0]->shape;
+    int64_t n = cc_tensor_numel(b->out[0]);
+    if (n == 0) return CC_OK;
+    int r = xs->rank, axis = gather_axis_of(b->node, r), slot;
+    cc_status st = elements_meta(b, &slot, err);
     ocl_launch *l;
     if (st || (st = gather_kernel(b, "gather_elements", n, &l, err))) return st;
     cc_ocl_arg_int(l, n);
@@ -348,13 +358,11 @@ static cc_status scatter_prepare(ocl_build *b, cc_err *err)
             meta[t] = (int)xs->dims[t];
             meta[m + t] = (int)xst[t];
         }
+        st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(2 * m), &slot, err);
     } else {
-        for (int d = 0; d < r; d++) {
-            meta[d] = (int)is->dims[d];
-            meta[r + d] = (int)xst[d];
-        }
+        st = elements_meta(b, &slot, err);
     }
-    if ((st = cc_ocl_const(b, meta, sizeof(int) * (size_t)(nd ? 2 * m : 2 * r), &slot, err))) return st;
+    if (st) return st;
     const char *rs = cc_attr_s(b->node, "reduction"), *ix = b->in[1]->dtype == CC_I64 ? "ix64" : "ix32";
     char prog[32], name[48];
     ocl_launch *l;

@@ -17,6 +17,19 @@ kernel void KN(gather_##SFX)(global const TY *restrict x, global TY *restrict y,
     if (k < 0) k += dim;                                                                                \
     y[g] = k >= 0 && k < dim ? x[((long)o * dim + k) * inner + i] : (TY)0;                              \
 }                                                                                                       \
+/* The offset of position g (of indices' shape: meta[0..rank)) with its coordinate along axis \
+ * replaced by k, by the strides meta[rank..2 rank) */                                                 \
+long KN(elements_offset_##SFX)(int g, long k, int rank, int axis, global const int *restrict meta)     \
+{                                                                                                       \
+    long off = 0;                                                                                       \
+    int rem = g;                                                                                        \
+    for (int d = rank - 1; d >= 0; d--) {                                                               \
+        int c = rem % meta[d];                                                                          \
+        rem /= meta[d];                                                                                 \
+        off += (d == axis ? k : c) * (long)meta[rank + d];                                              \
+    }                                                                                                   \
+    return off;                                                                                         \
+}                                                                                                       \
 /* y[p] = x[p with coordinate axis replaced by idx[p]]; meta: idx dims, then x strides */              \
 kernel void KN(gather_elements_##SFX)(global const TY *restrict x, global TY *restrict y,              \
                                       global const IX *restrict idx, int n, int rank, int axis,        \
@@ -26,18 +39,7 @@ kernel void KN(gather_elements_##SFX)(global const TY *restrict x, global TY *re
     if (g >= n) return;                                                                                 \
     long k = idx[g];                                                                                    \
     if (k < 0) k += dim;                                                                                \
-    if (k < 0 || k >= dim) {                                                                            \
-        y[g] = (TY)0;                                                                                   \
-        return;                                                                                         \
-    }                                                                                                   \
-    long off = 0;                                                                                       \
-    int rem = g;                                                                                        \
-    for (int d = rank - 1; d >= 0; d--) {                                                               \
-        int c = rem % meta[d];                                                                          \
-        rem /= meta[d];                                                                                 \
-        off += (d == axis ? k : c) * (long)meta[rank + d];                                              \
-    }                                                                                                   \
-    y[g] = x[off];                                                                                      \
+    y[g] = k >= 0 && k < dim ? x[KN(elements_offset_##SFX)(g, k, rank, axis, meta)] : (TY)0;            \
 }                                                                                                       \
 /* y[bt, i] = x[(bt / tuples) * bsize + sum_k idx[bt, k] * stride_k + i]; meta: the m indexed dims,   \
  * then their strides */                                                                               \
@@ -88,15 +90,7 @@ kernel void KN(scatter_elements_##SFX)(global const TY *restrict u, global TY *r
     if (g >= n) return;                                                                                 \
     long k = idx[g];                                                                                    \
     if (k < 0) k += dim;                                                                                \
-    if (k < 0 || k >= dim) return;                                                                      \
-    long off = 0;                                                                                       \
-    int rem = g;                                                                                        \
-    for (int d = rank - 1; d >= 0; d--) {                                                               \
-        int c = rem % meta[d];                                                                          \
-        rem /= meta[d];                                                                                 \
-        off += (d == axis ? k : c) * (long)meta[rank + d];                                              \
-    }                                                                                                   \
-    y[off] = u[g];                                                                                      \
+    if (k >= 0 && k < dim) y[KN(elements_offset_##SFX)(g, k, rank, axis, meta)] = u[g];                 \
 }
 
 GATHER_KERNELS(int, ix32)

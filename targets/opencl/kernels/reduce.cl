@@ -96,25 +96,10 @@ kernel void KN(reduce_logsumexp)(global const TY *restrict x, global TY *restric
     ST(y, i, isfinite(m) ? m + log(acc) : m);
 }
 
-/* Softmax along an axis of length L: row i starts at (i / inner) * L * inner + i % inner
- * and steps by inner. exp(x - max) / sum. */
-kernel void KN(softmax)(global const TY *restrict x, global TY *restrict y, int n, int L, int inner)
-{
-    int i = get_global_id(0);
-    if (i >= n) return;
-    int base = (i / inner) * L * inner + i % inner;
-    float mx = -INFINITY;
-    for (int l = 0; l < L; l++) {
-        float v = LD(x, base + l * inner);
-        mx = v > mx ? v : mx;
-    }
-    float sum = 0.0f;
-    for (int l = 0; l < L; l++) sum += exp(LD(x, base + l * inner) - mx);
-    for (int l = 0; l < L; l++) ST(y, base + l * inner, exp(LD(x, base + l * inner) - mx) / sum);
-}
-
-/* LogSoftmax along the axis, rows as for softmax: (x - max) - log sum exp(x - max). */
-kernel void KN(logsoftmax)(global const TY *restrict x, global TY *restrict y, int n, int L, int inner)
+/* Softmax (mode 0: exp(x - max) / sum) or LogSoftmax (mode 1: (x - max) - log sum) along
+ * an axis of length L: row i starts at (i / inner) * L * inner + i % inner and steps by
+ * inner; sum = sum exp(x - max). */
+kernel void KN(softmax)(global const TY *restrict x, global TY *restrict y, int n, int L, int inner, int mode)
 {
     int i = get_global_id(0);
     if (i >= n) return;
@@ -127,7 +112,10 @@ kernel void KN(logsoftmax)(global const TY *restrict x, global TY *restrict y, i
     float sum = 0.0f;
     for (int l = 0; l < L; l++) sum += exp(LD(x, base + l * inner) - mx);
     float lse = log(sum);
-    for (int l = 0; l < L; l++) ST(y, base + l * inner, (LD(x, base + l * inner) - mx) - lse);
+    for (int l = 0; l < L; l++) {
+        float d = LD(x, base + l * inner) - mx;
+        ST(y, base + l * inner, mode ? d - lse : exp(d) / sum);
+    }
 }
 
 /* Hardmax along the axis: 1 at the first largest element (a NaN counts as the largest),
