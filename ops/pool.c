@@ -1,5 +1,5 @@
-/* pool.c — the pooling family: MaxPool (opset 12), AveragePool (opset 11) and
- * GlobalAveragePool (opset 1), with shape inference, cost, case sweeps and the golden
+/* pool.c — the pooling family: MaxPool (opset 12), AveragePool (opset 11),
+ * GlobalAveragePool and GlobalMaxPool (opset 1), with shape inference, cost, case sweeps and the golden
  * reference. Window geometry (auto_pad, ceil_mode, dilations) comes from window.c.
  *
  * ceil_mode and the edges of the input, exactly (ONNX as clarified in its current
@@ -363,27 +363,25 @@ const cc_op_def cc_op_AveragePool = {
     .golden = avgpool_golden,
 };
 
-/* ---- GlobalAveragePool -------------------------------------------------------------- */
+/* ---- GlobalAveragePool, GlobalMaxPool ------------------------------------------------ */
 
 static cc_status gap_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_tensor *out, cc_err *err)
 {
-    (void)node;
+    const char *op = node->op->name;
     if (n_out != 1)
-        return cc_err_set(err, CC_ERR_ARG, "GlobalAveragePool: has 1 output, %d requested", n_out);
+        return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, %d requested", op, n_out);
     const cc_tensor *x = in[0];
-    if (!x) return cc_err_set(err, CC_ERR_ARG, "GlobalAveragePool: input x is required");
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "%s: input x is required", op);
     if (!cc_dtype_is_float(x->dtype))
-        return cc_err_set(err, CC_ERR_ARG, "GlobalAveragePool: x must be f32, f16 or bf16, got %s",
-                          cc_dtype_name(x->dtype));
+        return cc_err_set(err, CC_ERR_ARG, "%s: x must be f32, f16 or bf16, got %s", op, cc_dtype_name(x->dtype));
     if (x->shape.rank < 3)
-        return cc_err_set(err, CC_ERR_ARG,
-                          "GlobalAveragePool: x must have rank >= 3 (N x C x D1...), got rank %d",
+        return cc_err_set(err, CC_ERR_ARG, "%s: x must have rank >= 3 (N x C x D1...), got rank %d", op,
                           x->shape.rank);
     cc_shape y = x->shape;
     for (int d = 2; d < y.rank; d++) {
         if (y.dims[d] == 0)
-            return cc_err_set(err, CC_ERR_ARG, "GlobalAveragePool: spatial axis %d is empty", d - 2);
+            return cc_err_set(err, CC_ERR_ARG, "%s: spatial axis %d is empty", op, d - 2);
         y.dims[d] = 1;
     }
     out[0].dtype = x->dtype;
@@ -392,38 +390,41 @@ static cc_status gap_infer(const cc_node *node, const cc_tensor *const *in, int 
     return CC_OK;
 }
 
-/* One add per input element and one division per output. */
+/* One add per input element and one division per output; GlobalMaxPool a comparison per
+ * input element. */
 static void gap_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
                      const cc_tensor *out, double *flops, double *bytes)
 {
-    (void)node;
     (void)n_out;
-    *flops = (double)cc_tensor_numel(in[0]) + (double)cc_tensor_numel(&out[0]);
+    *flops = (double)cc_tensor_numel(in[0]) +
+             (node->op->id == CC_OP_ID_GlobalMaxPool ? 0 : (double)cc_tensor_numel(&out[0]));
     *bytes = pool_bytes(in[0], &out[0]);
 }
 
-/* value = mean over the spatial axes; S = sum |x| / n; K = n. */
+/* GlobalAveragePool: value = mean over the spatial axes; S = sum |x| / n; K = n.
+ * GlobalMaxPool: value = the largest (a NaN wins); S = |value|; K = 1. */
 static cc_status gap_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
                             cc_golden *out, cc_err *err)
 {
-    (void)node;
     (void)n_out;
     (void)err;
     const cc_tensor *x = in[0];
+    int is_max = node->op->id == CC_OP_ID_GlobalMaxPool;
     int64_t planes = x->shape.dims[0] * x->shape.dims[1];
     int64_t n = 1;
     for (int d = 2; d < x->shape.rank; d++) n *= x->shape.dims[d];
     for (int64_t p = 0; p < planes; p++) {
-        double sum = 0, abs_sum = 0;
+        double sum = 0, abs_sum = 0, mx = -INFINITY;
         for (int64_t i = 0; i < n; i++) {
             double v = cc_load(x->data, x->dtype, (size_t)(p * n + i));
             sum += v;
             abs_sum += fabs(v);
+            if ((v > mx || isnan(v)) && !isnan(mx)) mx = v;
         }
-        out[0].value[p] = sum / (double)n;
-        out[0].mag[p] = abs_sum / (double)n;
+        out[0].value[p] = is_max ? mx : sum / (double)n;
+        out[0].mag[p] = is_max ? fabs(mx) : abs_sum / (double)n;
     }
-    out[0].k = (double)n;
+    out[0].k = is_max ? 1 : (double)n;
     return CC_OK;
 }
 
@@ -434,6 +435,24 @@ static const cc_sweep_row gap_sweep[] = {
     { Q, "x=1x2x3x4x5" },       { MODEL, "x=1x2048x7x7" },   { MODEL, "x=1x512x20x20" },
     { MODEL, "x=1x1280x7x7" },  { EDGE, "x=1x16x1x1" },      { 0, "x=1x3x224x224" },
     { 0, "x=4x64x14x14" },
+};
+
+const cc_op_def cc_op_GlobalMaxPool = {
+    .id = CC_OP_ID_GlobalMaxPool,
+    .name = "GlobalMaxPool",
+    .domain = "",
+    .since_version = 1,
+    .family = "pool",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA, .lo = -1, .hi = 1, .ilo = -60000, .ihi = 60000 } },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = 0,
+    .dtypes = CC_DTYPES_FLOAT,
+    .infer = gap_infer,
+    .cost = gap_cost,
+    CC_SWEEP(gap_sweep),
+    .golden = gap_golden,
 };
 
 const cc_op_def cc_op_GlobalAveragePool = {

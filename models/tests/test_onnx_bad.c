@@ -121,7 +121,7 @@ static Onnx__TensorProto *hm_init_tensor(hm *h, const char *name, int type, int 
     t->has_data_type = 1;
     t->data_type = type;
     t->n_dims = (size_t)rank;
-    memcpy(h->init_dims[i], d, sizeof(int64_t) * (size_t)rank);
+    if (rank > 0) memcpy(h->init_dims[i], d, sizeof(int64_t) * (size_t)rank);
     t->dims = h->init_dims[i];
     size_t w = type == ONNX__TENSOR_PROTO__DATA_TYPE__INT64 ? 8 : 4;
     if (raw) {

@@ -1,6 +1,6 @@
 /* pool.c — cpu kernels of the pooling family: MaxPool (with the optional Indices output,
  * dilations, storage_order), AveragePool (count_include_pad, ceil_mode) and
- * GlobalAveragePool, over 1 to 3 spatial dims, OpenMP over (image, channel) planes.
+ * GlobalAveragePool and GlobalMaxPool, over 1 to 3 spatial dims, OpenMP over (image, channel) planes.
  *
  * The output size comes from the op's shape inference; a window is placed at
  * o * stride - pad_begin. MaxPool ignores taps outside the input. AveragePool divides by
@@ -75,7 +75,7 @@ static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *c
     (void)n_out;
     const char *op = node->op->name;
     const cc_tensor *x = in[0];
-    int global = strcmp(op, "GlobalAveragePool") == 0;
+    int global = strncmp(op, "Global", 6) == 0;
     int average = strncmp(op, "Average", 7) == 0;
     pool_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
@@ -214,6 +214,14 @@ static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const
             for (int64_t i = 0; i < iv; i++) sum += xc[i];
             y[p] = (float)(sum / (double)iv);
         }
+    } else if (strcmp(op, "GlobalMaxPool") == 0) {
+#pragma omp parallel for schedule(static) if (s->planes * iv > 65536)
+        for (int64_t p = 0; p < s->planes; p++) {
+            const float *xc = x + p * iv;
+            float m = -INFINITY;
+            for (int64_t i = 0; i < iv && !isnan(m); i++) m = xc[i] > m || isnan(xc[i]) ? xc[i] : m;
+            y[p] = m;
+        }
     } else if (strcmp(op, "MaxPool") == 0 && n_out > 1 && out[1].data) {
         int col_major = cc_backend_attr_int(node, "storage_order", 0) != 0;
 #pragma omp parallel for schedule(dynamic, 4)
@@ -243,6 +251,8 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
     { .op = CC_OP_ID_GlobalAveragePool, .supports = pool_supports, .prepare = pool_prepare,
+      .release = pool_release, .run = pool_run },
+    { .op = CC_OP_ID_GlobalMaxPool, .supports = pool_supports, .prepare = pool_prepare,
       .release = pool_release, .run = pool_run },
 };
 

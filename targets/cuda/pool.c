@@ -9,7 +9,8 @@
  * AVERAGE_COUNT_EXCLUDE_PADDING by the taps on real elements, as ONNX does. Every other
  * node (dilations, ceil_mode windows that overhang, asymmetric pads, bf16, i8/u8 MaxPool)
  * runs the project's direct kernel, which implements the ONNX definition tap by tap.
- * GlobalAveragePool is a mean over the spatial dims (the reduction kernel). */
+ * GlobalAveragePool and GlobalMaxPool are a mean and a maximum over the spatial dims (the
+ * reduction kernel). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,9 +186,8 @@ static cc_support gap_supports(void *ctx, const cc_node *node, const cc_tensor *
 {
     (void)ctx;
     (void)out;
-    (void)node;
     if (cc_dtype_is_float(in[0]->dtype) && in[0]->shape.rank >= 3) return CC_SUPPORT_YES;
-    snprintf(reason, n, "GlobalAveragePool: cuda needs float N x C x spatial data");
+    snprintf(reason, n, "%s: cuda needs float N x C x spatial data", node->op->name);
     return CC_SUPPORT_NO;
 }
 
@@ -220,7 +220,8 @@ static cc_status gap_run(void *ctx, const cc_node *node, const cc_tensor *const 
     cc_cuda_ctx *c = ctx;
     (void)n_out;
     gap_state *s = state;
-    return cc_cuda_check(cc_cuda_reduce(c->stream, CC_CUDA_REDUCE_MEAN, in[0]->dtype, in[0]->data,
+    int op = node->op->id == CC_OP_ID_GlobalMaxPool ? CC_CUDA_REDUCE_MAX : CC_CUDA_REDUCE_MEAN;
+    return cc_cuda_check(cc_cuda_reduce(c->stream, op, in[0]->dtype, in[0]->data,
                                         out[0].data, &s->kept, &s->red),
                          node->op->name, err);
 }
@@ -231,6 +232,8 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare,
       .release = pool_release, .run = pool_run },
     { .op = CC_OP_ID_GlobalAveragePool, .supports = gap_supports, .prepare = gap_prepare, .release = free,
+      .run = gap_run },
+    { .op = CC_OP_ID_GlobalMaxPool, .supports = gap_supports, .prepare = gap_prepare, .release = free,
       .run = gap_run },
 };
 

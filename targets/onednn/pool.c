@@ -1,7 +1,7 @@
 /* pool.c — onednn builders of the pooling family on oneDNN's pooling_v2 (pooling with
- * dilation): MaxPool, AveragePool and GlobalAveragePool, 1-D to 3-D, on the layout the
- * input is stored in (dense NCHW, or a graph plan's blocked or channels-last layout), the
- * output in the layout oneDNN chooses to match it.
+ * dilation): MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool, 1-D to 3-D, on the
+ * layout the input is stored in (dense NCHW, or a graph plan's blocked or channels-last
+ * layout), the output in the layout oneDNN chooses to match it.
  *
  * Mapping: the window (kernel, strides, pads, auto_pad, dilations) is resolved by the op's
  * own rules (ops/window.h); oneDNN's dilation is ONNX's minus one. oneDNN sizes its
@@ -101,22 +101,25 @@ static cc_status window_pool(cc_onednn_build *b, cc_err *err)
     return pool_build(b, alg, w.kernel, w.stride, dil, w.pad_begin, pr, what, err);
 }
 
-static cc_status global_average_pool(cc_onednn_build *b, cc_err *err)
+/* GlobalAveragePool, GlobalMaxPool: one window over the whole spatial extent. */
+static cc_status global_pool(cc_onednn_build *b, cc_err *err)
 {
     const cc_tensor *x = b->in[0];
-    int nsp = x->shape.rank - 2;
+    int nsp = x->shape.rank - 2, is_max = b->node->op->id == CC_OP_ID_GlobalMaxPool;
     if (nsp < 1 || nsp > 3)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                          "GlobalAveragePool: oneDNN pooling takes 1 to 3 spatial axes");
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN pooling takes 1 to 3 spatial axes", b->node->op->name);
     int64_t one[3] = { 1, 1, 1 }, zero[3] = { 0, 0, 0 };
-    return pool_build(b, dnnl_pooling_avg_exclude_padding, x->shape.dims + 2, one, zero, zero, zero,
-                      "average pooling over the whole spatial extent", err);
+    return pool_build(b, is_max ? dnnl_pooling_max : dnnl_pooling_avg_exclude_padding, x->shape.dims + 2, one, zero,
+                      zero, zero, is_max ? "max pooling over the whole spatial extent"
+                                         : "average pooling over the whole spatial extent",
+                      err);
 }
 
 static const cc_onednn_op pool_ops[] = {
     { "MaxPool", window_pool },
     { "AveragePool", window_pool },
-    { "GlobalAveragePool", global_average_pool },
+    { "GlobalAveragePool", global_pool },
+    { "GlobalMaxPool", global_pool },
 };
 
 const cc_onednn_family cc_onednn_family_pool = { (int)(sizeof pool_ops / sizeof pool_ops[0]), pool_ops };

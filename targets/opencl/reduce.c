@@ -1,12 +1,12 @@
 /* reduce.c — the opencl backend's reductions (f32, f16, bf16 in f32 accumulation; the exact
- * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten
- * Reduce* ops over any set of axes (keepdims either way; the axes shared with the other
- * backends in targets/lower.c), GlobalAveragePool as a mean over the spatial axes,
- * Softmax, LogSoftmax and Hardmax along one axis and LayerNormalization per row
- * (kernels/reduce.cl), ArgMax, ArgMin,
- * CumSum and TopK (kernels/axis.cl). One work-item per output element (per row for the
- * softmaxes); adjacent kept and reduced dimensions are merged first, so a reduction over
- * contiguous trailing axes is one strided loop. */
+ * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten Reduce* ops over
+ * any set of axes (keepdims either way; the axes shared with the other backends in
+ * targets/lower.c), GlobalAveragePool and GlobalMaxPool as a mean and a maximum over the
+ * spatial axes, Softmax, LogSoftmax and Hardmax along one axis and LayerNormalization per
+ * row (kernels/reduce.cl), ArgMax, ArgMin, CumSum and TopK (kernels/axis.cl). One
+ * work-item per output element (per row for the softmaxes); adjacent kept and reduced
+ * dimensions are merged first, so a reduction over contiguous trailing axes is one
+ * strided loop. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +32,8 @@ static cc_support reduce_supports(ocl_ctx *c, const cc_node *node, const cc_tens
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
-    if (strcmp(node->op->name, "GlobalAveragePool") == 0 && in[0]->shape.rank < 3) {
-        snprintf(reason, n, "opencl: GlobalAveragePool needs N x C x spatial input");
+    if (strncmp(node->op->name, "Global", 6) == 0 && in[0]->shape.rank < 3) {
+        snprintf(reason, n, "opencl: %s needs N x C x spatial input", node->op->name);
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
@@ -75,8 +75,9 @@ static cc_status reduce_prepare(ocl_build *b, cc_err *err)
         [CC_REDUCE_LOGSUMEXP] = "reduce_logsumexp", [CC_REDUCE_SUMSQUARE] = "reduce_sumsquare",
     };
     int kind = CC_REDUCE_MEAN;
-    if (strcmp(op, "GlobalAveragePool") == 0) {
+    if (strncmp(op, "Global", 6) == 0) { /* GlobalAveragePool, GlobalMaxPool */
         for (int d = 2; d < r; d++) red[d] = 1;
+        if (b->node->op->id == CC_OP_ID_GlobalMaxPool) kind = CC_REDUCE_MAX;
     } else {
         kind = cc_lower_reduce_kind(b->node);
         cc_status st = cc_lower_reduce_axes(b->node, b->in, r, red, err);
@@ -303,6 +304,7 @@ static const ocl_op reduce_ops[] = {
     { CC_OP_ID_ReduceLogSumExp, reduce_supports, reduce_prepare },
     { CC_OP_ID_ReduceSumSquare, reduce_supports, reduce_prepare },
     { CC_OP_ID_GlobalAveragePool, reduce_supports, reduce_prepare },
+    { CC_OP_ID_GlobalMaxPool, reduce_supports, reduce_prepare },
 };
 
 const ocl_family cc_ocl_family_reduce = {
