@@ -191,6 +191,7 @@ static const op_version table[] = {
     { "ScatterElements",    11, 0, "without reduction" },
     { "ScatterElements",    13, 0, "without reduction, adds bfloat16" },
     { "ScatterElements",    18, CC_ONNX_NEWER_ADDS, "adds reduction max and min" },
+    { "InstanceNormalization", 1, REFUSED, "consumed_inputs" },
     { "TopK",               1,  CC_ONNX_LEGACY_ATTR_INPUTS, "k was an attribute; without largest and sorted" },
     { "TopK",               10, 0, "without largest and sorted, non-negative axis" },
     { "ConstantOfShape",    20, CC_ONNX_NEWER_ADDS, "adds float8, int4 and other value types" },

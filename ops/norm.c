@@ -1,6 +1,7 @@
 /* norm.c — the normalization family: BatchNormalization (opset 15) in inference mode,
  *     y = (x - input_mean) / sqrt(input_var + epsilon) * scale + b   per channel (axis 1),
- * and LayerNormalization (opset 17, below), with shape inference, cost, case sweeps and
+ * LayerNormalization (opset 17) and InstanceNormalization (opset 6, below), with shape
+ * inference, cost, case sweeps and
  * the golden references. BatchNormalization's training mode (batch statistics and the
  * running_mean/running_var outputs) is not implemented. */
 #include <math.h>
@@ -383,4 +384,114 @@ const cc_op_def cc_op_LayerNormalization = {
     .cost = ln_cost,
     CC_SWEEP(ln_sweep),
     .golden = ln_golden,
+};
+
+/* ---- InstanceNormalization --------------------------------------------------------------- */
+
+/* InstanceNormalization (opset 6): per image and channel, over the spatial dims,
+ *     y = (x - mean) / sqrt(var + epsilon) * scale[c] + B[c]
+ * — LayerNormalization of the rows (n, c) with the channel's scale and bias; the same
+ * error terms (S = |s| inv (mean|x| + |x - mean|) + |b|, K = N + 4 with N the spatial
+ * size). */
+enum { IN_X, IN_SCALE, IN_B };
+
+static cc_status in_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
+{
+    const char *op = "InstanceNormalization";
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", op, n_out);
+    static const char *const names[3] = { "input", "scale", "B" };
+    for (int i = 0; i < 3; i++)
+        if (i >= node->n_in || !in[i]) return cc_err_set(err, CC_ERR_ARG, "%s: %s is required", op, names[i]);
+    const cc_tensor *x = in[IN_X];
+    if (!cc_dtype_is_float(x->dtype))
+        return cc_err_set(err, CC_ERR_ARG, "%s: input must be f32, f16 or bf16, got %s", op, cc_dtype_name(x->dtype));
+    if (x->shape.rank < 3)
+        return cc_err_set(err, CC_ERR_ARG, "%s: input must have rank >= 3 (N x C x D1...), got rank %d", op,
+                          x->shape.rank);
+    for (int i = IN_SCALE; i <= IN_B; i++)
+        if (in[i]->dtype != x->dtype || in[i]->shape.rank != 1 || in[i]->shape.dims[0] != x->shape.dims[1])
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s must be 1-D with %lld %s values (one per channel)", op, names[i],
+                              (long long)x->shape.dims[1], cc_dtype_name(x->dtype));
+    double eps = cc_attr_f(node, "epsilon");
+    if (!(eps >= 0) || !isfinite(eps))
+        return cc_err_set(err, CC_ERR_ARG, "%s: epsilon must be finite and >= 0, got %g", op, eps);
+    int64_t n, spatial = 1;
+    cc_status st = cc_shape_numel_checked(&x->shape, &n, err);
+    if (st) return st;
+    for (int d = 2; d < x->shape.rank; d++) spatial *= x->shape.dims[d];
+    if (spatial == 0 && n > 0) return cc_err_set(err, CC_ERR_ARG, "%s: the spatial dims are empty", op);
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* Per (n, c) plane in double: two-pass mean and variance, then the channel's affine map. */
+static cc_status in_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                           cc_err *err)
+{
+    (void)n_out;
+    (void)err;
+    const cc_tensor *x = in[IN_X], *sc = in[IN_SCALE], *bi = in[IN_B];
+    double eps = (double)(float)cc_attr_f(node, "epsilon");
+    int64_t c = x->shape.dims[1], planes = x->shape.dims[0] * c, n = 1;
+    for (int d = 2; d < x->shape.rank; d++) n *= x->shape.dims[d];
+    for (int64_t p = 0; p < planes; p++) {
+        int64_t base = p * n;
+        double sum = 0, asum = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) {
+            double v = cc_load(x->data, x->dtype, (size_t)(base + j));
+            sum += v;
+            asum += fabs(v);
+        }
+        double mean = sum / (double)n, amean = asum / (double)n;
+        for (int64_t j = 0; j < n; j++) {
+            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+            var += d * d;
+        }
+        double inv = 1 / sqrt(var / (double)n + eps);
+        double s = cc_load(sc->data, sc->dtype, (size_t)(p % c)), b = cc_load(bi->data, bi->dtype, (size_t)(p % c));
+        for (int64_t j = 0; j < n; j++) {
+            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+            out[0].value[base + j] = d * inv * s + b;
+            out[0].mag[base + j] = fabs(s) * inv * (amean + fabs(d)) + fabs(b);
+        }
+    }
+    out[0].k = (double)(n > 0 ? n : 1) + 4;
+    return CC_OK;
+}
+
+/* a style-transfer block, 1-D and 3-D planes, a one-element plane (y = B) */
+static const cc_sweep_row in_sweep[] = {
+    { CC_SWEEP_QUICK, "input=2x3x4x5,scale=3,B=3" },
+    { CC_SWEEP_QUICK, "input=1x4x10,scale=4,B=4", "epsilon=0.001" },
+    { CC_SWEEP_QUICK, "input=1x2x3x4x5,scale=2,B=2" },
+    { CC_SWEEP_QUICK, "input=3x5x7x7,scale=5,B=5" },
+    { CC_SWEEP_EDGE, "input=2x3x1x1,scale=3,B=3" },
+    { CC_SWEEP_EDGE, "input=1x2x4x4,scale=2,B=2", "epsilon=0.5" },
+    { 0, "input=2x16x33x17,scale=16,B=16" },
+    { CC_SWEEP_MODEL, "input=1x64x128x128,scale=64,B=64" },   /* a style-transfer residual block */
+};
+
+const cc_op_def cc_op_InstanceNormalization = {
+    .id = CC_OP_ID_InstanceNormalization,
+    .name = "InstanceNormalization",
+    .domain = "",
+    .since_version = 6,
+    .family = "norm",
+    .n_inputs = 3,
+    .inputs = {
+        { .name = "input", .role = CC_IN_DATA },
+        { .name = "scale", .role = CC_IN_DATA, .constant = 1, .lo = -2, .hi = 2, .ilo = -2, .ihi = 2 },
+        { .name = "B", .role = CC_IN_DATA, .constant = 1 },
+    },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = CC_ONNX_NATTRS(InstanceNormalization, 6),
+    .attrs = { CC_ONNX_ATTRS(InstanceNormalization, 6) },
+    .dtypes = CC_DTYPES_FLOAT,
+    .infer = in_infer,
+    .cost = ln_cost,
+    CC_SWEEP(in_sweep),
+    .golden = in_golden,
 };

@@ -433,13 +433,15 @@ static int32_t ln_broadcast_index(const cc_tensor *t, const int64_t *nd, int nr,
 }
 
 cc_status cc_lower_layernorm(const cc_node *node, const cc_tensor *const *in, int64_t *rows, int64_t *n,
-                             int32_t **sidx, int32_t **bidx, cc_err *err)
+                             int64_t *rmod, int32_t **sidx, int32_t **bidx, cc_err *err)
 {
     const cc_tensor *x = in[0], *sc = node->n_in > 1 ? in[1] : NULL, *b = node->n_in > 2 ? in[2] : NULL;
-    int r = x->shape.rank;
-    int64_t a = cc_attr_i(node, "axis");
-    if (a < -r || a >= r) return cc_err_set(err, CC_ERR_ARG, "LayerNormalization: axis %lld out of range", (long long)a);
+    int r = x->shape.rank, instance = node->op->id == CC_OP_ID_InstanceNormalization;
+    int64_t a = instance ? 2 : cc_attr_i(node, "axis");
+    if (a < -r || a >= r) return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld out of range", node->op->name, (long long)a);
     int axis = (int)(a < 0 ? a + r : a);
+    *rmod = instance ? x->shape.dims[1] : 1;
+    if (*rmod < 1) *rmod = 1;
     *n = 1;
     for (int d = axis; d < r; d++) *n *= x->shape.dims[d];
     *rows = *n > 0 ? cc_tensor_numel(x) / *n : 0;
@@ -451,8 +453,8 @@ cc_status cc_lower_layernorm(const cc_node *node, const cc_tensor *const *in, in
         return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
     }
     for (int64_t j = 0; j < *n; j++) {
-        (*sidx)[j] = ln_broadcast_index(sc, x->shape.dims + axis, r - axis, j);
-        (*bidx)[j] = ln_broadcast_index(b, x->shape.dims + axis, r - axis, j);
+        (*sidx)[j] = instance ? 0 : ln_broadcast_index(sc, x->shape.dims + axis, r - axis, j);
+        (*bidx)[j] = instance ? 0 : ln_broadcast_index(b, x->shape.dims + axis, r - axis, j);
     }
     return CC_OK;
 }

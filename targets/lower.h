@@ -84,12 +84,15 @@ void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int
 cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, const cc_tensor *y, void *host,
                             cc_err *err);
 
-/* LayerNormalization (opset 17): rows of n elements (the axes [axis, rank) flattened) and,
- * for element j of a row, the index of its Scale (sidx[j]) and B (bidx[j]; all 0 without
- * B) under broadcasting to the normalized shape. sidx and bidx hold n entries (allocated
- * here; free them). CC_ERR_ARG for an axis out of range; CC_ERR_NOMEM. */
+/* LayerNormalization (opset 17) and InstanceNormalization (opset 6, the rows (n, c) over
+ * the spatial dims): rows of n elements (LayerNormalization: the axes [axis, rank)
+ * flattened) and, for element j of row r, the index of its Scale, sidx[j] + r % *rmod, and
+ * of its B, bidx[j] + r % *rmod (all 0 without B): LayerNormalization broadcasts Scale and
+ * B to the normalized shape (*rmod = 1), InstanceNormalization takes channel r % C (sidx
+ * and bidx 0, *rmod = C). sidx and bidx hold n entries (allocated here; free them).
+ * CC_ERR_ARG for an axis out of range; CC_ERR_NOMEM. */
 cc_status cc_lower_layernorm(const cc_node *node, const cc_tensor *const *in, int64_t *rows, int64_t *n,
-                             int32_t **sidx, int32_t **bidx, cc_err *err);
+                             int64_t *rmod, int32_t **sidx, int32_t **bidx, cc_err *err);
 
 /* The reductions (opset 13): which one a node computes, as every built-in backend numbers
  * them (the cuda kernels take the number). */

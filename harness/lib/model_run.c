@@ -494,7 +494,9 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
            memory and other failures stop the run */
         int refusal = jobs[i].st == CC_ERR_UNSUPPORTED || jobs[i].st == CC_ERR_ARG;
         if (jobs[i].st && i > 0 && refusal) {
-            snprintf(vars[i].unmade, sizeof vars[i].unmade, "no %.8s model: %.200s", vars[i].prec, jobs[i].err.msg);
+            char prec[sizeof vars[i].prec];
+            memcpy(prec, vars[i].prec, sizeof prec);
+            snprintf(vars[i].unmade, sizeof vars[i].unmade, "no %.8s model: %.200s", prec, jobs[i].err.msg);
             if (fn) {
                 cc_diag_put(line, sizeof line, "%s", vars[i].unmade);
                 fn(user, line, NULL);

@@ -1,6 +1,7 @@
 /* test_norm_layer.c — LayerNormalization: hand-worked rows, the statistics outputs, Scale
  * and B broadcast, every axis against a direct two-pass formula with the normalized axes
- * flattened, S and K, rejections, and the generated cases. */
+ * flattened, S and K, rejections, and the generated cases; InstanceNormalization on the
+ * specification's example. */
 #include "op_test.h"
 
 static cc_node ln_node(int n_in, int64_t axis, int outs)
@@ -140,8 +141,33 @@ static void test_cases(void)
     free(f);
 }
 
+/* InstanceNormalization, the specification's example: x = [[[[-1, 0, 1]]], [[[2, 3, 4]]]],
+ * scale [1, 1.5], B [0, 1]: both planes have variance 2/3; y = (x - mean) inv s + b. */
+static void test_instance(void)
+{
+    cc_tensor x = tensor_of(CC_F32, 4, (int64_t[]){ 1, 2, 1, 3 }, (double[]){ -1, 0, 1, 2, 3, 4 });
+    cc_tensor s = tensor_of(CC_F32, 1, (int64_t[]){ 2 }, (double[]){ 1, 1.5 });
+    cc_tensor b = tensor_of(CC_F32, 1, (int64_t[]){ 2 }, (double[]){ 0, 1 });
+    const cc_tensor *in[3] = { &x, &s, &b };
+    cc_node n = node_make(family_op(cc_catalog_family("norm"), "InstanceNormalization"), 3);
+    double inv = 1 / sqrt(2.0 / 3 + (double)1e-5f);
+    golden_expect(&n, in, CC_F32, (double[]){ -inv, 0, inv, -1.5 * inv + 1, 1, 1.5 * inv + 1 }, NULL, 6, 7, 1e-15);
+    /* rejections: scale of the wrong length, rank 2 */
+    cc_tensor s3 = { CC_F32, cc_shape_make(1, (int64_t[]){ 3 }), NULL };
+    in[1] = &s3;
+    expect_reject(&n, in, 1, CC_ERR_ARG, "scale must be 1-D with 2 f32 values");
+    cc_tensor x2 = { CC_F32, cc_shape_make(2, (int64_t[]){ 1, 2 }), NULL };
+    in[0] = &x2;
+    in[1] = &s;
+    expect_reject(&n, in, 1, CC_ERR_ARG, "input must have rank >= 3");
+    cc_tensor_free(&x);
+    cc_tensor_free(&s);
+    cc_tensor_free(&b);
+}
+
 int main(void)
 {
+    test_instance();
     test_hand();
     test_axes();
     test_rejections();

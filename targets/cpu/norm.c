@@ -7,9 +7,9 @@
  * subtracts the mean, multiplies and adds B in f32. f16/bf16 tensors are computed in f32
  * and rounded back.
  *
- * LayerNormalization (opset 17): per row (the normalized axes flattened) a two-pass mean
- * and variance in double, y in f32; Scale and B broadcast through targets/lower.c's index
- * maps. */
+ * LayerNormalization (opset 17) and InstanceNormalization (opset 6): per row (the
+ * normalized axes flattened; an (image, channel) plane) a two-pass mean and variance in
+ * double, y in f32; Scale and B through targets/lower.c's index maps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +139,7 @@ static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *
 /* ---- LayerNormalization ----------------------------------------------------------------- */
 
 typedef struct ln_state {
-    int64_t rows, n;
+    int64_t rows, n, rmod;
     int32_t *sidx, *bidx;
 } ln_state;
 
@@ -160,7 +160,7 @@ static cc_status ln_prepare(void *ctx, const cc_node *node, const cc_tensor *con
     (void)out;
     ln_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
-    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &s->sidx, &s->bidx, err);
+    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &s->rmod, &s->sidx, &s->bidx, err);
     if (st) {
         free(s);
         return st;
@@ -207,9 +207,10 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
         }
         float inv = (float)(1.0 / sqrt(var / (double)n + eps));
         float fm = (float)mean;
+        int64_t ch = r % s->rmod;
         for (int64_t j = 0; j < n; j++) {
-            float y = (ln_load(x->data, d, base + j) - fm) * inv * ln_load(sc->data, d, s->sidx[j]);
-            if (b) y += ln_load(b->data, d, s->bidx[j]);
+            float y = (ln_load(x->data, d, base + j) - fm) * inv * ln_load(sc->data, d, s->sidx[j] + ch);
+            if (b) y += ln_load(b->data, d, s->bidx[j] + ch);
             ln_store(out[0].data, d, base + j, y);
         }
         if (n_out > 1) ((float *)out[1].data)[r] = fm;
@@ -220,6 +221,7 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
 
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_LayerNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
+    { .op = CC_OP_ID_InstanceNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,
       .run = bn_run },
 };

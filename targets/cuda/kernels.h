@@ -176,12 +176,13 @@ cudaError_t cc_cuda_bn_fold(cudaStream_t s, int sdtype, const void *scale, const
 cudaError_t cc_cuda_bn_apply(cudaStream_t s, int dtype, const void *x, void *y, const float *fold,
                              int64_t outer, int64_t channels, int64_t inner);
 
-/* LayerNormalization of rows x n (the normalized axes flattened): per row the f32 mean and
- * variance (two passes), y = (x - mean) * inv * sc[sidx[j]] (+ b[bidx[j]] where b is not
- * NULL); mean and inv (f32, one per row) written where not NULL. */
+/* LayerNormalization (and InstanceNormalization) of rows x n (the normalized axes
+ * flattened): per row r the f32 mean and variance (two passes), y = (x - mean) * inv *
+ * sc[sidx[j] + r % rmod] (+ b[bidx[j] + r % rmod] where b is not NULL); mean and inv (f32,
+ * one per row) written where not NULL. */
 cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const void *sc, const void *b, void *y,
                               float *mean, float *inv, int64_t rows, int64_t n, float eps, const int32_t *sidx,
-                              const int32_t *bidx);
+                              const int32_t *bidx, int64_t rmod);
 
 enum { CC_CUDA_SOFTMAX, CC_CUDA_LOGSOFTMAX, CC_CUDA_HARDMAX };
 

@@ -586,7 +586,8 @@ extern "C" cudaError_t cc_cuda_softmax(cudaStream_t s, int mode, int dtype, cons
 /* One block per row. */
 template <typename T>
 __global__ void layernorm_k(const T *x, const T *sc, const T *b, T *y, float *mean_out, float *inv_out,
-                            int64_t rows, int64_t n, float eps, const int32_t *sidx, const int32_t *bidx)
+                            int64_t rows, int64_t n, float eps, const int32_t *sidx, const int32_t *bidx,
+                            int64_t rmod)
 {
     __shared__ float sh[32];
     for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -600,9 +601,10 @@ __global__ void layernorm_k(const T *x, const T *sc, const T *b, T *y, float *me
             var += d * d;
         }
         float inv = 1.0f / sqrtf(block_reduce(var, 0, sh) / (float)n + eps);
+        int64_t ch = r % rmod;
         for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
-            float v = (ldf(x, base + j) - mean) * inv * ldf(sc, sidx[j]);
-            if (b) v += ldf(b, bidx[j]);
+            float v = (ldf(x, base + j) - mean) * inv * ldf(sc, sidx[j] + ch);
+            if (b) v += ldf(b, bidx[j] + ch);
             stf(y, base + j, v);
         }
         if (threadIdx.x == 0) {
@@ -614,7 +616,7 @@ __global__ void layernorm_k(const T *x, const T *sc, const T *b, T *y, float *me
 
 extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const void *sc, const void *b,
                                          void *y, float *mean, float *inv, int64_t rows, int64_t n, float eps,
-                                         const int32_t *sidx, const int32_t *bidx)
+                                         const int32_t *sidx, const int32_t *bidx, int64_t rmod)
 {
     if (rows <= 0 || n <= 0) return cudaSuccess;
     int t = row_threads(n);
@@ -622,15 +624,15 @@ extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *
     switch (dtype) {
     case CC_F32:
         layernorm_k<<<g, t, 0, s>>>((const float *)x, (const float *)sc, (const float *)b, (float *)y, mean, inv,
-                                    rows, n, eps, sidx, bidx);
+                                    rows, n, eps, sidx, bidx, rmod);
         break;
     case CC_F16:
         layernorm_k<<<g, t, 0, s>>>((const __half *)x, (const __half *)sc, (const __half *)b, (__half *)y, mean,
-                                    inv, rows, n, eps, sidx, bidx);
+                                    inv, rows, n, eps, sidx, bidx, rmod);
         break;
     case CC_BF16:
         layernorm_k<<<g, t, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)sc, (const __nv_bfloat16 *)b,
-                                    (__nv_bfloat16 *)y, mean, inv, rows, n, eps, sidx, bidx);
+                                    (__nv_bfloat16 *)y, mean, inv, rows, n, eps, sidx, bidx, rmod);
         break;
     default: return cudaErrorInvalidValue;
     }

@@ -2,8 +2,8 @@
  * y = (x - mean) * a + b with a = scale / sqrt(var + epsilon), folded once in prepare when
  * the four parameters are constants, else per run on the device) and of QuantizeLinear /
  * DequantizeLinear (per tensor or per axis; scales and zero points read from device
- * memory by the kernel, so they need not be constants); LayerNormalization one block per
- * row. */
+ * memory by the kernel, so they need not be constants); LayerNormalization and
+ * InstanceNormalization one block per row. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +235,7 @@ static cc_status dequantize_run(void *ctx, const cc_node *node, const cc_tensor 
 /* One block per row (kernels_eltwise.cu); the Scale and B index maps (targets/lower.c)
  * uploaded at prepare. */
 typedef struct ln_state {
-    int64_t rows, n;
+    int64_t rows, n, rmod;
     int32_t *idx; /* device: sidx[n], bidx[n] */
 } ln_state;
 
@@ -266,7 +266,7 @@ static cc_status ln_prepare(void *ctx, const cc_node *node, const cc_tensor *con
     ln_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "LayerNormalization: out of memory");
     int32_t *sidx = NULL, *bidx = NULL;
-    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &sidx, &bidx, err);
+    cc_status st = cc_lower_layernorm(node, in, &s->rows, &s->n, &s->rmod, &sidx, &bidx, err);
     size_t half = sizeof(int32_t) * (size_t)(s->n > 0 ? s->n : 1);
     void *buf = NULL;
     if (!st) st = cc_cuda_alloc(2 * half, &buf, "LayerNormalization index maps", err);
@@ -294,12 +294,14 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
     const void *b = node->n_in > 2 && in[2] ? in[2]->data : NULL;
     return cc_cuda_check(cc_cuda_layernorm(c->stream, in[0]->dtype, in[0]->data, in[1]->data, b, out[0].data,
                                            n_out > 1 ? out[1].data : NULL, n_out > 2 ? out[2].data : NULL, s->rows,
-                                           s->n, (float)cc_attr_f(node, "epsilon"), s->idx, s->idx + s->n),
+                                           s->n, (float)cc_attr_f(node, "epsilon"), s->idx, s->idx + s->n, s->rmod),
                          node->op->name, err);
 }
 
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
+      .run = ln_run },
+    { .op = CC_OP_ID_InstanceNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
       .run = ln_run },
     { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare,
       .release = bn_release, .run = bn_run },

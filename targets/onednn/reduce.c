@@ -203,9 +203,10 @@ static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
     for (int i = 1; i < b->node->n_in && i < 3 && !st; i++)
         if (b->in[i]) st = cc_onednn_need_const(b, i, "Scale and B are expanded to f32 once", err);
     if (st) return st;
-    int64_t rows, n;
+    int64_t rows, n, rmod;
     int32_t *sidx, *bidx;
-    if ((st = cc_lower_layernorm(b->node, b->in, &rows, &n, &sidx, &bidx, err))) return st;
+    if ((st = cc_lower_layernorm(b->node, b->in, &rows, &n, &rmod, &sidx, &bidx, err))) return st;
+    (void)rmod; /* 1: LayerNormalization broadcasts through the index maps */
     int64_t dims[2] = { rows, n };
     dnnl_memory_desc_t md, stat_md;
     if ((st = cc_onednn_md(&md, 2, dims, dt, 0, err)) || (st = cc_onednn_md(&stat_md, 1, dims, dnnl_f32, 0, err))) {

@@ -232,13 +232,13 @@ static cc_status cumsum_prepare(ocl_build *b, cc_err *err)
                        err);
 }
 
-/* LayerNormalization: kernels/reduce.cl's layernorm, one work-item per row; the Scale and
- * B index maps (targets/lower.c) are constant buffers. */
+/* LayerNormalization, InstanceNormalization: kernels/reduce.cl's layernorm, one work-item
+ * per row; the Scale and B index maps (targets/lower.c) are constant buffers. */
 static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
 {
-    int64_t rows, n;
+    int64_t rows, n, rmod;
     int32_t *sidx, *bidx;
-    cc_status st = cc_lower_layernorm(b->node, b->in, &rows, &n, &sidx, &bidx, err);
+    cc_status st = cc_lower_layernorm(b->node, b->in, &rows, &n, &rmod, &sidx, &bidx, err);
     if (st) return st;
     int ss, bs;
     st = cc_ocl_const(b, sidx, sizeof *sidx * (size_t)(n > 0 ? n : 1), &ss, err);
@@ -268,6 +268,7 @@ static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
     cc_ocl_arg_mem(l, bs);
     cc_ocl_arg_int(l, has_b);
     cc_ocl_arg_int(l, outs);
+    cc_ocl_arg_int(l, rmod);
     cc_ocl_range1(l, (size_t)rows, cc_ocl_wg_limit(b, l, REDUCE_WG));
     return CC_OK;
 }
@@ -287,6 +288,7 @@ static cc_status topk_prepare(ocl_build *b, cc_err *err)
 static const ocl_op reduce_ops[] = {
     { CC_OP_ID_TopK, arg_supports, topk_prepare },
     { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },
+    { CC_OP_ID_InstanceNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_CumSum, arg_supports, cumsum_prepare },
     { CC_OP_ID_ArgMax, arg_supports, arg_prepare },
     { CC_OP_ID_ArgMin, arg_supports, arg_prepare },

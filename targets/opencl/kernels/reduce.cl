@@ -136,14 +136,14 @@ kernel void KN(hardmax)(global const TY *restrict x, global TY *restrict y, int 
     for (int l = 0; l < L; l++) ST(y, base + l * inner, l == at ? 1.0f : 0.0f);
 }
 
-/* LayerNormalization: one work-item per row of n elements (the normalized axes
- * flattened), two passes in f32: the mean, then the mean of squared differences; Scale
- * and B read through index maps (their broadcast to the row); Mean and InvStdDev (f32)
- * written when outs asks for them. */
+/* LayerNormalization and InstanceNormalization: one work-item per row of n elements (the
+ * normalized axes flattened; an (image, channel) plane), two passes in f32: the mean, then
+ * the mean of squared differences; Scale and B read at sidx[j] + row % rmod (and bidx);
+ * Mean and InvStdDev (f32) written when outs asks for them. */
 kernel void KN(layernorm)(global const TY *restrict x, global const TY *restrict sc, global const TY *restrict bb,
                           global TY *restrict y, global float *restrict mo, global float *restrict io, int rows,
                           int n, float eps, global const int *restrict sidx, global const int *restrict bidx,
-                          int has_b, int outs)
+                          int has_b, int outs, int rmod)
 {
     int r = get_global_id(0);
     if (r >= rows) return;
@@ -156,9 +156,10 @@ kernel void KN(layernorm)(global const TY *restrict x, global const TY *restrict
         var += d * d;
     }
     float inv = 1.0f / sqrt(var / (float)n + eps);
+    int ch = r % rmod;
     for (int j = 0; j < n; j++) {
-        float v = (LD(x, base + j) - mean) * inv * LD(sc, sidx[j]);
-        if (has_b) v += LD(bb, bidx[j]);
+        float v = (LD(x, base + j) - mean) * inv * LD(sc, sidx[j] + ch);
+        if (has_b) v += LD(bb, bidx[j] + ch);
         ST(y, base + j, v);
     }
     if (outs > 1) mo[r] = mean;
