@@ -289,6 +289,43 @@ static void ln_cost(const cc_node *node, const cc_tensor *const *in, int n_out, 
  *     InvStdDev: S = inv,                                K = N + 4
  * (a one-pass variance, E[x^2] - mean^2, loses more where |mean| is large against the
  * spread: the golden model judges it by the two-pass bound). */
+/* One row of n elements from base, in double: mean and inv (returned) from the two
+ * passes, then Y with its S. Scale and B of element j: broadcast over the normalized shape
+ * ns (LayerNormalization) or, with ns NULL, channel ch's (InstanceNormalization).
+ * CC_ERR_ARG where variance + epsilon is 0. */
+static cc_status norm_row(const cc_node *node, const cc_tensor *x, const cc_tensor *sc, const cc_tensor *bi,
+                          const cc_shape *ns, int64_t ch, int64_t base, int64_t n, double eps, cc_golden *y,
+                          double *mean_out, double *amean_out, double *inv_out, cc_err *err)
+{
+    double sum = 0, asum = 0, var = 0;
+    for (int64_t j = 0; j < n; j++) {
+        double v = cc_load(x->data, x->dtype, (size_t)(base + j));
+        sum += v;
+        asum += fabs(v);
+    }
+    double mean = sum / (double)n, amean = asum / (double)n;
+    for (int64_t j = 0; j < n; j++) {
+        double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+        var += d * d;
+    }
+    var /= (double)n;
+    if (!(var + eps > 0))
+        return cc_err_set(err, CC_ERR_ARG, "%s: the row at %lld has variance + epsilon = 0", node->op->name,
+                          (long long)base);
+    double inv = 1 / sqrt(var + eps);
+    for (int64_t j = 0; j < n; j++) {
+        double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
+        double s = cc_load(sc->data, sc->dtype, (size_t)(ns ? ln_index(&sc->shape, ns, j) : ch));
+        double b = bi ? cc_load(bi->data, bi->dtype, (size_t)(ns ? ln_index(&bi->shape, ns, j) : ch)) : 0;
+        y->value[base + j] = d * inv * s + b;
+        y->mag[base + j] = fabs(s) * inv * (amean + fabs(d)) + fabs(b);
+    }
+    *mean_out = mean;
+    *amean_out = amean;
+    *inv_out = inv;
+    return CC_OK;
+}
+
 static cc_status ln_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
                            cc_err *err)
 {
@@ -300,30 +337,8 @@ static cc_status ln_golden(const cc_node *node, const cc_tensor *const *in, int 
     cc_shape ns = cc_shape_make(x->shape.rank - axis, x->shape.dims + axis);
     int64_t n = cc_shape_numel(&ns), rows = n > 0 ? cc_shape_numel(&x->shape) / n : 0;
     for (int64_t r = 0; r < rows; r++) {
-        int64_t base = r * n;
-        double sum = 0, asum = 0, var = 0;
-        for (int64_t j = 0; j < n; j++) {
-            double v = cc_load(x->data, x->dtype, (size_t)(base + j));
-            sum += v;
-            asum += fabs(v);
-        }
-        double mean = sum / (double)n, amean = asum / (double)n;
-        for (int64_t j = 0; j < n; j++) {
-            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
-            var += d * d;
-        }
-        var /= (double)n;
-        if (!(var + eps > 0))
-            return cc_err_set(err, CC_ERR_ARG, "LayerNormalization: row %lld has variance + epsilon = 0",
-                              (long long)r);
-        double inv = 1 / sqrt(var + eps);
-        for (int64_t j = 0; j < n; j++) {
-            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
-            double s = cc_load(sc->data, sc->dtype, (size_t)ln_index(&sc->shape, &ns, j));
-            double b = bi ? cc_load(bi->data, bi->dtype, (size_t)ln_index(&bi->shape, &ns, j)) : 0;
-            out[0].value[base + j] = d * inv * s + b;
-            out[0].mag[base + j] = fabs(s) * inv * (amean + fabs(d)) + fabs(b);
-        }
+        double mean = 0, amean = 0, inv = 0;
+        if ((st = norm_row(node, x, sc, bi, &ns, 0, r * n, n, eps, &out[0], &mean, &amean, &inv, err))) return st;
         if (n_out > 1) {
             out[1].value[r] = mean;
             out[1].mag[r] = amean;
@@ -426,36 +441,19 @@ static cc_status in_infer(const cc_node *node, const cc_tensor *const *in, int n
     return CC_OK;
 }
 
-/* Per (n, c) plane in double: two-pass mean and variance, then the channel's affine map. */
+/* Per (n, c) plane: norm_row with the channel's scale and B. */
 static cc_status in_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
                            cc_err *err)
 {
     (void)n_out;
-    (void)err;
-    const cc_tensor *x = in[IN_X], *sc = in[IN_SCALE], *bi = in[IN_B];
-    double eps = (double)(float)cc_attr_f(node, "epsilon");
+    const cc_tensor *x = in[IN_X];
+    double eps = (double)(float)cc_attr_f(node, "epsilon"), mean = 0, amean = 0, inv = 0;
     int64_t c = x->shape.dims[1], planes = x->shape.dims[0] * c, n = 1;
     for (int d = 2; d < x->shape.rank; d++) n *= x->shape.dims[d];
-    for (int64_t p = 0; p < planes; p++) {
-        int64_t base = p * n;
-        double sum = 0, asum = 0, var = 0;
-        for (int64_t j = 0; j < n; j++) {
-            double v = cc_load(x->data, x->dtype, (size_t)(base + j));
-            sum += v;
-            asum += fabs(v);
-        }
-        double mean = sum / (double)n, amean = asum / (double)n;
-        for (int64_t j = 0; j < n; j++) {
-            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
-            var += d * d;
-        }
-        double inv = 1 / sqrt(var / (double)n + eps);
-        double s = cc_load(sc->data, sc->dtype, (size_t)(p % c)), b = cc_load(bi->data, bi->dtype, (size_t)(p % c));
-        for (int64_t j = 0; j < n; j++) {
-            double d = cc_load(x->data, x->dtype, (size_t)(base + j)) - mean;
-            out[0].value[base + j] = d * inv * s + b;
-            out[0].mag[base + j] = fabs(s) * inv * (amean + fabs(d)) + fabs(b);
-        }
+    for (int64_t p = 0; p < planes && n > 0; p++) {
+        cc_status st = norm_row(node, x, in[IN_SCALE], in[IN_B], NULL, p % c, p * n, n, eps, &out[0], &mean, &amean,
+                                &inv, err);
+        if (st) return st;
     }
     out[0].k = (double)(n > 0 ? n : 1) + 4;
     return CC_OK;
