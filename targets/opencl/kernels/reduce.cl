@@ -51,21 +51,24 @@ int KN(reduce_base)(int i, int nk, global const int *g)
         }                                                                                 \
     }
 
-#if defined(S_IS_FLOAT)
-
-/* One kernel per reduction: acc starts at INIT, takes each value v by BODY, and the output
- * is FINAL. Max and Min keep the first NaN they meet. */
-#define REDUCE_KERNEL(NAME, INIT, BODY, FINAL)                                             \
+/* One kernel per reduction: an accumulator of type ACC starts at INIT, takes each value v
+ * by BODY, and STORE writes output i from it. */
+#define REDUCE_KERNEL_OF(NAME, ACC, INIT, BODY, STORE)                                     \
     kernel void KN(NAME)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R, \
                          global const int *restrict g)                                    \
     {                                                                                     \
         int i = get_global_id(0);                                                         \
         if (i >= n) return;                                                               \
         int base = KN(reduce_base)(i, nk, g);                                             \
-        float acc = INIT;                                                                 \
+        ACC acc = INIT;                                                                   \
         REDUCE_LOOP(BODY)                                                                 \
-        ST(y, i, FINAL);                                                                  \
+        STORE;                                                                            \
     }
+
+#if defined(S_IS_FLOAT)
+
+/* Float reductions: the output is FINAL. Max and Min keep the first NaN they meet. */
+#define REDUCE_KERNEL(NAME, INIT, BODY, FINAL) REDUCE_KERNEL_OF(NAME, float, INIT, BODY, ST(y, i, FINAL))
 
 REDUCE_KERNEL(reduce_mean, 0.0f, acc += v, acc / (float)R)
 REDUCE_KERNEL(reduce_max, -INFINITY, acc = (v > acc || isnan(v)) && !isnan(acc) ? v : acc, acc)
@@ -168,17 +171,7 @@ kernel void KN(layernorm)(global const TY *restrict x, global const TY *restrict
 
 #else /* integer copies */
 
-#define REDUCE_INT_KERNEL(NAME, INIT, BODY)                                                \
-    kernel void KN(NAME)(global const TY *restrict x, global TY *restrict y, int n, int nk, int nr, int R, \
-                         global const int *restrict g)                                    \
-    {                                                                                     \
-        int i = get_global_id(0);                                                         \
-        if (i >= n) return;                                                               \
-        int base = KN(reduce_base)(i, nk, g);                                             \
-        ulong acc = INIT;                                                                 \
-        REDUCE_LOOP(BODY)                                                                 \
-        y[i] = (TY)acc;                                                                   \
-    }
+#define REDUCE_INT_KERNEL(NAME, INIT, BODY) REDUCE_KERNEL_OF(NAME, ulong, INIT, BODY, y[i] = (TY)acc)
 
 REDUCE_INT_KERNEL(reduce_max, (ulong)LONG_MIN, acc = v > (long)acc ? (ulong)v : acc)
 REDUCE_INT_KERNEL(reduce_min, (ulong)LONG_MAX, acc = v < (long)acc ? (ulong)v : acc)
