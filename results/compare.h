@@ -30,7 +30,9 @@
  *       in the baseline's database with the baseline's git commit and stable environment,
  *       started no later than the candidate (the history as it stood; baseline and
  *       candidate excluded), each run's level taken over the family's rows it timed,
- *       relative to the baseline's stored medians (the baseline's own level is 0).
+ *       relative to the baseline's stored medians (the baseline's own level is 0), each
+ *       row's ratio divided by how much slower its reference loop ran than the
+ *       baseline's (host timings that stored one), as the candidate's samples are.
  *    A row that passes the row test while its family did not move is "unconfirmed": shown
  *    and counted, never a regression or an improvement; unless its own evidence is strong
  *    ("lone"): the candidate ran on a quiet machine (its stored busy flag, cc_env_is_busy,

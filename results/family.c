@@ -120,9 +120,13 @@ static cc_status aa_runs(cc_db *db, const cc_comparison *c, int64_t **ids, int *
 
 /* Widens each family's level range with the A/A runs of base_db, and each row's own
  * (own[i] for row order[i]). base_med[k] is the baseline's stored median of row order[k]
- * (NaN when absent). */
+ * (NaN when absent), base_ref[k] its reference loop's median (NaN when none). An A/A run's
+ * level is taken like the candidate's change (compare.c): divided by how much slower its
+ * reference ran than the baseline's, when both have one, so that the machine's slow and
+ * fast periods between the history's runs do not widen the thresholds. */
 static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, const double *base_med,
-                              family *fam, int n_fam, family *own, double *scratch, cc_err *err)
+                              const double *base_ref, family *fam, int n_fam, family *own, double *scratch,
+                              cc_err *err)
 {
     int64_t *ids = NULL;
     int n = 0;
@@ -138,6 +142,7 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
                 int m = find_median(med, nm, &c->rows[order[i]]);
                 if (m >= 0 && med[m].n_samples >= c->opt.min_samples && med[m].median > 0 && base_med[i] > 0) {
                     double level = log(med[m].median / base_med[i]);
+                    if (med[m].ref > 0 && base_ref[i] > 0) level -= log(med[m].ref / base_ref[i]);
                     scratch[k++] = level;
                     own[i].lo = fmin(own[i].lo, level);
                     own[i].hi = fmax(own[i].hi, level);
@@ -167,12 +172,13 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
     int *order = malloc(sizeof *order * (size_t)n);
     double *scratch = malloc(sizeof *scratch * (size_t)n);
     double *base_med = malloc(sizeof *base_med * (size_t)n);
+    double *base_ref = malloc(sizeof *base_ref * (size_t)n);
     family *fam = malloc(sizeof *fam * (size_t)n);
     family *own = malloc(sizeof *own * (size_t)n);
     cc_median_row *bm = NULL;
     int n_bm = 0, n_fam = 0;
     cc_status st = CC_OK;
-    if (!order || !scratch || !base_med || !fam || !own) {
+    if (!order || !scratch || !base_med || !base_ref || !fam || !own) {
         st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
         goto done;
     }
@@ -195,8 +201,9 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
         for (int i = 0; i < n; i++) {
             int m = find_median(bm, n_bm, &c->rows[order[i]]);
             base_med[i] = m >= 0 ? bm[m].median : NAN;
+            base_ref[i] = m >= 0 ? bm[m].ref : NAN;
         }
-        st = read_history(base_db, c, order, base_med, fam, n_fam, own, scratch, err);
+        st = read_history(base_db, c, order, base_med, base_ref, fam, n_fam, own, scratch, err);
         if (st != CC_OK) goto done;
     }
 
@@ -226,6 +233,7 @@ done:
     free(order);
     free(scratch);
     free(base_med);
+    free(base_ref);
     free(fam);
     free(own);
     free(bm);

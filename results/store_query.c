@@ -416,7 +416,8 @@ cc_status cc_store_load_medians(cc_db *store, int64_t run_id, cc_median_row **ou
     if (!store || !out || !n) return cc_err_set(err, CC_ERR_ARG, "cc_store_load_medians: NULL argument");
     sqlite3_stmt *st;
     cc_status status = prepare(store,
-                               "SELECT c.case_id, r.target, r.regime, r.n_samples, r.t_median"
+                               "SELECT c.case_id, r.target, r.regime, r.n_samples, r.t_median,"
+                               " CASE WHEN r.device_timer THEN NULL ELSE r.t_ref END"
                                " FROM results r JOIN cases c ON c.id = r.case_ref"
                                " WHERE r.run_id = ? AND r.n_samples > 0", &st, err);
     if (status != CC_OK) return status;
@@ -435,6 +436,7 @@ cc_status cc_store_load_medians(cc_db *store, int64_t run_id, cc_median_row **ou
         if (regime_of(st, 2, &m->regime)) continue;
         m->n_samples = sqlite3_column_int(st, 3);
         m->median = cc_db_column_real(st, 4);
+        m->ref = cc_db_column_real(st, 5);
         count++;
     }
     if (rc != SQLITE_DONE) {

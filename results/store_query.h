@@ -70,6 +70,9 @@ typedef struct cc_median_row {
     cc_regime regime;
     int n_samples;
     double median;             /* seconds; NaN when not timed */
+    double ref;                /* the reference loop's median stored beside it (results.t_ref,
+                                  seconds) for host-timed results; NaN for device timings and
+                                  results stored before schema 7 */
 } cc_median_row;
 
 /* The timed results (n_samples > 0) of a run, sorted like cc_run_samples' sets. *out is

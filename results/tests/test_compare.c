@@ -513,6 +513,50 @@ static void test_reference_speed(void)
     cc_store_close(db);
 }
 
+/* The A/A history is read like the candidate: an A/A run made in one of the machine's slow
+ * periods (every median and its reference loop 30% slower) does not widen the family
+ * thresholds, so a 30% slower Conv family is still a regression. Without the references
+ * (the same runs stored without them) that history raises the thresholds past it. */
+static void test_history_speed(void)
+{
+    for (int with_refs = 1; with_refs >= 0; with_refs--) {
+        char path[512];
+        cc_db *db = synth_open(path, sizeof path, with_refs ? "hist-speed.db" : "hist-raw.db");
+        cc_rng rng;
+        cc_rng_seed(&rng, 23);
+        synth_row rows[N_CASES], mod[N_CASES];
+        char ids[N_CASES][64];
+        base_rows(rows, ids);
+        for (int i = 0; i < N_CASES; i++) rows[i].ref = with_refs ? 1.2e-6 : 0;
+        cc_run_info info;
+        synth_run_info(&info, "aa", "quiet1");
+        int64_t base = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+        for (int k = 0; k < 2; k++) synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+        memcpy(mod, rows, sizeof mod);
+        for (int i = 0; i < N_CASES; i++) {
+            mod[i].median *= 1.3;
+            mod[i].ref *= 1.3;
+        }
+        synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng); /* the slow period */
+        memcpy(mod, rows, sizeof mod);
+        for (int i = 0; i < 6; i++) mod[i].median *= 1.3;                 /* the Conv family */
+        synth_run_info(&info, "cand", "quiet2");
+        int64_t slow_conv = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+        cc_comparison *c = compare(db, base, slow_conv, NULL);
+        const cc_compare_row *r = row_of(c, ids[0], CC_REGIME_RANDOM);
+        CHECK(r && r->noise_runs == 4);
+        if (with_refs) {
+            CHECK(c->n_regressions == 6 && c->outcome == CC_OUTCOME_REGRESSION);
+            CHECK(r && r->family_threshold < 0.15);
+        } else {
+            CHECK(c->n_regressions == 0);
+            CHECK(r && r->family_threshold > 0.5);
+        }
+        cc_comparison_free(c);
+        cc_store_close(db);
+    }
+}
+
 static void test_models(void)
 {
     char path[512];
@@ -796,6 +840,7 @@ int main(void)
     test_noise();
     test_lone_busy();
     test_reference_speed();
+    test_history_speed();
     test_models();
     test_model_samples();
     test_refs();
