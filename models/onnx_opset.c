@@ -35,6 +35,7 @@ typedef struct op_version {
 /* clang-format off */
 static const op_version table[] = {
     { "Conv",               1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
+    { "ConvTranspose",      1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* with strides was specified only from opset 11" },
     { "MaxPool",            1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
     { "MaxPool",            8,  CC_ONNX_LEGACY_NO_SAME_PAD, "adds storage_order and the Indices output" },
     { "MaxPool",            10, CC_ONNX_LEGACY_NO_SAME_PAD, "adds ceil_mode and dilations" },

@@ -458,3 +458,62 @@ cc_status cc_lower_layernorm(const cc_node *node, const cc_tensor *const *in, in
     }
     return CC_OK;
 }
+
+/* ---- ConvTranspose ------------------------------------------------------------------- */
+
+cc_status cc_lower_convtranspose(const cc_node *node, const cc_shape *x, const cc_shape *w, const cc_shape *y,
+                                 const char *backend, cc_backend_window *win, int64_t *group, int64_t *mg,
+                                 cc_err *err)
+{
+    const char *op = node->op->name;
+    int nsp = x->rank - 2;
+    if (nsp < 1 || nsp > CC_BACKEND_MAX_SPATIAL)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s handles 1 to %d spatial dims, got %d", op, backend,
+                          CC_BACKEND_MAX_SPATIAL, nsp);
+    if (w->rank != x->rank || y->rank != x->rank)
+        return cc_err_set(err, CC_ERR_ARG, "%s: x, w and y must have one rank", op);
+    int64_t g = cc_backend_attr_int(node, "group", 1);
+    if (g < 1 || x->dims[1] % g || w->dims[0] != x->dims[1] || y->dims[1] != w->dims[1] * g)
+        return cc_err_set(err, CC_ERR_ARG, "%s: group %lld does not fit x, w and y", op, (long long)g);
+    int64_t strides[CC_BACKEND_MAX_SPATIAL], dils[CC_BACKEND_MAX_SPATIAL], opad[CC_BACKEND_MAX_SPATIAL];
+    int64_t pads[2 * CC_BACKEND_MAX_SPATIAL];
+    if (cc_backend_attr_ints(node, "strides", nsp, 1, strides) || cc_backend_attr_ints(node, "dilations", nsp, 1, dils) ||
+        cc_backend_attr_ints(node, "output_padding", nsp, 0, opad) || cc_backend_attr_ints(node, "pads", 2 * nsp, 0, pads))
+        return cc_err_set(err, CC_ERR_ARG, "%s: strides/dilations/output_padding/pads do not match %d spatial dims", op,
+                          nsp);
+    const char *auto_pad = "NOTSET";
+    int ai = cc_attr_index(node->op, "auto_pad");
+    if (ai >= 0 && node->attrs[ai].set) auto_pad = node->attrs[ai].s;
+    int os = cc_attr_index(node->op, "output_shape");
+    int from_size = (os >= 0 && node->attrs[os].set) || strncmp(auto_pad, "SAME_", 5) == 0;
+    int upper = strcmp(auto_pad, "SAME_UPPER") == 0, valid = strcmp(auto_pad, "VALID") == 0;
+    cc_backend_window r;
+    int lead = CC_BACKEND_MAX_SPATIAL - nsp;
+    for (int a = 0; a < CC_BACKEND_MAX_SPATIAL; a++) {
+        r.in[a] = r.out[a] = r.k[a] = r.stride[a] = r.dil[a] = 1;
+        r.pad0[a] = r.pad1[a] = 0;
+    }
+    r.nsp = nsp;
+    for (int i = 0; i < nsp; i++) {
+        int a = lead + i;
+        r.in[a] = x->dims[2 + i];
+        r.out[a] = y->dims[2 + i];
+        r.k[a] = w->dims[2 + i];
+        r.stride[a] = strides[i];
+        r.dil[a] = dils[i];
+        if (r.stride[a] < 1 || r.dil[a] < 1 || r.k[a] < 1 || r.in[a] < 1)
+            return cc_err_set(err, CC_ERR_ARG, "%s: strides, dilations, kernel and input must be >= 1", op);
+        int64_t full = r.stride[a] * (r.in[a] - 1) + opad[i] + (r.k[a] - 1) * r.dil[a] + 1;
+        if (from_size) {
+            int64_t total = full - r.out[a], half = total >= 0 ? total / 2 : -((1 - total) / 2);
+            r.pad0[a] = upper ? half : total - half;
+        } else {
+            r.pad0[a] = valid ? 0 : pads[i];
+        }
+        r.pad1[a] = full - r.out[a] - r.pad0[a];
+    }
+    *win = r;
+    *group = g;
+    *mg = w->dims[1];
+    return CC_OK;
+}

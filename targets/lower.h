@@ -9,6 +9,7 @@
 #ifndef CC_LOWER_H
 #define CC_LOWER_H
 
+#include "backend.h"
 #include "target.h"
 
 enum { CC_RESIZE_NEAREST, CC_RESIZE_LINEAR, CC_RESIZE_CUBIC, CC_RESIZE_MODE_COUNT };
@@ -108,5 +109,17 @@ int cc_lower_reduce_kind(const cc_node *node);
  * CC_ERR_ARG for an axis out of range or repeated; CC_ERR_UNSUPPORTED for an axes input
  * without data. */
 cc_status cc_lower_reduce_axes(const cc_node *node, const cc_tensor *const *in, int r, int *red, cc_err *err);
+
+/* ConvTranspose (opset 11): x (N x C x in...) scatters x[n, c, i] * w[c, m, k] to output
+ * o = i * stride - pad0 + k * dil of filter g * M/group + m of c's group g, per axis. Fills
+ * w as a backend window whose in/out are x's and y's spatial sizes and whose pad0/pad1 are
+ * the begin/end padding (negative where output_shape asks for more than the full size);
+ * *group and *mg (filters per group) beside it. The padding follows from y's size wherever
+ * output_shape or auto_pad SAME_* fixes it (total = full - out, halves floored, SAME_UPPER
+ * the smaller half first), from pads otherwise (VALID: none). One-line CC_ERR_ARG naming
+ * the op, CC_ERR_UNSUPPORTED for other than 1 to 3 spatial dims (naming backend). */
+cc_status cc_lower_convtranspose(const cc_node *node, const cc_shape *x, const cc_shape *w, const cc_shape *y,
+                                 const char *backend, cc_backend_window *win, int64_t *group, int64_t *mg,
+                                 cc_err *err);
 
 #endif

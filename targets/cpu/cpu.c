@@ -23,7 +23,7 @@ static const cc_kernel_list *const families[] = {
     &cc_cpu_family_conv,    &cc_cpu_family_pool,   &cc_cpu_family_norm,
     &cc_cpu_family_matmul,  &cc_cpu_family_quant,  &cc_cpu_family_eltwise,
     &cc_cpu_family_reduce,  &cc_cpu_family_shape,  &cc_cpu_family_resize,
-    &cc_cpu_family_eltwise_logic, &cc_cpu_family_cast,
+    &cc_cpu_family_eltwise_logic, &cc_cpu_family_cast, &cc_cpu_family_conv_transpose,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 

@@ -22,6 +22,7 @@ extern const cc_kernel_list cc_cpu_family_quant;   /* QuantizeLinear, Dequantize
 extern const cc_kernel_list cc_cpu_family_eltwise; /* unary activations, Add/Sub/Mul/Div, Clip, ... */
 extern const cc_kernel_list cc_cpu_family_eltwise_logic; /* Equal, Greater, Less, ..., Where */
 extern const cc_kernel_list cc_cpu_family_cast;          /* Cast, CastLike */
+extern const cc_kernel_list cc_cpu_family_conv_transpose; /* ConvTranspose */
 extern const cc_kernel_list cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
 extern const cc_kernel_list cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
 extern const cc_kernel_list cc_cpu_family_resize;  /* Resize */

@@ -1,4 +1,5 @@
-/* conv.c — cuda kernels of the convolution family: Conv through cuDNN
+/* conv.c — cuda kernels of the convolution family: ConvTranspose through the project's
+ * gather kernel (kernels_data.cu), Conv through cuDNN
  * (cudnnConvolutionForward, NCHW, 1-D as 2-D with a unit height, 2-D and 3-D, groups and
  * dilations), and ConvInteger / QLinearConv through the project's int32 kernel
  * (kernels_int.cu).
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "../lower.h"
 
 /* ---- Conv ------------------------------------------------------------------------------- */
 
@@ -511,7 +513,83 @@ static cc_status qconv_run(void *ctx, const cc_node *node, const cc_tensor *cons
                          "QLinearConv requantization", err);
 }
 
+/* ---- ConvTranspose ------------------------------------------------------------------------ */
+
+typedef struct ct_state {
+    cc_cuda_window win;
+    int64_t group, m;
+} ct_state;
+
+static cc_support ct_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                              char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (!cc_dtype_is_float(d)) {
+        snprintf(reason, n, "ConvTranspose: cuda has no kernel for dtype %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (in[0]->shape.rank < 3 || in[0]->shape.rank > 5) {
+        snprintf(reason, n, "ConvTranspose: cuda handles 1 to 3 spatial dims");
+        return CC_SUPPORT_NO;
+    }
+    if (!in[1] || in[1]->dtype != d || (node->n_in > 2 && in[2] && in[2]->dtype != d)) {
+        snprintf(reason, n, "ConvTranspose: cuda needs w and b of x's dtype");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static void ct_release(void *state) { free(state); }
+
+/* The project's gather kernel (kernels_data.cu), one thread per output; targets/lower.c's
+ * geometry. */
+static cc_status ct_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                            const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    cc_backend_window b;
+    int64_t group, mg;
+    cc_status st = cc_lower_convtranspose(node, &in[0]->shape, &in[1]->shape, &out[0].shape, "cuda", &b, &group, &mg,
+                                          err);
+    if (st) return st;
+    ct_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "ConvTranspose: out of memory");
+    s->win.planes = in[0]->shape.dims[0] * in[0]->shape.dims[1];
+    for (int a = 0; a < 3; a++) {
+        s->win.in[a] = b.in[a];
+        s->win.out[a] = b.out[a];
+        s->win.k[a] = b.k[a];
+        s->win.stride[a] = b.stride[a];
+        s->win.dil[a] = b.dil[a];
+        s->win.pad0[a] = b.pad0[a];
+        s->win.pad1[a] = b.pad1[a];
+    }
+    s->group = group;
+    s->m = group * mg;
+    cc_backend_note("cuda direct gather kernel");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status ct_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                        void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    ct_state *s = state;
+    const cc_tensor *b = node->n_in > 2 ? in[2] : NULL;
+    return cc_cuda_check(cc_cuda_conv_transpose(c->stream, in[0]->dtype, in[0]->data, in[1]->data, b ? b->data : NULL,
+                                                out[0].data, &s->win, in[0]->shape.dims[0], in[0]->shape.dims[1], s->m,
+                                                s->group),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_ConvTranspose, .supports = ct_supports, .prepare = ct_prepare, .release = ct_release,
+      .run = ct_run },
     { .op = CC_OP_ID_Conv, .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
       .run = conv_run },
     { .op = CC_OP_ID_ConvInteger, .supports = qconv_supports, .prepare = qconv_prepare,

@@ -229,6 +229,14 @@ typedef struct cc_cuda_window {
 cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype, const void *x,
                          void *y, const cc_cuda_window *g);
 
+/* ConvTranspose of n_img images of c channels into m filters in `group` groups (w is
+ * c x m/group x taps): one thread per output, y[o] = sum of x * w over the taps whose input
+ * position (o + pad0 - k * dil) / stride is whole and inside the input (+ bias[m] when
+ * bias is not NULL); f32 accumulation. g.planes is unused; pad0 may be negative. */
+cudaError_t cc_cuda_conv_transpose(cudaStream_t s, int dtype, const void *x, const void *w, const void *bias,
+                                   void *y, const cc_cuda_window *g, int64_t n_img, int64_t c, int64_t m,
+                                   int64_t group);
+
 /* Resize by per-axis tap tables: output coordinate o of axis a reads taps
  * idx[off[a] + o * nt[a] + t] with weights w[...] (t < nt[a]); the value is the sum over
  * every combination of taps of the product of their weights times x. Where

@@ -82,6 +82,81 @@ extern "C" cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, in
     return cudaGetLastError();
 }
 
+/* ---- ConvTranspose ----------------------------------------------------------------------- */
+
+/* One thread per output element: the sum over the channels of the output's group and the
+ * taps whose input position (o + pad0 - k * dil) / stride is whole and inside the input. */
+template <typename T>
+__global__ void conv_transpose_k(const T *x, const T *w, const T *bias, T *y, cc_cuda_window g, int64_t c,
+                                 int64_t m, int64_t group, int64_t n)
+{
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2];
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2];
+    const int64_t cg = c / group, mg = m / group, kv = g.k[0] * g.k[1] * g.k[2];
+    GRID_LOOP(o, n) {
+        int64_t r = o;
+        int64_t ow = r % OW;
+        r /= OW;
+        int64_t oh = r % OH;
+        r /= OH;
+        int64_t od = r % OD;
+        r /= OD;
+        int64_t f = r % m, img = r / m;
+        int64_t c0 = f / mg * cg, mm = f % mg;
+        float acc = 0.0f;
+        for (int64_t kd = 0; kd < g.k[0]; kd++) {
+            int64_t td = od + g.pad0[0] - kd * g.dil[0];
+            if (td < 0 || td % g.stride[0]) continue;
+            int64_t id = td / g.stride[0];
+            if (id >= D) continue;
+            for (int64_t kh = 0; kh < g.k[1]; kh++) {
+                int64_t th = oh + g.pad0[1] - kh * g.dil[1];
+                if (th < 0 || th % g.stride[1]) continue;
+                int64_t ih = th / g.stride[1];
+                if (ih >= H) continue;
+                for (int64_t kw = 0; kw < g.k[2]; kw++) {
+                    int64_t tw = ow + g.pad0[2] - kw * g.dil[2];
+                    if (tw < 0 || tw % g.stride[2]) continue;
+                    int64_t iw = tw / g.stride[2];
+                    if (iw >= W) continue;
+                    int64_t tap = (kd * g.k[1] + kh) * g.k[2] + kw;
+                    for (int64_t ci = 0; ci < cg; ci++)
+                        acc = fmaf(ldf(x, (((img * c + c0 + ci) * D + id) * H + ih) * W + iw),
+                                   ldf(w, ((c0 + ci) * mg + mm) * kv + tap), acc);
+                }
+            }
+        }
+        if (bias) acc += ldf(bias, f);
+        stf(y, o, acc);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_conv_transpose(cudaStream_t s, int dtype, const void *x, const void *w,
+                                              const void *bias, void *y, const cc_cuda_window *g, int64_t n_img,
+                                              int64_t c, int64_t m, int64_t group)
+{
+    int64_t n = n_img * m * g->out[0] * g->out[1] * g->out[2];
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        conv_transpose_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (const float *)w, (const float *)bias,
+                                                       (float *)y, *g, c, m, group, n);
+        break;
+    case CC_F16:
+        conv_transpose_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (const __half *)w, (const __half *)bias,
+                                                       (__half *)y, *g, c, m, group, n);
+        break;
+    case CC_BF16:
+        conv_transpose_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)w,
+                                                       (const __nv_bfloat16 *)bias, (__nv_bfloat16 *)y, *g, c, m,
+                                                       group, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- resize ------------------------------------------------------------------------------ */
 
 template <typename T>

@@ -1,6 +1,7 @@
 /* conv.c — onednn builders of the convolution family: Conv (f32, bf16, f16 where oneDNN
  * has kernels), ConvInteger and QLinearConv (u8/s8 activations, s8 weights), all on
- * oneDNN's forward-inference convolution with direct algorithm.
+ * oneDNN's forward-inference convolution with direct algorithm; ConvTranspose on its
+ * deconvolution (conv_transpose below).
  *
  * Mapping: groups become a leading G dimension of the weights ({G, M/G, C/G, k...}, the
  * same bytes as ONNX's {M, C/G, k...}); oneDNN's dilation counts the gaps between taps
@@ -33,6 +34,7 @@
 #include <string.h>
 
 #include "../../ops/window.h"
+#include "../lower.h"
 
 /* The convolution's shapes: window, groups and the oneDNN dims of every tensor. */
 typedef struct conv_geom {
@@ -506,7 +508,94 @@ static cc_status qlinear_conv(cc_onednn_build *b, cc_err *err)
     return st;
 }
 
+/* ---- ConvTranspose ----------------------------------------------------------------------- */
+
+/* oneDNN's deconvolution (forward inference, direct). ONNX's weights C x M/G x k are, per
+ * group, oneDNN's {G, OC/G, IC/G, k...} stored i before o: a strided descriptor over the
+ * same bytes, reordered into oneDNN's layout once. oneDNN derives nothing from
+ * output_padding or output_shape: it takes the output dims and the paddings, so the end
+ * padding is the one that makes them agree (negative where the output is longer than the
+ * paddings alone allow: output_padding, or an output_shape past the full size). */
+static cc_status conv_transpose(cc_onednn_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0], *w = b->in[1];
+    const char *op = b->node->op->name;
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
+    if (st) return st;
+    cc_backend_window win;
+    int64_t group, mg;
+    if ((st = cc_lower_convtranspose(b->node, &x->shape, &w->shape, &b->out[0].shape, "onednn", &win, &group, &mg,
+                                     err)))
+        return st;
+    int r = x->shape.rank, nsp = r - 2, lead = CC_BACKEND_MAX_SPATIAL - nsp;
+    int64_t cg = x->shape.dims[1] / group, kv = 1;
+    dnnl_dims_t strides, dil, pl, pr;
+    for (int d = 0; d < nsp; d++) {
+        int a = lead + d;
+        kv *= win.k[a];
+        strides[d] = win.stride[a];
+        dil[d] = win.dil[a] - 1;
+        pl[d] = win.pad0[a];
+        pr[d] = (win.in[a] - 1) * win.stride[a] + (win.k[a] - 1) * win.dil[a] + 1 - win.out[a] - win.pad0[a];
+    }
+    /* weights: {G, OC/G, IC/G, k...} (no G without groups), strides of ONNX's layout */
+    int64_t wdims[CC_MAX_RANK + 1], wst[CC_MAX_RANK + 1];
+    int wnd = 0;
+    if (group > 1) {
+        wdims[wnd] = group;
+        wst[wnd++] = cg * mg * kv;
+    }
+    wdims[wnd] = mg;
+    wst[wnd++] = kv;
+    wdims[wnd] = cg;
+    wst[wnd++] = mg * kv;
+    int64_t inner = kv;
+    for (int d = 0; d < nsp; d++) {
+        inner /= w->shape.dims[2 + d];
+        wdims[wnd] = w->shape.dims[2 + d];
+        wst[wnd++] = inner;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "deconvolution for %s src/weights/dst", cc_onednn_dt_name(dt));
+    int has_bias = b->node->n_in > 2 && b->in[2];
+    conv_spec cs = { .bi = 2, .bdt = dnnl_f32, .what = what };
+    dnnl_memory_desc_t src_any, wei_any, dst_any, bias_md, w_plain, x_plain;
+    dnnl_memory_t bias = NULL, src = NULL, wei = NULL, dst = NULL;
+    if ((st = cc_onednn_md(&src_any, r, x->shape.dims, dt, 1, err)) ||
+        (st = cc_onednn_md(&dst_any, r, b->out[0].shape.dims, dt, 1, err)) ||
+        (st = cc_onednn_md(&wei_any, wnd, wdims, dt, 1, err)) ||
+        (st = cc_onednn_md_strides(&w_plain, wnd, wdims, wst, dt, err)) ||
+        (st = cc_onednn_md(&x_plain, r, x->shape.dims, dt, 0, err)) ||
+        (has_bias && (st = conv_bias(b, &cs, group * mg, NULL, &bias_md, &bias, err))))
+        return st;
+    dnnl_deconvolution_desc_t dd;
+    st = cc_onednn_status(dnnl_dilated_deconvolution_forward_desc_init(&dd, dnnl_forward_inference,
+                                                                       dnnl_deconvolution_direct, &src_any, &wei_any,
+                                                                       has_bias ? &bias_md : NULL, &dst_any, strides,
+                                                                       dil, pl, pr),
+                          what, err);
+    dnnl_primitive_desc_t pd = NULL;
+    if (!st) st = cc_onednn_pd(b, &dd, NULL, what, &pd, err);
+    if (st) return st;
+    dnnl_memory_desc_t src_md = cc_onednn_pd_md(pd, dnnl_query_src_md, 0);
+    dnnl_memory_desc_t wei_md = cc_onednn_pd_md(pd, dnnl_query_weights_md, 0);
+    dnnl_memory_desc_t dst_md = cc_onednn_pd_md(pd, dnnl_query_dst_md, 0);
+    if ((st = cc_onednn_input(b, 0, &x_plain, &src_md, &src, err)) ||
+        (st = cc_onednn_input(b, 1, &w_plain, &wei_md, &wei, err)) ||
+        (st = cc_onednn_output(b, 0, &dst_md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[4] = {
+        { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, wei }, { DNNL_ARG_DST, dst }, { DNNL_ARG_BIAS, bias }
+    };
+    if ((st = cc_onednn_step_add(b, pd, args, has_bias ? 4 : 3, 1, err))) return st;
+    return cc_onednn_output_finish(b, 0, err);
+}
+
 static const cc_onednn_op conv_ops[] = {
+    { "ConvTranspose", conv_transpose },
     { "Conv", conv_float },
     { "ConvInteger", conv_integer },
     { "QLinearConv", qlinear_conv },

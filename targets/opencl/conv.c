@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ocl.h"
+#include "../lower.h"
 
 #define DIRECT_MAX_REDUCTION 32
 #define DIRECT_MIN_FILTERS 4
@@ -355,7 +356,70 @@ static cc_status qconv_prepare(ocl_build *b, cc_err *err)
     return st;
 }
 
+/* ---- ConvTranspose ------------------------------------------------------------------------- */
+
+static cc_support ct_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                              char *reason, size_t n)
+{
+    (void)c;
+    (void)node;
+    (void)out;
+    cc_dtype d = in[CV_X]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no ConvTranspose kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    int nsp = in[CV_X]->shape.rank - 2;
+    if (nsp < 1 || nsp > 3) {
+        snprintf(reason, n, "opencl: ConvTranspose with %d spatial axes (1 to 3 supported)", nsp);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+/* One work-item per output (conv_direct.cl's conv_transpose): the gather form needs no
+ * atomics and no column buffer. */
+static cc_status ct_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[CV_X], *w = b->in[CV_W];
+    int has_bias = b->node->n_in > CV_B && b->in[CV_B] != NULL;
+    cc_dtype dt = x->dtype;
+    cc_backend_window win;
+    int64_t group, mg;
+    cc_status st = cc_lower_convtranspose(b->node, &x->shape, &w->shape, &b->out[0]->shape, "opencl", &win, &group,
+                                          &mg, err);
+    if (st) return st;
+    int64_t n = cc_tensor_numel(b->out[0]);
+    if (!n) return CC_OK;
+    if (n >= INT32_MAX || cc_tensor_numel(x) >= INT32_MAX || cc_tensor_numel(w) >= INT32_MAX)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: ConvTranspose with 2^31 or more elements");
+    int v[22] = { (int)x->shape.dims[0], (int)x->shape.dims[1], (int)win.in[0], (int)win.in[1], (int)win.in[2],
+                  (int)(group * mg), (int)win.out[0], (int)win.out[1], (int)win.out[2], (int)win.k[0],
+                  (int)win.k[1], (int)win.k[2] };
+    window_ints(&win, v + 12);
+    v[21] = (int)group;
+    int gslot;
+    if ((st = cc_ocl_const(b, v, sizeof v, &gslot, err))) return st;
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "conv_direct_%s", cc_ocl_suffix(dt));
+    snprintf(name, sizeof name, "conv_transpose_%s", cc_ocl_suffix(dt));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[CV_X]);
+    cc_ocl_arg_mem(l, b->in_slot[CV_W]);
+    cc_ocl_arg_mem(l, has_bias ? b->in_slot[CV_B] : b->in_slot[CV_W]);
+    cc_ocl_arg_int(l, has_bias);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_mem(l, gslot);
+    size_t wg = cc_ocl_wg_limit(b, l, 64);
+    cc_ocl_range1(l, (size_t)n, wg);
+    cc_ocl_note(b, "%s wg %zu%s", name, wg, cc_ocl_storage_note(dt));
+    return CC_OK;
+}
+
 static const ocl_op conv_ops[] = {
+    { CC_OP_ID_ConvTranspose, ct_supports, ct_prepare },
     { CC_OP_ID_Conv, conv_supports, conv_prepare },
     { CC_OP_ID_ConvInteger, qconv_supports, qconv_prepare },
     { CC_OP_ID_QLinearConv, qconv_supports, qconv_prepare },
