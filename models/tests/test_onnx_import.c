@@ -7,26 +7,16 @@
  * catalog op needs as constants (Reshape's shape, Clip's min, QuantizeLinear's scale: any
  * input whose schema role is not CC_IN_DATA) are given to the importer as fixed values.
  *
- * The bound. For an output element with golden value yhat, magnitude S and reduction
- * length K (from the node that computes it), policy row (c, r, atol, gamma) of that node's
- * op (ops/policy.h) at unit roundoff u of its case dtype:
- *     B = atol + c * gamma(K) * u * S + r * u_out * |yhat| + sub_out.
- * B is what the policy allows a target computing in float32. The expected outputs were
- * made by numpy, in float32 for these tests, so they are themselves a float32
- * computation of the same formula: their own error is up to B, and numpy's algorithms can
- * take a few more rounding steps than the policy's model of one kernel (HardSigmoid's
- * alpha*x+beta, Softmax's max-subtraction and division). The golden value is exact, so we
- * allow |expected - yhat| <= 2 B: the reference's error up to B plus as much again for its
- * extra roundings. In a graph of several nodes (test_hardswish_expanded: HardSigmoid then
- * Mul) B is the last node's; the golden evaluation rounds the intermediate values to their
- * dtype as a float32 kernel would, and the second B covers the reference's different
- * intermediate roundings. (With the test data of libonnx-testdata 1.12 the largest
- * difference of a matched test is 0.44 of 2 B, in test_hardswish_expanded; the one-node
- * tests stay at or under 0.25 of 2 B, so the factor 2 is not hiding anything.) Ops whose policy
- * row says exact (Relu, MaxPool, Reshape, ...) have B = half the smallest subnormal: they
- * must match bit for bit. Integer outputs allow atol (QuantizeLinear: a float32 x/scale can
- * fall on the other side of a rounding tie). Non-finite expected values must be matched
- * exactly (NaN by NaN).
+ * The bound is models/testdata.h's: every element within 2 B of the expected value, B the
+ * policy's bound of the node that computes it (the expected outputs were made by numpy in
+ * float32, themselves within B of the exact value, and numpy's algorithms can take a few
+ * more rounding steps than the policy's model of one kernel). In a graph of several nodes
+ * (test_hardswish_expanded: HardSigmoid then Mul) B is the last node's; the golden
+ * evaluation rounds the intermediate values to their dtype as a float32 kernel would, and
+ * the second B covers the reference's different intermediate roundings. (With the test
+ * data of libonnx-testdata 1.12 the largest difference of a matched test is 0.44 of 2 B,
+ * in test_hardswish_expanded; the one-node tests stay at or under 0.25 of 2 B, so the
+ * factor 2 is not hiding anything.)
  *
  * Outcomes: matched, mismatched (a failure unless the test is in known_mismatch[] below
  * with its explanation), skipped (an op outside the catalog; counted by op), refused (the
@@ -43,9 +33,7 @@
 #include <sys/stat.h>
 
 #include "harness/cctest.h"
-#include "models/onnx_import.h"
-#include "onnx.pb-c.h"
-#include "ops/policy.h"
+#include "models/testdata.h"
 
 #define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
 /* Tests matched when this file was written; fewer means a regression (or a different
@@ -148,127 +136,6 @@ static const char *known_why(const char *test)
     return NULL;
 }
 
-/* Graph inputs (not initializers) of the model that some catalog op reads in a role
- * other than CC_IN_DATA: they must be constants for the catalog. Returns how many names
- * were written to names (borrowed from m). */
-static int constant_inputs(const Onnx__ModelProto *m, const char **names, int max)
-{
-    const Onnx__GraphProto *g = m->graph;
-    int n = 0;
-    for (size_t k = 0; k < g->n_node; k++) {
-        const Onnx__NodeProto *nd = g->node[k];
-        const cc_op_def *op = cc_catalog_find(nd->op_type);
-        if (!op) continue;
-        for (size_t i = 0; i < nd->n_input && i < (size_t)op->n_inputs; i++) {
-            if (op->inputs[i].role == CC_IN_DATA || !nd->input[i][0]) continue;
-            int is_init = 0;
-            for (size_t q = 0; q < g->n_initializer; q++) is_init |= strcmp(g->initializer[q]->name, nd->input[i]) == 0;
-            for (size_t j = 0; j < g->n_input && !is_init; j++) {
-                if (strcmp(g->input[j]->name, nd->input[i]) != 0) continue;
-                int dup = 0;
-                for (int q = 0; q < n; q++) dup |= strcmp(names[q], nd->input[i]) == 0;
-                if (!dup && n < max) names[n++] = nd->input[i];
-            }
-        }
-    }
-    return n;
-}
-
-static Onnx__ModelProto *read_model(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)len + 1);
-    Onnx__ModelProto *m = NULL;
-    if (buf && fread(buf, 1, (size_t)len, f) == (size_t)len) m = onnx__model_proto__unpack(NULL, (size_t)len, buf);
-    free(buf);
-    fclose(f);
-    return m;
-}
-
-/* The node and output slot that compute value v, or -1. */
-static int producer(const cc_graph *g, int v, int *slot)
-{
-    for (int k = 0; k < g->n_nodes; k++)
-        for (int j = 0; j < g->nodes[k].n_out; j++)
-            if (g->nodes[k].out[j] == v) {
-                *slot = j;
-                return k;
-            }
-    return -1;
-}
-
-/* Compares output o of the model with the expected tensor; 0 when within the bound, else
- * -1 with a one-line description in why. */
-static int compare_output(const cc_model *m, const cc_model_eval *ev, int o, const cc_tensor *want, double *ratio_max,
-                          char *why, size_t n)
-{
-    const cc_graph *g = &m->graph;
-    int v = g->outputs[o];
-    const cc_tensor *got = &ev->vals[v];
-    const cc_tensor *desc = &g->values[v];
-    if (!got->data) got = desc; /* a constant or an input */
-    char a[128], b[128];
-    if (want->dtype != desc->dtype || !cc_shape_equal(&want->shape, &desc->shape)) {
-        snprintf(why, n, "output %d is %s %s, expected %s %s", o, cc_dtype_name(desc->dtype),
-                 cc_shape_format(&desc->shape, a, sizeof a), cc_dtype_name(want->dtype),
-                 cc_shape_format(&want->shape, b, sizeof b));
-        return -1;
-    }
-    int slot = 0, k = producer(g, v, &slot);
-    const cc_golden *gold = k >= 0 ? &ev->gold[k * CC_MAX_IO + slot] : NULL;
-    const cc_tol *tol = NULL;
-    double u = cc_dtype_unit_roundoff(CC_F32);
-    if (k >= 0) {
-        const cc_node *nd = &g->nodes[k];
-        cc_dtype case_dt = g->values[nd->in[0]].dtype;
-        tol = cc_policy_of(nd->op, case_dt);
-        if (cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(case_dt);
-    }
-    int is_float = cc_dtype_is_float(desc->dtype);
-    double u_out = cc_dtype_unit_roundoff(desc->dtype), sub_out = cc_dtype_min_subnormal(desc->dtype) / 2;
-    int64_t cnt = cc_tensor_numel(desc);
-    double worst = 0;
-    int64_t worst_i = -1, n_bad = 0;
-    double worst_want = 0, worst_got = 0, worst_bound = 0;
-    for (int64_t i = 0; i < cnt; i++) {
-        double w = cc_load(want->data, want->dtype, (size_t)i);
-        double y = gold ? gold->value[i] : cc_load(got->data, got->dtype, (size_t)i);
-        double bound = 0, e;
-        if (!isfinite(w) || !isfinite(y)) {
-            e = (isnan(w) && isnan(y)) || w == y ? 0 : INFINITY;
-        } else {
-            e = fabs(w - y);
-            if (gold && tol) {
-                double gamma = tol->sqrt_gamma ? sqrt(gold->k) : gold->k;
-                if (is_float)
-                    bound = 2 * (tol->atol + tol->c * gamma * u * gold->mag[i] + tol->r * u_out * fabs(y) + sub_out);
-                else
-                    bound = tol->atol;
-            }
-        }
-        if (e > 0 && bound > 0 && e / bound > *ratio_max) *ratio_max = e / bound;
-        if (e > bound) {
-            n_bad++;
-            double ratio = bound > 0 ? e / bound : INFINITY;
-            if (worst_i < 0 || ratio > worst) {
-                worst = ratio;
-                worst_i = i;
-                worst_want = w;
-                worst_got = y;
-                worst_bound = bound;
-            }
-        }
-    }
-    if (n_bad == 0) return 0;
-    snprintf(why, n, "output %d: %lld of %lld elements out of bound; worst at %lld: golden %.9g, expected %.9g (bound %.3g)",
-             o, (long long)n_bad, (long long)cnt, (long long)worst_i, worst_got, worst_want, worst_bound);
-    return -1;
-}
-
 /* Runs one node test folder. */
 static void run_test(sweep *s, const char *dir, const char *test)
 {
@@ -296,79 +163,20 @@ static void run_test(sweep *s, const char *dir, const char *test)
     }
     s->catalog_only++;
 
-    /* inputs and outputs of test_data_set_0 */
-    cc_tensor ins[CC_MAX_IO], outs[CC_MAX_IO];
-    char in_names[CC_MAX_IO][128];
-    int n_in = 0, n_out = 0;
-    memset(ins, 0, sizeof ins);
-    memset(outs, 0, sizeof outs);
-    cc_model *m = NULL;
+    /* the model with test_data_set_0's inputs, and its expected outputs */
+    cc_onnx_testdata td;
     cc_model_eval ev;
     memset(&ev, 0, sizeof ev);
-    Onnx__ModelProto *mp = NULL;
-    for (;; n_in++) {
-        snprintf(path, sizeof path, "%s/%s/test_data_set_0/input_%d.pb", dir, test, n_in);
-        struct stat sb;
-        if (n_in == CC_MAX_IO || stat(path, &sb) != 0) break;
-        if (cc_onnx_read_tensor(path, &ins[n_in], in_names[n_in], sizeof in_names[n_in], &err)) goto refused;
-    }
-    for (;; n_out++) {
-        snprintf(path, sizeof path, "%s/%s/test_data_set_0/output_%d.pb", dir, test, n_out);
-        struct stat sb;
-        if (n_out == CC_MAX_IO || stat(path, &sb) != 0) break;
-        if (cc_onnx_read_tensor(path, &outs[n_out], NULL, 0, &err)) goto refused;
-    }
-
-    /* which inputs must be fixed: matched to graph inputs by name, else by position */
-    snprintf(path, sizeof path, "%s/%s/model.onnx", dir, test);
-    mp = read_model(path);
-    if (!mp) {
-        snprintf(why, sizeof why, "the test's own parse of model.onnx failed");
-        goto failed;
-    }
-    const char *fix_names[CC_MAX_IO];
-    cc_tensor fix[CC_MAX_IO];
-    memset(fix, 0, sizeof fix);
-    int n_fix = constant_inputs(mp, fix_names, CC_MAX_IO);
-    const Onnx__GraphProto *gp = mp->graph;
-    /* graph inputs that are not initializers, in order, with their test tensor */
-    int runtime_of[CC_MAX_IO], n_rt = 0;
-    for (size_t j = 0, pos = 0; j < gp->n_input; j++) {
-        int is_init = 0;
-        for (size_t q = 0; q < gp->n_initializer; q++) is_init |= strcmp(gp->initializer[q]->name, gp->input[j]->name) == 0;
-        if (is_init) continue;
-        int t = -1;
-        for (int q = 0; q < n_in; q++)
-            if (strcmp(in_names[q], gp->input[j]->name) == 0) t = q;
-        if (t < 0 && (int)pos < n_in && !in_names[pos][0]) t = (int)pos;
-        pos++;
-        if (t < 0) {
-            snprintf(why, sizeof why, "no test tensor for graph input '%s'", gp->input[j]->name);
-            goto failed;
-        }
-        int fixed = 0;
-        for (int q = 0; q < n_fix; q++)
-            if (strcmp(fix_names[q], gp->input[j]->name) == 0) {
-                fix[q] = ins[t];
-                fixed = 1;
-            }
-        if (!fixed && n_rt < CC_MAX_IO) runtime_of[n_rt++] = t;
-    }
-    cc_onnx_options opt = { .batch = 0, .n_fixed = n_fix, .fixed_names = fix_names, .fixed = fix };
-    snprintf(path, sizeof path, "%s/%s/model.onnx", dir, test);
-    cc_status st = cc_onnx_load(path, &opt, &m, &err);
+    snprintf(path, sizeof path, "%s/%s", dir, test);
+    cc_status st = cc_onnx_testdata_load(path, 0, NULL, &td, &err);
     if (st == CC_ERR_UNSUPPORTED) goto refused;
     if (st) {
-        snprintf(why, sizeof why, "import: %s", err.msg);
+        snprintf(why, sizeof why, "%s", err.msg);
         goto failed;
     }
-    if (m->graph.n_inputs != n_rt) {
-        snprintf(why, sizeof why, "model has %d runtime inputs, the test gives %d", m->graph.n_inputs, n_rt);
-        goto failed;
-    }
-    cc_tensor rt[CC_MAX_IO];
-    for (int i = 0; i < n_rt; i++) rt[i] = ins[runtime_of[i]];
-    st = cc_model_evaluate(&m->graph, rt, 1, NULL, &ev, &err);
+    const cc_model *m = td.model;
+    int n_out = td.n_expected;
+    st = cc_model_evaluate(&m->graph, td.inputs, 1, NULL, &ev, &err);
     if (st == CC_ERR_UNSUPPORTED) goto refused;
     if (st) {
         snprintf(why, sizeof why, "golden: %s", err.msg);
@@ -380,7 +188,7 @@ static void run_test(sweep *s, const char *dir, const char *test)
     }
     double ratio = 0;
     for (int o = 0; o < n_out; o++)
-        if (compare_output(m, &ev, o, &outs[o], &ratio, why, sizeof why)) goto mismatch;
+        if (cc_onnx_testdata_compare(&td, &ev, o, NULL, 2, &ratio, why, sizeof why)) goto mismatch;
     s->matched++;
     if (s->verbose) printf("matched  %s (largest difference %.3g of the bound)\n", test, ratio);
     if (known_why(test) && !strchr(known_pattern(test), '*')) {
@@ -408,10 +216,7 @@ failed:
     CHECK(0);
 done:
     cc_model_eval_free(&ev);
-    cc_model_free(m);
-    if (mp) onnx__model_proto__free_unpacked(mp, NULL);
-    for (int i = 0; i < n_in; i++) cc_tensor_free(&ins[i]);
-    for (int i = 0; i < n_out; i++) cc_tensor_free(&outs[i]);
+    cc_onnx_testdata_free(&td);
 }
 
 int main(void)
