@@ -437,3 +437,30 @@ done:
     cc_plugin_path_free(&path);
     return code;
 }
+
+int cc_cli_add_targets(const char *cmd, const char *v, const cc_target_iface **targets, const char **devices, int *n)
+{
+    if (!v[0] || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
+        return cc_cli_say(cmd, "--targets: empty item in '%s'", v), 2;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", v);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        /* NAME or NAME:DEVICE (cuda:tf32), stored under that label as `run` does */
+        char *colon = strchr(tok, ':');
+        if (colon) *colon = '\0';
+        const cc_target_iface *t = cc_target_find(tok);
+        if (!t) {
+            cc_cli_say(cmd, "unknown target '%s' (see `crosscheck list targets`)", tok);
+            return 2;
+        }
+        const char *dev = colon ? colon + 1 : "";
+        int dup = 0;
+        for (int k = 0; k < *n; k++) dup |= targets[k] == t && !strcmp(devices[k], dev);
+        if (!dup && *n < CC_RUN_MAX_TARGETS) {
+            devices[*n] = dev[0] ? strdup(dev) : "";
+            targets[(*n)++] = t;
+        }
+    }
+    return -1;
+}

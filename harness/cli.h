@@ -34,6 +34,11 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
  * was rejected. Returns -1 to go on, or the exit code to return (2: bad usage, 3: fork
  * or memory failure). */
 int cc_cli_load_plugins(const char *cmd, int *argc, char **argv);
+/* Adds the targets of a --targets value (comma-separated NAME or NAME:DEVICE, e.g.
+ * cuda:tf32) to targets[] / devices[] (*n of them, at most CC_RUN_MAX_TARGETS; a repeated
+ * one is kept once). Returns -1 to go on, or 2 after printing one line naming cmd (an
+ * empty item, an unknown target). */
+int cc_cli_add_targets(const char *cmd, const char *v, const cc_target_iface **targets, const char **devices, int *n);
 /* `crosscheck bench ...` */
 int cc_bench_main(int argc, char **argv);
 

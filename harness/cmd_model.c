@@ -155,28 +155,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             o.model = argv[i];
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--targets", &v)) != 0) {
             if (k < 0) return 2;
-            if (!v[0] || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,"))
-                return cc_cli_say("model run", "--targets: empty item in '%s'", v), 2;
-            char buf[512];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *save = NULL;
-            for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                /* NAME or NAME:DEVICE (cuda:tf32), stored under that label as `run` does */
-                char *colon = strchr(tok, ':');
-                if (colon) *colon = '\0';
-                const cc_target_iface *t = cc_target_find(tok);
-                if (!t) {
-                    cc_cli_say("model run", "unknown target '%s' (see `crosscheck list targets`)", tok);
-                    return 2;
-                }
-                const char *dev = colon ? colon + 1 : "";
-                int dup = 0;
-                for (int k = 0; k < o.n_targets; k++) dup |= o.targets[k] == t && !strcmp(o.devices[k], dev);
-                if (!dup && o.n_targets < CC_RUN_MAX_TARGETS) {
-                    o.devices[o.n_targets] = dev[0] ? strdup(dev) : "";
-                    o.targets[o.n_targets++] = t;
-                }
-            }
+            int r = cc_cli_add_targets("model run", v, o.targets, o.devices, &o.n_targets);
+            if (r >= 0) return r;
             have_targets = 1;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--precisions", &v)) != 0) {
             if (k < 0) return 2;

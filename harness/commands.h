@@ -15,4 +15,8 @@ int cc_cmd_list_models(void);
 int cc_cmd_model(int argc, char **argv, const char *command_line, const char *libraries, const char *git_commit,
                  const char *version);
 
+/* cmd_conformance.c: `crosscheck conformance` (the ONNX node tests on targets). */
+int cc_cmd_conformance(int argc, char **argv, const char *command_line, const char *libraries, const char *git_commit,
+                       const char *version);
+
 #endif

@@ -46,7 +46,8 @@ void cc_onnx_testdata_free(cc_onnx_testdata *t);
  * on t's inputs (keep_golden), every element within factor * B (above). Returns 0 when all
  * are, else -1 with a one-line description in why (the dtype or shape differs, or how
  * many elements are out of bound and the worst). *ratio_max is raised to the largest
- * |difference| / (factor * B) seen. */
+ * |difference| / (factor * B) seen (infinite for a difference where the bound is below the
+ * smallest normal float32: exact and integer outputs). */
 int cc_onnx_testdata_compare(const cc_onnx_testdata *t, const cc_model_eval *ev, int o, const cc_tensor *got,
                              double factor, double *ratio_max, char *why, size_t n);
 

@@ -59,20 +59,22 @@ static void breakdown(cc_text *t, const tally *k)
     cc_text_printf(t, "✅ %ld passed", k->count[CC_PASSED]);
 }
 
-/* The overall line: op results and model results, each counted, so that a model failure
+/* The overall line: op results, model results and node test results (conformance), each
+ * counted, so that a model failure
  * shows and a run holding only model results is not "no results". ✅ when nothing failed,
  * errored, crashed or timed out (mistrusted results are counted, not failures: the run
  * passes), ❌ with the count of results that did not pass otherwise. */
 static void overall(const cc_rdata *d, cc_text *t)
 {
-    tally kinds[2] = { { "op", d->n_res, { 0 } }, { "model", d->n_models, { 0 } } };
+    tally kinds[3] = { { "op", d->n_res, { 0 } }, { "model", d->n_models, { 0 } }, { "node test", d->n_conf, { 0 } } };
     for (int i = 0; i < d->n_res; i++) kinds[0].count[d->res[i].verdict]++;
     for (int i = 0; i < d->n_models; i++)
         if (d->models[i].verdict >= 0 && d->models[i].verdict < CC_VERDICT_COUNT)
             kinds[1].count[d->models[i].verdict]++;
-    const tally *k[2];
+    for (int i = 0; i < d->n_conf; i++) kinds[2].count[d->conf[i].verdict]++;
+    const tally *k[3];
     int n = 0;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 3; i++)
         if (kinds[i].n > 0) k[n++] = &kinds[i];
     if (n == 0) {
         cc_text_put(t, "**Overall: · no results.**\n\n");
@@ -300,6 +302,7 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
     targets(&d, &t);
     verdict_counts(&d, &t);
     cc_report_models(&d, &t);
+    cc_report_conformance(&d, &t);
     if (d.n_res > 0) {
         cc_report_matrix(&d, &t);
         cc_report_failures(&d, &t);

@@ -65,6 +65,7 @@ void cc_rdata_free(cc_rdata *d)
     free(d->dtypes);
     free(d->models);
     free(d->model_target);
+    free(d->conf);
     memset(d, 0, sizeof *d);
 }
 
@@ -224,6 +225,7 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
     if (s == CC_OK) s = cc_store_load_targets(store, run_id, &d->targets, &d->n_targets, err);
     if (s == CC_OK) s = cc_store_load_results(store, run_id, &d->res, &d->n_res, err);
     if (s == CC_OK) s = cc_store_load_model_results(store, run_id, &d->models, &d->n_models, err);
+    if (s == CC_OK) s = cc_store_load_conformance(store, run_id, &d->conf, &d->n_conf, err);
     if (s != CC_OK) goto fail;
     d->n_listed = d->n_targets;
 

@@ -4,6 +4,7 @@
 #ifndef CC_REPORT_DATA_H
 #define CC_REPORT_DATA_H
 
+#include "../results/conformance.h"
 #include "../results/model_result.h"
 #include "report.h"
 #include "text.h"
@@ -44,6 +45,8 @@ typedef struct cc_rdata {
     cc_model_result *models;  /* the run's model results: by model, target, precision */
     int n_models;
     int *model_target;        /* target index of each model result */
+    cc_conformance_result *conf; /* the run's ONNX node test results: by op, test, target */
+    int n_conf;
 } cc_rdata;
 
 /* A target's op cases: those it ran (0 for a target only the model jobs used), passed
@@ -89,6 +92,9 @@ const char *cc_report_peak_kind(const char *peak_source);
 
 /* The model section (models.c): nothing when the run has no model results. */
 void cc_report_models(const cc_rdata *d, cc_text *t);
+/* The conformance section (ONNX node tests per target and op), when the run has them
+ * (conformance.c). */
+void cc_report_conformance(const cc_rdata *d, cc_text *t);
 
 /* The command that reruns one model result, e.g. "crosscheck model run resnet50 --targets
  * cpu --precisions f16 --images 2 --batch 2 --size 64 --seed 1" (options from r->config;

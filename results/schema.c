@@ -159,6 +159,25 @@ static const char schema_v7[] =
     "ALTER TABLE results ADD COLUMN t_ref REAL;\n"
     "PRAGMA user_version = 7;\n";
 
+/* Version 8: the official ONNX node tests run on targets (`crosscheck conformance`): one
+ * row per (run, test, target) with the op the test is about, its verdict, the largest
+ * difference from the test's expected outputs as a share of the allowed bound, and the
+ * reason. */
+static const char schema_v8[] =
+    "CREATE TABLE conformance_results (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  test TEXT NOT NULL,\n"
+    "  op TEXT NOT NULL,\n"
+    "  target TEXT NOT NULL,\n"
+    "  verdict TEXT NOT NULL CHECK (verdict IN ('passed','failed','mistrusted',\n"
+    "                               'unsupported','error','crashed','timeout')),\n"
+    "  ratio REAL,\n"
+    "  reason TEXT NOT NULL,\n"
+    "  UNIQUE (run_id, test, target)\n"
+    ");\n"
+    "PRAGMA user_version = 8;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
@@ -167,6 +186,7 @@ const cc_migration cc_schema_steps[] = {
     { 5, "add peak sources and model result settings", schema_v5 },
     { 6, "add the timer of model latencies", schema_v6 },
     { 7, "add the reference loop's time of op results", schema_v7 },
+    { 8, "add conformance results (ONNX node tests)", schema_v8 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

@@ -180,7 +180,10 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         on_target[k] = t->supports(ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES;
         if (!on_target[k]) {
             if (!fb) {
-                st = cc_err_set(err, CC_ERR_UNSUPPORTED, "node %s (%s): %s", g->nodes[k].name, g->nodes[k].op->name, why);
+                /* an unnamed imported node is already called "node K (Op)" */
+                const char *nm = g->nodes[k].name;
+                if (strncmp(nm, "node ", 5) == 0) st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s", nm, why);
+                else st = cc_err_set(err, CC_ERR_UNSUPPORTED, "node %s (%s): %s", nm, g->nodes[k].op->name, why);
                 goto fail;
             }
             if (!info->first_unsupported[0])

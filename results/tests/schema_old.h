@@ -1,5 +1,6 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 6 has no reference loop
+ * as an older crosscheck wrote it, for the migration tests: version 7 has no conformance
+ * results, version 6 no reference loop
  * times of op results, version 5 does not say which
  * timer measured model latencies, version 4 has no peak sources
  * and no model result settings, version 3 no model plans
@@ -8,7 +9,10 @@
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V6                                                                   \
+#define SYNTH_DOWNGRADE_TO_V7                                                                   \
+    "DROP TABLE conformance_results;"                                                           \
+    "PRAGMA user_version = 7;"
+#define SYNTH_DOWNGRADE_TO_V6 SYNTH_DOWNGRADE_TO_V7                                             \
     "ALTER TABLE results DROP COLUMN t_ref;"                                                    \
     "PRAGMA user_version = 6;"
 #define SYNTH_DOWNGRADE_TO_V5 SYNTH_DOWNGRADE_TO_V6                                             \

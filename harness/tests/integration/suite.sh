@@ -18,7 +18,13 @@ suite() {   # one suite run into $db
         fail "op run: $(tail -1 "$WORK/run.txt")"
     "$CC" model run resnet50 --size 32 --images 1 --batch 1 --min-time 0.05 --precisions f32 --targets "${targets#ref,}" \
         --db "$db" --run latest >"$WORK/model.txt" 2>&1 || fail "joined model run: $(tail -1 "$WORK/model.txt")"
+    if [ -d "${CC_ONNX_NODE_DIR:-/usr/include/onnx/backend/test/data/node}/test_relu" ]; then
+        "$CC" conformance --targets "$targets" --ops Relu,Conv --db "$db" --run latest >"$WORK/conf.txt" 2>&1 ||
+            fail "joined conformance: $(tail -1 "$WORK/conf.txt")"
+        conformance=1
+    fi
 }
+conformance=0
 suite
 expect_eq "$(sql "$db" "SELECT count(*) FROM runs")" 1 "one run for the op cases and the model"
 expect_eq "$(sql "$db" "SELECT status FROM runs")" finished "the suite run finished"
@@ -40,6 +46,11 @@ grep -q 'resnet50' "$WORK/report.md" || fail "the report shows the model"
 grep -q 'Relu' "$WORK/report.md" || fail "the report shows the op cases"
 grep -q '^\*\*Overall: .*model' "$WORK/report.md" || fail "the overall line counts the models: $(grep Overall "$WORK/report.md")"
 grep -q 'no results' "$WORK/report.md" && fail "the report says 'no results'"
+if [ "$conformance" == 1 ]; then
+    [ "$(sql "$db" "SELECT count(*) FROM conformance_results WHERE run_id = 1 AND target = 'cpu' AND verdict = 'passed'")" -ge 3 ] ||
+        fail "the node tests of Relu and Conv joined run 1"
+    grep -q '^## ONNX conformance' "$WORK/report.md" || fail "the report shows the conformance section"
+fi
 
 # cuda without a GPU: unavailable, with what is missing, in the joined run and a standalone one
 if [ "${targets##*,}" == cuda ]; then
