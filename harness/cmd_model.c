@@ -79,9 +79,14 @@ static void show(void *user, const char *line, const cc_model_result *r)
     if (r->top1 == r->top1) fprintf(stderr, ", top-1 %.1f%%", 100 * r->top1);
     if (r->det_map50 == r->det_map50) fprintf(stderr, ", mAP@0.5 %.3f", r->det_map50);
     if (r->n_fallback) fprintf(stderr, ", %d fallbacks", r->n_fallback);
+    if (r->rec_verdict >= 0) {
+        fprintf(stderr, "; vs recorded outputs: %s", cc_verdict_name((cc_verdict)r->rec_verdict));
+        if (r->rec_sets > 0 && r->rec_verdict != CC_ERROR) fprintf(stderr, " (%d set%s, SQNR %.1f dB)", r->rec_sets, r->rec_sets == 1 ? "" : "s", r->rec_sqnr_db);
+    }
     fputc('\n', stderr);
     if (r->verdict != CC_PASSED && r->reason[0]) fprintf(stderr, "          %s\n", r->reason);
     if (r->divergent[0]) fprintf(stderr, "          first divergent: %s\n", r->divergent);
+    if (r->rec_reason[0] && r->rec_verdict != CC_PASSED) fprintf(stderr, "          recorded outputs: %s\n", r->rec_reason);
 }
 
 static int parse_int(const char *v, int lo, int hi, int *out)
@@ -106,7 +111,10 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     }
     cc_cli cli;
     cc_cli_init(&cli, "model run",
-                "crosscheck model run MODEL|FILE.onnx [options]\n"
+                "crosscheck model run MODEL|FILE.onnx|DIR [options]\n"
+                "  DIR: an ONNX test-data folder (model.onnx, test_data_set_N/input_K.pb and output_K.pb):\n"
+                "  the FP32 jobs also compare each target with the recorded outputs (exit 1 when one does\n"
+                "  not match them); the model is named after the folder\n"
                 "  --targets LIST      targets, NAME or NAME:DEVICE (cuda:tf32: FP32 on TF32 tensor cores,\n"
                 "                      stored as its own target; default: every non-test target but ref)\n"
                 "  --precisions LIST   f32,f16,bf16,int8 (default: all four)\n"
@@ -240,6 +248,16 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     /* input files are the user's: a missing one is bad input (2), like a missing case list */
     struct stat sb;
     size_t ml = o.model ? strlen(o.model) : 0;
+    static char inner[4096];
+    if (o.model && !stat(o.model, &sb) && S_ISDIR(sb.st_mode)) {
+        /* an ONNX test-data folder: model.onnx and test_data_set_N with recorded outputs */
+        snprintf(inner, sizeof inner, "%s/model.onnx", o.model);
+        if (stat(inner, &sb) || !S_ISREG(sb.st_mode))
+            return cc_cli_say("model run", "folder '%s' holds no model.onnx (an ONNX test-data folder does)", o.model), 2;
+        o.testdata = o.model;
+        o.model = inner;
+        ml = strlen(o.model);
+    }
     if (o.model && ((ml > 5 && !strcmp(o.model + ml - 5, ".onnx")) || strchr(o.model, '/'))) {
         if (stat(o.model, &sb))
             return cc_cli_say("model run", "cannot read model file '%s': %s", o.model, strerror(errno)), 2;
@@ -307,5 +325,7 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
     for (int v = 0; v < CC_VERDICT_COUNT; v++) printf("%s%d %s", v ? ", " : "", sum.counts[v], cc_verdict_name((cc_verdict)v));
     printf(" (%.1f s)\n", sum.wall_s);
     if (sum.interrupted) return 130;
-    return sum.counts[CC_FAILED] + sum.counts[CC_ERROR] + sum.counts[CC_CRASHED] + sum.counts[CC_TIMEOUT] ? 1 : 0;
+    return sum.counts[CC_FAILED] + sum.counts[CC_ERROR] + sum.counts[CC_CRASHED] + sum.counts[CC_TIMEOUT] + sum.rec_bad
+               ? 1
+               : 0;
 }

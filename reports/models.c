@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../models/judge.h"
 #include "report_data.h"
 
 static void num_or_dash(cc_text *t, double v, const char *fmt)
@@ -97,6 +98,45 @@ static void detail_row(const cc_rdata *d, cc_text *t, const cc_model_result *c, 
     cc_text_put(t, " |\n");
 }
 
+/* An SQNR in dB: "∞ (equal)", "—" when not measured, else the figure (negative too). */
+static void db_cell(cc_text *t, double db)
+{
+    if (isnan(db)) cc_text_put(t, "—");
+    else if (isinf(db)) cc_text_put(t, db > 0 ? "∞ (equal)" : "-∞");
+    else cc_text_printf(t, "%.1f", db);
+}
+
+/* The FP32 jobs' comparison with the recorded outputs (the model's test data sets: what
+ * the framework computed on the original machine), when any job made one. */
+static void recorded_table(cc_text *t, const cc_model_result *r, int n)
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= r[i].rec_verdict >= 0;
+    if (!any) return;
+    cc_text_printf(t, "Against the recorded outputs (the test data sets beside the model: what the framework "
+                      "computed where the model came from), FP32; a target matches them at %.0f dB SQNR or more:\n\n",
+                   CC_CONF_CAP_DB);
+    cc_text_put(t, "| target | verdict | sets | SQNR dB | golden model's SQNR dB | largest difference | reason |\n");
+    cc_text_put(t, "| --- | --- | ---: | ---: | ---: | ---: | --- |\n");
+    for (int i = 0; i < n; i++) {
+        const cc_model_result *c = &r[i];
+        if (c->rec_verdict < 0) continue;
+        cc_text_put(t, "| ");
+        cc_text_md_code(t, c->target, 1);
+        cc_text_printf(t, " | %s" CC_NBSP "%s | %d | ", cc_report_verdict_symbol(c->rec_verdict),
+                       cc_verdict_name((cc_verdict)c->rec_verdict), c->rec_sets);
+        db_cell(t, c->rec_sqnr_db);
+        cc_text_put(t, " | ");
+        db_cell(t, c->rec_golden_sqnr_db);
+        cc_text_put(t, " | ");
+        num_or_dash(t, c->rec_max_abs, "%.3g");
+        cc_text_put(t, " | ");
+        cc_text_md(t, c->rec_reason[0] ? c->rec_reason : "—");
+        cc_text_put(t, " |\n");
+    }
+    cc_text_put(t, "\n");
+}
+
 static void one_model(const cc_rdata *d, cc_text *t, const cc_model_result *r, int n)
 {
     int detect = 0;
@@ -163,6 +203,7 @@ static void one_model(const cc_rdata *d, cc_text *t, const cc_model_result *r, i
         i = end;
     }
     cc_text_put(t, "\n");
+    recorded_table(t, r, n);
     for (int i = 0; i < n; i++) {
         const cc_model_result *c = &r[i];
         if (c->verdict != CC_PASSED) {

@@ -39,11 +39,12 @@
     "model, target, precision, n_images, verdict, reason, conf_cosine, conf_sqnr_db, conf_top1, " \
     "top1, top5, cosine, sqnr_db, det_precision, det_recall, det_map50, n_nodes, n_fallback, "   \
     "fallback_ops, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch, throughput, " \
-    "gflops, peak_share, layers, divergent, seed, created_at, plan, config, lat_device_timer"
+    "gflops, peak_share, layers, divergent, seed, created_at, plan, config, lat_device_timer, rec_sets, "    \
+    "rec_verdict, rec_sqnr_db, rec_golden_sqnr_db, rec_max_abs, rec_reason"
 #define MODEL_QMARKS                                                                    \
     "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, " \
-    "?, ?, ?, ?, ?, ?, ?"
-#define N_MODEL_COLS 35
+    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+#define N_MODEL_COLS 41
 
 /* The statements of one merge: reads on an input (S_*), writes on the target (D_*). */
 enum { S_RUNS, S_ENV, S_TARGETS, S_RESULTS, S_SAMPLES, S_MODELS, S_MODEL_SAMPLES, S_COUNT };

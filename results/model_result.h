@@ -38,6 +38,18 @@ typedef struct cc_model_result {
     uint64_t seed;
     char plan[4096];              /* the target's describe_plan text of the batch-1 graph
                                      (fallback segments named), "" if it has none */
+    /* the recorded outputs (an ONNX test-data folder's output_*.pb: what the framework
+       computed on the original machine), compared in the FP32 job: a second oracle */
+    int rec_sets;                 /* test data sets compared; 0: none (no recorded outputs,
+                                     another precision, or results stored before schema 9) */
+    int rec_verdict;              /* cc_verdict of that comparison (passed, failed,
+                                     mistrusted, error); stored only with rec_sets > 0 or a
+                                     rec_reason (an error before any set), read back as -1
+                                     where none was stored */
+    double rec_sqnr_db;           /* the target against the recorded outputs (inf: equal) */
+    double rec_golden_sqnr_db;    /* the golden model against them */
+    double rec_max_abs;           /* the largest |target - recorded| */
+    char rec_reason[CC_REASON_MAX];
     char config[512];             /* the model job's own settings, e.g.
                                      "model=resnet50;images=2;batch=8;size=224;seed=1"
                                      ("" in results stored before schema 5) */

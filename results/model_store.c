@@ -21,7 +21,7 @@ static const mfield fields[] = {
     R(conf_cosine), R(conf_sqnr_db), R(conf_top1), R(top1), R(top5), R(cosine), R(sqnr_db),
     R(det_precision), R(det_recall), R(det_map50), I(n_nodes), I(n_fallback), R(support_rate),
     I(lat_samples), R(lat_p50), R(lat_p90), R(lat_p99), I(tp_batch), R(throughput), R(gflops),
-    R(peak_share), I(lat_device_timer),
+    R(peak_share), I(lat_device_timer), I(rec_sets), R(rec_sqnr_db), R(rec_golden_sqnr_db), R(rec_max_abs),
 };
 #undef R
 #undef I
@@ -40,14 +40,16 @@ static const char insert_sql[] =
     "INSERT INTO model_results (run_id, model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, lat_device_timer, fallback_ops, layers, divergent, seed, plan, config)"
-    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?)";
+    " throughput, gflops, peak_share, lat_device_timer, rec_sets, rec_sqnr_db, rec_golden_sqnr_db, rec_max_abs,"
+    " fallback_ops, layers, divergent, seed, plan, config, rec_verdict, rec_reason)"
+    " VALUES (?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?, ?,?,?,?,?,?,?,?)";
 
 static const char select_sql[] =
     "SELECT model, target, precision, n_images, verdict, reason,"
     " conf_cosine, conf_sqnr_db, conf_top1, top1, top5, cosine, sqnr_db, det_precision, det_recall,"
     " det_map50, n_nodes, n_fallback, support_rate, lat_samples, lat_p50, lat_p90, lat_p99, tp_batch,"
-    " throughput, gflops, peak_share, lat_device_timer, fallback_ops, layers, divergent, seed, plan, config"
+    " throughput, gflops, peak_share, lat_device_timer, rec_sets, rec_sqnr_db, rec_golden_sqnr_db, rec_max_abs,"
+    " fallback_ops, layers, divergent, seed, plan, config, rec_verdict, rec_reason"
     " FROM model_results WHERE run_id = ? ORDER BY model, target, precision";
 
 /* Deletes the row of (run, model, target, precision), if any. */
@@ -90,6 +92,9 @@ static cc_status insert_row(cc_db *store, int64_t run_id, const cc_model_result 
     sqlite3_bind_int64(st, c++, (sqlite3_int64)r->seed);
     cc_db_bind_text(st, c++, r->plan);
     cc_db_bind_text(st, c++, r->config);
+    int rec = (r->rec_sets > 0 || r->rec_reason[0]) && r->rec_verdict >= 0 && r->rec_verdict < CC_VERDICT_COUNT;
+    cc_db_bind_text(st, c++, rec ? cc_verdict_name((cc_verdict)r->rec_verdict) : "");
+    cc_db_bind_text(st, c++, r->rec_reason);
     cc_status status = CC_OK;
     if (sqlite3_step(st) != SQLITE_DONE) status = cc_db_error(store, "storing a model result", err);
     sqlite3_finalize(st);
@@ -219,6 +224,11 @@ cc_status cc_store_load_model_results(cc_db *store, int64_t run_id, cc_model_res
         r->seed = (uint64_t)sqlite3_column_int64(st, c++);
         cc_db_column_text(st, c++, r->plan, sizeof r->plan);
         cc_db_column_text(st, c++, r->config, sizeof r->config);
+        char rv[32];
+        cc_db_column_text(st, c++, rv, sizeof rv);
+        cc_verdict rec;
+        r->rec_verdict = rv[0] && !cc_verdict_parse(rv, &rec) ? (int)rec : -1;
+        cc_db_column_text(st, c++, r->rec_reason, sizeof r->rec_reason);
         count++;
     }
     if (!status && rc != SQLITE_DONE) status = cc_db_error(store, "reading model results", err);

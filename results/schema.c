@@ -178,6 +178,19 @@ static const char schema_v8[] =
     ");\n"
     "PRAGMA user_version = 8;\n";
 
+/* Version 9: model results compared with recorded outputs (an ONNX test-data folder's
+ * output_*.pb, the framework's on the original machine): sets compared, the verdict of
+ * that comparison ('' none), the SQNR of the target and of the golden model against them,
+ * the largest difference and the reason. */
+static const char schema_v9[] =
+    "ALTER TABLE model_results ADD COLUMN rec_sets INTEGER NOT NULL DEFAULT 0;\n"
+    "ALTER TABLE model_results ADD COLUMN rec_verdict TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE model_results ADD COLUMN rec_sqnr_db REAL;\n"
+    "ALTER TABLE model_results ADD COLUMN rec_golden_sqnr_db REAL;\n"
+    "ALTER TABLE model_results ADD COLUMN rec_max_abs REAL;\n"
+    "ALTER TABLE model_results ADD COLUMN rec_reason TEXT NOT NULL DEFAULT '';\n"
+    "PRAGMA user_version = 9;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
@@ -187,6 +200,7 @@ const cc_migration cc_schema_steps[] = {
     { 6, "add the timer of model latencies", schema_v6 },
     { 7, "add the reference loop's time of op results", schema_v7 },
     { 8, "add conformance results (ONNX node tests)", schema_v8 },
+    { 9, "add model results' comparison with recorded outputs", schema_v9 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

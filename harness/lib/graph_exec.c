@@ -180,10 +180,9 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         on_target[k] = t->supports(ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES;
         if (!on_target[k]) {
             if (!fb) {
-                /* an unnamed imported node is already called "node K (Op)" */
-                const char *nm = g->nodes[k].name;
-                if (strncmp(nm, "node ", 5) == 0) st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s", nm, why);
-                else st = cc_err_set(err, CC_ERR_UNSUPPORTED, "node %s (%s): %s", nm, g->nodes[k].op->name, why);
+                char label[160];
+                st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s",
+                                cc_graph_node_label(&g->nodes[k], label, sizeof label), why);
                 goto fail;
             }
             if (!info->first_unsupported[0])
@@ -359,4 +358,11 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
         memcpy(out[j].data, src, cc_tensor_bytes(&g->values[v]));
     }
     return CC_OK;
+}
+
+const char *cc_graph_node_label(const cc_node *nd, char *buf, size_t n)
+{
+    if (strncmp(nd->name, "node ", 5) == 0) snprintf(buf, n, "%s", nd->name);
+    else snprintf(buf, n, "node %s (%s)", nd->name, nd->op->name);
+    return buf;
 }

@@ -54,4 +54,8 @@ void cc_graph_exec_destroy(cc_graph_exec *x);
  * with " | ", cut to fit buf (n bytes, NUL-terminated; "" when no target describes). */
 void cc_graph_exec_describe(const cc_graph_exec *x, char *buf, size_t n);
 
+/* How messages name node nd: "node NAME (Op)", or its name alone where the importer
+ * already called an unnamed node "node K (Op)". Returns buf (n bytes). */
+const char *cc_graph_node_label(const cc_node *nd, char *buf, size_t n);
+
 #endif

@@ -190,8 +190,9 @@ void cc_model_divergence(const cc_model *m, const cc_model_eval *e0, const cc_ta
             if (a && b) cos = cc_cosine(b, a, cc_tensor_numel(&out[0]));
             free(a);
             free(b);
-            cc_diag_put(r->divergent, sizeof r->divergent, "node %s (%s): local error %.3gx its bound, cosine %.6f; rerun: crosscheck run --case '%s' --targets %s",
-                     nd->name, nd->op->name, met.bound_ratio, cos, id, t->name);
+            char label[160];
+            cc_diag_put(r->divergent, sizeof r->divergent, "%s: local error %.3gx its bound, cosine %.6f; rerun: crosscheck run --case '%s' --targets %s",
+                     cc_graph_node_label(nd, label, sizeof label), met.bound_ratio, cos, id, t->name);
             for (int j = 0; j < nd->n_out; j++) cc_tensor_free(&out[j]);
             return;
         }
@@ -228,8 +229,11 @@ void cc_model_propagated(const cc_model *m, const cc_model_eval *e0, const cc_ta
     }
     size_t len = strlen(r->divergent);
     if (first >= 0)
-        cc_diag_put(r->divergent + len, sizeof r->divergent - len, "; propagated: fed its own outputs, %s first falls below %.1f dB at node %s (%s, %.1f dB)",
-            t->name, need_db, g->nodes[first].name, g->nodes[first].op->name, first_db);
+    {
+        char label[160];
+        cc_diag_put(r->divergent + len, sizeof r->divergent - len, "; propagated: fed its own outputs, %s first falls below %.1f dB at %s (%.1f dB)",
+            t->name, need_db, cc_graph_node_label(&g->nodes[first], label, sizeof label), first_db);
+    }
     else
         cc_diag_put(r->divergent + len, sizeof r->divergent - len, "; propagated: node by node the chain stays within %.1f dB (%.1f dB at the end), so the error comes from running the whole graph at once",
             need_db, last_db);

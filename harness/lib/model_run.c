@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../models/detect.h"
@@ -95,6 +96,102 @@ typedef struct job_out {
     int n_lat;
     double lat[MAX_LAT_SAMPLES];
 } job_out;
+
+/* 10 log10(signal / noise), inf when the noise is 0, NaN with no signal either. */
+static double sqnr_db(double signal, double noise)
+{
+    if (noise == 0) return signal > 0 ? INFINITY : NAN;
+    return 10 * log10(signal / noise);
+}
+
+/* The FP32 job's second oracle: every test data set of o->testdata run on the target
+ * (x, the graph g) and its outputs compared with the recorded ones, as SQNR over all
+ * sets and outputs, beside the golden model's own SQNR against them. Passed at
+ * CC_CONF_CAP_DB or more (the bar a target meets against the FP32 golden model); below it,
+ * mistrusted when the golden model is below it too (the recorded outputs disagree with the
+ * law: another model semantics, TF32 on the original machine), else failed. */
+static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_graph_exec *x, cc_model_result *r)
+{
+    double sig = 0, noise_t = 0, noise_g = 0, max_abs = 0;
+    char why[CC_REASON_MAX] = "";
+    cc_onnx_options oo;
+    cc_model_onnx_options(o, 1, &oo);
+    for (int k = 0; !why[0]; k++) {
+        char path[4096];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/test_data_set_%d", o->testdata, k);
+        if (stat(path, &sb) != 0) break;
+        cc_onnx_testdata td;
+        cc_model_eval ev;
+        memset(&ev, 0, sizeof ev);
+        cc_tensor out[CC_MAX_IO];
+        memset(out, 0, sizeof out);
+        cc_err e = { 0 };
+        if (cc_onnx_testdata_load(o->testdata, k, &oo, &td, &e)) {
+            snprintf(why, sizeof why, "%.250s", e.msg);
+            break;
+        }
+        for (int i = 0; i < g->n_inputs && !why[0]; i++) {
+            const cc_tensor *want = &g->values[g->inputs[i]];
+            char a[64], b[64];
+            if (i >= td.n_inputs || td.inputs[i].dtype != want->dtype || !cc_shape_equal(&td.inputs[i].shape, &want->shape))
+                snprintf(why, sizeof why, "test_data_set_%d: input %d is %s %s, the model takes %s %s", k, i,
+                         i < td.n_inputs ? cc_dtype_name(td.inputs[i].dtype) : "absent",
+                         i < td.n_inputs ? cc_shape_format(&td.inputs[i].shape, a, sizeof a) : "",
+                         cc_dtype_name(want->dtype), cc_shape_format(&want->shape, b, sizeof b));
+        }
+        if (!why[0] && td.n_expected != g->n_outputs)
+            snprintf(why, sizeof why, "test_data_set_%d has %d outputs, the model %d", k, td.n_expected, g->n_outputs);
+        for (int j = 0; j < g->n_outputs && !why[0]; j++) {
+            const cc_tensor *oj = &g->values[g->outputs[j]];
+            if (!cc_shape_equal(&td.expected[j].shape, &oj->shape) || cc_tensor_alloc(&out[j], oj->dtype, &oj->shape, &e))
+                snprintf(why, sizeof why, "test_data_set_%d: output %d's shape differs from the model's%s%.150s", k, j,
+                         e.msg[0] ? ": " : "", e.msg);
+        }
+        if (!why[0] && cc_graph_exec_run(x, td.inputs, out, &e)) snprintf(why, sizeof why, "%.250s", e.msg);
+        if (!why[0] && cc_model_evaluate(g, td.inputs, 0, NULL, &ev, &e))
+            snprintf(why, sizeof why, "golden model: %.230s", e.msg);
+        for (int j = 0; j < g->n_outputs && !why[0]; j++) {
+            const cc_tensor *want = &td.expected[j], *gold = &ev.vals[g->outputs[j]];
+            if (!gold->data) gold = &g->values[g->outputs[j]];
+            for (int64_t i = 0; i < cc_tensor_numel(want); i++) {
+                double w = cc_load(want->data, want->dtype, (size_t)i);
+                double y = cc_load(out[j].data, out[j].dtype, (size_t)i);
+                double gv = cc_load(gold->data, gold->dtype, (size_t)i);
+                sig += w * w;
+                noise_t += (y - w) * (y - w);
+                noise_g += (gv - w) * (gv - w);
+                if (fabs(y - w) > max_abs || isnan(y - w)) max_abs = fabs(y - w);
+            }
+        }
+        if (!why[0]) r->rec_sets++;
+        for (int j = 0; j < CC_MAX_IO; j++) cc_tensor_free(&out[j]);
+        cc_model_eval_free(&ev);
+        cc_onnx_testdata_free(&td);
+    }
+    if (why[0]) {
+        r->rec_verdict = CC_ERROR;
+        snprintf(r->rec_reason, sizeof r->rec_reason, "%s", why);
+        return;
+    }
+    if (r->rec_sets == 0) return;
+    r->rec_sqnr_db = sqnr_db(sig, noise_t);
+    r->rec_golden_sqnr_db = sqnr_db(sig, noise_g);
+    r->rec_max_abs = max_abs;
+    if (r->rec_sqnr_db >= CC_CONF_CAP_DB) {
+        r->rec_verdict = CC_PASSED;
+    } else if (!(r->rec_golden_sqnr_db >= CC_CONF_CAP_DB)) {
+        r->rec_verdict = CC_MISTRUSTED;
+        snprintf(r->rec_reason, sizeof r->rec_reason,
+                 "%.1f dB against the recorded outputs, and the golden model only %.1f dB: they disagree with it",
+                 r->rec_sqnr_db, r->rec_golden_sqnr_db);
+    } else {
+        r->rec_verdict = CC_FAILED;
+        snprintf(r->rec_reason, sizeof r->rec_reason,
+                 "%.1f dB against the recorded outputs (needs %.0f; the golden model reaches %.1f), largest difference %.3g",
+                 r->rec_sqnr_db, CC_CONF_CAP_DB, r->rec_golden_sqnr_db, max_abs);
+    }
+}
 
 static void job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32, const cc_model_variant *v,
                 const cc_target_iface *t, const char *device, job_out *jo)
@@ -240,6 +337,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         cc_model_divergence(v->m, &v->eval0, t, ctx, r);
         cc_model_propagated(v->m, &v->eval0, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
     }
+    if (o->testdata && v->dt == CC_F32) recorded_check(o, g, x, r);
     /* latency at batch 1 */
     {
         cc_tensor in[CC_MAX_IO];
@@ -573,6 +671,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             r->conf_cosine = r->conf_sqnr_db = r->conf_top1 = r->top1 = r->top5 = NAN;
             r->cosine = r->sqnr_db = NAN;
             r->det_precision = r->det_recall = r->det_map50 = NAN;
+            r->rec_verdict = -1;
+            r->rec_sqnr_db = r->rec_golden_sqnr_db = r->rec_max_abs = NAN;
             if (too_big[0]) {
                 set_reason(r, CC_UNSUPPORTED, too_big);
             } else if (v && v->unmade[0]) {
@@ -588,6 +688,7 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             st = cc_store_put_model_result(rec.store, sum->run_id, r, jo.lat, jo.n_lat, err);
             if (st) goto done;
             sum->counts[r->verdict]++;
+            sum->rec_bad += r->rec_verdict == CC_FAILED || r->rec_verdict == CC_ERROR;
             if (fn) fn(user, NULL, r);
         }
     }

@@ -17,6 +17,11 @@
 typedef struct cc_model_run_options {
     const char *db_path;
     const char *model;                /* built-in name or path to a .onnx file */
+    const char *testdata;             /* an ONNX test-data folder (model.onnx beside
+                                         test_data_set_N/input_K.pb, output_K.pb) when the
+                                         model came from one, model then its model.onnx:
+                                         the FP32 jobs also compare with its recorded
+                                         outputs (models/testdata.h); NULL otherwise */
     int n_targets;
     const cc_target_iface *targets[CC_RUN_MAX_TARGETS];
     const char *devices[CC_RUN_MAX_TARGETS];
@@ -52,6 +57,8 @@ typedef void (*cc_model_progress_fn)(void *user, const char *line, const cc_mode
 typedef struct cc_model_summary {
     int64_t run_id;
     int counts[CC_VERDICT_COUNT];
+    int rec_bad;                      /* FP32 jobs whose recorded outputs they failed to
+                                         match (rec_verdict failed or error) */
     int interrupted;
     double wall_s;
 } cc_model_summary;

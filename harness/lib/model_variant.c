@@ -20,17 +20,40 @@ int cc_model_is_onnx(const char *name)
     return n > 5 && strcmp(name + n - 5, ".onnx") == 0;
 }
 
+void cc_model_onnx_options(const cc_model_run_options *o, int batch, cc_onnx_options *oo)
+{
+    memset(oo, 0, sizeof *oo);
+    oo->batch = batch;
+    oo->name = o->name;
+    oo->n_shapes = o->n_shapes;
+    oo->shape_names = o->shape_names;
+    oo->shapes = o->shapes;
+    if (!oo->name && o->testdata) {
+        /* a test-data folder's model is named after the folder */
+        static char name[CC_NAME_MAX];
+        size_t n = strlen(o->testdata);
+        while (n > 1 && o->testdata[n - 1] == '/') n--;
+        size_t b = n;
+        while (b > 0 && o->testdata[b - 1] != '/') b--;
+        snprintf(name, sizeof name, "%.*s", (int)(n - b), o->testdata + b);
+        oo->name = name;
+    }
+}
+
 cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model **out, cc_err *err)
 {
     if (cc_model_is_onnx(o->model)) {
         cc_onnx_options oo;
-        memset(&oo, 0, sizeof oo);
-        oo.batch = batch;
-        oo.name = o->name;
-        oo.n_shapes = o->n_shapes;
-        oo.shape_names = o->shape_names;
-        oo.shapes = o->shapes;
-        return cc_onnx_load(o->model, &oo, out, err);
+        cc_model_onnx_options(o, batch, &oo);
+        if (!o->testdata) return cc_onnx_load(o->model, &oo, out, err);
+        /* the inputs a catalog op needs as constants come from the first test data set */
+        cc_onnx_testdata td;
+        cc_status st = cc_onnx_testdata_load(o->testdata, 0, &oo, &td, err);
+        if (st) return st;
+        *out = td.model;
+        td.model = NULL;
+        cc_onnx_testdata_free(&td);
+        return CC_OK;
     }
     cc_zoo_options zo = { .batch = batch, .image_size = o->image_size, .seed = o->seed, .weights_path = o->weights_path };
     return cc_zoo_build(o->model, &zo, out, err);

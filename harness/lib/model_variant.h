@@ -6,6 +6,7 @@
 #define CC_MODEL_VARIANT_H
 
 #include "../../models/model.h"
+#include "../../models/testdata.h"
 #include "../../models/quantize.h"
 #include "model_run.h"
 
@@ -25,7 +26,11 @@ typedef struct cc_model_variant {
 
 /* 1 when name ends in ".onnx" (a model file, not a built-in model). */
 int cc_model_is_onnx(const char *name);
-/* The FP32 model of o->model at batch `batch`. */
+/* The import options of o's ONNX model at batch `batch` (its name: --name, else a test-data
+ * folder's name, else the importer's default, the file's). */
+void cc_model_onnx_options(const cc_model_run_options *o, int batch, cc_onnx_options *oo);
+/* The FP32 model of o->model at batch `batch` (from a test-data folder: its non-data
+ * inputs fixed by the first set, models/testdata.h). */
 cc_status cc_model_build_f32(const cc_model_run_options *o, int batch, cc_model **out, cc_err *err);
 /* The variant of f32 at precision prec into *out, a report line for int8 in note. int8:
  * with *qp NULL, calibrates f32 and keeps the parameters in *qp (the caller frees them);

@@ -1,6 +1,6 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 7 has no conformance
- * results, version 6 no reference loop
+ * as an older crosscheck wrote it, for the migration tests: version 8 has no comparison
+ * with recorded outputs, version 7 no conformance results, version 6 no reference loop
  * times of op results, version 5 does not say which
  * timer measured model latencies, version 4 has no peak sources
  * and no model result settings, version 3 no model plans
@@ -9,7 +9,15 @@
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V7                                                                   \
+#define SYNTH_DOWNGRADE_TO_V8                                                                   \
+    "ALTER TABLE model_results DROP COLUMN rec_sets;"                                           \
+    "ALTER TABLE model_results DROP COLUMN rec_verdict;"                                        \
+    "ALTER TABLE model_results DROP COLUMN rec_sqnr_db;"                                        \
+    "ALTER TABLE model_results DROP COLUMN rec_golden_sqnr_db;"                                 \
+    "ALTER TABLE model_results DROP COLUMN rec_max_abs;"                                        \
+    "ALTER TABLE model_results DROP COLUMN rec_reason;"                                         \
+    "PRAGMA user_version = 8;"
+#define SYNTH_DOWNGRADE_TO_V7 SYNTH_DOWNGRADE_TO_V8                                             \
     "DROP TABLE conformance_results;"                                                           \
     "PRAGMA user_version = 7;"
 #define SYNTH_DOWNGRADE_TO_V6 SYNTH_DOWNGRADE_TO_V7                                             \
