@@ -19,4 +19,8 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
 int cc_cmd_conformance(int argc, char **argv, const char *command_line, const char *libraries, const char *git_commit,
                        const char *version);
 
+/* cmd_scan.c: `crosscheck scan` (a model's op support per target, before running). */
+int cc_cmd_scan(int argc, char **argv, const char *command_line, const char *libraries, const char *git_commit,
+                const char *version);
+
 #endif

@@ -507,6 +507,7 @@ static const char *usage =
     "  dump                     write one case's inputs and outputs as .npy files\n"
     "  model list|run           reference models and ONNX files on targets, in every precision\n"
     "  conformance              the official ONNX node tests on targets, against their expected outputs\n"
+    "  scan FILE.onnx|DIR       a model's op support per target, before running it\n"
     "  bench overhead           the harness's timing overhead against a bare loop\n"
     "  compare                  judge a run against a baseline (the regression gate: exit 1 on regression)\n"
     "  history                  a case or model over the runs of a database, with change points\n"
@@ -544,7 +545,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc && len < sizeof command_line; i++)
         len += (size_t)snprintf(command_line + len, sizeof command_line - len, "%s%s", i ? " " : "", argv[i]);
     if (!strcmp(cmd, "list") || !strcmp(cmd, "run") || !strcmp(cmd, "dump") || !strcmp(cmd, "bench") ||
-        !strcmp(cmd, "model") || !strcmp(cmd, "conformance")) {
+        !strcmp(cmd, "model") || !strcmp(cmd, "conformance") || !strcmp(cmd, "scan")) {
         int sub_argc = argc - 2, r = cc_cli_load_plugins(cmd, &sub_argc, argv + 2);
         if (r >= 0) return r;
         argc = sub_argc + 2;
@@ -558,6 +559,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "history") == 0) return cc_cmd_history(argc - 2, argv + 2);
     if (strcmp(cmd, "merge") == 0) return cc_cmd_merge(argc - 2, argv + 2);
     if (strcmp(cmd, "export") == 0) return cc_cmd_export(argc - 2, argv + 2);
+    if (strcmp(cmd, "scan") == 0) {
+        char libs[1024];
+        library_versions(libs, sizeof libs);
+        return cc_cmd_scan(argc - 2, argv + 2, command_line, libs, CC_GIT_COMMIT, CC_VERSION);
+    }
     if (strcmp(cmd, "conformance") == 0) {
         char libs[1024];
         library_versions(libs, sizeof libs);
@@ -568,5 +574,5 @@ int main(int argc, char **argv)
         library_versions(libs, sizeof libs);
         return cc_cmd_model(argc - 2, argv + 2, command_line, libs, CC_GIT_COMMIT, CC_VERSION);
     }
-    return fail(EXIT_USAGE, "unknown command '%s' (list, run, report, dump, model, conformance, bench; --help)", cmd);
+    return fail(EXIT_USAGE, "unknown command '%s' (list, run, report, dump, model, scan, conformance, bench; --help)", cmd);
 }

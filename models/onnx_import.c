@@ -889,7 +889,7 @@ fail:
     return cc_onnx_one_line(err, st);
 }
 
-cc_status cc_onnx_op_types(const char *path, char (*names)[64], int max, int *n, cc_err *err)
+cc_status cc_onnx_op_counts(const char *path, char (*names)[64], int *counts, int max, int *n, cc_err *err)
 {
     Onnx__ModelProto *m = NULL;
     cc_status st = parse_model(path, &m, err);
@@ -904,15 +904,27 @@ cc_status cc_onnx_op_types(const char *path, char (*names)[64], int max, int *n,
     for (size_t k = 0; k < n_node; k++) {
         char opl[64];
         op_label(m->graph->node[k], opl, sizeof opl);
-        int dup = 0;
-        for (int i = 0; i < count && !dup; i++) dup = strcmp(seen[i], opl) == 0;
-        if (dup) continue;
+        int at = -1;
+        for (int i = 0; i < count && at < 0; i++)
+            if (strcmp(seen[i], opl) == 0) at = i;
+        if (at >= 0) {
+            if (counts && at < max) counts[at]++;
+            continue;
+        }
         memcpy(seen[count], opl, sizeof opl);
-        if (count < max) memcpy(names[count], opl, sizeof opl);
+        if (count < max) {
+            memcpy(names[count], opl, sizeof opl);
+            if (counts) counts[count] = 1;
+        }
         count++;
     }
     *n = count;
     free(seen);
     protobuf_c_message_free_unpacked(&m->base, NULL);
     return CC_OK;
+}
+
+cc_status cc_onnx_op_types(const char *path, char (*names)[64], int max, int *n, cc_err *err)
+{
+    return cc_onnx_op_counts(path, names, NULL, max, n, err);
 }

@@ -66,5 +66,7 @@ cc_status cc_onnx_read_tensor(const char *path, cc_tensor *out, char *name, size
  * which ops a model needs before importing it. Writes up to max names (of up to 64 bytes)
  * and the total count in *n. Errors as cc_onnx_load for an unreadable or malformed file. */
 cc_status cc_onnx_op_types(const char *path, char (*names)[64], int max, int *n, cc_err *err);
+/* The same with the number of nodes of each op type in counts[i] (beside names[i]). */
+cc_status cc_onnx_op_counts(const char *path, char (*names)[64], int *counts, int max, int *n, cc_err *err);
 
 #endif

@@ -77,7 +77,8 @@ static void overall(const cc_rdata *d, cc_text *t)
     for (int i = 0; i < 3; i++)
         if (kinds[i].n > 0) k[n++] = &kinds[i];
     if (n == 0) {
-        cc_text_put(t, "**Overall: · no results.**\n\n");
+        cc_text_put(t, d->n_scans ? "**Overall: · model scans only (below): nothing was run.**\n\n"
+                                  : "**Overall: · no results.**\n\n");
         return;
     }
     long bad = 0, unsupported = 0;
@@ -301,6 +302,7 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
     cc_report_glance(&d, &t);
     targets(&d, &t);
     verdict_counts(&d, &t);
+    cc_report_scans(&d, &t);
     cc_report_models(&d, &t);
     cc_report_conformance(&d, &t);
     if (d.n_res > 0) {

@@ -66,6 +66,7 @@ void cc_rdata_free(cc_rdata *d)
     free(d->models);
     free(d->model_target);
     free(d->conf);
+    free(d->scans);
     memset(d, 0, sizeof *d);
 }
 
@@ -226,6 +227,7 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
     if (s == CC_OK) s = cc_store_load_results(store, run_id, &d->res, &d->n_res, err);
     if (s == CC_OK) s = cc_store_load_model_results(store, run_id, &d->models, &d->n_models, err);
     if (s == CC_OK) s = cc_store_load_conformance(store, run_id, &d->conf, &d->n_conf, err);
+    if (s == CC_OK) s = cc_store_load_scans(store, run_id, &d->scans, &d->n_scans, err);
     if (s != CC_OK) goto fail;
     d->n_listed = d->n_targets;
 

@@ -47,6 +47,8 @@ typedef struct cc_rdata {
     int *model_target;        /* target index of each model result */
     cc_conformance_result *conf; /* the run's ONNX node test results: by op, test, target */
     int n_conf;
+    cc_scan_result *scans;    /* the run's model scans: by model, then as stored */
+    int n_scans;
 } cc_rdata;
 
 /* A target's op cases: those it ran (0 for a target only the model jobs used), passed
@@ -95,6 +97,9 @@ void cc_report_models(const cc_rdata *d, cc_text *t);
 /* The conformance section (ONNX node tests per target and op), when the run has them
  * (conformance.c). */
 void cc_report_conformance(const cc_rdata *d, cc_text *t);
+/* The model scans' section (op support per model and target before running), when the run
+ * has them (scan.c). */
+void cc_report_scans(const cc_rdata *d, cc_text *t);
 
 /* The command that reruns one model result, e.g. "crosscheck model run resnet50 --targets
  * cpu --precisions f16 --images 2 --batch 2 --size 64 --seed 1" (options from r->config;

@@ -153,22 +153,20 @@ static cc_status case_ref(merge_ctx *m, sqlite3_stmt *res, int64_t *ref, cc_err 
 }
 
 /* Copies run src_id (the current row of S_RUNS) with everything that hangs off it. */
-/* The conformance results of source run src_id into dst_id (sources before schema 8 have
- * none). */
-static cc_status copy_conformance(merge_ctx *m, int64_t src_id, int64_t dst_id, cc_err *err)
+/* The rows of source run src_id of one table into dst_id: six columns after run_id
+ * (sources before schema `since` have none). */
+static cc_status copy_rows(merge_ctx *m, int since, const char *table, const char *cols, int64_t src_id,
+                           int64_t dst_id, int64_t *copied, cc_err *err)
 {
-    if (cc_store_schema_version(m->src) < 8) return CC_OK;
+    if (cc_store_schema_version(m->src) < since) return CC_OK;
+    char sel[256], ins[256];
+    snprintf(sel, sizeof sel, "SELECT %s FROM %s WHERE run_id = ? ORDER BY id", cols, table);
+    snprintf(ins, sizeof ins, "INSERT INTO %s (run_id, %s) VALUES (?, ?, ?, ?, ?, ?, ?)", table, cols);
     sqlite3_stmt *src = NULL, *dst = NULL;
     cc_status status = CC_OK;
-    if (sqlite3_prepare_v2(m->src->db,
-                           "SELECT test, op, target, verdict, ratio, reason FROM conformance_results"
-                           " WHERE run_id = ? ORDER BY id",
-                           -1, &src, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(m->src->db, sel, -1, &src, NULL) != SQLITE_OK)
         status = cc_db_error(m->src, "preparing a merge statement", err);
-    else if (sqlite3_prepare_v2(m->dst->db,
-                                "INSERT INTO conformance_results (run_id, test, op, target, verdict, ratio, reason)"
-                                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                -1, &dst, NULL) != SQLITE_OK)
+    else if (sqlite3_prepare_v2(m->dst->db, ins, -1, &dst, NULL) != SQLITE_OK)
         status = cc_db_error(m->dst, "preparing a merge statement", err);
     int rc = SQLITE_DONE;
     if (status == CC_OK) {
@@ -177,10 +175,10 @@ static cc_status copy_conformance(merge_ctx *m, int64_t src_id, int64_t dst_id, 
             fresh(dst);
             sqlite3_bind_int64(dst, 1, dst_id);
             bind_columns(dst, 2, src, 0, 6);
-            if ((status = step_done(m->dst, dst, "copying a conformance result", err)) != CC_OK) break;
-            m->stats.conformance_results++;
+            if ((status = step_done(m->dst, dst, "copying a row", err)) != CC_OK) break;
+            (*copied)++;
         }
-        if (status == CC_OK && rc != SQLITE_DONE) status = cc_db_error(m->src, "reading conformance results", err);
+        if (status == CC_OK && rc != SQLITE_DONE) status = cc_db_error(m->src, "reading rows to merge", err);
     }
     sqlite3_finalize(src);
     sqlite3_finalize(dst);
@@ -266,7 +264,12 @@ static cc_status copy_run(merge_ctx *m, sqlite3_stmt *run, int64_t src_id, cc_er
         if (rs != SQLITE_DONE) return cc_db_error(m->src, "reading model latency samples", err);
     }
     if (rc != SQLITE_DONE) return cc_db_error(m->src, "reading model results", err);
-    return copy_conformance(m, src_id, dst_id, err);
+    status = copy_rows(m, 8, "conformance_results", "test, op, target, verdict, ratio, reason", src_id, dst_id,
+                       &m->stats.conformance_results, err);
+    if (status == CC_OK)
+        status = copy_rows(m, 10, "scan_results", "model, target, op, nodes, supported, reason", src_id, dst_id,
+                           &m->stats.scan_results, err);
+    return status;
 }
 
 static cc_status merge_one(merge_ctx *m, cc_err *err)

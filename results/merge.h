@@ -14,6 +14,7 @@ typedef struct cc_merge_stats {
     int64_t samples;       /* timing samples copied (op results' and model latencies) */
     int64_t model_results; /* model results copied */
     int64_t conformance_results; /* conformance results copied */
+    int64_t scan_results;  /* model scan rows copied */
 } cc_merge_stats;
 
 /* Merges the databases inputs[0..n_inputs-1] into the database at `into`, which is

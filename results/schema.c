@@ -191,6 +191,23 @@ static const char schema_v9[] =
     "ALTER TABLE model_results ADD COLUMN rec_reason TEXT NOT NULL DEFAULT '';\n"
     "PRAGMA user_version = 9;\n";
 
+/* Version 10: model scans (`crosscheck scan`): per (run, model, target, op type) how
+ * many of the model's nodes of that op the target would run, before running anything;
+ * target '' holds whether the catalog has the op at all. */
+static const char schema_v10[] =
+    "CREATE TABLE scan_results (\n"
+    "  id INTEGER PRIMARY KEY,\n"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n"
+    "  model TEXT NOT NULL,\n"
+    "  target TEXT NOT NULL,\n"
+    "  op TEXT NOT NULL,\n"
+    "  nodes INTEGER NOT NULL,\n"
+    "  supported INTEGER NOT NULL,\n"
+    "  reason TEXT NOT NULL,\n"
+    "  UNIQUE (run_id, model, target, op)\n"
+    ");\n"
+    "PRAGMA user_version = 10;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
@@ -201,6 +218,7 @@ const cc_migration cc_schema_steps[] = {
     { 7, "add the reference loop's time of op results", schema_v7 },
     { 8, "add conformance results (ONNX node tests)", schema_v8 },
     { 9, "add model results' comparison with recorded outputs", schema_v9 },
+    { 10, "add model scans", schema_v10 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

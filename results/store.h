@@ -27,7 +27,7 @@
 #include "result.h"
 
 /* The schema version this code writes and understands (PRAGMA user_version). */
-#define CC_STORE_SCHEMA_VERSION 9
+#define CC_STORE_SCHEMA_VERSION 10
 
 /* An open results database. (Named cc_db, not cc_store: ops/core/dtype.h already has a
  * function cc_store.) */

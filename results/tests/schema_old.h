@@ -1,5 +1,6 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 8 has no comparison
+ * as an older crosscheck wrote it, for the migration tests: version 9 has no model scans,
+ * version 8 no comparison
  * with recorded outputs, version 7 no conformance results, version 6 no reference loop
  * times of op results, version 5 does not say which
  * timer measured model latencies, version 4 has no peak sources
@@ -9,7 +10,10 @@
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V8                                                                   \
+#define SYNTH_DOWNGRADE_TO_V9                                                                   \
+    "DROP TABLE scan_results;"                                                                  \
+    "PRAGMA user_version = 9;"
+#define SYNTH_DOWNGRADE_TO_V8 SYNTH_DOWNGRADE_TO_V9                                             \
     "ALTER TABLE model_results DROP COLUMN rec_sets;"                                           \
     "ALTER TABLE model_results DROP COLUMN rec_verdict;"                                        \
     "ALTER TABLE model_results DROP COLUMN rec_sqnr_db;"                                        \
