@@ -284,17 +284,45 @@ static void model_section(cc_text *t, const cc_comparison *c, cc_change kind, in
     cc_text_put(t, "\n");
 }
 
+/* The ONNX node tests (conformance) whose verdict moved as `kind`. */
+static void conf_section(cc_text *t, const cc_comparison *c, cc_change kind, int max_rows)
+{
+    int total = 0, shown = 0;
+    for (int i = 0; i < c->n_crows; i++) total += c->crows[i].change_kind == kind;
+    if (!total) return;
+    cc_text_put(t, "ONNX node tests (`crosscheck conformance`):\n\n| test | op | target | baseline | candidate |\n"
+                   "|---|---|---|---|---|\n");
+    for (int i = 0; i < c->n_crows && shown < max_rows; i++) {
+        const cc_compare_conf_row *r = &c->crows[i];
+        if (r->change_kind != kind) continue;
+        shown++;
+        cc_text_put(t, "| ");
+        cc_text_md_code(t, r->test, 1);
+        cc_text_put(t, " | ");
+        cc_text_md(t, r->op);
+        cc_text_put(t, " | ");
+        cc_text_md_code(t, r->target, 1);
+        cc_text_printf(t, " | %s %s | %s %s |\n", cc_report_verdict_symbol(r->base_verdict),
+                       cc_verdict_name(r->base_verdict), cc_report_verdict_symbol(r->cand_verdict),
+                       cc_verdict_name(r->cand_verdict));
+    }
+    if (shown < total) cc_text_printf(t, "\n… and %d more node tests.\n", total - shown);
+    cc_text_put(t, "\n");
+}
+
 static void section(cc_text *t, const cc_comparison *c, cc_change kind, const char *title, int max_rows)
 {
-    int total = 0, models = 0;
+    int total = 0, models = 0, tests = 0;
     for (int i = 0; i < c->n_rows; i++) total += c->rows[i].change_kind == kind;
     for (int i = 0; i < c->n_mrows; i++) models += c->mrows[i].change_kind == kind;
-    cc_text_printf(t, "## %s (%d)\n\n", title, total + models);
-    if (!total && !models) {
+    for (int i = 0; i < c->n_crows; i++) tests += c->crows[i].change_kind == kind;
+    cc_text_printf(t, "## %s (%d)\n\n", title, total + models + tests);
+    if (!total && !models && !tests) {
         cc_text_put(t, "None.\n\n");
         return;
     }
     model_section(t, c, kind, max_rows);
+    conf_section(t, c, kind, max_rows);
     if (!total) return;
     cc_text_put(t, "| case | target | regime | what | baseline median | candidate median | change | p | samples |\n"
                    "|---|---|---|---|--:|--:|--:|--:|--:|\n");
@@ -310,13 +338,14 @@ static void section(cc_text *t, const cc_comparison *c, cc_change kind, const ch
 
 static void unchanged(cc_text *t, const cc_comparison *c)
 {
-    int compared = c->n_rows + c->n_mrows;
+    int compared = c->n_rows + c->n_mrows + c->n_crows;
     int same = compared - c->n_regressions - c->n_improvements - c->n_neutral;
     cc_text_put(t, "## Unchanged\n\n");
     cc_text_printf(t, "- **%d** of %d compared results unchanged (%d regressed, %d improved, %d changed verdict "
                       "within a class)",
                    same, compared, c->n_regressions, c->n_improvements, c->n_neutral);
     if (c->n_mrows) cc_text_printf(t, "; %d of them model results", c->n_mrows);
+    if (c->n_crows) cc_text_printf(t, "; %d of them ONNX node tests", c->n_crows);
     cc_text_put(t, "\n");
     if (c->opt.timing) {
         cc_text_printf(t, "- timing judged on %d results (the others were not timed, had fewer than %d samples or "
@@ -423,7 +452,7 @@ cc_status cc_report_regression(const cc_comparison *c, const cc_regression_optio
     runs_table(&t, c);
     method(&t, c);
     environment(&t, c);
-    if (c->n_rows > 0 || c->n_mrows > 0) {
+    if (c->n_rows > 0 || c->n_mrows > 0 || c->n_crows > 0) {
         section(&t, c, CC_CHANGE_REGRESSION, "Regressions", o.max_rows);
         section(&t, c, CC_CHANGE_IMPROVEMENT, "Improvements", o.max_rows);
         if (c->n_neutral) section(&t, c, CC_CHANGE_NEUTRAL, "Verdict changes within a class", o.max_rows);

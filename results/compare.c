@@ -4,6 +4,7 @@
  * threshold; the op-family confirmation in family.c), and the outcome. The rules are
  * documented in compare.h. */
 #include "compare.h"
+#include "conformance.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -424,6 +425,59 @@ static cc_status compare_models(cc_db *base_db, cc_db *cand_db, cc_comparison *c
     return st;
 }
 
+static int conf_order(const cc_conformance_result *a, const cc_conformance_result *b)
+{
+    int k = strcmp(a->op, b->op);
+    if (!k) k = strcmp(a->test, b->test);
+    if (!k) k = strcmp(a->target, b->target);
+    return k;
+}
+
+/* The node tests both runs hold, joined on (op, test, target) (both lists come sorted so),
+ * each judged by its verdict class. */
+static cc_status compare_conformance(cc_db *base_db, cc_db *cand_db, cc_comparison *c, cc_err *err)
+{
+    cc_conformance_result *ca = NULL, *cb = NULL;
+    int na = 0, nb = 0;
+    cc_status st = cc_store_load_conformance(base_db, c->base.id, &ca, &na, err);
+    if (st == CC_OK) st = cc_store_load_conformance(cand_db, c->cand.id, &cb, &nb, err);
+    if (st == CC_OK && na && nb) {
+        c->crows = malloc(sizeof *c->crows * (size_t)(na < nb ? na : nb));
+        if (!c->crows) st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+    }
+    int i = 0, j = 0;
+    while (st == CC_OK && i < na && j < nb) {
+        int k = conf_order(&ca[i], &cb[j]);
+        if (k < 0) {
+            c->only_base_conf++, i++;
+            continue;
+        }
+        if (k > 0) {
+            c->only_cand_conf++, j++;
+            continue;
+        }
+        cc_compare_conf_row *r = &c->crows[c->n_crows++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->test, sizeof r->test, "%s", ca[i].test);
+        snprintf(r->op, sizeof r->op, "%s", ca[i].op);
+        snprintf(r->target, sizeof r->target, "%s", ca[i].target);
+        r->base_verdict = ca[i].verdict;
+        r->cand_verdict = cb[j].verdict;
+        int ka = verdict_class(r->base_verdict), kb = verdict_class(r->cand_verdict);
+        r->change_kind = kb > ka   ? CC_CHANGE_REGRESSION
+                         : kb < ka ? CC_CHANGE_IMPROVEMENT
+                         : r->base_verdict != r->cand_verdict ? CC_CHANGE_NEUTRAL
+                                                              : CC_CHANGE_NONE;
+        i++;
+        j++;
+    }
+    c->only_base_conf += na - i;
+    c->only_cand_conf += nb - j;
+    free(ca);
+    free(cb);
+    return st;
+}
+
 static cc_status load_run(cc_db *db, int64_t id, cc_run_info *info, cc_run_target **tg, int *nt,
                           cc_result **res, int *nr, cc_err *err)
 {
@@ -475,8 +529,9 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     c->lone_rule = o.timing && o.lone_alpha > 0 && c->cand.busy == 0;
     st = join_rows(c, ra, na, rb, nb, err);
     if (st == CC_OK) st = compare_models(base_db, cand_db, c, err);
+    if (st == CC_OK) st = compare_conformance(base_db, cand_db, c, err);
     if (st != CC_OK) goto fail;
-    if (c->n_rows == 0 && c->n_mrows == 0) {
+    if (c->n_rows == 0 && c->n_mrows == 0 && c->n_crows == 0) {
         c->outcome = CC_OUTCOME_NO_DATA;
         snprintf(c->reason, sizeof c->reason,
                  "no (case, target, regime) in common (%d results only in the baseline, %d only in the candidate)",
@@ -527,7 +582,13 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
         c->n_improvements += k == CC_CHANGE_IMPROVEMENT;
         c->n_neutral += k == CC_CHANGE_NEUTRAL;
     }
-    int n_compared = c->n_rows + c->n_mrows;
+    for (int i = 0; i < c->n_crows; i++) {
+        cc_change k = c->crows[i].change_kind;
+        c->n_regressions += k == CC_CHANGE_REGRESSION;
+        c->n_improvements += k == CC_CHANGE_IMPROVEMENT;
+        c->n_neutral += k == CC_CHANGE_NEUTRAL;
+    }
+    int n_compared = c->n_rows + c->n_mrows + c->n_crows;
     if (c->n_regressions) {
         c->outcome = CC_OUTCOME_REGRESSION;
         snprintf(c->reason, sizeof c->reason, "%d regression%s, %d improvement%s in %d compared results",
@@ -574,5 +635,6 @@ void cc_comparison_free(cc_comparison *c)
     free(c->diffs);
     free(c->rows);
     free(c->mrows);
+    free(c->crows);
     free(c);
 }

@@ -61,6 +61,8 @@
  *    when that holds at least one run beside the baseline; else "unconfirmed". Model
  *    results stored without raw samples (before schema 4) are judged on the p50 change
  *    alone (p is NaN), with the same thresholds.
+ *  - ONNX node tests (conformance results, a run of `crosscheck conformance` or one it
+ *    joined): (test, target) in both runs, judged by verdict class as cases are.
  *  - Like with like: the stable parts of the environment (CPU model, cores, the
  *    libraries text, the device name of every target both runs hold) must match, else
  *    the outcome is "not comparable" unless cross_env is set. Volatile parts (host, OS,
@@ -218,6 +220,17 @@ typedef struct cc_compare_model_row {
     cc_change change_kind;
 } cc_compare_model_row;
 
+/* One (ONNX node test, target) of `crosscheck conformance` in both runs: judged by its
+ * verdict class alone, as a case's verdict is (a test that passed and now fails is a
+ * regression; unsupported to passed, an improvement). */
+typedef struct cc_compare_conf_row {
+    char test[128];
+    char op[CC_NAME_MAX];
+    char target[CC_NAME_MAX];
+    cc_verdict base_verdict, cand_verdict;
+    cc_change change_kind;
+} cc_compare_conf_row;
+
 typedef struct cc_comparison {
     cc_compare_options opt;
     cc_run_info base, cand;
@@ -231,7 +244,10 @@ typedef struct cc_comparison {
     cc_compare_model_row *mrows;   /* sorted by model, target, precision */
     int n_mrows;
     int only_base_models, only_cand_models;
-    int n_regressions, n_improvements, n_neutral;   /* case and model rows together */
+    cc_compare_conf_row *crows;    /* node tests in both runs, sorted by op, test, target */
+    int n_crows;
+    int only_base_conf, only_cand_conf;
+    int n_regressions, n_improvements, n_neutral;   /* case, model and node test rows together */
     int n_timed;                   /* rows whose timing was judged */
     int n_unconfirmed;             /* case and model rows moved alone (see unconfirmed) */
     int noise_history;             /* A/A runs found for noise_auto, the baseline included

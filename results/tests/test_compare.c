@@ -19,6 +19,7 @@
 
 #include "harness/cctest.h"
 #include "results/compare.h"
+#include "results/conformance.h"
 #include "results/model_result.h"
 #include "results/store_query.h"
 #include "synth.h"
@@ -557,6 +558,61 @@ static void test_history_speed(void)
     }
 }
 
+/* ONNX node tests: (test, target) in both runs judged by verdict class; tests in one run
+ * only are counted, never judged. */
+static void test_conformance_rows(void)
+{
+    char path[512];
+    cc_db *db = synth_open(path, sizeof path, "conf.db");
+    cc_rng rng;
+    cc_rng_seed(&rng, 29);
+    synth_row rows[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    cc_run_info info;
+    synth_run_info(&info, "conf", "c1");
+    int64_t base = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    synth_run_info(&info, "conf", "c2");
+    int64_t cand = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    static const struct {
+        const char *test;
+        cc_verdict base, cand;
+    } tests[] = {
+        { "test_relu", CC_PASSED, CC_FAILED },               /* regression */
+        { "test_add", CC_FAILED, CC_PASSED },                /* improvement */
+        { "test_exp", CC_UNSUPPORTED, CC_PASSED },           /* improvement: support gained */
+        { "test_conv", CC_PASSED, CC_MISTRUSTED },           /* within the good class */
+        { "test_tanh", CC_PASSED, CC_PASSED },               /* unchanged */
+        { "test_sigmoid", CC_PASSED, CC_VERDICT_COUNT },     /* baseline only */
+    };
+    cc_err err = { 0 };
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        cc_conformance_result r;
+        memset(&r, 0, sizeof r);
+        snprintf(r.test, sizeof r.test, "%s", tests[i].test);
+        snprintf(r.op, sizeof r.op, "Op%zu", i);
+        snprintf(r.target, sizeof r.target, "cpu");
+        r.ratio = NAN;
+        r.verdict = tests[i].base;
+        CHECK_OK(cc_store_put_conformance(db, base, &r, &err));
+        if (tests[i].cand == CC_VERDICT_COUNT) continue;
+        r.verdict = tests[i].cand;
+        CHECK_OK(cc_store_put_conformance(db, cand, &r, &err));
+    }
+    cc_comparison *c = compare(db, base, cand, NULL);
+    CHECK(c->n_crows == 5 && c->only_base_conf == 1 && c->only_cand_conf == 0);
+    int reg = 0, imp = 0, neu = 0;
+    for (int i = 0; i < c->n_crows; i++) {
+        reg += c->crows[i].change_kind == CC_CHANGE_REGRESSION && !strcmp(c->crows[i].test, "test_relu");
+        imp += c->crows[i].change_kind == CC_CHANGE_IMPROVEMENT;
+        neu += c->crows[i].change_kind == CC_CHANGE_NEUTRAL && !strcmp(c->crows[i].test, "test_conv");
+    }
+    CHECK(reg == 1 && imp == 2 && neu == 1);
+    CHECK(c->outcome == CC_OUTCOME_REGRESSION && c->n_regressions >= 1);
+    cc_comparison_free(c);
+    cc_store_close(db);
+}
+
 static void test_models(void)
 {
     char path[512];
@@ -841,6 +897,7 @@ int main(void)
     test_lone_busy();
     test_reference_speed();
     test_history_speed();
+    test_conformance_rows();
     test_models();
     test_model_samples();
     test_refs();

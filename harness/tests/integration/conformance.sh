@@ -4,8 +4,8 @@
 # run (crash=Relu: crashed, and the next test gets a fresh child; hang=Sigmoid: timeout;
 # wrong=Add: failed; error=Tanh: error; unsupported=Exp: unsupported), cpu passes the same
 # tests; the results are stored per (test, target) with the op the test is about, the
-# report renders them, merge carries them, they can join an existing run, and bad input
-# is one line with exit 2. Skipped without Debian's libonnx-testdata.
+# report renders them, merge carries them, they can join an existing run, compare judges
+# them, and bad input is one line with exit 2. Skipped without Debian's libonnx-testdata.
 . "$(dirname "$0")/common.sh"
 NODE="${CC_ONNX_NODE_DIR:-/usr/include/onnx/backend/test/data/node}"
 [ -d "$NODE/test_relu" ] || { echo "no ONNX node tests (libonnx-testdata): skipped"; exit 77; }
@@ -44,6 +44,13 @@ expect_eq "$(sql "$WORK/j.db" "SELECT count(*) FROM conformance_results WHERE ru
     "test_relu passed in the joined run"
 "$CC" merge --into "$WORK/m.db" "$db" "$WORK/j.db" >/dev/null 2>&1 || fail "merge"
 expect_eq "$(sql "$WORK/m.db" "SELECT count(*) FROM conformance_results")" "$((2 * n + 1))" "merge copies the results"
+
+# compare judges node tests by verdict class: a test that passed and now fails regresses
+expect_exit 0 "$CC" conformance --targets cpu --tests test_relu --db "$WORK/k.db"
+expect_exit 0 "$CC" conformance --targets cpu --tests test_relu --db "$WORK/k.db"
+sql "$WORK/k.db" "UPDATE conformance_results SET verdict = 'failed' WHERE run_id = 2"
+expect_exit 1 "$CC" compare --db "$WORK/k.db" --baseline 1 --candidate 2 --out "$WORK/k.md"
+grep -q '^| `test_relu` | Relu | `cpu` | ✅ passed | ❌ failed |' "$WORK/k.md" || fail "the regression report lists the test"
 
 # bad input: one line, exit 2
 expect_exit 2 "$CC" conformance --dir "$WORK/none" --db "$WORK/b.db"
