@@ -1,8 +1,8 @@
 /* norm.c — the normalization family: BatchNormalization (opset 15) in inference mode,
  *     y = (x - input_mean) / sqrt(input_var + epsilon) * scale + b   per channel (axis 1),
- * LayerNormalization (opset 17) and InstanceNormalization (opset 6, below), with shape
- * inference, cost, case sweeps and
- * the golden references. BatchNormalization's training mode (batch statistics and the
+ * LayerNormalization (opset 17), InstanceNormalization (opset 6) and LRN (opset 13,
+ * across channels), below, with shape inference, cost, case sweeps and the golden
+ * references. BatchNormalization's training mode (batch statistics and the
  * running_mean/running_var outputs) is not implemented. */
 #include <math.h>
 #include <stdio.h>
@@ -492,4 +492,111 @@ const cc_op_def cc_op_InstanceNormalization = {
     .cost = ln_cost,
     CC_SWEEP(in_sweep),
     .golden = in_golden,
+};
+
+/* ---- LRN ---------------------------------------------------------------------------------
+ * Local response normalization across channels (opset 13): for element (n, c, ...),
+ *     square_sum = sum of x[n, c', ...]^2 over c' in [c - floor((size - 1) / 2),
+ *                  c + ceil((size - 1) / 2)] within [0, C),
+ *     y = x / (bias + alpha / size * square_sum)^beta.
+ * Error terms: a target sums up to size squares (size roundings), scales and adds bias (2),
+ * raises to beta (a libm pow: a few ulps, and beta times the relative error of its base)
+ * and divides (1): K = size + 3 with S = |y| * max(1, beta) under the transcendental
+ * preset. */
+
+static cc_status lrn_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
+{
+    const char *op = "LRN";
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", op, n_out);
+    const cc_tensor *x = in[0];
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "%s: X is required", op);
+    if (!cc_dtype_is_float(x->dtype))
+        return cc_err_set(err, CC_ERR_ARG, "%s: X must be f32, f16 or bf16, got %s", op, cc_dtype_name(x->dtype));
+    if (x->shape.rank < 2)
+        return cc_err_set(err, CC_ERR_ARG, "%s: X must have rank >= 2 (N x C x ...), got rank %d", op, x->shape.rank);
+    int64_t size = cc_attr_i(node, "size");
+    if (size < 1 || size > 1 << 20) return cc_err_set(err, CC_ERR_ARG, "%s: size must be 1 to 2^20, got %lld", op, (long long)size);
+    double alpha = cc_attr_f(node, "alpha"), beta = cc_attr_f(node, "beta"), bias = cc_attr_f(node, "bias");
+    if (!isfinite(alpha) || !isfinite(beta) || !isfinite(bias))
+        return cc_err_set(err, CC_ERR_ARG, "%s: alpha, beta and bias must be finite", op);
+    if (!(bias > 0) || alpha < 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: bias <= 0 or a negative alpha can make the base of the power zero or negative "
+                          "(bias %g, alpha %g): not supported", op, bias, alpha);
+    out[0].dtype = x->dtype;
+    out[0].shape = x->shape;
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+/* FLOPs per element: size multiply-adds (2 each), the scale and bias (2), the power
+ * (counted as 1) and the division (1). */
+static void lrn_cost(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *out, double *flops,
+                     double *bytes)
+{
+    double n = (double)cc_tensor_numel(in[0]);
+    *flops = n * (2.0 * (double)cc_attr_i(node, "size") + 4);
+    *bytes = (double)cc_tensor_bytes(in[0]);
+    for (int j = 0; j < n_out; j++) *bytes += (double)cc_tensor_bytes(&out[j]);
+}
+
+static cc_status lrn_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err)
+{
+    (void)n_out;
+    (void)err;
+    const cc_tensor *x = in[0];
+    const int64_t size = cc_attr_i(node, "size"), N = x->shape.dims[0], C = x->shape.dims[1];
+    const double alpha = cc_attr_f(node, "alpha"), beta = cc_attr_f(node, "beta"), bias = cc_attr_f(node, "bias");
+    int64_t inner = 1;
+    for (int d = 2; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    const int64_t lo = (size - 1) / 2, hi = size - 1 - lo; /* floor and ceil of (size - 1) / 2 */
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t c = 0; c < C; c++)
+            for (int64_t i = 0; i < inner; i++) {
+                double sq = 0;
+                for (int64_t k = c - lo; k <= c + hi; k++) {
+                    if (k < 0 || k >= C) continue;
+                    double v = cc_load(x->data, x->dtype, (size_t)((n * C + k) * inner + i));
+                    sq += v * v;
+                }
+                int64_t at = (n * C + c) * inner + i;
+                double xv = cc_load(x->data, x->dtype, (size_t)at);
+                double y = xv / pow(bias + alpha / (double)size * sq, beta);
+                out[0].value[at] = y;
+                out[0].mag[at] = fabs(y) * (beta > 1 ? beta : 1);
+            }
+    out[0].k = (double)size + 3;
+    return CC_OK;
+}
+
+static const cc_sweep_row lrn_sweep[] = {
+    { CC_SWEEP_QUICK, "X=1x5x4x4", "size=3" },
+    { CC_SWEEP_QUICK, "X=2x8x3x3", "alpha=0.001,beta=0.75,bias=2,size=5" },
+    { CC_SWEEP_QUICK, "X=1x6x5", "size=4" },                              /* even size: one more after */
+    { CC_SWEEP_QUICK, "X=1x4x2x3x3", "alpha=0.01,beta=0.5,size=3" },      /* 3-D spatial */
+    { CC_SWEEP_EDGE, "X=1x3x4x4", "size=1" },
+    { CC_SWEEP_EDGE, "X=1x3x4x4", "alpha=0.5,beta=1.5,bias=1,size=7" },   /* the window wider than C */
+    { CC_SWEEP_EDGE, "X=2x16", "size=5" },                                /* no spatial dims */
+    { CC_SWEEP_EDGE, "X=0x4x3x3", "size=3" },
+    { CC_SWEEP_MODEL, "X=1x96x55x55", "alpha=0.0001,beta=0.75,bias=2,size=5" },   /* AlexNet conv1 */
+    { CC_SWEEP_MODEL, "X=1x192x56x56", "alpha=0.0001,beta=0.75,bias=1,size=5" },  /* GoogLeNet v1 */
+};
+
+const cc_op_def cc_op_LRN = {
+    .id = CC_OP_ID_LRN,
+    .name = "LRN",
+    .domain = "",
+    .since_version = 13,
+    .family = "norm",
+    .n_inputs = 1,
+    .inputs = { { .name = "X", .role = CC_IN_DATA } },
+    .min_outputs = 1,
+    .max_outputs = 1,
+    .n_attrs = CC_ONNX_NATTRS(LRN, 13),
+    .attrs = { CC_ONNX_ATTRS(LRN, 13) },
+    .dtypes = CC_DTYPES_FLOAT,
+    .infer = lrn_infer,
+    .cost = lrn_cost,
+    CC_SWEEP(lrn_sweep),
+    .golden = lrn_golden,
 };

@@ -219,7 +219,40 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
     return CC_OK;
 }
 
+/* LRN across channels: per (image, position) the window's sum of squares in float32,
+ * y = x / powf(bias + alpha / size * sum, beta); OpenMP over images and channels. */
+static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    (void)err;
+    const cc_tensor *x = in[0];
+    cc_dtype d = x->dtype;
+    const int64_t size = cc_attr_i(node, "size"), N = x->shape.dims[0], C = x->shape.dims[1];
+    const float scale = (float)cc_attr_f(node, "alpha") / (float)size, beta = (float)cc_attr_f(node, "beta"),
+                bias = (float)cc_attr_f(node, "bias");
+    int64_t inner = 1;
+    for (int k = 2; k < x->shape.rank; k++) inner *= x->shape.dims[k];
+    const int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+#pragma omp parallel for schedule(static) if (N * C * inner * size > (1 << 16))
+    for (int64_t nc = 0; nc < N * C; nc++) {
+        int64_t n = nc / C, c = nc % C, k0 = c - lo < 0 ? 0 : c - lo, k1 = c + hi >= C ? C - 1 : c + hi;
+        for (int64_t i = 0; i < inner; i++) {
+            float sq = 0;
+            for (int64_t k = k0; k <= k1; k++) {
+                float v = ln_load(x->data, d, (n * C + k) * inner + i);
+                sq += v * v;
+            }
+            ln_store(out[0].data, d, nc * inner + i, ln_load(x->data, d, nc * inner + i) / powf(bias + scale * sq, beta));
+        }
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_LRN, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_InstanceNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_BatchNormalization, .supports = bn_supports, .prepare = bn_prepare, .release = bn_release,

@@ -184,6 +184,12 @@ cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const vo
                               float *mean, float *inv, int64_t rows, int64_t n, float eps, const int32_t *sidx,
                               const int32_t *bidx, int64_t rmod);
 
+/* LRN across channels (x viewed as images x c x inner): y = x / (bias + alpha / size *
+ * the window's sum of squares)^beta, the window floor((size - 1) / 2) channels before and
+ * ceil((size - 1) / 2) after, clipped. */
+cudaError_t cc_cuda_lrn(cudaStream_t s, int dtype, const void *x, void *y, int64_t total, int64_t c, int64_t inner,
+                        int64_t size, float alpha, float beta, float bias);
+
 enum { CC_CUDA_SOFTMAX, CC_CUDA_LOGSOFTMAX, CC_CUDA_HARDMAX };
 
 /* Softmax, LogSoftmax or Hardmax (mode: CC_CUDA_*) along the middle axis of x viewed as

@@ -639,6 +639,49 @@ extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *
     return cudaGetLastError();
 }
 
+/* ---- LRN ------------------------------------------------------------------------------------ */
+
+/* One thread per element: the window's sum of squares across channels in f32, then
+ * y = x / powf(bias + scale * sum, beta). */
+template <typename T>
+__global__ void lrn_k(const T *x, T *y, int64_t total, int64_t c, int64_t inner, int64_t lo, int64_t hi, float scale,
+                      float beta, float bias)
+{
+    GRID_LOOP(i, total) {
+        int64_t pos = i % inner, ch = (i / inner) % c, img = i / inner / c;
+        int64_t k0 = ch - lo < 0 ? 0 : ch - lo, k1 = ch + hi >= c ? c - 1 : ch + hi;
+        float sq = 0.0f;
+        for (int64_t k = k0; k <= k1; k++) {
+            float v = ldf(x, (img * c + k) * inner + pos);
+            sq += v * v;
+        }
+        stf(y, i, ldf(x, i) / powf(bias + scale * sq, beta));
+    }
+}
+
+extern "C" cudaError_t cc_cuda_lrn(cudaStream_t s, int dtype, const void *x, void *y, int64_t total, int64_t c,
+                                   int64_t inner, int64_t size, float alpha, float beta, float bias)
+{
+    if (total <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(total, CC_CUDA_THREADS);
+    int64_t lo = (size - 1) / 2, hi = size - 1 - lo;
+    float scale = alpha / (float)size;
+    switch (dtype) {
+    case CC_F32:
+        lrn_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, total, c, inner, lo, hi, scale, beta, bias);
+        break;
+    case CC_F16:
+        lrn_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, total, c, inner, lo, hi, scale, beta, bias);
+        break;
+    case CC_BF16:
+        lrn_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, total, c, inner, lo, hi,
+                                            scale, beta, bias);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- reductions ---------------------------------------------------------------------------- */
 
 /* One block per output element: each thread folds its share of the reduced elements, the

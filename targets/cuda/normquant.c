@@ -298,7 +298,23 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
                          node->op->name, err);
 }
 
+static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    int64_t inner = 1;
+    for (int k = 2; k < x->shape.rank; k++) inner *= x->shape.dims[k];
+    return cc_cuda_check(cc_cuda_lrn(c->stream, x->dtype, x->data, out[0].data, cc_tensor_numel(x), x->shape.dims[1],
+                                     inner, cc_attr_i(node, "size"), (float)cc_attr_f(node, "alpha"),
+                                     (float)cc_attr_f(node, "beta"), (float)cc_attr_f(node, "bias")),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_LRN, .supports = float_only, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
       .run = ln_run },
     { .op = CC_OP_ID_InstanceNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,

@@ -250,7 +250,57 @@ static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
     return cc_onednn_step_add(b, pd, args, 4, 1, err);
 }
 
+/* LRN: oneDNN's LRN across channels (forward inference) on x's plain layout. oneDNN sums
+ * over channels c - (size - 1) / 2 .. c + (size + 1) / 2 - 1, ONNX over c - floor((size - 1)
+ * / 2) .. c + ceil((size - 1) / 2): the same windows for an odd size only. */
+static cc_status lrn(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = "LRN";
+    const cc_tensor *x = b->in[0];
+    int64_t size = cc_attr_i(b->node, "size");
+    if (size % 2 == 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: oneDNN's window for an even size (%lld) is one channel shorter than ONNX's", op,
+                          (long long)size);
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
+    if (st) return st;
+    dnnl_memory_desc_t md;
+    if ((st = cc_onednn_md_shape(&md, &x->shape, dt, err))) return st;
+    char what[96];
+    snprintf(what, sizeof what, "LRN across channels (inference) for %s", cc_onednn_dt_name(dt));
+    dnnl_lrn_desc_t ld;
+    st = cc_onednn_status(dnnl_lrn_forward_desc_init(&ld, dnnl_forward_inference, dnnl_lrn_across_channels, &md, size,
+                                                     (float)cc_attr_f(b->node, "alpha"),
+                                                     (float)cc_attr_f(b->node, "beta"),
+                                                     (float)cc_attr_f(b->node, "bias")),
+                          what, err);
+    dnnl_primitive_desc_t pd = NULL;
+    if (!st) st = cc_onednn_pd(b, &ld, NULL, what, &pd, err);
+    dnnl_memory_t src = NULL, dst = NULL;
+    if (!st && !(st = cc_onednn_input(b, 0, &md, &md, &src, err)))
+        st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err);
+    if (st) {
+        if (pd) dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_memory_t ws = NULL;
+    dnnl_memory_desc_t ws_md = cc_onednn_pd_md(pd, dnnl_query_workspace_md, 0);
+    int n_args = 2;
+    dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst }, { DNNL_ARG_WORKSPACE, NULL } };
+    if (ws_md.ndims > 0) {
+        if ((st = cc_onednn_mem_new(b, &ws_md, NULL, &ws, err))) {
+            dnnl_primitive_desc_destroy(pd);
+            return st;
+        }
+        args[2].memory = ws;
+        n_args = 3;
+    }
+    return cc_onednn_step_add(b, pd, args, n_args, 1, err);
+}
+
 static const cc_onednn_op reduce_ops[] = {
+    { "LRN", lrn },
     { "LayerNormalization", layer_norm },
     { "Softmax", softmax },
     { "LogSoftmax", softmax },

@@ -273,6 +273,36 @@ static cc_status layernorm_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* LRN: kernels/reduce.cl's lrn, one work-item per element. */
+static cc_status lrn_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    int64_t total = cc_tensor_numel(x), inner = 1, size = cc_attr_i(b->node, "size");
+    for (int k = 2; k < x->shape.rank; k++) inner *= x->shape.dims[k];
+    if (total >= INT32_MAX) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: LRN with 2^31 or more elements");
+    const char *sfx = cc_ocl_suffix(x->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "lrn_%s", sfx);
+    cc_ocl_note(b, "%s%s", name, cc_ocl_storage_note(x->dtype));
+    if (total == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, total);
+    cc_ocl_arg_int(l, x->shape.dims[1]);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, (size - 1) / 2);
+    cc_ocl_arg_int(l, size - 1 - (size - 1) / 2);
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "alpha") / (float)size);
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "beta"));
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "bias"));
+    cc_ocl_range1(l, (size_t)total, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    return CC_OK;
+}
+
 /* TopK: kernels/axis.cl's topk, one work-item per line (Values and Indices); K is a
  * constant. */
 static cc_status topk_prepare(ocl_build *b, cc_err *err)
@@ -286,6 +316,7 @@ static cc_status topk_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_LRN, reduce_supports, lrn_prepare },
     { CC_OP_ID_TopK, arg_supports, topk_prepare },
     { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_InstanceNormalization, reduce_supports, layernorm_prepare },

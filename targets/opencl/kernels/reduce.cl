@@ -169,6 +169,23 @@ kernel void KN(layernorm)(global const TY *restrict x, global const TY *restrict
     if (outs > 2) io[r] = inv;
 }
 
+/* LRN across channels, one work-item per element: the window's sum of squares in f32,
+ * y = x / pow(bias + scale * sum, beta) (scale = alpha / size). */
+kernel void KN(lrn)(global const TY *restrict x, global TY *restrict y, int total, int c, int inner, int lo,
+                    int hi, float scale, float beta, float bias)
+{
+    int i = get_global_id(0);
+    if (i >= total) return;
+    int pos = i % inner, ch = (i / inner) % c, img = i / inner / c;
+    int k0 = max(ch - lo, 0), k1 = min(ch + hi, c - 1);
+    float sq = 0.0f;
+    for (int k = k0; k <= k1; k++) {
+        float v = LD(x, ((long)img * c + k) * inner + pos);
+        sq += v * v;
+    }
+    ST(y, i, LD(x, i) / pow(bias + scale * sq, beta));
+}
+
 #else /* integer copies */
 
 #define REDUCE_INT_KERNEL(NAME, INIT, BODY) REDUCE_KERNEL_OF(NAME, ulong, INIT, BODY, y[i] = (TY)acc)
