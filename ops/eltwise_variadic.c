@@ -153,13 +153,33 @@ static void variadic_cost(const cc_node *node, const cc_tensor *const *in, int n
 
 /* ---- golden ---------------------------------------------------------------------------- */
 
-/* Integer Pow: the real power truncated toward zero (ONNX's reference computes in numpy
- * and casts to the base's type), wrapped to the dtype. */
-static cc_status int_pow(double x, double y, cc_dtype d, int64_t *r, cc_err *err)
+/* Integer Pow as ONNX's reference computes it in numpy: with an integer exponent, the
+ * integer power (repeated squaring, every product wrapping modulo 2^64 and the result
+ * wrapped to the dtype: exact where a double's 53 bits are not); a negative integer
+ * exponent gives the real power truncated toward zero (1 or -1 for a base of 1 or -1, 0
+ * for larger bases; a base of 0 has none: refused). With a float exponent, the real
+ * power truncated toward zero and cast to the base's type (refused out of 64-bit range). */
+static cc_status int_pow(int64_t x, int64_t yi, double y, int y_is_float, cc_dtype d, int64_t *r, cc_err *err)
 {
-    double v = trunc(pow(x, y));
-    if (!(fabs(v) < 9.2e18)) return cc_err_set(err, CC_ERR_ARG, "Pow: integer result %g is out of range", v);
-    *r = cc_eltwise_wrap_int((uint64_t)(int64_t)v, d);
+    if (y_is_float) {
+        double v = trunc(pow((double)x, y));
+        if (!(fabs(v) < 9.2e18)) return cc_err_set(err, CC_ERR_ARG, "Pow: integer result %g is out of range", v);
+        *r = cc_eltwise_wrap_int((uint64_t)(int64_t)v, d);
+        return CC_OK;
+    }
+    int64_t e = yi;
+    if (e < 0) {
+        if (x == 0) return cc_err_set(err, CC_ERR_ARG, "Pow: 0 to a negative integer power");
+        *r = x == 1 ? 1 : x == -1 ? (e % 2 ? -1 : 1) : 0;
+        return CC_OK;
+    }
+    uint64_t acc = 1, base = (uint64_t)x;
+    while (e > 0) {
+        if (e & 1) acc *= base;
+        base *= base;
+        e >>= 1;
+    }
+    *r = cc_eltwise_wrap_int(acc, d);
     return CC_OK;
 }
 
@@ -191,8 +211,8 @@ static cc_status element(vop op, int n, const double *vf, const int64_t *vi, int
             r = vi[0] < 0 ? cc_eltwise_wrap_int((uint64_t)vi[0] * (uint64_t)vi[1], dt) : vi[0];
             break;
         case V_POW: {
-            double y = cc_dtype_is_float(dt1) ? vf[1] : (double)vi[1];
-            cc_status st = int_pow((double)vi[0], y, dt, &r, err);
+            int y_float = cc_dtype_is_float(dt1);
+            cc_status st = int_pow(vi[0], y_float ? 0 : vi[1], y_float ? vf[1] : 0, y_float, dt, &r, err);
             if (st) return st;
             break;
         }

@@ -103,6 +103,21 @@ static void test_binary_hand(void)
         const cc_tensor *in3[2] = { &txi, &tyf };
         const double want3[] = { 1, 8, 0, -27 };
         check_golden(&n, in3, want3, NULL, 4, 1, 0);
+        /* i64 base and exponent: the integer power (3^35 = 50031545098999707, past 2^53: the
+         * golden value holds the double nearest to it), 3^41 wraps modulo 2^64 as numpy's does
+         * (36472996377170786403 - 2^64 = 18026252303461234787, as int64 -420491770248316829;
+         * a real power of 3.6e19 would be out of range), negative powers truncate */
+        const double xb[] = { 3, 3, -1, 2 }, yb[] = { 35, 41, -3, -1 };
+        cc_tensor txb = tensor_of(CC_I64, 1, d4, xb), tyb = tensor_of(CC_I64, 1, d4, yb);
+        const cc_tensor *in4[2] = { &txb, &tyb };
+        cc_tensor o4;
+        cc_golden g4;
+        CHECK(golden_run(&n, in4, 1, &o4, &g4, NULL) == CC_OK);
+        CHECK(g4.value[0] == 50031545098999707.0 && g4.value[2] == -1 && g4.value[3] == 0);
+        CHECK(g4.value[1] == (double)INT64_C(-420491770248316829));
+        cc_golden_free(&g4, 1);
+        cc_tensor_free(&txb);
+        cc_tensor_free(&tyb);
         cc_tensor_free(&tx);
         cc_tensor_free(&ty);
         cc_tensor_free(&tyi);

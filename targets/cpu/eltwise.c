@@ -273,6 +273,7 @@ static cc_status bplan_make(const cc_shape *a, const cc_shape *b, const cc_shape
 typedef struct bargs {
     enum binary_op op;
     cc_dtype dtype;
+    cc_dtype bdtype;     /* b's dtype: dtype, except an integer Pow's exponent of another dtype */
     const void *a, *b;
     void *y;
 } bargs;
@@ -314,6 +315,21 @@ static void bin_f32(enum binary_op op, const float *a, int64_t sa, const float *
     }
 }
 
+/* x to the integer power z as numpy computes it: by repeated squaring, wrapping in 64
+ * bits (the caller narrows to the dtype, which wraps the same way); a negative power is
+ * the real power truncated toward zero (1 or -1 for x = 1 or -1, 0 for |x| > 1; 0 for x =
+ * 0, where the real power is infinite and numpy raises). */
+static int64_t int_pow(int64_t x, int64_t z)
+{
+    if (z < 0) return x == 1 ? 1 : x == -1 ? (z % 2 ? -1 : 1) : 0;
+    uint64_t r = 1, b = (uint64_t)x;
+    for (uint64_t e = (uint64_t)z; e; e >>= 1) {
+        if (e & 1) r *= b;
+        b *= b;
+    }
+    return (int64_t)r;
+}
+
 static int64_t bin_int(enum binary_op op, int64_t x, int64_t z)
 {
     uint64_t ux = (uint64_t)x, uz = (uint64_t)z;
@@ -335,8 +351,8 @@ static int64_t bin_int(enum binary_op op, int64_t x, int64_t z)
         return m;
     }
     case B_FIRST: return x;
-    case B_POW:
-    case B_PRELU: return 0;                         /* integer forms declined in supports() */
+    case B_POW: return int_pow(x, z);
+    case B_PRELU: return x < 0 ? (int64_t)(ux * uz) : x;   /* the product wraps */
     }
     return 0;
 }
@@ -355,10 +371,17 @@ static void bin_run(const bargs *g, int64_t o, int64_t ia, int64_t sa, int64_t i
         cc_cpu_to_f32((const char *)g->b + (size_t)ib * es, d, fb, sb ? len : 1);
         bin_f32(g->op, fa, sa, fb, sb, fy, len);
         cc_cpu_from_f32(fy, (char *)g->y + (size_t)o * es, d, len);
+    } else if (g->bdtype != d && cc_dtype_is_float(g->bdtype)) {
+        /* an integer Pow's float exponent: the real power truncated toward zero, as numpy
+         * computes it in float64 and casts back to the base's type */
+        for (int64_t i = 0; i < len; i++) {
+            double v = trunc(pow((double)load_int(g->a, d, ia + i * sa), cc_load(g->b, g->bdtype, (size_t)(ib + i * sb))));
+            store_int(g->y, d, o + i, fabs(v) < 9.2e18 ? (int64_t)v : 0);
+        }
     } else {
         for (int64_t i = 0; i < len; i++)
             store_int(g->y, d, o + i,
-                      bin_int(g->op, load_int(g->a, d, ia + i * sa), load_int(g->b, d, ib + i * sb)));
+                      bin_int(g->op, load_int(g->a, d, ia + i * sa), load_int(g->b, g->bdtype, ib + i * sb)));
     }
 }
 
@@ -442,7 +465,7 @@ static cc_status binary_step(enum binary_op op, const char *name, const cc_tenso
     bplan p;
     cc_status s = bplan_make(&a->shape, &b->shape, &y->shape, &p, name, err);
     if (s != CC_OK) return s;
-    bargs g = {.op = op, .dtype = d, .a = a->data, .b = b->data, .y = y->data};
+    bargs g = {.op = op, .dtype = d, .bdtype = b->dtype, .a = a->data, .b = b->data, .y = y->data};
     if (scr && cc_dtype_is_float(d)) {
         cc_cpu_to_f32(a->data, d, scr->a, cc_shape_numel(&a->shape));
         operand_to_f32(b, scr->b, cc_shape_numel(&b->shape));
@@ -474,9 +497,9 @@ static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tenso
     (void)out;
     cc_dtype d = in[0]->dtype;
     cc_op_id id = node->op->id;
-    if (is_int_dtype(d) && (id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu)) {
-        snprintf(reason, n, "%s: cpu has no integer %s kernel (dtype %s)", node->op->name, node->op->name,
-                 cc_dtype_name(d));
+    if (is_int_dtype(d) && id == CC_OP_ID_PRelu && in[1]->dtype != d) {
+        snprintf(reason, n, "%s: cpu computes an integer PRelu with a slope of the same dtype only (%s, %s)",
+                 node->op->name, cc_dtype_name(d), cc_dtype_name(in[1]->dtype));
         return CC_SUPPORT_NO;
     }
     if (cc_dtype_is_float(d) || is_int_dtype(d)) return CC_SUPPORT_YES;
