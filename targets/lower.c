@@ -517,3 +517,28 @@ cc_status cc_lower_convtranspose(const cc_node *node, const cc_shape *x, const c
     *mg = w->dims[1];
     return CC_OK;
 }
+
+/* ---- losses ------------------------------------------------------------------------------ */
+
+cc_status cc_lower_loss(const cc_node *node, const cc_shape *x, cc_lower_loss_geom *g, cc_err *err)
+{
+    if (x->rank < 2) return cc_err_set(err, CC_ERR_ARG, "%s: the input must have rank >= 2", node->op->name);
+    cc_lower_loss_geom r;
+    memset(&r, 0, sizeof r);
+    r.n = x->dims[0];
+    r.c = x->dims[1];
+    r.d = 1;
+    for (int k = 2; k < x->rank; k++) r.d *= x->dims[k];
+    int ri = cc_attr_index(node->op, "reduction");
+    const char *red = ri >= 0 && node->attrs[ri].set ? node->attrs[ri].s : "mean";
+    if (!strcmp(red, "none")) r.reduction = 0;
+    else if (!strcmp(red, "sum")) r.reduction = 1;
+    else if (!strcmp(red, "mean")) r.reduction = 2;
+    else return cc_err_set(err, CC_ERR_ARG, "%s: unknown reduction '%s'", node->op->name, red);
+    int ii = cc_attr_index(node->op, "ignore_index");
+    r.has_ignore = ii >= 0 && node->attrs[ii].set;
+    r.ignore = r.has_ignore ? node->attrs[ii].i : 0;
+    r.softmax = node->op->id == CC_OP_ID_SoftmaxCrossEntropyLoss;
+    *g = r;
+    return CC_OK;
+}

@@ -122,4 +122,18 @@ cc_status cc_lower_convtranspose(const cc_node *node, const cc_shape *x, const c
                                  const char *backend, cc_backend_window *win, int64_t *group, int64_t *mg,
                                  cc_err *err);
 
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss (opset 13) for an input x of shape
+ * N x C x d...: the batch, the classes, the positions per (image, class) (the product of
+ * d...), the reduction (0 none, 1 sum, 2 mean), ignore_index (has_ignore 0 when the
+ * attribute is not set) and whether log_prob = LogSoftmax(x) over the classes comes first
+ * (softmax: SoftmaxCrossEntropyLoss). Loss term of position (n, j) with class t: -lp[n, t,
+ * j] * weight[t] (1 without weights; 0 with weight 0 where t is ignore_index); mean: the
+ * terms' sum over the weights' sum. CC_ERR_ARG for rank < 2 or an unknown reduction. */
+typedef struct cc_lower_loss_geom {
+    int64_t n, c, d;
+    int reduction, has_ignore, softmax;
+    int64_t ignore;
+} cc_lower_loss_geom;
+cc_status cc_lower_loss(const cc_node *node, const cc_shape *x, cc_lower_loss_geom *g, cc_err *err);
+
 #endif

@@ -38,7 +38,7 @@
 #define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
 /* Tests matched when this file was written; fewer means a regression (or a different
  * copy of the test data: then update the figure with the reason). */
-#define MIN_MATCHED 612
+#define MIN_MATCHED 681
 
 /* Tests that import but whose expected outputs differ from the golden model, with why.
  * Each must still mismatch (a fixed one should leave this list). */
@@ -72,6 +72,12 @@ static const struct {
       "each node's exact output to float32 before the next and takes the variance another way, and the comparison "
       "bounds only the last node (an exact Reshape): the two float32 evaluations differ by 1 to 4 float32 ulps. The "
       "LayerNormalization op tests on the same data, judged by the op's own bound, match" },
+    { "test_sce_*_log_prob_expanded",
+      "SoftmaxCrossEntropyLoss's expanded graph returns log_prob through an exact node (Identity of LogSoftmax's "
+      "output, or a Reshape), so that output is judged by an exact bound: numpy's float32 LogSoftmax (its exp and log "
+      "not correctly rounded) differs from the golden's rounded exact values by 1 to 2 float32 ulps (golden "
+      "-1.46577871, expected -1.46577859). The loss output of the same tests, and the op tests with log_prob "
+      "(test_sce_*_log_prob), judged by the op's own bound, match" },
     { NULL, NULL },
 };
 

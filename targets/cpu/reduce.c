@@ -685,7 +685,68 @@ static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const
     return CC_OK;
 }
 
+/* ---- NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss ---------------------------------- */
+
+static void store_float(void *p, cc_dtype d, int64_t i, float v)
+{
+    if (d == CC_F16) ((uint16_t *)p)[i] = cc_f32_to_f16(v);
+    else if (d == CC_BF16) ((uint16_t *)p)[i] = cc_f32_to_bf16(v);
+    else ((float *)p)[i] = v;
+}
+
+/* Per position (n, j): the class's log-probability (SoftmaxCrossEntropyLoss: the shift by
+ * the classes' largest score and log of the sum of exps, in float32; every class's written
+ * to log_prob when asked for) or the input itself, the weighted term, and the reduction in
+ * float32 (targets/lower.h's cc_lower_loss). */
+static cc_status loss_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)state;
+    const cc_tensor *x = in[0], *t = in[1], *w = node->n_in > 2 ? in[2] : NULL;
+    cc_lower_loss_geom g;
+    cc_status st = cc_lower_loss(node, &x->shape, &g, err);
+    if (st) return st;
+    cc_dtype d = x->dtype;
+    const int64_t C = g.c, D = g.d;
+    float total = 0, den = 0;
+    for (int64_t n = 0; n < g.n; n++)
+        for (int64_t j = 0; j < D; j++) {
+            int64_t cls = t->dtype == CC_I64 ? ((const int64_t *)t->data)[n * D + j] : ((const int32_t *)t->data)[n * D + j];
+            float shift = 0, ls = 0;
+            if (g.softmax) {
+                float m = -INFINITY, sum = 0;
+                for (int64_t c = 0; c < C; c++) m = fmaxf(m, load_float(x->data, d, (n * C + c) * D + j));
+                for (int64_t c = 0; c < C; c++) sum += expf(load_float(x->data, d, (n * C + c) * D + j) - m);
+                shift = m;
+                ls = logf(sum);
+                for (int64_t c = 0; n_out > 1 && c < C; c++) {
+                    int64_t at = (n * C + c) * D + j;
+                    store_float(out[1].data, d, at, load_float(x->data, d, at) - shift - ls);
+                }
+            }
+            float term = 0, wt = 0;
+            if (!(g.has_ignore && cls == g.ignore)) {
+                if (cls < 0 || cls >= C)
+                    return cc_err_set(err, CC_ERR_ARG, "%s: class %lld outside [0, %lld)", node->op->name,
+                                      (long long)cls, (long long)C);
+                wt = w ? load_float(w->data, d, cls) : 1.0f;
+                float lp = load_float(x->data, d, (n * C + cls) * D + j);
+                if (g.softmax) lp = lp - shift - ls;
+                term = -lp * wt;
+            }
+            if (g.reduction == 0) store_float(out[0].data, d, n * D + j, term);
+            total += term;
+            den += wt;
+        }
+    if (g.reduction == 1) store_float(out[0].data, d, 0, total);
+    else if (g.reduction == 2) store_float(out[0].data, d, 0, total / den);
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    {.op = CC_OP_ID_NegativeLogLikelihoodLoss, .supports = float_only, .run = loss_run},
+    {.op = CC_OP_ID_SoftmaxCrossEntropyLoss, .supports = float_only, .run = loss_run},
     {.op = CC_OP_ID_TopK, .run = topk_run},
     {.op = CC_OP_ID_CumSum, .run = cumsum_run},
     {.op = CC_OP_ID_ArgMax, .run = arg_run},

@@ -190,6 +190,18 @@ cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const vo
 cudaError_t cc_cuda_lrn(cudaStream_t s, int dtype, const void *x, void *y, int64_t total, int64_t c, int64_t inner,
                         int64_t size, float alpha, float beta, float bias);
 
+/* NegativeLogLikelihoodLoss (softmax 0) and SoftmaxCrossEntropyLoss (1) of x (n x c x d)
+ * with classes t (i32, or i64 with is64), weights w (NULL: 1), reduction 0 none, 1 sum, 2
+ * mean, ignore_index where has_ignore: targets/lower.h's cc_lower_loss. log_prob into lpo
+ * when it is not NULL. One thread; a class outside [0, c) counts as ignored (the golden
+ * model refuses such cases). */
+typedef struct cc_cuda_loss_geom {
+    int64_t n, c, d, ignore;
+    int reduction, has_ignore, softmax;
+} cc_cuda_loss_geom;
+cudaError_t cc_cuda_loss(cudaStream_t s, int dtype, const void *x, const void *t, int is64, const void *w, void *y,
+                         void *lpo, const cc_cuda_loss_geom *g);
+
 enum { CC_CUDA_SOFTMAX, CC_CUDA_LOGSOFTMAX, CC_CUDA_HARDMAX };
 
 /* Softmax, LogSoftmax or Hardmax (mode: CC_CUDA_*) along the middle axis of x viewed as

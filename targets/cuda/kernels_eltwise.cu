@@ -682,6 +682,64 @@ extern "C" cudaError_t cc_cuda_lrn(cudaStream_t s, int dtype, const void *x, voi
     return cudaGetLastError();
 }
 
+/* ---- NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss -------------------------------------- */
+
+/* One thread for the whole loss (losses are small); see cc_cuda_loss. */
+template <typename T>
+__global__ void loss_k(const T *x, const void *t, int is64, const T *w, T *y, T *lpo, cc_cuda_loss_geom g)
+{
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    float total = 0.0f, den = 0.0f;
+    for (int64_t img = 0; img < g.n; img++)
+        for (int64_t j = 0; j < g.d; j++) {
+            int64_t at0 = img * g.d + j;
+            int64_t cls = is64 ? ((const int64_t *)t)[at0] : (int64_t)((const int32_t *)t)[at0];
+            float shift = 0.0f, ls = 0.0f;
+            if (g.softmax) {
+                float m = -INFINITY, sum = 0.0f;
+                for (int64_t k = 0; k < g.c; k++) m = fmaxf(m, ldf(x, (img * g.c + k) * g.d + j));
+                for (int64_t k = 0; k < g.c; k++) sum += expf(ldf(x, (img * g.c + k) * g.d + j) - m);
+                shift = m;
+                ls = logf(sum);
+                for (int64_t k = 0; lpo && k < g.c; k++) {
+                    int64_t at = (img * g.c + k) * g.d + j;
+                    stf(lpo, at, ldf(x, at) - shift - ls);
+                }
+            }
+            float term = 0.0f, wt = 0.0f;
+            if (!(g.has_ignore && cls == g.ignore) && cls >= 0 && cls < g.c) {
+                wt = w ? ldf(w, cls) : 1.0f;
+                float lp = ldf(x, (img * g.c + cls) * g.d + j);
+                if (g.softmax) lp = lp - shift - ls;
+                term = -lp * wt;
+            }
+            if (g.reduction == 0) stf(y, at0, term);
+            total += term;
+            den += wt;
+        }
+    if (g.reduction == 1) stf(y, 0, total);
+    else if (g.reduction == 2) stf(y, 0, total / den);
+}
+
+extern "C" cudaError_t cc_cuda_loss(cudaStream_t s, int dtype, const void *x, const void *t, int is64, const void *w,
+                                    void *y, void *lpo, const cc_cuda_loss_geom *g)
+{
+    switch (dtype) {
+    case CC_F32:
+        loss_k<<<1, 1, 0, s>>>((const float *)x, t, is64, (const float *)w, (float *)y, (float *)lpo, *g);
+        break;
+    case CC_F16:
+        loss_k<<<1, 1, 0, s>>>((const __half *)x, t, is64, (const __half *)w, (__half *)y, (__half *)lpo, *g);
+        break;
+    case CC_BF16:
+        loss_k<<<1, 1, 0, s>>>((const __nv_bfloat16 *)x, t, is64, (const __nv_bfloat16 *)w, (__nv_bfloat16 *)y,
+                               (__nv_bfloat16 *)lpo, *g);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- reductions ---------------------------------------------------------------------------- */
 
 /* One block per output element: each thread folds its share of the reduced elements, the

@@ -212,7 +212,27 @@ static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const
                          node->op->name, err);
 }
 
+/* NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss: the project's one-thread kernel
+ * (kernels_eltwise.cu). */
+static cc_status loss_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)state;
+    cc_lower_loss_geom lg;
+    cc_status st = cc_lower_loss(node, &in[0]->shape, &lg, err);
+    if (st) return st;
+    cc_cuda_loss_geom g = { .n = lg.n, .c = lg.c, .d = lg.d, .ignore = lg.ignore, .reduction = lg.reduction,
+                       .has_ignore = lg.has_ignore, .softmax = lg.softmax };
+    const cc_tensor *w = node->n_in > 2 ? in[2] : NULL;
+    return cc_cuda_check(cc_cuda_loss(c->stream, in[0]->dtype, in[0]->data, in[1]->data, in[1]->dtype == CC_I64,
+                                      w ? w->data : NULL, out[0].data, n_out > 1 ? out[1].data : NULL, &g),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_NegativeLogLikelihoodLoss, .supports = float_only, .run = loss_run },
+    { .op = CC_OP_ID_SoftmaxCrossEntropyLoss, .supports = float_only, .run = loss_run },
     { .op = CC_OP_ID_TopK, .prepare = topk_prepare, .release = free, .run = topk_run },
     { .op = CC_OP_ID_CumSum, .prepare = cumsum_prepare, .release = free, .run = cumsum_run },
     { .op = CC_OP_ID_ArgMax, .run = arg_run },

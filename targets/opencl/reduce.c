@@ -303,6 +303,48 @@ static cc_status lrn_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss: kernels/reduce.cl's loss, one
+ * work-item for the whole loss (targets/lower.h's cc_lower_loss). */
+static cc_status loss_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0], *t = b->in[1];
+    int has_w = b->node->n_in > 2 && b->in_slot[2] >= 0;
+    cc_lower_loss_geom g;
+    cc_status st = cc_lower_loss(b->node, &x->shape, &g, err);
+    if (st) return st;
+    if (cc_tensor_numel(x) >= INT32_MAX || g.ignore < INT32_MIN || g.ignore > INT32_MAX)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s with 2^31 or more elements or an ignore_index past 32 bits",
+                          b->node->op->name);
+    if (t->dtype != CC_I32 && t->dtype != CC_I64)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: %s's classes must be i32 or i64", b->node->op->name);
+    const char *sfx = cc_ocl_suffix(x->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "loss_%s", sfx);
+    cc_ocl_note(b, "%s, one work-item%s", name, cc_ocl_storage_note(x->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    int has_lp = b->node->n_out > 1;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_int(l, t->dtype == CC_I64);
+    cc_ocl_arg_mem(l, has_w ? b->in_slot[2] : b->in_slot[0]);
+    cc_ocl_arg_int(l, has_w);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, has_lp ? b->out_slot[1] : b->out_slot[0]);
+    cc_ocl_arg_int(l, has_lp);
+    cc_ocl_arg_int(l, g.n);
+    cc_ocl_arg_int(l, g.c);
+    cc_ocl_arg_int(l, g.d);
+    cc_ocl_arg_int(l, g.reduction);
+    cc_ocl_arg_int(l, g.has_ignore);
+    cc_ocl_arg_int(l, g.ignore);
+    cc_ocl_arg_int(l, g.softmax);
+    cc_ocl_range1(l, 1, 1);
+    return CC_OK;
+}
+
 /* TopK: kernels/axis.cl's topk, one work-item per line (Values and Indices); K is a
  * constant. */
 static cc_status topk_prepare(ocl_build *b, cc_err *err)
@@ -316,6 +358,8 @@ static cc_status topk_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_NegativeLogLikelihoodLoss, reduce_supports, loss_prepare },
+    { CC_OP_ID_SoftmaxCrossEntropyLoss, reduce_supports, loss_prepare },
     { CC_OP_ID_LRN, reduce_supports, lrn_prepare },
     { CC_OP_ID_TopK, arg_supports, topk_prepare },
     { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },

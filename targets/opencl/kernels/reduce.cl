@@ -186,6 +186,49 @@ kernel void KN(lrn)(global const TY *restrict x, global TY *restrict y, int tota
     ST(y, i, LD(x, i) / pow(bias + scale * sq, beta));
 }
 
+/* NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss in one work-item (the losses
+ * are small): per position (img, j) the class's log-probability (softmax: shifted by the
+ * classes' largest score, minus the log of the sum of exps; every class's written to lpo
+ * when has_lp), the weighted term, and the reduction (0 none, 1 sum, 2 mean) in f32. The
+ * classes come from t32 or t64 (the same buffer, is64 says which). A class outside [0, c)
+ * that is not ignore_index (undefined in the specification; the golden model refuses such
+ * cases) counts as ignored. */
+kernel void KN(loss)(global const TY *restrict x, global const int *restrict t32, global const long *restrict t64,
+                     int is64, global const TY *restrict w, int has_w, global TY *restrict y, global TY *restrict lpo,
+                     int has_lp, int n, int c, int d, int reduction, int has_ignore, int ignore, int softmax)
+{
+    if (get_global_id(0) != 0) return;
+    float total = 0.0f, den = 0.0f;
+    for (int img = 0; img < n; img++)
+        for (int j = 0; j < d; j++) {
+            long cls = is64 ? t64[(long)img * d + j] : (long)t32[(long)img * d + j];
+            float shift = 0.0f, ls = 0.0f;
+            if (softmax) {
+                float m = -INFINITY, sum = 0.0f;
+                for (int k = 0; k < c; k++) m = fmax(m, LD(x, ((long)img * c + k) * d + j));
+                for (int k = 0; k < c; k++) sum += exp(LD(x, ((long)img * c + k) * d + j) - m);
+                shift = m;
+                ls = log(sum);
+                for (int k = 0; has_lp && k < c; k++) {
+                    long at = ((long)img * c + k) * d + j;
+                    ST(lpo, at, LD(x, at) - shift - ls);
+                }
+            }
+            float term = 0.0f, wt = 0.0f;
+            if (!(has_ignore && cls == (long)ignore) && cls >= 0 && cls < c) {
+                wt = has_w ? LD(w, cls) : 1.0f;
+                float lp = LD(x, ((long)img * c + cls) * d + j);
+                if (softmax) lp = lp - shift - ls;
+                term = -lp * wt;
+            }
+            if (reduction == 0) ST(y, (long)img * d + j, term);
+            total += term;
+            den += wt;
+        }
+    if (reduction == 1) ST(y, 0, total);
+    else if (reduction == 2) ST(y, 0, total / den);
+}
+
 #else /* integer copies */
 
 #define REDUCE_INT_KERNEL(NAME, INIT, BODY) REDUCE_KERNEL_OF(NAME, ulong, INIT, BODY, y[i] = (TY)acc)
