@@ -464,3 +464,13 @@ int cc_cli_add_targets(const char *cmd, const char *v, const cc_target_iface **t
     }
     return -1;
 }
+
+void cc_cli_visible_targets(const cc_target_iface **targets, const char **devices, int *n)
+{
+    for (int i = 0; i < cc_target_count() && *n < CC_RUN_MAX_TARGETS; i++) {
+        const cc_target_iface *t = cc_target_at(i);
+        if (t->hidden) continue;
+        devices[*n] = "";
+        targets[(*n)++] = t;
+    }
+}

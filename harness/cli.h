@@ -39,6 +39,9 @@ int cc_cli_load_plugins(const char *cmd, int *argc, char **argv);
  * one is kept once). Returns -1 to go on, or 2 after printing one line naming cmd (an
  * empty item, an unknown target). */
 int cc_cli_add_targets(const char *cmd, const char *v, const cc_target_iface **targets, const char **devices, int *n);
+/* Appends every registered target that is not hidden (the default --targets of conformance
+ * and scan), with the default device. */
+void cc_cli_visible_targets(const cc_target_iface **targets, const char **devices, int *n);
 /* `crosscheck bench ...` */
 int cc_bench_main(int argc, char **argv);
 

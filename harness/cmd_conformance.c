@@ -124,13 +124,7 @@ int cc_cmd_conformance(int argc, char **argv, const char *command_line, const ch
         }
     }
     if (join && tag) return cc_cli_say("conformance", "--tag labels a run of its own; a joined run keeps its tag"), 2;
-    if (o.n_targets == 0)
-        for (int i = 0; i < cc_target_count() && o.n_targets < CC_RUN_MAX_TARGETS; i++) {
-            const cc_target_iface *t = cc_target_at(i);
-            if (t->hidden) continue;
-            o.devices[o.n_targets] = "";
-            o.targets[o.n_targets++] = t;
-        }
+    if (o.n_targets == 0) cc_cli_visible_targets(o.targets, o.devices, &o.n_targets);
     for (int k = 0; k < o.n_ops; k++)
         if (!cc_catalog_find(o.ops[k]))
             return cc_cli_say("conformance", "--ops: '%s' is not an op of the catalog (see `crosscheck list ops`)",
@@ -148,41 +142,14 @@ int cc_cmd_conformance(int argc, char **argv, const char *command_line, const ch
 
     /* the run: the record of model runs, with the conformance settings as its config */
     static cc_model_run_options mo;
-    memset(&mo, 0, sizeof mo);
-    mo.db_path = db_path;
-    mo.model = "conformance";
-    mo.n_targets = o.n_targets;
-    for (int k = 0; k < o.n_targets; k++) {
-        mo.targets[k] = o.targets[k];
-        mo.devices[k] = o.devices[k];
-    }
-    mo.join_run = join;
-    mo.timeout_s = o.timeout_s; /* the targets' probe */
-    mo.tag = tag;
-    mo.command_line = command_line;
-    mo.libraries = libraries;
-    mo.git_commit = git_commit;
-    mo.version = version;
     static cc_model_record rec;
-    memset(&rec, 0, sizeof rec);
-    rec.lock.fd = -1;
-    if (!strncmp(db_path, "out/", 4)) mkdir("out", 0777);
     cc_env_mark mark_start;
     cc_env_mark_take(&mark_start);
     double t0 = cc_now();
-    st = cc_model_record_open(&mo, &rec, &err);
-    static cc_run_info info;
-    if (!st) {
-        memset(&info, 0, sizeof info);
-        cc_env_collect(&info);
-        snprintf(info.tag, sizeof info.tag, "%s", tag ? tag : "");
-        snprintf(info.config, sizeof info.config, "conformance=%.300s;tests=%d", o.dir, n);
-        snprintf(info.command, sizeof info.command, "%s", command_line ? command_line : "");
-        snprintf(info.version, sizeof info.version, "%s", version ? version : "");
-        snprintf(info.git_commit, sizeof info.git_commit, "%s", git_commit ? git_commit : "");
-        snprintf(info.libraries, sizeof info.libraries, "%s", libraries ? libraries : "");
-        st = cc_model_record_begin(&mo, &rec, &info, &err);
-    }
+    char config[512];
+    snprintf(config, sizeof config, "conformance=%.300s;tests=%d", o.dir, n);
+    st = cc_model_record_start(&mo, &rec, "conformance", db_path, o.n_targets, o.targets, o.devices, join, tag,
+                               o.timeout_s, config, command_line, libraries, git_commit, version, &err);
     if (st) {
         cc_conformance_tests_free(tests, ops, n);
         cc_model_record_close(&rec);

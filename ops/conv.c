@@ -164,6 +164,19 @@ cc_status cc_conv_accumulate(const cc_conv_geom *g, const cc_tensor *x, double x
     return CC_OK;
 }
 
+void cc_conv_add_bias(const cc_tensor *b, int64_t n_img, int64_t m, int64_t per_filter, double *value, double *mag)
+{
+    int64_t o = 0;
+    for (int64_t n = 0; n < n_img; n++)
+        for (int64_t f = 0; f < m; f++) {
+            double bv = cc_load(b->data, b->dtype, (size_t)f);
+            for (int64_t i = 0; i < per_filter; i++, o++) {
+                value[o] += bv;
+                mag[o] += fabs(bv);
+            }
+        }
+}
+
 /* ---- Conv ------------------------------------------------------------------------ */
 
 enum { CONV_X, CONV_W, CONV_B };
@@ -217,18 +230,7 @@ static cc_status conv_golden(const cc_node *node, const cc_tensor *const *in, in
     if (st) return st;
     st = cc_conv_accumulate(&g, x, 0, w, NULL, out[0].value, out[0].mag, err);
     if (st) return st;
-    int64_t per_filter = cc_window_out_numel(&g.win);
-    if (b) {
-        int64_t o = 0;
-        for (int64_t n = 0; n < g.n; n++)
-            for (int64_t m = 0; m < g.m; m++) {
-                double bv = cc_load(b->data, b->dtype, (size_t)m);
-                for (int64_t i = 0; i < per_filter; i++, o++) {
-                    out[0].value[o] += bv;
-                    out[0].mag[o] += fabs(bv);
-                }
-            }
-    }
+    if (b) cc_conv_add_bias(b, g.n, g.m, cc_window_out_numel(&g.win), out[0].value, out[0].mag);
     out[0].k = (double)cc_conv_reduction(&g) + (b ? 1 : 0);
     return CC_OK;
 }

@@ -37,4 +37,8 @@ cc_status cc_conv_accumulate(const cc_conv_geom *g, const cc_tensor *x, double x
                              const cc_tensor *w, const double *w_zero, double *acc, double *mag,
                              cc_err *err);
 
+/* The bias b[f] (m values) added to every output of filter f of every image (n_img images,
+ * per_filter outputs each, filter-major), and |b[f]| to their magnitudes. */
+void cc_conv_add_bias(const cc_tensor *b, int64_t n_img, int64_t m, int64_t per_filter, double *value, double *mag);
+
 #endif

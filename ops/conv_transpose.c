@@ -252,15 +252,7 @@ static cc_status ct_golden(const cc_node *node, const cc_tensor *const *in, int 
                         }
                     }
         }
-    if (b)
-        for (int64_t n = 0; n < g.n; n++)
-            for (int64_t m = 0; m < g.m; m++) {
-                double bv = cc_load(b->data, b->dtype, (size_t)m);
-                for (int64_t o = 0; o < ov; o++) {
-                    val[(n * g.m + m) * ov + o] += bv;
-                    mag[(n * g.m + m) * ov + o] += fabs(bv);
-                }
-            }
+    if (b) cc_conv_add_bias(b, g.n, g.m, ov, val, mag);
     double k = (double)cg;
     for (int d = 0; d < g.nsp; d++) k *= (double)most_taps(&g, d);
     out[0].k = k + (b ? 1 : 0);

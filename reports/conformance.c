@@ -42,13 +42,8 @@ static void listing(const cc_rdata *d, cc_text *t, int mistrusted)
         if (mistrusted ? r->verdict != CC_MISTRUSTED : !bad) continue;
         if (all++ >= max) continue;
         shown++;
-        cc_text_put(t, "| ");
-        cc_text_md_code(t, r->test, 1);
-        cc_text_put(t, " | ");
-        cc_text_md(t, r->op);
-        cc_text_put(t, " | ");
-        cc_text_md_code(t, r->target, 1);
-        cc_text_printf(t, " | %s %s | ", cc_report_verdict_symbol(r->verdict), cc_verdict_name(r->verdict));
+        cc_report_test_cells(t, r->test, r->op, r->target);
+        cc_text_printf(t, " %s %s | ", cc_report_verdict_symbol(r->verdict), cc_verdict_name(r->verdict));
         if (isnan(r->ratio)) cc_text_put(t, "—");
         else cc_text_printf(t, "%.3g", r->ratio);
         cc_text_put(t, " | ");
@@ -57,6 +52,17 @@ static void listing(const cc_rdata *d, cc_text *t, int mistrusted)
     }
     if (all > shown) cc_text_printf(t, "\n(%d more not shown)\n", all - shown);
     cc_text_put(t, "\n");
+}
+
+void cc_report_test_cells(cc_text *t, const char *test, const char *op, const char *target)
+{
+    cc_text_put(t, "| ");
+    cc_text_md_code(t, test, 1);
+    cc_text_put(t, " | ");
+    cc_text_md(t, op);
+    cc_text_put(t, " | ");
+    cc_text_md_code(t, target, 1);
+    cc_text_put(t, " |");
 }
 
 void cc_report_conformance(const cc_rdata *d, cc_text *t)

@@ -296,13 +296,8 @@ static void conf_section(cc_text *t, const cc_comparison *c, cc_change kind, int
         const cc_compare_conf_row *r = &c->crows[i];
         if (r->change_kind != kind) continue;
         shown++;
-        cc_text_put(t, "| ");
-        cc_text_md_code(t, r->test, 1);
-        cc_text_put(t, " | ");
-        cc_text_md(t, r->op);
-        cc_text_put(t, " | ");
-        cc_text_md_code(t, r->target, 1);
-        cc_text_printf(t, " | %s %s | %s %s |\n", cc_report_verdict_symbol(r->base_verdict),
+        cc_report_test_cells(t, r->test, r->op, r->target);
+        cc_text_printf(t, " %s %s | %s %s |\n", cc_report_verdict_symbol(r->base_verdict),
                        cc_verdict_name(r->base_verdict), cc_report_verdict_symbol(r->cand_verdict),
                        cc_verdict_name(r->cand_verdict));
     }

@@ -97,6 +97,9 @@ void cc_report_models(const cc_rdata *d, cc_text *t);
 /* The conformance section (ONNX node tests per target and op), when the run has them
  * (conformance.c). */
 void cc_report_conformance(const cc_rdata *d, cc_text *t);
+/* "| `test` | op | `target` |": the first cells of a node test's table row (conformance.c;
+ * the regression report's node tests too). */
+void cc_report_test_cells(cc_text *t, const char *test, const char *op, const char *target);
 /* The model scans' section (op support per model and target before running), when the run
  * has them (scan.c). */
 void cc_report_scans(const cc_rdata *d, cc_text *t);

@@ -140,3 +140,41 @@ void cc_model_record_close(cc_model_record *rec)
     rec->store = NULL;
     cc_run_lock_release(&rec->lock);
 }
+
+cc_status cc_model_record_start(cc_model_run_options *mo, cc_model_record *rec, const char *command,
+                                const char *db_path, int n_targets, const cc_target_iface *const *targets,
+                                const char *const *devices, const char *join, const char *tag, double probe_timeout_s,
+                                const char *config, const char *command_line, const char *libraries,
+                                const char *git_commit, const char *version, cc_err *err)
+{
+    memset(mo, 0, sizeof *mo);
+    mo->db_path = db_path;
+    mo->model = command;
+    mo->n_targets = n_targets;
+    for (int k = 0; k < n_targets && k < CC_RUN_MAX_TARGETS; k++) {
+        mo->targets[k] = targets[k];
+        mo->devices[k] = devices[k];
+    }
+    mo->join_run = join;
+    mo->tag = tag;
+    mo->timeout_s = probe_timeout_s;
+    mo->command_line = command_line;
+    mo->libraries = libraries;
+    mo->git_commit = git_commit;
+    mo->version = version;
+    memset(rec, 0, sizeof *rec);
+    rec->lock.fd = -1;
+    if (!strncmp(db_path, "out/", 4)) mkdir("out", 0777);
+    cc_status st = cc_model_record_open(mo, rec, err);
+    if (st) return st;
+    static cc_run_info info;
+    memset(&info, 0, sizeof info);
+    cc_env_collect(&info);
+    snprintf(info.tag, sizeof info.tag, "%s", tag ? tag : "");
+    snprintf(info.config, sizeof info.config, "%s", config);
+    snprintf(info.command, sizeof info.command, "%s", command_line ? command_line : "");
+    snprintf(info.version, sizeof info.version, "%s", version ? version : "");
+    snprintf(info.git_commit, sizeof info.git_commit, "%s", git_commit ? git_commit : "");
+    snprintf(info.libraries, sizeof info.libraries, "%s", libraries ? libraries : "");
+    return cc_model_record_begin(mo, rec, &info, err);
+}

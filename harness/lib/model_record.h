@@ -39,6 +39,17 @@ cc_status cc_model_record_begin(const cc_model_run_options *o, cc_model_record *
  * interrupted or when the joined run was interrupted before, else "finished"). */
 cc_status cc_model_record_end(cc_model_record *rec, int interrupted, const cc_env_mark *mark_start, cc_err *err);
 
+/* For the commands whose results are not model runs (conformance, scan): fills *mo with
+ * what the record needs (the database, targets, a join or a tag, the probe's timeout, the
+ * build's identity; model names the command), then opens and begins the record with a run
+ * whose config is `config`, as cc_model_record_open and cc_model_record_begin do. The
+ * output folder "out" is made when the database is under it. rec is reset first. */
+cc_status cc_model_record_start(cc_model_run_options *mo, cc_model_record *rec, const char *command,
+                                const char *db_path, int n_targets, const cc_target_iface *const *targets,
+                                const char *const *devices, const char *join, const char *tag, double probe_timeout_s,
+                                const char *config, const char *command_line, const char *libraries,
+                                const char *git_commit, const char *version, cc_err *err);
+
 /* Closes the database and releases the run's lock. Accepts a record never opened. */
 void cc_model_record_close(cc_model_record *rec);
 

@@ -137,19 +137,19 @@ static void conv_release(void *state)
     free(s);
 }
 
-static cc_support conv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason,
-                                size_t n)
+cc_support cc_cpu_conv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                char *reason, size_t n)
 {
     (void)ctx;
     (void)out;
-    (void)node;
     if (!cc_dtype_is_float(in[0]->dtype)) {
-        snprintf(reason, n, "Conv: cpu computes float types only, got %s", cc_dtype_name(in[0]->dtype));
+        snprintf(reason, n, "%s: cpu computes float types only, got %s", node->op->name, cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
     int nsp = in[0]->shape.rank - 2;
     if (nsp < 1 || nsp > CC_BACKEND_MAX_SPATIAL) {
-        snprintf(reason, n, "Conv: cpu handles 1 to %d spatial dims, got %d", CC_BACKEND_MAX_SPATIAL, nsp);
+        snprintf(reason, n, "%s: cpu handles 1 to %d spatial dims, got %d", node->op->name, CC_BACKEND_MAX_SPATIAL,
+                 nsp);
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
@@ -320,7 +320,7 @@ static cc_status conv_run(void *ctx, const cc_node *node, const cc_tensor *const
 /* ---- the family -------------------------------------------------------------------- */
 
 static const cc_kernel kernels[] = {
-    { .op = CC_OP_ID_Conv, .supports = conv_supports, .prepare = conv_prepare, .release = conv_release,
+    { .op = CC_OP_ID_Conv, .supports = cc_cpu_conv_supports, .prepare = conv_prepare, .release = conv_release,
       .run = conv_run },
     { .op = CC_OP_ID_ConvInteger, .prepare = cc_cpu_qconv_prepare, .release = cc_cpu_qconv_release,
       .run = cc_cpu_qconv_run },

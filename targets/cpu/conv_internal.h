@@ -33,6 +33,9 @@ cc_status cc_cpu_conv_make(const cc_node *node, const cc_shape *x, const cc_shap
 void cc_cpu_im2col(const void *x, size_t es, const cc_backend_window *w, int64_t channels, void *col);
 
 /* ConvInteger and QLinearConv (conv_int.c). */
+/* Conv's and ConvTranspose's supports(): float data with 1 to 3 spatial dims. */
+cc_support cc_cpu_conv_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                char *reason, size_t n);
 cc_status cc_cpu_qconv_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                const cc_tensor *out, void **state, cc_err *err);
 cc_status cc_cpu_qconv_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,

@@ -33,24 +33,6 @@ static void ct_release(void *state)
     free(s);
 }
 
-static cc_support ct_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
-                              char *reason, size_t n)
-{
-    (void)ctx;
-    (void)node;
-    (void)out;
-    if (!cc_dtype_is_float(in[0]->dtype)) {
-        snprintf(reason, n, "ConvTranspose: cpu computes float types only, got %s", cc_dtype_name(in[0]->dtype));
-        return CC_SUPPORT_NO;
-    }
-    int nsp = in[0]->shape.rank - 2;
-    if (nsp < 1 || nsp > CC_BACKEND_MAX_SPATIAL) {
-        snprintf(reason, n, "ConvTranspose: cpu handles 1 to %d spatial dims, got %d", CC_BACKEND_MAX_SPATIAL, nsp);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
-}
-
 static cc_status ct_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                             const cc_tensor *out, void **state, cc_err *err)
 {
@@ -164,7 +146,7 @@ static cc_status ct_run(void *ctx, const cc_node *node, const cc_tensor *const *
 }
 
 static const cc_kernel kernels[] = {
-    { .op = CC_OP_ID_ConvTranspose, .supports = ct_supports, .prepare = ct_prepare, .release = ct_release,
+    { .op = CC_OP_ID_ConvTranspose, .supports = cc_cpu_conv_supports, .prepare = ct_prepare, .release = ct_release,
       .run = ct_run },
 };
 
