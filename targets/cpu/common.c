@@ -149,3 +149,14 @@ void cc_cpu_sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, flo
         }
     }
 }
+
+int cc_cpu_stage_operand(const cc_tensor *t, float **copy, int *fixed)
+{
+    if (!t || t->dtype == CC_F32) return 0;
+    if (!(*copy = cc_cpu_alloc_f32(cc_tensor_numel(t)))) return -1;
+    if (t->data) {
+        cc_cpu_to_f32(t->data, t->dtype, *copy, cc_tensor_numel(t));
+        *fixed = 1;
+    }
+    return 0;
+}

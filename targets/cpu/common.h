@@ -14,6 +14,12 @@
  * scratch (which must hold numel(t) floats). */
 const float *cc_cpu_f32_in(const cc_tensor *t, float *scratch);
 
+/* For an operand t that is not f32 (a constant weight or bias of f16/bf16 data): allocates
+ * *copy (numel(t) floats) and, when t holds data at prepare time, converts it there and
+ * sets *fixed (run converts it otherwise). Nothing for an absent or f32 t. -1 when out of
+ * memory, else 0. */
+int cc_cpu_stage_operand(const cc_tensor *t, float **copy, int *fixed);
+
 /* Allocates n floats (64-byte aligned, at least one), NULL on failure; free with free(). */
 float *cc_cpu_alloc_f32(int64_t n);
 

@@ -53,20 +53,8 @@ static cc_status ct_prepare(void *ctx, const cc_node *node, const cc_tensor *con
     s->iv = g->in[0] * g->in[1] * g->in[2];
     s->ov = g->out[0] * g->out[1] * g->out[2];
     int nomem = 0;
-    if (w->dtype != CC_F32) {
-        nomem |= !(s->w = cc_cpu_alloc_f32(cc_tensor_numel(w)));
-        if (s->w && w->data) {
-            cc_cpu_to_f32(w->data, w->dtype, s->w, cc_tensor_numel(w));
-            s->w_fixed = 1;
-        }
-    }
-    if (b && b->dtype != CC_F32) {
-        nomem |= !(s->b = cc_cpu_alloc_f32(cc_tensor_numel(b)));
-        if (s->b && b->data) {
-            cc_cpu_to_f32(b->data, b->dtype, s->b, cc_tensor_numel(b));
-            s->b_fixed = 1;
-        }
-    }
+    nomem |= cc_cpu_stage_operand(w, &s->w, &s->w_fixed) != 0;
+    nomem |= cc_cpu_stage_operand(b, &s->b, &s->b_fixed) != 0;
     if (x->dtype != CC_F32) nomem |= !(s->x = cc_cpu_alloc_f32(cc_tensor_numel(x)));
     if (out[0].dtype != CC_F32) nomem |= !(s->y = cc_cpu_alloc_f32(cc_tensor_numel(&out[0])));
     nomem |= !(s->col = cc_cpu_alloc_f32(s->mg * s->kv * s->iv));
