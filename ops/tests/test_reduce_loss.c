@@ -53,6 +53,7 @@ static void test_nll(void)
     cc_golden g;
     cc_err e = { 0 };
     CHECK(golden_run(&sum, inb, 1, &out, &g, &e) == CC_ERR_ARG && strstr(e.msg, "outside [0, 3)"));
+    cc_golden_free(&g, 1); /* golden() failed after golden_run allocated its outputs */
     cc_tensor_free(&x);
     cc_tensor_free(&t);
     cc_tensor_free(&w);
