@@ -153,15 +153,13 @@ static cc_status case_ref(merge_ctx *m, sqlite3_stmt *res, int64_t *ref, cc_err 
 }
 
 /* Copies run src_id (the current row of S_RUNS) with everything that hangs off it. */
-/* The rows of source run src_id of one table into dst_id: six columns after run_id
- * (sources before schema `since` have none). */
-static cc_status copy_rows(merge_ctx *m, int since, const char *table, const char *cols, int64_t src_id,
-                           int64_t dst_id, int64_t *copied, cc_err *err)
+/* The rows of source run src_id of one table into dst_id: sel selects six columns of run
+ * ? in row order, ins inserts (run_id, those six) (sources before schema `since` have
+ * none). */
+static cc_status copy_rows(merge_ctx *m, int since, const char *sel, const char *ins, int64_t src_id, int64_t dst_id,
+                           int64_t *copied, cc_err *err)
 {
     if (cc_store_schema_version(m->src) < since) return CC_OK;
-    char sel[256], ins[256];
-    snprintf(sel, sizeof sel, "SELECT %s FROM %s WHERE run_id = ? ORDER BY id", cols, table);
-    snprintf(ins, sizeof ins, "INSERT INTO %s (run_id, %s) VALUES (?, ?, ?, ?, ?, ?, ?)", table, cols);
     sqlite3_stmt *src = NULL, *dst = NULL;
     cc_status status = CC_OK;
     if (sqlite3_prepare_v2(m->src->db, sel, -1, &src, NULL) != SQLITE_OK)
@@ -264,11 +262,19 @@ static cc_status copy_run(merge_ctx *m, sqlite3_stmt *run, int64_t src_id, cc_er
         if (rs != SQLITE_DONE) return cc_db_error(m->src, "reading model latency samples", err);
     }
     if (rc != SQLITE_DONE) return cc_db_error(m->src, "reading model results", err);
-    status = copy_rows(m, 8, "conformance_results", "test, op, target, verdict, ratio, reason", src_id, dst_id,
-                       &m->stats.conformance_results, err);
+    status = copy_rows(m, 8,
+                       "SELECT test, op, target, verdict, ratio, reason FROM conformance_results"
+                       " WHERE run_id = ? ORDER BY id",
+                       "INSERT INTO conformance_results (run_id, test, op, target, verdict, ratio, reason)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       src_id, dst_id, &m->stats.conformance_results, err);
     if (status == CC_OK)
-        status = copy_rows(m, 10, "scan_results", "model, target, op, nodes, supported, reason", src_id, dst_id,
-                           &m->stats.scan_results, err);
+        status = copy_rows(m, 10,
+                           "SELECT model, target, op, nodes, supported, reason FROM scan_results"
+                           " WHERE run_id = ? ORDER BY id",
+                           "INSERT INTO scan_results (run_id, model, target, op, nodes, supported, reason)"
+                           " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           src_id, dst_id, &m->stats.scan_results, err);
     return status;
 }
 
