@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "lib/model_run.h"
+#include "lib/model_variant.h"
 
 static volatile int interrupted;
 
@@ -115,6 +116,9 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  DIR: an ONNX test-data folder (model.onnx, test_data_set_N/input_K.pb and output_K.pb):\n"
                 "  the FP32 jobs also compare each target with the recorded outputs (exit 1 when one does\n"
                 "  not match them); the model is named after the folder\n"
+                "  --inputs FILE, --expected FILE  one recorded set from loose files for an .onnx model\n"
+                "                      (.pb TensorProtos or .npy; repeat in input / output order), compared\n"
+                "                      like a test-data folder's\n"
                 "  --targets LIST      targets, NAME or NAME:DEVICE (cuda:tf32: FP32 on TF32 tensor cores,\n"
                 "                      stored as its own target; default: every non-test target but ref)\n"
                 "  --precisions LIST   f32,f16,bf16,int8 (default: all four)\n"
@@ -205,6 +209,14 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                     return cc_cli_say("model run", "--input-shape names '%s' twice", names[o.n_shapes]), 2;
             o.shape_names[o.n_shapes] = names[o.n_shapes];
             o.n_shapes++;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--inputs", &v)) != 0) {
+            if (k < 0) return 2;
+            if (o.n_rec_inputs == CC_MAX_IO) return cc_cli_say("model run", "--inputs: at most %d files", CC_MAX_IO), 2;
+            o.rec_inputs[o.n_rec_inputs++] = v;
+        } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--expected", &v)) != 0) {
+            if (k < 0) return 2;
+            if (o.n_rec_expected == CC_MAX_IO) return cc_cli_say("model run", "--expected: at most %d files", CC_MAX_IO), 2;
+            o.rec_expected[o.n_rec_expected++] = v;
         } else if ((k = cc_cli_value(&cli, argc, argv, &i, "--weights", &v)) != 0) {
             if (k < 0) return 2;
             o.weights_path = v;
@@ -263,6 +275,18 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
             return cc_cli_say("model run", "cannot read model file '%s': %s", o.model, strerror(errno)), 2;
         if (!S_ISREG(sb.st_mode))
             return cc_cli_say("model run", "model file '%s' is not a regular file", o.model), 2;
+    }
+    if (o.n_rec_inputs + o.n_rec_expected > 0) {
+        if (!o.n_rec_expected)
+            return cc_cli_say("model run", "--inputs needs the outputs they gave (--expected FILE, one per output)"), 2;
+        if (o.testdata || !o.model || !cc_model_is_onnx(o.model))
+            return cc_cli_say("model run", "--inputs/--expected go with an .onnx file (a test-data folder has its own sets)"),
+                   2;
+        for (int q = 0; q < o.n_rec_inputs + o.n_rec_expected; q++) {
+            const char *f = q < o.n_rec_inputs ? o.rec_inputs[q] : o.rec_expected[q - o.n_rec_inputs];
+            if (stat(f, &sb) || !S_ISREG(sb.st_mode))
+                return cc_cli_say("model run", "cannot read tensor file '%s'", f), 2;
+        }
     }
     if (o.weights_path && stat(o.weights_path, &sb))
         return cc_cli_say("model run", "cannot read weights file '%s': %s", o.weights_path,

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # fuzz.sh — builds and runs crosscheck's libFuzzer targets: the input parsers (ONNX models
-# and tensors, case ids, CSV case lists, weights files), each under AddressSanitizer,
+# and tensors, case ids, CSV case lists, weights files, .npy files), each under AddressSanitizer,
 # UndefinedBehaviorSanitizer and leak detection.
 #
 # Usage: scripts/fuzz.sh TARGET SECONDS [SEED]
-#   TARGET   onnx, case, cases_csv, weights, or all (one after the other)
+#   TARGET   onnx, case, cases_csv, weights, npy, or all (one after the other)
 #   SECONDS  how long each target fuzzes; 0 only replays its corpora once
 #   SEED     libFuzzer's random seed (a positive integer): the same seed on the same corpus
 #            tries the same inputs in the same order, so a short gate (scripts/test.sh)
@@ -21,11 +21,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage="usage: scripts/fuzz.sh onnx|case|cases_csv|weights|all SECONDS [SEED]"
+usage="usage: scripts/fuzz.sh onnx|case|cases_csv|weights|npy|all SECONDS [SEED]"
 if [ $# -ne 2 ] && [ $# -ne 3 ]; then echo "fuzz: $usage" >&2; exit 2; fi
 case "$1" in
-    onnx|case|cases_csv|weights) targets=("$1") ;;
-    all) targets=(onnx case cases_csv weights) ;;
+    onnx|case|cases_csv|weights|npy) targets=("$1") ;;
+    all) targets=(onnx case cases_csv weights npy) ;;
     *) echo "fuzz: unknown target '$1' ($usage)" >&2; exit 2 ;;
 esac
 if ! [[ "$2" =~ ^[0-9]+$ ]]; then echo "fuzz: SECONDS must be a whole number, got '$2' ($usage)" >&2; exit 2; fi
@@ -37,7 +37,7 @@ if [ $# -eq 3 ]; then
 fi
 
 # where each target's executable and committed seeds live
-declare -A module=([onnx]=models [weights]=models [case]=ops [cases_csv]=harness)
+declare -A module=([onnx]=models [weights]=models [case]=ops [cases_csv]=harness [npy]=harness)
 
 build=build-fuzz
 if ! command -v clang >/dev/null; then

@@ -26,6 +26,7 @@
 #include "model_diag.h"
 #include "model_variant.h"
 #include "model_record.h"
+#include "npy.h"
 #include "stats.h"
 #include "worker.h"
 
@@ -110,6 +111,28 @@ static double sqnr_db(double signal, double noise)
  * CC_CONF_CAP_DB or more (the bar a target meets against the FP32 golden model); below it,
  * mistrusted when the golden model is below it too (the recorded outputs disagree with the
  * law: another model semantics, TF32 on the original machine), else failed. */
+/* A tensor file: an .npy file, else a serialized TensorProto (.pb). */
+static cc_status read_tensor_file(const char *path, cc_tensor *t, cc_err *err)
+{
+    size_t n = strlen(path);
+    if (n > 4 && !strcmp(path + n - 4, ".npy")) return cc_npy_read(path, t, err);
+    return cc_onnx_read_tensor(path, t, NULL, 0, err);
+}
+
+/* The recorded set of o's loose files (--inputs, --expected) into td (its model left
+ * NULL). */
+static cc_status loose_set(const cc_model_run_options *o, cc_onnx_testdata *td, cc_err *err)
+{
+    memset(td, 0, sizeof *td);
+    cc_status st = CC_OK;
+    for (int i = 0; i < o->n_rec_inputs && !st; i++)
+        if (!(st = read_tensor_file(o->rec_inputs[i], &td->inputs[i], err))) td->n_inputs++;
+    for (int i = 0; i < o->n_rec_expected && !st; i++)
+        if (!(st = read_tensor_file(o->rec_expected[i], &td->expected[i], err))) td->n_expected++;
+    if (st) cc_onnx_testdata_free(td);
+    return st;
+}
+
 static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_graph_exec *x, cc_model_result *r)
 {
     double sig = 0, noise_t = 0, noise_g = 0, max_abs = 0;
@@ -119,33 +142,40 @@ static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_
     for (int k = 0; !why[0]; k++) {
         char path[4096];
         struct stat sb;
-        snprintf(path, sizeof path, "%s/test_data_set_%d", o->testdata, k);
-        if (stat(path, &sb) != 0) break;
+        if (o->testdata) {
+            snprintf(path, sizeof path, "%s/test_data_set_%d", o->testdata, k);
+            if (stat(path, &sb) != 0) break;
+        } else if (k > 0) {
+            break;
+        }
         cc_onnx_testdata td;
         cc_model_eval ev;
         memset(&ev, 0, sizeof ev);
         cc_tensor out[CC_MAX_IO];
         memset(out, 0, sizeof out);
         cc_err e = { 0 };
-        if (cc_onnx_testdata_load(o->testdata, k, &oo, &td, &e)) {
+        if (o->testdata ? cc_onnx_testdata_load(o->testdata, k, &oo, &td, &e) : loose_set(o, &td, &e)) {
             snprintf(why, sizeof why, "%.250s", e.msg);
             break;
         }
+        char set[32];
+        if (o->testdata) snprintf(set, sizeof set, "test_data_set_%d", k);
+        else snprintf(set, sizeof set, "the recorded files");
         for (int i = 0; i < g->n_inputs && !why[0]; i++) {
             const cc_tensor *want = &g->values[g->inputs[i]];
             char a[64], b[64];
             if (i >= td.n_inputs || td.inputs[i].dtype != want->dtype || !cc_shape_equal(&td.inputs[i].shape, &want->shape))
-                snprintf(why, sizeof why, "test_data_set_%d: input %d is %s %s, the model takes %s %s", k, i,
+                snprintf(why, sizeof why, "%s: input %d is %s %s, the model takes %s %s", set, i,
                          i < td.n_inputs ? cc_dtype_name(td.inputs[i].dtype) : "absent",
                          i < td.n_inputs ? cc_shape_format(&td.inputs[i].shape, a, sizeof a) : "",
                          cc_dtype_name(want->dtype), cc_shape_format(&want->shape, b, sizeof b));
         }
         if (!why[0] && td.n_expected != g->n_outputs)
-            snprintf(why, sizeof why, "test_data_set_%d has %d outputs, the model %d", k, td.n_expected, g->n_outputs);
+            snprintf(why, sizeof why, "%s: %d outputs recorded, the model has %d", set, td.n_expected, g->n_outputs);
         for (int j = 0; j < g->n_outputs && !why[0]; j++) {
             const cc_tensor *oj = &g->values[g->outputs[j]];
             if (!cc_shape_equal(&td.expected[j].shape, &oj->shape) || cc_tensor_alloc(&out[j], oj->dtype, &oj->shape, &e))
-                snprintf(why, sizeof why, "test_data_set_%d: output %d's shape differs from the model's%s%.150s", k, j,
+                snprintf(why, sizeof why, "%s: output %d's shape differs from the model's%s%.150s", set, j,
                          e.msg[0] ? ": " : "", e.msg);
         }
         if (!why[0] && cc_graph_exec_run(x, td.inputs, out, &e)) snprintf(why, sizeof why, "%.250s", e.msg);
@@ -337,7 +367,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         cc_model_divergence(v->m, &v->eval0, t, ctx, r);
         cc_model_propagated(v->m, &v->eval0, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
     }
-    if (o->testdata && v->dt == CC_F32) recorded_check(o, g, x, r);
+    if ((o->testdata || o->n_rec_expected) && v->dt == CC_F32) recorded_check(o, g, x, r);
     /* latency at batch 1 */
     {
         cc_tensor in[CC_MAX_IO];

@@ -22,6 +22,10 @@ typedef struct cc_model_run_options {
                                          model came from one, model then its model.onnx:
                                          the FP32 jobs also compare with its recorded
                                          outputs (models/testdata.h); NULL otherwise */
+    int n_rec_inputs, n_rec_expected; /* one recorded set from loose files (--inputs,
+                                         --expected: .pb TensorProtos or .npy), compared
+                                         like a test-data folder's set; 0: none */
+    const char *rec_inputs[CC_MAX_IO], *rec_expected[CC_MAX_IO];
     int n_targets;
     const cc_target_iface *targets[CC_RUN_MAX_TARGETS];
     const char *devices[CC_RUN_MAX_TARGETS];
