@@ -11,6 +11,7 @@
 #                                   enabled column, comments, bad rows
 #   models/fuzz/corpus/weights/     the weights file of fuzz_weights' model (cc_weights_save)
 #                                   and truncations of it
+# (harness/fuzz/corpus/npy/ holds hand-written .npy seeds, hand-*: this script leaves them.)
 # Only seed-* files are replaced: inputs kept for a finding (repro-*) and inputs that long
 # fuzzing runs found to add coverage (found-*: a run's working corpus merged into the
 # committed one with libFuzzer's -merge=1, renamed found-<first 16 hex digits of the
