@@ -101,6 +101,12 @@ cc_status cc_onednn_unary_algs(const cc_onednn_build *b, cc_onednn_eltwise *s, i
         }
         return CC_OK;
     }
+    if (strcmp(op, "Reciprocal") == 0) { /* 1 / x = pow with alpha 1, beta -1 */
+        s[0].alg = dnnl_eltwise_pow;
+        s[0].alpha = 1;
+        s[0].beta = -1;
+        return CC_OK;
+    }
     if (strcmp(op, "Neg") == 0) { /* -x = linear with alpha -1, beta 0 */
         s[0].alg = dnnl_eltwise_linear;
         s[0].alpha = -1;
@@ -320,6 +326,7 @@ static const cc_onednn_op eltwise_ops[] = {
     { "Sqrt", unary },        { "Add", binary },      { "Sub", binary },    { "Mul", binary },
     { "Div", binary },        { "Abs", unary },       { "Round", unary },   { "Elu", unary },
     { "Selu", unary },        { "Neg", unary },       { "Log", log_refused }, { "Min", minmax },
+    { "Reciprocal", unary },
     { "Max", minmax },
 };
 
