@@ -47,11 +47,13 @@ static cc_support unary_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
 {
     (void)c;
     (void)out;
-    if (!is_float(in[0]->dtype)) {
-        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+    int clip = strcmp(node->op->name, "Clip") == 0;
+    cc_dtype d = in[0]->dtype;
+    if (!is_float(d) && !(clip && (d == CC_I8 || d == CC_U8 || d == CC_I32))) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
-    if (strcmp(node->op->name, "Clip") == 0)
+    if (clip)
         for (int i = 1; i < node->n_in && i < 3; i++)
             if (in[i] && (!in[i]->data || cc_tensor_numel(in[i]) != 1)) {
                 snprintf(reason, n, "opencl: Clip needs constant scalar min and max");
@@ -95,6 +97,15 @@ static cc_status unary_prepare(ocl_build *b, cc_err *err)
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
     cc_ocl_arg_int(l, n);
+    if (!is_float(b->in[0]->dtype)) {
+        /* integer Clip (eltwise_int.cl): the bounds as int, the dtype's own where absent */
+        int64_t lo = INT32_MIN, hi = INT32_MAX;
+        if (node->n_in > 1 && b->in[1]) lo = cc_ocl_const_int(b->in[1], 0);
+        if (node->n_in > 2 && b->in[2]) hi = cc_ocl_const_int(b->in[2], 0);
+        cc_ocl_arg_int(l, lo);
+        cc_ocl_arg_int(l, hi);
+        return CC_OK;
+    }
     cc_ocl_arg_float(l, p0);
     cc_ocl_arg_float(l, p1);
     return CC_OK;
@@ -164,14 +175,15 @@ static cc_status binary_prepare(ocl_build *b, cc_err *err)
     return binary_launch(b, base, b->in_slot[0], &b->in[0]->shape, b->in_slot[1], &b->in[1]->shape, err);
 }
 
-/* Pow and PRelu have float kernels only; Pow's exponent is of the base's dtype or an
- * integer. */
+/* Pow and PRelu: float kernels (Pow's exponent of the base's dtype or an integer) and
+ * integer kernels with both operands of one dtype (eltwise_int.cl). */
 static cc_support arith_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                  const cc_tensor *out, char *reason, size_t n)
 {
     cc_op_id id = node->op->id;
-    if ((id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) && !is_float(in[0]->dtype)) {
-        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
+    if ((id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) && !is_float(in[0]->dtype) && in[1]->dtype != in[0]->dtype) {
+        snprintf(reason, n, "opencl: an integer %s takes a second operand of its own dtype (%s, %s)", node->op->name,
+                 cc_dtype_name(in[0]->dtype), cc_dtype_name(in[1]->dtype));
         return CC_SUPPORT_NO;
     }
     cc_dtype dy = in[1]->dtype;

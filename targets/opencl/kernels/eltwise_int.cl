@@ -23,8 +23,33 @@ TY KN(imod_of)(TY u, TY v, int floor_)
     return m;
 }
 
+/* Integer Pow as numpy computes it: repeated squaring wrapping modulo 2^64, narrowed to TY;
+ * a negative exponent gives the real power truncated (1 or -1 for 1 and -1, else 0). */
+TY KN(ipow_of)(TY u, TY v)
+{
+    long e = (long)v;
+    if (e < 0) return (long)u == 1 ? (TY)1 : (long)u == -1 ? (TY)((e & 1) ? -1 : 1) : (TY)0;
+    ulong r = 1, b = (ulong)(long)u;
+    for (; e > 0; e >>= 1) {
+        if (e & 1) r *= b;
+        b *= b;
+    }
+    return (TY)r;
+}
+
+BINARY_INT(elt_pow, KN(ipow_of)(u, v))
+BINARY_INT(elt_prelu, u < 0 ? (TY)((UT)u * (UT)v) : u)
 BINARY_INT(elt_min, v < u ? v : u)
 BINARY_INT(elt_max, v > u ? v : u)
 BINARY_INT(elt_fmod, KN(imod_of)(u, v, 0))
 BINARY_INT(elt_imod, KN(imod_of)(u, v, 1))
 BINARY_INT(elt_first, u)
+
+/* Clip on 8-bit and 32-bit integers: the bounds (the dtype's own, where absent) as int. */
+kernel void KN(elt_clip)(global const TY *x, global TY *y, int n, int lo, int hi)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int v = (int)x[i];
+    y[i] = (TY)(v < lo ? lo : v > hi ? hi : v);
+}
