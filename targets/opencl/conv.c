@@ -141,50 +141,58 @@ static cc_status conv_boff(ocl_build *b, const conv_geom *g, int pointwise, int 
 
 /* ---- Conv ------------------------------------------------------------------------------- */
 
+/* Conv's and ConvTranspose's supports(): float data with 1 to 3 spatial axes. */
 static cc_support conv_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                 const cc_tensor *out, char *reason, size_t n)
 {
     (void)c;
-    (void)node;
     cc_dtype d = in[CV_X]->dtype;
     if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
-        snprintf(reason, n, "opencl: no Conv kernel for %s", cc_dtype_name(d));
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
     int nsp = in[CV_X]->shape.rank - 2;
     if (nsp < 1 || nsp > 3 || out[0].shape.rank != in[CV_X]->shape.rank) {
-        snprintf(reason, n, "opencl: Conv with %d spatial axes (1 to 3 supported)", nsp);
+        snprintf(reason, n, "opencl: %s with %d spatial axes (1 to 3 supported)", node->op->name, nsp);
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
 }
 
-static cc_status conv_direct(ocl_build *b, const conv_geom *g, cc_dtype dt, int has_bias, cc_err *err)
+/* One work-item per output element of kernel `base` of program conv_direct (conv_direct or
+ * conv_transpose): its geometry table (n images of c channels, m filters in `group` groups,
+ * the window w) as a constant, x, w, b (has_bias), y and the n_out outputs. */
+static cc_status direct_launch(ocl_build *b, const char *base, const cc_backend_window *w, int64_t n_img, int64_t c,
+                               int64_t m, int64_t group, cc_dtype dt, int has_bias, int64_t n_out, cc_err *err)
 {
-    const cc_backend_window *w = &g->w;
-    int v[22] = { (int)g->n, (int)g->c, (int)w->in[0], (int)w->in[1], (int)w->in[2], (int)g->m,
+    int v[22] = { (int)n_img, (int)c, (int)w->in[0], (int)w->in[1], (int)w->in[2], (int)m,
                   (int)w->out[0], (int)w->out[1], (int)w->out[2], (int)w->k[0], (int)w->k[1], (int)w->k[2] };
     window_ints(w, v + 12);
-    v[21] = (int)g->group;
+    v[21] = (int)group;
     int gslot;
     cc_status st = cc_ocl_const(b, v, sizeof v, &gslot, err);
     if (st) return st;
-    char name[32];
-    snprintf(name, sizeof name, "conv_direct_%s", cc_ocl_suffix(dt));
+    char prog[32], name[40];
+    snprintf(prog, sizeof prog, "conv_direct_%s", cc_ocl_suffix(dt));
+    snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(dt));
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, name, name, &l, err))) return st;
-    int64_t n = g->n * g->m * g->p;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     cc_ocl_arg_mem(l, b->in_slot[CV_X]);
     cc_ocl_arg_mem(l, b->in_slot[CV_W]);
     cc_ocl_arg_mem(l, has_bias ? b->in_slot[CV_B] : b->in_slot[CV_W]);
     cc_ocl_arg_int(l, has_bias);
     cc_ocl_arg_mem(l, b->out_slot[0]);
-    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, n_out);
     cc_ocl_arg_mem(l, gslot);
     size_t wg = cc_ocl_wg_limit(b, l, 64);
-    cc_ocl_range1(l, (size_t)n, wg);
+    cc_ocl_range1(l, (size_t)n_out, wg);
     cc_ocl_note(b, "%s wg %zu%s", name, wg, cc_ocl_storage_note(dt));
     return CC_OK;
+}
+
+static cc_status conv_direct(ocl_build *b, const conv_geom *g, cc_dtype dt, int has_bias, cc_err *err)
+{
+    return direct_launch(b, "conv_direct", &g->w, g->n, g->c, g->m, g->group, dt, has_bias, g->n * g->m * g->p, err);
 }
 
 static cc_status conv_prepare(ocl_build *b, cc_err *err)
@@ -358,25 +366,6 @@ static cc_status qconv_prepare(ocl_build *b, cc_err *err)
 
 /* ---- ConvTranspose ------------------------------------------------------------------------- */
 
-static cc_support ct_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
-                              char *reason, size_t n)
-{
-    (void)c;
-    (void)node;
-    (void)out;
-    cc_dtype d = in[CV_X]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
-        snprintf(reason, n, "opencl: no ConvTranspose kernel for %s", cc_dtype_name(d));
-        return CC_SUPPORT_NO;
-    }
-    int nsp = in[CV_X]->shape.rank - 2;
-    if (nsp < 1 || nsp > 3) {
-        snprintf(reason, n, "opencl: ConvTranspose with %d spatial axes (1 to 3 supported)", nsp);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
-}
-
 /* One work-item per output (conv_direct.cl's conv_transpose): the gather form needs no
  * atomics and no column buffer. */
 static cc_status ct_prepare(ocl_build *b, cc_err *err)
@@ -393,33 +382,12 @@ static cc_status ct_prepare(ocl_build *b, cc_err *err)
     if (!n) return CC_OK;
     if (n >= INT32_MAX || cc_tensor_numel(x) >= INT32_MAX || cc_tensor_numel(w) >= INT32_MAX)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: ConvTranspose with 2^31 or more elements");
-    int v[22] = { (int)x->shape.dims[0], (int)x->shape.dims[1], (int)win.in[0], (int)win.in[1], (int)win.in[2],
-                  (int)(group * mg), (int)win.out[0], (int)win.out[1], (int)win.out[2], (int)win.k[0],
-                  (int)win.k[1], (int)win.k[2] };
-    window_ints(&win, v + 12);
-    v[21] = (int)group;
-    int gslot;
-    if ((st = cc_ocl_const(b, v, sizeof v, &gslot, err))) return st;
-    char prog[32], name[32];
-    snprintf(prog, sizeof prog, "conv_direct_%s", cc_ocl_suffix(dt));
-    snprintf(name, sizeof name, "conv_transpose_%s", cc_ocl_suffix(dt));
-    ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
-    cc_ocl_arg_mem(l, b->in_slot[CV_X]);
-    cc_ocl_arg_mem(l, b->in_slot[CV_W]);
-    cc_ocl_arg_mem(l, has_bias ? b->in_slot[CV_B] : b->in_slot[CV_W]);
-    cc_ocl_arg_int(l, has_bias);
-    cc_ocl_arg_mem(l, b->out_slot[0]);
-    cc_ocl_arg_int(l, n);
-    cc_ocl_arg_mem(l, gslot);
-    size_t wg = cc_ocl_wg_limit(b, l, 64);
-    cc_ocl_range1(l, (size_t)n, wg);
-    cc_ocl_note(b, "%s wg %zu%s", name, wg, cc_ocl_storage_note(dt));
-    return CC_OK;
+    return direct_launch(b, "conv_transpose", &win, x->shape.dims[0], x->shape.dims[1], group * mg, group, dt,
+                         has_bias, n, err);
 }
 
 static const ocl_op conv_ops[] = {
-    { CC_OP_ID_ConvTranspose, ct_supports, ct_prepare },
+    { CC_OP_ID_ConvTranspose, conv_supports, ct_prepare },
     { CC_OP_ID_Conv, conv_supports, conv_prepare },
     { CC_OP_ID_ConvInteger, qconv_supports, qconv_prepare },
     { CC_OP_ID_QLinearConv, qconv_supports, qconv_prepare },
