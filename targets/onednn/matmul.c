@@ -113,6 +113,11 @@ static cc_status mm_build(cc_onednn_build *b, const mm_spec *ms, cc_err *err)
     if (m->a[m->nd - 1] + ms->rows == 0)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's matmul leaves the output unwritten for K = 0",
                           b->node->op->name);
+    /* an empty output needs no primitive: nothing to compute, and oneDNN 2.6's matmul
+     * divides by zero (SIGFPE) creating one for it on AVX-512 machines (seen with N = 0 on
+     * a Sapphire Rapids machine, avx512_core_amx) */
+    for (int i = 0; i < m->nd; i++)
+        if (m->d[i] == 0) return CC_OK;
     if (ms->rows) { /* a and b grown along K by the bias rows */
         grown = *m;
         grown.a[m->nd - 1] += ms->rows;
