@@ -1,7 +1,7 @@
 /* shape.c — the shape family's reshaping ops: Flatten
  * (opset 13), Reshape (opset 14) and Transpose (opset 13), and the copies Identity (opset
  * 16) and Dropout (opset 13, inference: the output is the input, the optional mask all
- * true; training_mode=1 drops at random and is not in the catalog). Concat, Split and Slice
+ * true; training_mode=1 drops at random and is refused, except with ratio 0: the identity). Concat, Split and Slice
  * live in shape_concat.c; Shape, Size, Unsqueeze, Squeeze, Expand and Tile in shape_dims.c;
  * the gathers in shape_index.c; DepthToSpace, SpaceToDepth, Trilu and EyeLike in
  * shape_block.c. Every op here only moves data: the golden copies input values
@@ -346,9 +346,14 @@ static cc_status identity_infer(const cc_node *node, const cc_tensor *const *in,
         if (t && (!t->data || cc_tensor_numel(t) != 1 || t->dtype != CC_BOOL))
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
                               "Dropout: training_mode must be a constant bool scalar (inference only)");
-        if (t && cc_load(t->data, CC_BOOL, 0) != 0)
+        /* training mode keeps each element with probability 1 - ratio, scaled by 1 / (1 - ratio):
+         * random unless ratio is 0, where it is the identity (exporters write that for a
+         * dropout of p = 0 inside a model in eval mode) */
+        if (t && cc_load(t->data, CC_BOOL, 0) != 0 && !(r && r->data && cc_tensor_numel(r) == 1 &&
+                                                        cc_dtype_is_float(r->dtype) && cc_load(r->data, r->dtype, 0) == 0))
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                              "Dropout: training_mode=1 drops elements at random: crosscheck runs inference only");
+                              "Dropout: training_mode=1 with a ratio other than 0 drops elements at random: crosscheck "
+                              "runs inference only");
         if (r && r->data) {
             if (cc_tensor_numel(r) != 1 || !cc_dtype_is_float(r->dtype))
                 return cc_err_set(err, CC_ERR_ARG, "Dropout: ratio must be a float scalar");
@@ -406,6 +411,7 @@ static const cc_sweep_row dropout_sweep[] = {
     { Q, "data=7", "ratio=0.1,training_mode=0" },
     { Q | EDGE, "data=2x0x3" },
     { Q, "data=3x5x7x2", "ratio=0" },
+    { Q, "data=3x4", "ratio=0,training_mode=1,mask=1" }, /* ratio 0 in training mode: the identity */
     { MODEL, "data=1x128x768" },                 /* a BERT-base hidden state */
 };
 
