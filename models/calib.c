@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "quantize.h"
 #include "zoo.h"
@@ -48,6 +49,90 @@ int cc_calib_method_parse(const char *name, cc_calib_method *out)
     return -1;
 }
 
+/* ---- synthetic inputs ----------------------------------------------------------------- */
+
+/* What the ops that read a graph input accept of it, found by following the value through
+ * ops that only move or convert it. */
+typedef enum { ROLE_ANY, ROLE_POSITIVE, ROLE_NONZERO, ROLE_MASK, ROLE_INDEX } input_role;
+
+static int moves_value(cc_op_id id)
+{
+    return id == CC_OP_ID_Cast || id == CC_OP_ID_Unsqueeze || id == CC_OP_ID_Squeeze || id == CC_OP_ID_Reshape ||
+           id == CC_OP_ID_Flatten || id == CC_OP_ID_Identity || id == CC_OP_ID_Expand || id == CC_OP_ID_Transpose;
+}
+
+/* The role of value v (and, for ROLE_INDEX, the exclusive upper bound of the indices: the
+ * smallest extent of the axes it indexes). Index beats mask beats the rest. */
+static input_role value_role(const cc_graph *g, int v, int64_t *bound, int depth)
+{
+    input_role role = ROLE_ANY;
+    for (int k = 0; k < g->n_nodes && depth < 8; k++) {
+        const cc_node *nd = &g->nodes[k];
+        cc_op_id id = nd->op->id;
+        for (int j = 0; j < nd->n_in; j++) {
+            if (nd->in[j] != v) continue;
+            input_role r = ROLE_ANY;
+            if ((id == CC_OP_ID_Gather || id == CC_OP_ID_GatherElements) && j == 1 && nd->in[0] >= 0) {
+                const cc_shape *ds = &g->values[nd->in[0]].shape;
+                int64_t axis = cc_attr_i(nd, "axis");
+                if (axis < 0) axis += ds->rank;
+                if (axis >= 0 && axis < ds->rank && ds->dims[axis] > 0) {
+                    r = ROLE_INDEX;
+                    if (*bound <= 0 || ds->dims[axis] < *bound) *bound = ds->dims[axis];
+                }
+            } else if (id == CC_OP_ID_Equal || id == CC_OP_ID_Not || id == CC_OP_ID_And || id == CC_OP_ID_Or ||
+                       id == CC_OP_ID_Xor || (id == CC_OP_ID_Where && j == 0)) {
+                r = ROLE_MASK;
+            } else if (((id == CC_OP_ID_Div || id == CC_OP_ID_Mod) && j == 1) || (id == CC_OP_ID_BitShift && j == 0)) {
+                r = ROLE_NONZERO;
+            } else if ((id == CC_OP_ID_BatchNormalization && j == 4) ||
+                       ((id == CC_OP_ID_Sqrt || id == CC_OP_ID_Log || id == CC_OP_ID_Reciprocal) && j == 0)) {
+                r = ROLE_POSITIVE;
+            } else if (moves_value(id) && j == 0) {
+                for (int q = 0; q < nd->n_out; q++) {
+                    input_role rq = value_role(g, nd->out[q], bound, depth + 1);
+                    if (rq > r) r = rq;
+                }
+            }
+            if (r > role) role = r;
+        }
+    }
+    return role;
+}
+
+static int name_says_mask(const char *name)
+{
+    for (const char *p = name; *p; p++)
+        if ((p[0] == 'm' || p[0] == 'M') && strncasecmp(p, "mask", 4) == 0) return 1;
+    return 0;
+}
+
+/* Values for input i (tensor t, its role) that the model's ops accept: indices within the
+ * rows they index (token ids, positions), masks of 1s then 0s along the last axis (at least
+ * one 1 per row: a padded sequence), positive or non-zero values where an op needs them;
+ * other integers small and positive, other floats standard normal. */
+static void fill_input(cc_tensor *t, input_role role, int64_t bound, cc_rng *rng)
+{
+    int64_t n = cc_tensor_numel(t);
+    int fl = cc_dtype_is_float(t->dtype);
+    if (role == ROLE_MASK) {
+        int64_t len = t->shape.rank ? t->shape.dims[t->shape.rank - 1] : 1;
+        for (int64_t r = 0; len > 0 && r < n / len; r++) {
+            int64_t ones = cc_rng_int(rng, len / 2 > 0 ? len / 2 : 1, len);
+            for (int64_t e = 0; e < len; e++) cc_store(t->data, t->dtype, (size_t)(r * len + e), e < ones);
+        }
+        return;
+    }
+    for (int64_t e = 0; e < n; e++) {
+        double x;
+        if (role == ROLE_INDEX) x = (double)cc_rng_int(rng, 0, bound - 1);
+        else if (!fl) x = (double)cc_rng_int(rng, 1, t->dtype == CC_BOOL ? 1 : 4);
+        else if (role == ROLE_POSITIVE || role == ROLE_NONZERO) x = 0.5 + fabs(cc_rng_normal(rng));
+        else x = cc_rng_normal(rng);
+        cc_store(t->data, t->dtype, (size_t)e, x);
+    }
+}
+
 cc_status cc_model_synthetic_input(const cc_model *m, uint64_t seed, cc_tensor *in, cc_err *err)
 {
     const cc_graph *g = &m->graph;
@@ -59,21 +144,24 @@ cc_status cc_model_synthetic_input(const cc_model *m, uint64_t seed, cc_tensor *
         const cc_tensor *v = &g->values[g->inputs[i]];
         if ((st = cc_tensor_alloc(&in[i], v->dtype, &v->shape, err))) break;
         made++;
-        if (!cc_dtype_is_float(v->dtype)) continue;
-        int64_t n = cc_tensor_numel(v);
-        if (v->shape.rank == 4) {
-            /* images: the suite's synthetic photographs, made in f32 and rounded */
-            cc_tensor f = { 0 };
-            if ((st = cc_tensor_alloc(&f, CC_F32, &v->shape, err))) break;
-            uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)i;
-            int scenes = m->task == CC_TASK_DETECT && v->shape.dims[2] >= 64 && v->shape.dims[3] >= 64;
-            st = scenes ? cc_zoo_scenes(&f, s, NULL, NULL, err) : cc_zoo_images(&f, s, err);
-            for (int64_t e = 0; e < n && !st; e++) cc_store(in[i].data, v->dtype, (size_t)e, ((float *)f.data)[e]);
-            cc_tensor_free(&f);
-            if (st) break;
+        int64_t n = cc_tensor_numel(v), bound = 0;
+        input_role role = value_role(g, g->inputs[i], &bound, 0);
+        if (role == ROLE_ANY && !cc_dtype_is_float(v->dtype) && m->value_names &&
+            name_says_mask(m->value_names[g->inputs[i]]))
+            role = ROLE_MASK;
+        if (role != ROLE_ANY || !cc_dtype_is_float(v->dtype) || v->shape.rank != 4) {
+            fill_input(&in[i], role, bound, &rng);
             continue;
         }
-        for (int64_t e = 0; e < n; e++) cc_store(in[i].data, v->dtype, (size_t)e, cc_rng_normal(&rng));
+        /* images: the suite's synthetic photographs, made in f32 and rounded */
+        cc_tensor f = { 0 };
+        if ((st = cc_tensor_alloc(&f, CC_F32, &v->shape, err))) break;
+        uint64_t s = seed * 0x9e3779b97f4a7c15ull + (uint64_t)i;
+        int scenes = m->task == CC_TASK_DETECT && v->shape.dims[2] >= 64 && v->shape.dims[3] >= 64;
+        st = scenes ? cc_zoo_scenes(&f, s, NULL, NULL, err) : cc_zoo_images(&f, s, err);
+        for (int64_t e = 0; e < n && !st; e++) cc_store(in[i].data, v->dtype, (size_t)e, ((float *)f.data)[e]);
+        cc_tensor_free(&f);
+        if (st) break;
     }
     if (st) {
         for (int j = 0; j < made; j++) cc_tensor_free(&in[j]);

@@ -72,9 +72,14 @@ int cc_calib_method_parse(const char *name, cc_calib_method *out);
 /* Synthetic inputs for m, deterministic in seed: rank-4 floating inputs are images
  * (cc_zoo_images: the suite's synthetic photographs of its scene classes; for detectors
  * cc_zoo_scenes, objects on a background, when the image is at least 64x64), made in f32
- * and rounded to the input's type, other floating inputs standard normal,
- * integer inputs 0. in[0..n_inputs-1] are allocated (free each with cc_tensor_free). On
- * error nothing is allocated. */
+ * and rounded to the input's type; other inputs get values the ops reading them accept
+ * (followed through Cast, Reshape, Unsqueeze and the like): the indices of a Gather within
+ * the extent of the axis it indexes (token ids, positions), a mask (read by Equal, Not,
+ * Where's condition or the logic ops, or an integer input named *mask*) 1s then 0s along its
+ * last axis with at least one 1, positive values for a variance, Sqrt, Log or Reciprocal,
+ * non-zero divisors; the rest standard normal (floating) or 1..4 (integer; bool 1).
+ * in[0..n_inputs-1] are allocated (free each with cc_tensor_free). On error nothing is
+ * allocated. */
 cc_status cc_model_synthetic_input(const cc_model *m, uint64_t seed, cc_tensor *in, cc_err *err);
 
 /* The calibrated range of one tensor. */

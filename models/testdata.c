@@ -109,6 +109,7 @@ cc_status cc_onnx_testdata_load(const char *folder, int set, const cc_onnx_optio
     int n_fix = constant_inputs(mp, fix_names, CC_MAX_IO);
     const Onnx__GraphProto *gp = mp->graph;
     int runtime_of[CC_MAX_IO], n_rt = 0;
+    const char *rt_names[CC_MAX_IO];
     for (size_t j = 0, pos = 0; j < gp->n_input; j++) {
         int is_init = 0;
         for (size_t q = 0; q < gp->n_initializer; q++) is_init |= strcmp(gp->initializer[q]->name, gp->input[j]->name) == 0;
@@ -129,7 +130,10 @@ cc_status cc_onnx_testdata_load(const char *folder, int set, const cc_onnx_optio
                 fix[q] = ins[t];
                 fixed = 1;
             }
-        if (!fixed && n_rt < CC_MAX_IO) runtime_of[n_rt++] = t;
+        if (!fixed && n_rt < CC_MAX_IO) {
+            rt_names[n_rt] = gp->input[j]->name;
+            runtime_of[n_rt++] = t;
+        }
     }
     cc_onnx_options o;
     if (opt) o = *opt;
@@ -137,7 +141,35 @@ cc_status cc_onnx_testdata_load(const char *folder, int set, const cc_onnx_optio
     o.n_fixed = n_fix;
     o.fixed_names = fix_names;
     o.fixed = fix;
-    if ((st = cc_onnx_load(model_path, &o, &out->model, err))) goto done;
+    /* the set's inputs bind the shapes of the runtime inputs the caller did not bind
+     * (symbolic dims, a -1 batch): the set decides the batch too */
+    enum { MAX_BIND = 2 * CC_MAX_IO };
+    const char *bind_names[MAX_BIND];
+    cc_shape binds[MAX_BIND];
+    int nb = 0;
+    for (int k = 0; k < o.n_shapes && nb < MAX_BIND; k++, nb++) {
+        bind_names[nb] = o.shape_names[k];
+        binds[nb] = o.shapes[k];
+    }
+    for (int i = 0; i < n_rt && nb < MAX_BIND; i++) {
+        int bound = 0;
+        for (int k = 0; k < o.n_shapes; k++) bound |= o.shape_names[k] && strcmp(o.shape_names[k], rt_names[i]) == 0;
+        if (bound) continue;
+        bind_names[nb] = rt_names[i];
+        binds[nb++] = ins[runtime_of[i]].shape;
+    }
+    o.n_shapes = nb;
+    o.shape_names = bind_names;
+    o.shapes = binds;
+    o.batch = 0;
+    if ((st = cc_onnx_load(model_path, &o, &out->model, err))) {
+        if (st == CC_ERR_ARG && err) {
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "%s", err->msg);
+            cc_err_set(err, st, "test_data_set_%d: %s", set, m);
+        }
+        goto done;
+    }
     if (out->model->graph.n_inputs != n_rt) {
         st = cc_err_set(err, CC_ERR_ARG, "%s: the model has %d runtime inputs, test_data_set_%d gives %d", folder,
                         out->model->graph.n_inputs, set, n_rt);

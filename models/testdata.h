@@ -5,7 +5,9 @@
  * Loading a set imports the model with the set's inputs: an input that some catalog op
  * reads in a role other than data (Reshape's shape, Clip's min, a scale) becomes a
  * constant holding the set's tensor, as the catalog needs such inputs constant; the
- * others stay runtime inputs, matched to the set's tensors by name, else by position.
+ * others stay runtime inputs, matched to the set's tensors by name, else by position,
+ * whose shapes bind the inputs' symbolic and -1 dims (the batch included) unless the
+ * caller's options bind them.
  *
  * Comparing with the recorded outputs. For an output element with golden value yhat,
  * magnitude S and reduction length K (from the node that computes it), policy row

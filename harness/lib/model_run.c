@@ -98,10 +98,11 @@ typedef struct job_out {
     double lat[MAX_LAT_SAMPLES];
 } job_out;
 
-/* 10 log10(signal / noise), inf when the noise is 0, NaN with no signal either. */
+/* 10 log10(signal / noise): inf when the noise is 0 (an exact match, all-zero outputs
+ * included), -inf for any noise on all-zero recorded outputs. */
 static double sqnr_db(double signal, double noise)
 {
-    if (noise == 0) return signal > 0 ? INFINITY : NAN;
+    if (noise == 0) return INFINITY;
     return 10 * log10(signal / noise);
 }
 
