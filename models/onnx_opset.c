@@ -201,6 +201,13 @@ static const op_version table[] = {
     { "Pad",                11, 0, "without bfloat16" },
     { "Pad",                18, REFUSED, "adds axes" },
     { "Pad",                19, REFUSED, "adds wrap mode" },
+    { "RNN",                1,  REFUSED, "output_sequence chose whether Y was written" },
+    { "RNN",                7,  0, "layout did not exist (time-major)" },
+    { "GRU",                1,  REFUSED, "output_sequence chose whether Y was written" },
+    { "GRU",                3,  REFUSED, "output_sequence chose whether Y was written" },
+    { "GRU",                7,  0, "layout did not exist (time-major)" },
+    { "LSTM",               1,  REFUSED, "output_sequence chose whether Y was written" },
+    { "LSTM",               7,  0, "layout did not exist (time-major)" },
 };
 /* clang-format on */
 

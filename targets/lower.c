@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lower.h"
 
@@ -540,5 +541,65 @@ cc_status cc_lower_loss(const cc_node *node, const cc_shape *x, cc_lower_loss_ge
     r.ignore = r.has_ignore ? node->attrs[ii].i : 0;
     r.softmax = node->op->id == CC_OP_ID_SoftmaxCrossEntropyLoss;
     *g = r;
+    return CC_OK;
+}
+
+/* ---- RNN, GRU, LSTM ------------------------------------------------------------------------- */
+
+cc_status cc_lower_rnn(const cc_node *node, const cc_shape *x, const cc_shape *r, cc_lower_rnn_geom *g, cc_err *err)
+{
+    static const struct {
+        const char *name;
+        int kind, n_params;
+        float alpha, beta;
+    } acts[] = {
+        { "Relu", CC_RNN_RELU, 0, 0, 0 },          { "Tanh", CC_RNN_TANH, 0, 0, 0 },
+        { "Sigmoid", CC_RNN_SIGMOID, 0, 0, 0 },    { "Affine", CC_RNN_AFFINE, 2, 1, 0 },
+        { "LeakyRelu", CC_RNN_LEAKYRELU, 1, 0.01f, 0 }, { "ThresholdedRelu", CC_RNN_THRESHOLDEDRELU, 1, 1, 0 },
+        { "ScaledTanh", CC_RNN_SCALEDTANH, 2, 1, 1 }, { "HardSigmoid", CC_RNN_HARDSIGMOID, 2, 0.2f, 0.5f },
+        { "Elu", CC_RNN_ELU, 1, 1, 0 },            { "Softsign", CC_RNN_SOFTSIGN, 0, 0, 0 },
+        { "Softplus", CC_RNN_SOFTPLUS, 0, 0, 0 },
+    };
+    const char *op = node->op->name;
+    cc_lower_rnn_geom q;
+    memset(&q, 0, sizeof q);
+    q.gates = node->op->id == CC_OP_ID_LSTM ? 4 : node->op->id == CC_OP_ID_GRU ? 3 : 1;
+    int n_act = q.gates == 4 ? 3 : q.gates == 3 ? 2 : 1;
+    const char *dir = cc_attr_s(node, "direction");
+    q.dirs = strcmp(dir, "bidirectional") == 0 ? 2 : 1;
+    q.reverse = strcmp(dir, "reverse") == 0;
+    if (q.dirs == 1 && !q.reverse && strcmp(dir, "forward") != 0)
+        return cc_err_set(err, CC_ERR_ARG, "%s: unknown direction '%s'", op, dir);
+    q.layout = cc_attr_i(node, "layout") != 0;
+    if (x->rank != 3 || r->rank != 3) return cc_err_set(err, CC_ERR_ARG, "%s: X and R must have rank 3", op);
+    q.seq = x->dims[q.layout ? 1 : 0];
+    q.batch = x->dims[q.layout ? 0 : 1];
+    q.in = x->dims[2];
+    q.hid = r->dims[2];
+    if (q.gates == 3) q.lbr = cc_attr_i(node, "linear_before_reset") != 0;
+    if (q.gates == 4 && cc_attr_i(node, "input_forget") != 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: input_forget=1 is not implemented", op);
+    const cc_attr_value *cl = cc_attr_get(node, "clip");
+    q.has_clip = cl->set;
+    q.clip = (float)cl->f;
+    static const char *const defaults[3][3] = { { "Tanh" }, { "Sigmoid", "Tanh" }, { "Sigmoid", "Tanh", "Tanh" } };
+    const cc_attr_value *names = cc_attr_get(node, "activations");
+    const cc_attr_value *al = cc_attr_get(node, "activation_alpha"), *be = cc_attr_get(node, "activation_beta");
+    int n = names->set ? names->n : n_act, ia = 0, ib = 0;
+    if (n != n_act && n != n_act * q.dirs)
+        return cc_err_set(err, CC_ERR_ARG, "%s: activations has %d names, needs %d per direction", op, n, n_act);
+    for (int k = 0; k < n; k++) {
+        const char *nm = names->set ? names->strs[k] : defaults[n_act - 1][k];
+        int f = -1;
+        for (int a = 0; a < (int)(sizeof acts / sizeof acts[0]); a++)
+            if (strcasecmp(nm, acts[a].name) == 0) f = a;
+        if (f < 0) return cc_err_set(err, CC_ERR_ARG, "%s: unknown activation '%s'", op, nm);
+        cc_lower_rnn_act v = { acts[f].kind, acts[f].alpha, acts[f].beta };
+        if (acts[f].n_params >= 1 && al->set && ia < al->n) v.alpha = (float)al->floats[ia++];
+        if (acts[f].n_params >= 2 && be->set && ib < be->n) v.beta = (float)be->floats[ib++];
+        q.act[k / n_act][k % n_act] = v;
+    }
+    if (n == n_act && q.dirs == 2) memcpy(q.act[1], q.act[0], sizeof q.act[0]);
+    *g = q;
     return CC_OK;
 }

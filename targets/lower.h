@@ -136,4 +136,25 @@ typedef struct cc_lower_loss_geom {
 } cc_lower_loss_geom;
 cc_status cc_lower_loss(const cc_node *node, const cc_shape *x, cc_lower_loss_geom *g, cc_err *err);
 
+/* RNN, GRU and LSTM (opset 14; ops/recurrent.c states the equations) for X and R of the
+ * node's shapes: gates (1, 3: z r h, 4: i o f c), directions (reverse: the one direction
+ * runs backwards), layout (1: batch-major X, Y and states), GRU's linear_before_reset,
+ * clip, the sizes, and each direction's activations (f, g, h; the attribute's names,
+ * case-insensitive, one list for both directions accepted, alpha and beta taken in order
+ * by the activations that have them, else their defaults). CC_ERR_ARG for an invalid
+ * attribute, CC_ERR_UNSUPPORTED for LSTM's input_forget=1. */
+enum { CC_RNN_RELU, CC_RNN_TANH, CC_RNN_SIGMOID, CC_RNN_AFFINE, CC_RNN_LEAKYRELU, CC_RNN_THRESHOLDEDRELU,
+       CC_RNN_SCALEDTANH, CC_RNN_HARDSIGMOID, CC_RNN_ELU, CC_RNN_SOFTSIGN, CC_RNN_SOFTPLUS };
+typedef struct cc_lower_rnn_act {
+    int kind;
+    float alpha, beta;
+} cc_lower_rnn_act;
+typedef struct cc_lower_rnn_geom {
+    int gates, dirs, reverse, layout, lbr, has_clip;
+    float clip;
+    int64_t seq, batch, in, hid;
+    cc_lower_rnn_act act[2][3];
+} cc_lower_rnn_geom;
+cc_status cc_lower_rnn(const cc_node *node, const cc_shape *x, const cc_shape *r, cc_lower_rnn_geom *g, cc_err *err);
+
 #endif

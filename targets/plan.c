@@ -81,7 +81,11 @@ static cc_support kernel_check(const cc_plan_backend *b, void *ctx, const cc_ker
                                char *reason, size_t n)
 {
     if (!k) {
-        snprintf(reason, n, "%s has no kernel for %s", b->name, node->op ? node->op->name : "?");
+        /* a recurrence is a chain of small dependent steps: the device backends leave it to
+         * the host (a model falls back to cpu for it) */
+        int recurrent = node->op && strcmp(node->op->family, "recurrent") == 0;
+        snprintf(reason, n, "%s has no kernel for %s%s", b->name, node->op ? node->op->name : "?",
+                 recurrent ? ": recurrent ops run step by step on the host (cpu)" : "");
         return CC_SUPPORT_NO;
     }
     return k->supports ? k->supports(ctx, node, in, out, reason, n) : CC_SUPPORT_YES;

@@ -24,6 +24,7 @@ static const cc_kernel_list *const families[] = {
     &cc_cpu_family_matmul,  &cc_cpu_family_quant,  &cc_cpu_family_eltwise,
     &cc_cpu_family_reduce,  &cc_cpu_family_shape,  &cc_cpu_family_resize,
     &cc_cpu_family_eltwise_logic, &cc_cpu_family_cast, &cc_cpu_family_conv_transpose,
+    &cc_cpu_family_recurrent,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 

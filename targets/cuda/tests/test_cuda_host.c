@@ -94,10 +94,10 @@ static void coverage(void)
     CHECK(n > 30);
     for (int i = 0; i < n; i++) {
         const cc_op_def *op = cc_catalog_at(i);
-        int found = 0;
+        int found = 0, want = strcmp(op->family, "recurrent") != 0; /* recurrences stay on the host */
         for (size_t f = 0; f < sizeof fams / sizeof fams[0]; f++)
             for (int k = 0; k < fams[f]->n; k++) found += fams[f]->kernels[k].op == op->id;
-        if (found != 1) {
+        if (found != want) {
             fprintf(stderr, "op %s has %d cuda kernel entries\n", op->name, found);
             missing++;
         }
