@@ -538,8 +538,22 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
         cc_golden local[CC_MAX_IO];
         cc_golden *go = keep_golden ? &e.gold[k * CC_MAX_IO] : local;
         memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
+        /* after an op of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE), what reads its
+         * outputs is inferred again from the actual shapes */
+        cc_tensor odesc[CC_MAX_IO];
+        int moved = 0;
+        for (int i = 0; i < nd->n_in; i++)
+            moved |= nd->in[i] >= 0 && inp[i] && !cc_shape_equal(&inp[i]->shape, &g->values[nd->in[i]].shape);
+        for (int j = 0; j < nd->n_out; j++) odesc[j] = g->values[nd->out[j]];
+        if (moved) {
+            cc_err e1 = { 0 };
+            if ((st = nd->op->infer(nd, inp, nd->n_out, odesc, &e1))) {
+                st = cc_err_set(err, st, "golden model of node %s: %s", nd->name, e1.msg);
+                goto fail;
+            }
+        }
         for (int j = 0; j < nd->n_out; j++) {
-            const cc_tensor *o = &g->values[nd->out[j]];
+            const cc_tensor *o = &odesc[j];
             int64_t n = cc_tensor_numel(o);
             go[j].dtype = o->dtype;
             go[j].shape = o->shape;
@@ -560,14 +574,13 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
             goto fail;
         }
         for (int j = 0; j < nd->n_out; j++) {
-            const cc_tensor *o = &g->values[nd->out[j]];
             cc_tensor *dst = &e.vals[nd->out[j]];
-            st = cc_tensor_alloc(dst, o->dtype, &o->shape, err);
+            st = cc_tensor_alloc(dst, go[j].dtype, &go[j].shape, err); /* the actual shape */
             if (st) {
                 if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
                 goto fail;
             }
-            int64_t n = cc_tensor_numel(o);
+            int64_t n = cc_tensor_numel(dst);
             for (int64_t i = 0; i < n; i++) cc_store(dst->data, dst->dtype, (size_t)i, go[j].value[i]);
         }
         if (!keep_golden) cc_golden_free(go, CC_MAX_IO);

@@ -75,6 +75,7 @@ typedef struct importer {
     int opset;
     cc_model_builder *b;
     name_map values;      /* ONNX value name -> builder value index */
+    name_map dynamic;     /* values of data-dependent shape (CC_TRAIT_DYNAMIC_SHAPE nodes make) */
 } importer;
 
 static int is_default_domain(const char *d)
@@ -710,6 +711,8 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
         if (!str_or(nd->output[j], "")[0]) continue;
         if (map_put(&im->values, nd->output[j], out[j]))
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: value '%s' is defined twice", im->path, label, nd->output[j]);
+        if (!folded && cc_op_has_trait(op, CC_TRAIT_DYNAMIC_SHAPE) && map_put(&im->dynamic, nd->output[j], out[j]))
+            return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", im->path);
     }
     return CC_OK;
 }
@@ -799,7 +802,11 @@ static cc_status add_graph_output(importer *im, const Onnx__ValueInfoProto *vi, 
         return cc_err_set(err, CC_ERR_ARG, "%s: graph output '%s' is declared %s, the graph computes %s", im->path, name,
                           cc_dtype_name(dt), cc_dtype_name(t->dtype));
     int same = !has_shape || s.rank == t->shape.rank;
-    for (int i = 0; same && has_shape && i < s.rank; i++) same = s.dims[i] < 0 || s.dims[i] == t->shape.dims[i];
+    /* a data-dependent shape: the graph keeps the bound, the file declares what the exported
+     * example gave */
+    int bounded = map_get(&im->dynamic, name) >= 0;
+    for (int i = 0; same && has_shape && !bounded && i < s.rank; i++)
+        same = s.dims[i] < 0 || s.dims[i] == t->shape.dims[i];
     if (!same)
         return cc_err_set(err, CC_ERR_ARG, "%s: graph output '%s' is declared %s, the graph computes %s", im->path, name,
                           cc_shape_format(&s, a, sizeof a), cc_shape_format(&t->shape, c, sizeof c));
@@ -823,7 +830,7 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
     im.g = g;
     size_t n_names = g->n_initializer + g->n_input;
     for (size_t k = 0; k < g->n_node; k++) n_names += g->node[k]->n_output;
-    if ((st = map_init(&im.values, n_names, err))) goto fail;
+    if ((st = map_init(&im.values, n_names, err)) || (st = map_init(&im.dynamic, n_names, err))) goto fail;
     const char *base = strrchr(path, '/');
     char stem[256], mname[64];
     snprintf(stem, sizeof stem, "%s", base ? base + 1 : path);
@@ -884,6 +891,7 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
 fail:
     cc_mb_destroy(im.b);
     map_free(&im.values);
+    map_free(&im.dynamic);
     free(order);
     protobuf_c_message_free_unpacked(&m->base, NULL);
     return cc_onnx_one_line(err, st);

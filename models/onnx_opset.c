@@ -208,6 +208,8 @@ static const op_version table[] = {
     { "GRU",                7,  0, "layout did not exist (time-major)" },
     { "LSTM",               1,  REFUSED, "output_sequence chose whether Y was written" },
     { "LSTM",               7,  0, "layout did not exist (time-major)" },
+    { "NonZero",            9,  0, "13 adds bfloat16" },
+    { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
 };
 /* clang-format on */
 

@@ -31,7 +31,14 @@ typedef enum cc_op_id {
 /* every output element is one value by definition (ConstantOfShape): a constant golden
  * output is what the op means, not a sign of an uninformative case */
 #define CC_TRAIT_FILL 0x40u
-#define CC_TRAIT_ALL 0x7fu
+/* the extent of its outputs depends on its input values (NonZero, Unique,
+ * NonMaxSuppression): infer() gives an upper bound of each output's shape, and golden()
+ * and a kernel's run() write the actual shape into their outputs' shape (each buffer is
+ * allocated at the bound; the actual shape's elements come first, row-major). Such an
+ * output must be a graph output that no node reads (the planners refuse a graph where
+ * one feeds another node; the golden evaluation re-infers what follows) */
+#define CC_TRAIT_DYNAMIC_SHAPE 0x80u
+#define CC_TRAIT_ALL 0xffu
 
 /* the most opset versions ops.def lists for one op */
 #define CC_OP_MAX_VERSIONS 8

@@ -62,9 +62,9 @@ cc_status cc_plugin_path_add(cc_plugin_path *p, const char *list, int required, 
 cc_status cc_plugin_adopt(const cc_target_iface *t, cc_target_iface **out, cc_err *err)
 {
     if (!t) return cc_err_set(err, CC_ERR_ABI, "the entry point returned no interface");
-    if (t->abi_version != CC_TARGET_ABI_VERSION)
-        return cc_err_set(err, CC_ERR_ABI, "built for target ABI %u, crosscheck has ABI %u", t->abi_version,
-                          CC_TARGET_ABI_VERSION);
+    if (t->abi_version < CC_TARGET_ABI_OLDEST || t->abi_version > CC_TARGET_ABI_VERSION)
+        return cc_err_set(err, CC_ERR_ABI, "built for target ABI %u, crosscheck has ABI %u (and loads %u)",
+                          t->abi_version, CC_TARGET_ABI_VERSION, CC_TARGET_ABI_OLDEST);
     if (t->struct_size < offsetof(cc_target_iface, run_timed))
         return cc_err_set(err, CC_ERR_ABI, "interface struct of %u bytes is too small (ABI %u needs %zu)",
                           t->struct_size, CC_TARGET_ABI_VERSION, offsetof(cc_target_iface, run_timed));

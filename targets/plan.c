@@ -54,7 +54,26 @@ struct cc_plan {
     size_t separate_bytes;
     plan_node *nodes;
     int n_nodes;               /* nodes whose kernel state exists */
+    cc_shape out_shape[CC_MAX_IO]; /* each graph output's shape after the last run */
 };
+
+/* A node of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE) must make graph outputs
+ * that no node reads: what reads one would have been planned at its bound. */
+static cc_status dynamic_outputs_check(const cc_plan *p, const cc_node *node, cc_err *err)
+{
+    if (!cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE)) return CC_OK;
+    const cc_graph *g = p->g;
+    for (int j = 0; j < node->n_out; j++) {
+        int v = node->out[j], read = 0;
+        for (int k = 0; k < g->n_nodes; k++)
+            for (int i = 0; i < g->nodes[k].n_in; i++) read |= g->nodes[k].in[i] == v;
+        if (read || !p->is_output[v])
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "%s: %s's output %d has a data-dependent shape and %s: only graph outputs may have one",
+                              p->b->name, node->op->name, j, read ? "feeds another node" : "is not a graph output");
+    }
+    return CC_OK;
+}
 
 static const cc_kernel *kernel_of(const cc_plan_backend *b, const cc_node *node)
 {
@@ -81,11 +100,15 @@ static cc_support kernel_check(const cc_plan_backend *b, void *ctx, const cc_ker
                                char *reason, size_t n)
 {
     if (!k) {
-        /* a recurrence is a chain of small dependent steps: the device backends leave it to
-         * the host (a model falls back to cpu for it) */
+        /* a recurrence is a chain of small dependent steps, and an output whose extent
+         * depends on the data needs the host before anything can be sized: the device
+         * backends leave both to the host (a model falls back to cpu for them) */
         int recurrent = node->op && strcmp(node->op->family, "recurrent") == 0;
+        int dynamic = node->op && cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE);
         snprintf(reason, n, "%s has no kernel for %s%s", b->name, node->op ? node->op->name : "?",
-                 recurrent ? ": recurrent ops run step by step on the host (cpu)" : "");
+                 recurrent ? ": recurrent ops run step by step on the host (cpu)"
+                 : dynamic ? ": its output's shape depends on the data, computed on the host (cpu)"
+                           : "");
         return CC_SUPPORT_NO;
     }
     return k->supports ? k->supports(ctx, node, in, out, reason, n) : CC_SUPPORT_YES;
@@ -154,6 +177,7 @@ static cc_status infer_all(cc_plan *p, cc_err *err)
         if (kernel_check(p->b, p->ctx, pn->kernel, node, in, out, reason, sizeof reason) != CC_SUPPORT_YES)
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s",
                               reason[0] ? reason : "the backend does not run this node");
+        if ((st = dynamic_outputs_check(p, node, err))) return st;
         for (int j = 0; j < node->n_out; j++) {
             int v = node->out[j];
             const cc_tensor *want = &g->values[v];
@@ -394,6 +418,7 @@ cc_status cc_plan_run(cc_plan *p, void *const *inputs, void *const *outputs, cc_
     for (int j = g->n_outputs - 1; j >= 0; j--)
         if (p->kind[g->outputs[j]] == V_PRODUCED) p->buf[g->outputs[j]] = outputs[j];
     for (int i = 0; i < g->n_inputs; i++) p->buf[g->inputs[i]] = inputs[i];
+    for (int j = 0; j < g->n_outputs && j < CC_MAX_IO; j++) p->out_shape[j] = p->desc[g->outputs[j]].shape;
 
     for (int n = 0; n < p->n_nodes; n++) {
         plan_node *pn = &p->nodes[n];
@@ -413,6 +438,15 @@ cc_status cc_plan_run(cc_plan *p, void *const *inputs, void *const *outputs, cc_
             out[j].data = p->buf[node->out[j]];
         }
         if ((st = pn->kernel->run(p->ctx, node, in, node->n_out, out, pn->state, err))) return st;
+        if (cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE))
+            for (int j = 0; j < node->n_out; j++) {
+                const cc_shape *bound = &p->desc[node->out[j]].shape;
+                if (out[j].shape.rank != bound->rank || cc_shape_numel(&out[j].shape) > cc_shape_numel(bound))
+                    return cc_err_set(err, CC_ERR_INTERNAL, "%s: %s wrote an output %d larger than its bound",
+                                      p->b->name, node->op->name, j);
+                for (int o = 0; o < g->n_outputs && o < CC_MAX_IO; o++)
+                    if (g->outputs[o] == node->out[j]) p->out_shape[o] = out[j].shape;
+            }
     }
     /* Outputs no node wrote into their buffer: graph inputs or constants passed through,
      * and a value listed as more than one output. */
@@ -422,6 +456,14 @@ cc_status cc_plan_run(cc_plan *p, void *const *inputs, void *const *outputs, cc_
         if (p->buf[v] == outputs[j] || !bytes) continue;
         if ((st = p->b->copy(p->ctx, outputs[j], p->buf[v], bytes, err))) return st;
     }
+    return CC_OK;
+}
+
+cc_status cc_plan_output_shape(const cc_plan *p, int j, cc_shape *shape, cc_err *err)
+{
+    if (j < 0 || j >= p->g->n_outputs || j >= CC_MAX_IO)
+        return cc_err_set(err, CC_ERR_ARG, "%s: no graph output %d", p->b->name, j);
+    *shape = p->out_shape[j];
     return CC_OK;
 }
 

@@ -103,6 +103,9 @@ cc_status cc_plan_run(cc_plan *p, void *const *inputs, void *const *outputs, cc_
 void cc_plan_release(cc_plan *p);
 /* The vtable's describe_plan: "Conv: im2col+sgemm x3; Relu". */
 void cc_plan_describe(const cc_plan *p, char *buf, size_t n);
+/* The vtable's output_shape: graph output j's shape after the last run (what a kernel of
+ * data-dependent output shape wrote; the inferred shape otherwise). */
+cc_status cc_plan_output_shape(const cc_plan *p, int j, cc_shape *shape, cc_err *err);
 
 /* Defines a built-in backend's vtable functions on the planner: <prefix>_supports,
  * _prepare, _run, _release and _describe_plan (target.h's signatures), each the planner's
@@ -135,6 +138,11 @@ void cc_plan_describe(const cc_plan *p, char *buf, size_t n);
     {                                                                                                \
         (void)ctx;                                                                                   \
         cc_plan_describe(plan, buf, n);                                                              \
+    }                                                                                                \
+    linkage cc_status prefix##_output_shape(void *ctx, void *plan, int j, cc_shape *shape, cc_err *err) \
+    {                                                                                                \
+        (void)ctx;                                                                                   \
+        return cc_plan_output_shape(plan, j, shape, err);                                            \
     }
 
 /* Bytes of the plan's intermediate buffers (*pooled, after reuse) and what one buffer

@@ -50,7 +50,7 @@ cc_status cc_target_register(const cc_target_iface *t, cc_err *err)
 {
     register_builtins();
     if (!t) return cc_err_set(err, CC_ERR_ARG, "no target given");
-    if (t->abi_version != CC_TARGET_ABI_VERSION)
+    if (t->abi_version < CC_TARGET_ABI_OLDEST || t->abi_version > CC_TARGET_ABI_VERSION)
         return cc_err_set(err, CC_ERR_ABI, "target '%s' was built for ABI %u, crosscheck has %u",
                           t->name ? t->name : "?", t->abi_version, CC_TARGET_ABI_VERSION);
     if (t->struct_size < offsetof(cc_target_iface, run_timed))

@@ -19,8 +19,11 @@
  *  3: cc_op_def.id and the op ids of ops/ops.def; CC_MAX_IO 32
  *  4: strings and tensor attribute kinds (cc_attr_value gains strs, tdtype, tshape)
  *  5: sweeps as rows (cc_op_def.sweep)
- *  6: cc_device_desc.f32_contraction_bits (TF32 contractions judged as TF32) */
-#define CC_TARGET_ABI_VERSION 6
+ *  6: cc_device_desc.f32_contraction_bits (TF32 contractions judged as TF32)
+ *  7: the optional output_shape (ops of data-dependent output shape); a backend built for
+ *     6 still loads (its struct_size stops before output_shape, which reads as NULL) */
+#define CC_TARGET_ABI_VERSION 7
+#define CC_TARGET_ABI_OLDEST 6
 
 typedef enum cc_support {
     CC_SUPPORT_YES = 0,
@@ -74,6 +77,12 @@ struct cc_target_iface {
     /* optional: a short note on how the last prepared plan runs each node (kernel
      * variant, algorithm), written to buf. Default (NULL): nothing recorded. */
     void (*describe_plan)(void *ctx, void *plan, char *buf, size_t n);
+    /* optional (ABI 7): the actual shape of graph output j after the last run of plan, for
+     * a graph whose node of data-dependent output shape (ops/op_ids.h's
+     * CC_TRAIT_DYNAMIC_SHAPE) makes it: its buffer was sized at the graph's shape (the
+     * bound) and holds the actual shape's elements first. Default (NULL): every output has
+     * the graph's shape, and the backend declines such nodes. */
+    cc_status (*output_shape)(void *ctx, void *plan, int j, cc_shape *shape, cc_err *err);
 };
 
 /* ---- registry (targets/registry.c) ------------------------------------------------ */

@@ -274,6 +274,16 @@ static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
                 return cc_err_set(err, CC_ERR_DEVICE, "%s wrote past the end of output %d (guard byte %zu changed)",
                                   s->t->name, j, b);
             }
+        /* an output of data-dependent shape: the actual shape the target reports, within
+         * the bound its buffer was sized for */
+        x->host[v].shape = x->g->values[v].shape;
+        if (CC_TARGET_HAS(s->t, output_shape)) {
+            cc_shape sh;
+            if ((st = s->t->output_shape(s->ctx, s->plan, j, &sh, err))) return st;
+            if (sh.rank != x->host[v].shape.rank || cc_shape_numel(&sh) > cc_shape_numel(&x->host[v].shape))
+                return cc_err_set(err, CC_ERR_DEVICE, "%s reports output %d larger than its bound", s->t->name, j);
+            x->host[v].shape = sh;
+        }
     }
     return CC_OK;
 }
@@ -355,7 +365,8 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
             if (g->inputs[k] == v) src = in[k].data;
         if (!src) src = g->values[v].data; /* a constant */
         if (!src) return cc_err_set(err, CC_ERR_INTERNAL, "graph output %d was not computed", j);
-        memcpy(out[j].data, src, cc_tensor_bytes(&g->values[v]));
+        if (src == x->host[v].data) out[j].shape = x->host[v].shape; /* the actual shape */
+        memcpy(out[j].data, src, cc_tensor_bytes(&out[j]));
     }
     return CC_OK;
 }

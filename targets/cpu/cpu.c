@@ -24,7 +24,7 @@ static const cc_kernel_list *const families[] = {
     &cc_cpu_family_matmul,  &cc_cpu_family_quant,  &cc_cpu_family_eltwise,
     &cc_cpu_family_reduce,  &cc_cpu_family_shape,  &cc_cpu_family_resize,
     &cc_cpu_family_eltwise_logic, &cc_cpu_family_cast, &cc_cpu_family_conv_transpose,
-    &cc_cpu_family_recurrent,
+    &cc_cpu_family_recurrent, &cc_cpu_family_dynamic,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 
@@ -342,4 +342,5 @@ const cc_target_iface cc_target_cpu = {
     .release = cpu_release,
     .run_timed = NULL,                  /* host clock */
     .describe_plan = cpu_describe_plan, /* kernel variant per node */
+    .output_shape = cpu_output_shape,   /* NonZero, Unique, NonMaxSuppression */
 };

@@ -327,4 +327,5 @@ const cc_target_iface cc_target_cuda = {
     .release = cuda_release,
     .run_timed = cuda_run_timed,       /* CUDA events around the graph's kernels */
     .describe_plan = cuda_describe_plan, /* library algorithm or kernel per node */
+    .output_shape = cuda_output_shape,
 };

@@ -259,6 +259,7 @@ cc_status cc_ocl_run(void *ctx, void *plan, void *const *inputs, void *const *ou
 cc_status cc_ocl_run_timed(void *ctx, void *plan, void *const *inputs, void *const *outputs,
                            double *device_seconds, cc_err *err);
 void cc_ocl_describe_plan(void *ctx, void *plan, char *buf, size_t n);
+cc_status cc_ocl_output_shape(void *ctx, void *plan, int j, cc_shape *shape, cc_err *err);
 
 /* ---- op families ------------------------------------------------------------------------ */
 

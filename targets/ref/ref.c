@@ -14,6 +14,7 @@ typedef struct ref_plan {
     cc_tensor *vals;       /* one per graph value; data: constant, bound buffer or owned */
     unsigned char *owned;  /* 1 where vals[i].data was allocated here */
     cc_golden *gold;       /* per node, CC_MAX_IO outputs each */
+    cc_shape out_shape[CC_MAX_IO]; /* each graph output's shape after the last run */
 } ref_plan;
 
 static cc_status ref_open(const char *device, void **ctx, cc_device_desc *desc, cc_err *err)
@@ -85,6 +86,19 @@ static cc_status ref_prepare(void *ctx, const cc_graph *g, void **out, cc_err *e
     }
     for (int k = 0; k < g->n_nodes; k++) {
         const cc_node *nd = &g->nodes[k];
+        /* an output of data-dependent shape must be a graph output no node reads */
+        for (int j = 0; j < nd->n_out && cc_op_has_trait(nd->op, CC_TRAIT_DYNAMIC_SHAPE); j++) {
+            int v = nd->out[j], read = 0, is_out = 0;
+            for (int q = 0; q < g->n_nodes; q++)
+                for (int i = 0; i < g->nodes[q].n_in; i++) read |= g->nodes[q].in[i] == v;
+            for (int o = 0; o < g->n_outputs; o++) is_out |= g->outputs[o] == v;
+            if (read || !is_out) {
+                st = cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                "ref: %s's output %d has a data-dependent shape and %s: only graph outputs may have one",
+                                nd->op->name, j, read ? "feeds another node" : "is not a graph output");
+                goto fail;
+            }
+        }
         for (int j = 0; j < nd->n_out; j++) {
             cc_golden *go = &plan->gold[k * CC_MAX_IO + j];
             const cc_tensor *v = &g->values[nd->out[j]];
@@ -114,20 +128,35 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
     const cc_graph *g = plan->g;
     for (int k = 0; k < g->n_inputs; k++) plan->vals[g->inputs[k]].data = inputs[k];
     for (int k = 0; k < g->n_outputs; k++) plan->vals[g->outputs[k]].data = outputs[k];
+    for (int k = 0; k < g->n_outputs && k < CC_MAX_IO; k++) plan->out_shape[k] = g->values[g->outputs[k]].shape;
     for (int k = 0; k < g->n_nodes; k++) {
         const cc_node *nd = &g->nodes[k];
         const cc_tensor *in[CC_MAX_IO] = {0};
         for (int i = 0; i < nd->n_in; i++) in[i] = nd->in[i] >= 0 ? &plan->vals[nd->in[i]] : NULL;
         cc_golden *go = &plan->gold[k * CC_MAX_IO];
-        for (int j = 0; j < nd->n_out; j++) go[j].k = 1;
+        for (int j = 0; j < nd->n_out; j++) {
+            go[j].k = 1;
+            go[j].shape = g->values[nd->out[j]].shape; /* the bound, for an op that writes the actual one */
+        }
         cc_status st = nd->op->golden(nd, in, nd->n_out, go, err);
         if (st) return st;
         for (int j = 0; j < nd->n_out; j++) {
             cc_tensor *o = &plan->vals[nd->out[j]];
-            int64_t n = cc_tensor_numel(o);
+            int64_t n = cc_shape_numel(&go[j].shape);
             for (int64_t i = 0; i < n; i++) cc_store(o->data, o->dtype, (size_t)i, go[j].value[i]);
+            for (int q = 0; q < g->n_outputs && q < CC_MAX_IO; q++)
+                if (g->outputs[q] == nd->out[j]) plan->out_shape[q] = go[j].shape;
         }
     }
+    return CC_OK;
+}
+
+static cc_status ref_output_shape(void *ctx, void *p, int j, cc_shape *shape, cc_err *err)
+{
+    (void)ctx;
+    ref_plan *plan = p;
+    if (j < 0 || j >= plan->g->n_outputs || j >= CC_MAX_IO) return cc_err_set(err, CC_ERR_ARG, "ref: no graph output %d", j);
+    *shape = plan->out_shape[j];
     return CC_OK;
 }
 
@@ -157,4 +186,5 @@ const cc_target_iface cc_target_ref = {
     .release = ref_release,
     .run_timed = NULL,       /* host timing */
     .describe_plan = ref_describe,
+    .output_shape = ref_output_shape,
 };

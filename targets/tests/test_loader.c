@@ -73,6 +73,17 @@ static void test_adopt(void)
     CHECK(cc_plugin_adopt(&full, &c, &err) == CC_ERR_ABI && c == NULL);
     CHECK(strstr(err.msg, "too small") != NULL);
 
+    /* a plugin built for ABI 6: its struct ends before output_shape, which reads as unset */
+    full.abi_version = 6;
+    full.struct_size = (uint32_t)offsetof(cc_target_iface, output_shape);
+    c = NULL;
+    CHECK(cc_plugin_adopt(&full, &c, &err) == CC_OK && c && c->describe_plan == fake_describe);
+    CHECK(c && c->output_shape == NULL && !CC_TARGET_HAS(c, output_shape));
+    free(c);
+    full.abi_version = CC_TARGET_ABI_OLDEST - 1;
+    c = NULL;
+    CHECK(cc_plugin_adopt(&full, &c, &err) == CC_ERR_ABI && c == NULL);
+
     full.struct_size = (uint32_t)sizeof full;
     full.abi_version = CC_TARGET_ABI_VERSION + 1;
     CHECK(cc_plugin_adopt(&full, &c, &err) == CC_ERR_ABI && c == NULL);

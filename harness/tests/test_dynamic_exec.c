@@ -1,0 +1,134 @@
+/* test_dynamic_exec.c — outputs of data-dependent shape through the executor: a NonZero
+ * model run on ref and on cpu (the target reports the actual shape, output_shape of
+ * target ABI 7) gives the caller [rank, nnz] and the right indices, run after run as the
+ * count changes; opencl (which leaves such ops to the host) declines it, and with cpu as
+ * its fallback runs it there; a NonZero whose output feeds another node is refused by the
+ * planners with the reason, while the golden evaluation infers what follows again from the
+ * actual shape. */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/cctest.h"
+#include "harness/lib/graph_exec.h"
+#include "models/model.h"
+
+static cc_model *nonzero_model(int then_transpose)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    if (cc_mb_create(then_transpose ? "nonzero_t" : "nonzero", &b, &e)) return NULL;
+    int x, y, t;
+    cc_shape s = cc_shape_make(2, (int64_t[]){ 3, 4 });
+    cc_status st = cc_mb_input(b, "x", CC_F32, &s, &x, &e);
+    if (!st) st = cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &y, NULL, &e);
+    if (!st && then_transpose) st = cc_mb_node(b, "Transpose", "t", NULL, 1, &y, 1, &t, NULL, &e);
+    if (!st) st = cc_mb_output(b, then_transpose ? t : y, &e);
+    cc_model *m = NULL;
+    if (!st) st = cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e);
+    else cc_mb_destroy(b);
+    if (st) fprintf(stderr, "model: %s\n", e.msg);
+    return m;
+}
+
+static void run_on(const cc_model *m, const char *name, const char *fallback)
+{
+    const cc_target_iface *t = cc_target_find(name), *fb = fallback ? cc_target_find(fallback) : NULL;
+    CHECK(t != NULL);
+    if (!t) return;
+    void *ctx = NULL, *fb_ctx = NULL;
+    cc_device_desc d;
+    cc_err e = { 0 };
+    if (t->open("", &ctx, &d, &e)) {
+        printf("%s: not available here (%s)\n", name, e.msg);
+        return;
+    }
+    if (fb) CHECK(fb->open("", &fb_ctx, &d, &e) == CC_OK);
+    cc_graph_exec *x = NULL;
+    cc_graph_exec_info info;
+    cc_status st = cc_graph_exec_create(&m->graph, t, ctx, fb, fb_ctx, &x, &info, &e);
+    if (!strcmp(name, "opencl") && !fallback) {
+        /* the device backend leaves it to the host, with the reason */
+        CHECK(st == CC_ERR_UNSUPPORTED && strstr(e.msg, "depends on the data") != NULL);
+        if (st != CC_ERR_UNSUPPORTED) fprintf(stderr, "  %s: %s\n", name, e.msg);
+        cc_graph_exec_destroy(x);
+        t->close(ctx);
+        return;
+    }
+    CHECK(st == CC_OK);
+    if (st) {
+        fprintf(stderr, "  %s: %s\n", name, e.msg);
+        t->close(ctx);
+        return;
+    }
+    if (fallback) CHECK(info.n_fallback == 1);
+    /* two runs with different counts: 5 non-zeros, then 2 */
+    const float xs[2][12] = { { 0, 1, 0, 2, 3, 0, 0, 0, 4, 0, 0, 5 }, { 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 8 } };
+    const int64_t want[2][10] = { { 0, 0, 1, 2, 2, 1, 3, 0, 0, 3 }, { 1, 2, 2, 3 } };
+    const int64_t nnz[2] = { 5, 2 };
+    for (int r = 0; r < 2; r++) {
+        cc_tensor in = { 0 }, out = { 0 };
+        cc_shape s = cc_shape_make(2, (int64_t[]){ 3, 4 });
+        CHECK(cc_tensor_alloc(&in, CC_F32, &s, &e) == CC_OK);
+        memcpy(in.data, xs[r], sizeof xs[r]);
+        const cc_tensor *o = &m->graph.values[m->graph.outputs[0]];
+        CHECK(cc_tensor_alloc(&out, o->dtype, &o->shape, &e) == CC_OK); /* the bound: 2 x 12 */
+        CHECK(cc_graph_exec_run(x, &in, &out, &e) == CC_OK);
+        CHECK(out.shape.rank == 2 && out.shape.dims[0] == 2 && out.shape.dims[1] == nnz[r]);
+        for (int i = 0; i < 2 * nnz[r]; i++) CHECK(((int64_t *)out.data)[i] == want[r][i]);
+        cc_tensor_free(&in);
+        cc_tensor_free(&out);
+    }
+    cc_graph_exec_destroy(x);
+    if (fb) fb->close(fb_ctx);
+    t->close(ctx);
+}
+
+static void feeding(void)
+{
+    cc_model *m = nonzero_model(1);
+    CHECK(m != NULL);
+    if (!m) return;
+    for (int k = 0; k < 2; k++) {
+        const cc_target_iface *t = cc_target_find(k ? "cpu" : "ref");
+        void *ctx = NULL, *plan = NULL;
+        cc_device_desc d;
+        cc_err e = { 0 };
+        CHECK(t->open("", &ctx, &d, &e) == CC_OK);
+        CHECK(t->prepare(ctx, &m->graph, &plan, &e) == CC_ERR_UNSUPPORTED);
+        CHECK(strstr(e.msg, "data-dependent shape and feeds another node") != NULL);
+        t->close(ctx);
+    }
+    /* the golden evaluation: Transpose of the actual [2, 3] is [3, 2] */
+    cc_tensor in = { 0 };
+    cc_shape s = cc_shape_make(2, (int64_t[]){ 3, 4 });
+    cc_err e = { 0 };
+    CHECK(cc_tensor_alloc(&in, CC_F32, &s, &e) == CC_OK);
+    memset(in.data, 0, cc_tensor_bytes(&in));
+    ((float *)in.data)[1] = 1;  /* (0, 1) */
+    ((float *)in.data)[6] = 2;  /* (1, 2) */
+    ((float *)in.data)[11] = 3; /* (2, 3) */
+    cc_model_eval ev;
+    CHECK(cc_model_evaluate(&m->graph, &in, 1, NULL, &ev, &e) == CC_OK);
+    const cc_tensor *y = &ev.vals[m->graph.outputs[0]];
+    CHECK(y->shape.rank == 2 && y->shape.dims[0] == 3 && y->shape.dims[1] == 2);
+    const int64_t want[6] = { 0, 1, 1, 2, 2, 3 };
+    for (int i = 0; i < 6; i++) CHECK(((int64_t *)y->data)[i] == want[i]);
+    cc_model_eval_free(&ev);
+    cc_tensor_free(&in);
+    cc_model_free(m);
+}
+
+int main(void)
+{
+    cc_model *m = nonzero_model(0);
+    CHECK(m != NULL);
+    if (m) {
+        run_on(m, "ref", NULL);
+        run_on(m, "cpu", NULL);
+        run_on(m, "opencl", NULL);
+        run_on(m, "opencl", "cpu");
+        cc_model_free(m);
+    }
+    feeding();
+    return CC_TEST_RESULT();
+}
