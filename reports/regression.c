@@ -135,6 +135,10 @@ static void method(cc_text *t, const cc_comparison *c)
                            n_sp, n_sp % 2 ? sp[n_sp / 2] : 0.5 * (sp[n_sp / 2 - 1] + sp[n_sp / 2]));
         }
         free(sp);
+        if (c->ref_unsteady)
+            cc_text_put(t, "Host timings are compared unscaled: dividing them by the reference loop's speed widened "
+                           "the families' spread over the A/A runs on this machine (the loop does not slow down with "
+                           "the cases here). ");
         cc_text_put(t, ""
                        "A model's latency is its own family: its change must also pass the family threshold, "
                        "raised by the spread of its p50 over the same A/A runs. ");

@@ -551,9 +551,11 @@ cc_status cc_compare_runs(cc_db *base_db, int64_t base_run, cc_db *cand_db, int6
     scaled = malloc(sizeof *scaled * (size_t)longest);
     if (!scratch || !scaled) goto nomem;
 
+    if (o.timing && (st = cc_compare_ref_check(base_db, c, err)) != CC_OK) goto fail;
     for (int i = 0; i < c->n_rows; i++) {
         cc_compare_row *row = &c->rows[i];
         row->threshold = o.min_effect;
+        if (c->ref_unsteady) row->speed = 1;
         judge_verdict_and_accuracy(&o, row);
         if (o.timing) {
             st = judge_timing(&o, row, cc_run_samples_find(&sa, row->case_id, row->target, row->regime),

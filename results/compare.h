@@ -254,6 +254,8 @@ typedef struct cc_comparison {
                                       (0: noise_auto off or nothing timed) */
     int lone_rule;                 /* 1: the lone rule was in force (timing judged, lone_alpha
                                       > 0, the candidate's busy flag 0); 0: off */
+    int ref_unsteady;              /* 1: the reference loop widened the A/A history here, so
+                                      timings were compared unscaled (compare_int.h) */
     cc_outcome outcome;
     char reason[256];              /* one line: why the outcome */
 } cc_comparison;

@@ -5,6 +5,15 @@
 
 #include "compare.h"
 
+/* Whether the reference loop's speed steadies timings on this machine: sets
+ * c->ref_unsteady when, over the baseline's A/A history (at least two runs besides the
+ * baseline), the op families' level spreads summed are wider with the reference's scaling
+ * than without it (the loop then measures something the cases do not feel: on one
+ * Sapphire Rapids VM it ran 825-1366 ns from run to run while the cases moved a few
+ * percent). compare then judges the candidate's raw samples and the history's raw levels.
+ * Without the history (or noise_auto off): 0, the scaling stays. CC_ERR_DB, CC_ERR_NOMEM. */
+cc_status cc_compare_ref_check(cc_db *base_db, cc_comparison *c, cc_err *err);
+
 /* Confirms or demotes the row-level timing changes of c (rows whose timing_change was set
  * by the row test): fills every timed row's family_change, family_threshold, family_rows
  * and noise_runs, and c->noise_history; a row change whose family did not move the same

@@ -128,6 +128,7 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
                               const double *base_ref, family *fam, int n_fam, family *own, double *scratch,
                               cc_err *err)
 {
+    const int use_ref = !c->ref_unsteady;
     int64_t *ids = NULL;
     int n = 0;
     cc_status st = aa_runs(db, c, &ids, &n, err);
@@ -142,7 +143,7 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
                 int m = find_median(med, nm, &c->rows[order[i]]);
                 if (m >= 0 && med[m].n_samples >= c->opt.min_samples && med[m].median > 0 && base_med[i] > 0) {
                     double level = log(med[m].median / base_med[i]);
-                    if (med[m].ref > 0 && base_ref[i] > 0) level -= log(med[m].ref / base_ref[i]);
+                    if (use_ref && med[m].ref > 0 && base_ref[i] > 0) level -= log(med[m].ref / base_ref[i]);
                     scratch[k++] = level;
                     own[i].lo = fmin(own[i].lo, level);
                     own[i].hi = fmax(own[i].hi, level);
@@ -159,6 +160,68 @@ static cc_status read_history(cc_db *db, cc_comparison *c, const int *order, con
     }
     free(ids);
     if (st == CC_OK) c->noise_history = n + 1;
+    return st;
+}
+
+/* The timed rows (all rows when all is set) in family order, and the families. */
+static int families_of(const cc_comparison *c, int all, int *order, family *fam, family *own, int *n_fam)
+{
+    int n = 0;
+    for (int i = 0; i < c->n_rows; i++)
+        if (all || !isnan(c->rows[i].p)) order[n++] = i;
+    qsort_r(order, (size_t)n, sizeof *order, family_order, c->rows);
+    *n_fam = 0;
+    for (int i = 0; i < n; i++) own[i] = (family){ i, 1, 0, 0, 1 };
+    for (int i = 0; i < n; i++) {
+        const cc_compare_row *a = &c->rows[order[i]];
+        const cc_compare_row *prev = i ? &c->rows[order[i - 1]] : NULL;
+        if (!prev || strcmp(a->op, prev->op) || strcmp(a->target, prev->target))
+            fam[(*n_fam)++] = (family){ i, 0, 0, 0, 1 };
+        fam[*n_fam - 1].n++;
+    }
+    return n;
+}
+
+cc_status cc_compare_ref_check(cc_db *base_db, cc_comparison *c, cc_err *err)
+{
+    c->ref_unsteady = 0;
+    if (!c->opt.noise_auto || c->n_rows == 0) return CC_OK;
+    int n = c->n_rows, n_fam = 0;
+    int *order = malloc(sizeof *order * (size_t)n);
+    double *scratch = malloc(sizeof *scratch * (size_t)n), *base_med = malloc(sizeof *base_med * (size_t)n);
+    double *base_ref = malloc(sizeof *base_ref * (size_t)n);
+    family *fam[2] = { malloc(sizeof(family) * (size_t)n), malloc(sizeof(family) * (size_t)n) };
+    family *own = malloc(sizeof *own * (size_t)n);
+    cc_median_row *bm = NULL;
+    int n_bm = 0;
+    cc_status st = CC_OK;
+    if (!order || !scratch || !base_med || !base_ref || !fam[0] || !fam[1] || !own) {
+        st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
+        goto done;
+    }
+    n = families_of(c, 1, order, fam[0], own, &n_fam);
+    memcpy(fam[1], fam[0], sizeof(family) * (size_t)n_fam);
+    if ((st = cc_store_load_medians(base_db, c->base.id, &bm, &n_bm, err))) goto done;
+    for (int i = 0; i < n; i++) {
+        int m = find_median(bm, n_bm, &c->rows[order[i]]);
+        base_med[i] = m >= 0 ? bm[m].median : NAN;
+        base_ref[i] = m >= 0 ? bm[m].ref : NAN;
+    }
+    /* the families' level spreads over the A/A runs, with the reference's scaling (k = 0)
+     * and without it (k = 1) */
+    double spread[2] = { 0, 0 };
+    int runs = 0;
+    for (int k = 0; k < 2 && !st; k++) {
+        c->ref_unsteady = k;
+        st = read_history(base_db, c, order, base_med, base_ref, fam[k], n_fam, own, scratch, err);
+        for (int f = 0; f < n_fam; f++)
+            if (fam[k][f].runs >= 2) spread[k] += fam[k][f].hi - fam[k][f].lo;
+        runs = c->noise_history;
+    }
+    c->ref_unsteady = !st && runs >= 3 && spread[0] > spread[1];
+done:
+    c->noise_history = 0;
+    free(order), free(scratch), free(base_med), free(base_ref), free(fam[0]), free(fam[1]), free(own), free(bm);
     return st;
 }
 
@@ -182,18 +245,7 @@ cc_status cc_compare_families(cc_db *base_db, cc_comparison *c, cc_err *err)
         st = cc_err_set(err, CC_ERR_NOMEM, "compare: out of memory");
         goto done;
     }
-    n = 0;
-    for (int i = 0; i < c->n_rows; i++)
-        if (!isnan(c->rows[i].p)) order[n++] = i;
-    qsort_r(order, (size_t)n, sizeof *order, family_order, c->rows);
-    for (int i = 0; i < n; i++) own[i] = (family){ i, 1, 0, 0, 1 };
-    for (int i = 0; i < n; i++) {
-        const cc_compare_row *a = &c->rows[order[i]];
-        const cc_compare_row *prev = i ? &c->rows[order[i - 1]] : NULL;
-        if (!prev || strcmp(a->op, prev->op) || strcmp(a->target, prev->target))
-            fam[n_fam++] = (family){ i, 0, 0, 0, 1 };
-        fam[n_fam - 1].n++;
-    }
+    n = families_of(c, 0, order, fam, own, &n_fam);
 
     if (o->noise_auto) {
         st = cc_store_load_medians(base_db, c->base.id, &bm, &n_bm, err);

@@ -547,6 +547,7 @@ static void test_history_speed(void)
         const cc_compare_row *r = row_of(c, ids[0], CC_REGIME_RANDOM);
         CHECK(r && r->noise_runs == 4);
         if (with_refs) {
+            CHECK(c->ref_unsteady == 0);
             CHECK(c->n_regressions == 6 && c->outcome == CC_OUTCOME_REGRESSION);
             CHECK(r && r->family_threshold < 0.15);
         } else {
@@ -556,6 +557,40 @@ static void test_history_speed(void)
         cc_comparison_free(c);
         cc_store_close(db);
     }
+}
+
+/* A reference loop that moves without the cases (one A/A run's loop 1.3x slower while its
+ * cases ran as fast as ever; the candidate's too): scaling by it would widen the A/A
+ * history and hide the candidate's slower Conv family, so compare judges unscaled
+ * (ref_unsteady) and finds the 6 Conv regressions. Where the loop moved with the cases
+ * (test_history_speed) the scaling stays. */
+static void test_ref_unsteady(void)
+{
+    char path[512];
+    cc_db *db = synth_open(path, sizeof path, "ref-unsteady.db");
+    cc_rng rng;
+    cc_rng_seed(&rng, 31);
+    synth_row rows[N_CASES], mod[N_CASES];
+    char ids[N_CASES][64];
+    base_rows(rows, ids);
+    for (int i = 0; i < N_CASES; i++) rows[i].ref = 1.2e-6;
+    cc_run_info info;
+    synth_run_info(&info, "aa", "quiet1");
+    int64_t base = synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    for (int k = 0; k < 2; k++) synth_store_run(db, &info, "Synthetic CPU", rows, N_CASES, &rng);
+    memcpy(mod, rows, sizeof mod);
+    for (int i = 0; i < N_CASES; i++) mod[i].ref *= 1.3;
+    synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng); /* the loop alone slow */
+    for (int i = 0; i < 6; i++) mod[i].median *= 1.3;                 /* the Conv family, loop slow too */
+    synth_run_info(&info, "cand", "quiet2");
+    int64_t slow_conv = synth_store_run(db, &info, "Synthetic CPU", mod, N_CASES, &rng);
+    cc_comparison *c = compare(db, base, slow_conv, NULL);
+    CHECK(c->ref_unsteady == 1);
+    CHECK(c->n_regressions == 6 && c->outcome == CC_OUTCOME_REGRESSION);
+    const cc_compare_row *r = row_of(c, ids[0], CC_REGIME_RANDOM);
+    CHECK(r && r->speed == 1 && r->family_threshold < 0.15);
+    cc_comparison_free(c);
+    cc_store_close(db);
 }
 
 /* ONNX node tests: (test, target) in both runs judged by verdict class; tests in one run
@@ -897,6 +932,7 @@ int main(void)
     test_lone_busy();
     test_reference_speed();
     test_history_speed();
+    test_ref_unsteady();
     test_conformance_rows();
     test_models();
     test_model_samples();
