@@ -1,6 +1,7 @@
 /* precision.c — retyping a model to FP16/BF16/FP32 (float constants converted; Cast,
- * EyeLike and ConstantOfShape naming a float type name the new one) and folding batch
- * norms into the convolutions before them. */
+ * EyeLike and ConstantOfShape naming a float type name the new one; an op defined for
+ * float32 only, NonMaxSuppression, kept in float32 between Casts) and folding batch norms
+ * into the convolutions before them. */
 #include "precision.h"
 
 #include <math.h>
@@ -52,6 +53,38 @@ static int retype_attrs(const cc_node *nd, cc_dtype dt, cc_attr_value *attrs)
     return changed;
 }
 
+/* Node k of an op defined for float32 only (NonMaxSuppression): kept in float32 inside a
+ * model of dtype dt, its float inputs cast up (constants copied unconverted) and its float
+ * outputs cast back down to dt. */
+static cc_status keep_f32(cc_rewrite *rw, int k, cc_dtype dt, cc_err *err)
+{
+    const cc_graph *g = &rw->src->graph;
+    const cc_node *nd = &g->nodes[k];
+    int in[CC_MAX_IO];
+    cc_status st = CC_OK;
+    char name[CC_VALUE_NAME_MAX];
+    for (int i = 0; i < nd->n_in && !st; i++) {
+        int v = nd->in[i];
+        in[i] = -2;
+        if (v < 0 || g->values[v].data || !cc_dtype_is_float(g->values[v].dtype)) continue;
+        int nv;
+        if ((st = cc_rewrite_value(rw, v, &nv, err))) break;
+        if (cc_mb_value(rw->b, nv)->dtype == CC_F32) continue;
+        snprintf(name, sizeof name, "%.40s/f32_in%d", nd->name, i);
+        st = cc_mb_node(rw->b, "Cast", name, "to=1", 1, &nv, 1, &in[i], NULL, err);
+    }
+    if (!st) st = cc_rewrite_copy_node(rw, k, in, err);
+    for (int j = 0; j < nd->n_out && !st; j++) {
+        int v = nd->out[j], nv = rw->map[v], back;
+        if (cc_mb_value(rw->b, nv)->dtype != CC_F32) continue;
+        char attrs[16];
+        snprintf(attrs, sizeof attrs, "to=%lld", (long long)onnx_float_type(dt));
+        snprintf(name, sizeof name, "%.40s/%s_out%d", nd->name, cc_dtype_name(dt), j);
+        if (!(st = cc_mb_node(rw->b, "Cast", name, attrs, 1, &nv, 1, &back, NULL, err))) cc_rewrite_set(rw, v, back);
+    }
+    return st;
+}
+
 cc_status cc_model_to_precision(const cc_model *m, cc_dtype dt, cc_model **out, cc_err *err)
 {
     if (!cc_dtype_is_float(dt))
@@ -70,6 +103,10 @@ cc_status cc_model_to_precision(const cc_model *m, cc_dtype dt, cc_model **out, 
     for (int i = 0; i < g->n_values; i++) conv[i] = -1;
     for (int k = 0; k < g->n_nodes && !st; k++) {
         const cc_node *nd = &g->nodes[k];
+        if (dt != CC_F32 && nd->op->dtypes == CC_DTYPE_BIT(CC_F32)) {
+            st = keep_f32(&rw, k, dt, err);
+            continue;
+        }
         int in[CC_MAX_IO];
         for (int i = 0; i < nd->n_in && !st; i++) {
             int v = nd->in[i];

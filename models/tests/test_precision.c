@@ -175,9 +175,80 @@ static void test_no_fold(void)
     cc_model_free(f);
 }
 
+/* A detector's tail, boxes (computed in the model's precision) into NonMaxSuppression, an
+ * op defined for float32 only: retyped to f16 and bf16 it stays float32 between Casts (the
+ * boxes cast up), and selects the same boxes as the f32 model. */
+static void test_f32_only(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    CHECK(cc_mb_create("nms_tail", &b, &e) == CC_OK);
+    int x, sc, boxes, sel, mx, iou;
+    cc_shape bs = cc_shape_make(3, (int64_t[]){ 1, 4, 4 }), ss = cc_shape_make(3, (int64_t[]){ 1, 1, 4 });
+    cc_tensor tm = { 0 }, ti = { 0 };
+    cc_shape one = cc_shape_make(1, (int64_t[]){ 1 });
+    CHECK(cc_tensor_alloc(&tm, CC_I64, &one, &e) == CC_OK && cc_tensor_alloc(&ti, CC_F32, &one, &e) == CC_OK);
+    ((int64_t *)tm.data)[0] = 3;
+    ((float *)ti.data)[0] = 0.5f;
+    CHECK(cc_mb_input(b, "x", CC_F32, &bs, &x, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "scores", CC_F32, &ss, &sc, &e) == CC_OK);
+    CHECK(cc_mb_const(b, "max", &tm, &mx, &e) == CC_OK && cc_mb_const(b, "iou", &ti, &iou, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Relu", "boxes", NULL, 1, &x, 1, &boxes, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "NonMaxSuppression", "nms", NULL, 4, (int[]){ boxes, sc, mx, iou }, 1, &sel, NULL, &e) ==
+          CC_OK);
+    CHECK(cc_mb_output(b, sel, &e) == CC_OK);
+    cc_model *m = NULL;
+    CHECK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e) == CC_OK);
+    if (!m) return;
+    /* two overlapping unit boxes, a third apart, a fourth overlapping the third */
+    const float xb[16] = { 0, 0, 1, 1, 0, 0.25f, 1, 1.25f, 0, 5, 1, 6, 0, 5.25f, 1, 6.25f };
+    const float sv[4] = { 0.9f, 0.8f, 0.7f, 0.95f };
+    cc_tensor want_sel = { 0 };
+    for (int d = 0; d < 3; d++) {
+        cc_dtype dt = d == 0 ? CC_F32 : d == 1 ? CC_F16 : CC_BF16;
+        cc_model *h = NULL;
+        CHECK(cc_model_to_precision(m, dt, &h, &e) == CC_OK);
+        if (!h) {
+            fprintf(stderr, "  %s: %s\n", cc_dtype_name(dt), e.msg);
+            continue;
+        }
+        int casts = 0, nms_f32 = 0;
+        for (int k = 0; k < h->graph.n_nodes; k++) {
+            const cc_node *nd = &h->graph.nodes[k];
+            casts += strcmp(nd->op->name, "Cast") == 0;
+            if (strcmp(nd->op->name, "NonMaxSuppression") == 0) nms_f32 = h->graph.values[nd->in[0]].dtype == CC_F32;
+        }
+        CHECK(nms_f32);
+        CHECK(casts == (dt == CC_F32 ? 0 : 2)); /* boxes and scores up; the int64 indices need none */
+        cc_tensor in[2];
+        for (int i = 0; i < 2; i++) {
+            const cc_tensor *v = &h->graph.values[h->graph.inputs[i]];
+            CHECK(cc_tensor_alloc(&in[i], v->dtype, &v->shape, &e) == CC_OK);
+            for (int64_t q = 0; q < cc_tensor_numel(v); q++) cc_store(in[i].data, v->dtype, (size_t)q, i ? sv[q] : xb[q]);
+        }
+        cc_model_eval ev;
+        CHECK(cc_model_evaluate(&h->graph, in, 0, NULL, &ev, &e) == CC_OK);
+        const cc_tensor *y = &ev.vals[h->graph.outputs[0]];
+        CHECK(y->shape.dims[0] == 2); /* box 3 (0.95) keeps 2 off; box 0 (0.9) keeps 1 off */
+        if (d == 0) {
+            CHECK(cc_tensor_alloc(&want_sel, y->dtype, &y->shape, &e) == CC_OK);
+            memcpy(want_sel.data, y->data, cc_tensor_bytes(y));
+        } else {
+            CHECK(cc_shape_equal(&y->shape, &want_sel.shape) && !memcmp(y->data, want_sel.data, cc_tensor_bytes(y)));
+        }
+        cc_model_eval_free(&ev);
+        cc_tensor_free(&in[0]);
+        cc_tensor_free(&in[1]);
+        cc_model_free(h);
+    }
+    cc_tensor_free(&want_sel);
+    cc_model_free(m);
+}
+
 int main(void)
 {
     test_retype();
+    test_f32_only();
     test_accuracy();
     test_fold();
     test_no_fold();
