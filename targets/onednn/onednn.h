@@ -178,7 +178,7 @@ extern const cc_onednn_family cc_onednn_family_matmul;  /* Gemm, MatMul, MatMulI
 extern const cc_onednn_family cc_onednn_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
 extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div */
 extern const cc_onednn_family cc_onednn_family_reduce;  /* Softmax, ReduceMean/Max, BatchNormalization */
-extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Transpose, Concat, Slice */
+extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Identity, Dropout, Squeeze, Unsqueeze, Transpose, Concat, Slice */
 extern const cc_onednn_family cc_onednn_family_resize;  /* Resize */
 extern const cc_onednn_family cc_onednn_family_quant;   /* QuantizeLinear, DequantizeLinear */
 

@@ -247,6 +247,15 @@ static cc_status reshape(cc_onednn_build *b, cc_err *err)
     return st;
 }
 
+/* Identity, Squeeze, Unsqueeze and inference Dropout move no element: a reshape (the
+ * same data in the output's dims). Dropout's mask output has no primitive. */
+static cc_status same_data(cc_onednn_build *b, cc_err *err)
+{
+    if (b->n_out > 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: its mask output has no oneDNN primitive", b->node->op->name);
+    return reshape(b, err);
+}
+
 static cc_status transpose(cc_onednn_build *b, cc_err *err)
 {
     const cc_tensor *x = b->in[0];
@@ -591,6 +600,10 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
 static const cc_onednn_op shape_ops[] = {
     { "Flatten", reshape },
     { "Reshape", reshape },
+    { "Identity", same_data },
+    { "Dropout", same_data },
+    { "Squeeze", same_data },
+    { "Unsqueeze", same_data },
     { "Transpose", transpose },
     { "Concat", concat },
     { "Slice", slice },
