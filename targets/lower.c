@@ -603,3 +603,22 @@ cc_status cc_lower_rnn(const cc_node *node, const cc_shape *x, const cc_shape *r
     *g = q;
     return CC_OK;
 }
+
+/* ---- OneHot -------------------------------------------------------------------------------- */
+
+cc_status cc_lower_onehot(const cc_node *node, const cc_shape *ix, const cc_tensor *depth, int64_t *outer,
+                          int64_t *depth_out, int64_t *inner, cc_err *err)
+{
+    if (!depth || !depth->data || cc_tensor_numel(depth) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "OneHot: depth must be a constant scalar");
+    double d = trunc(cc_load(depth->data, depth->dtype, 0));
+    if (!(d >= 1)) return cc_err_set(err, CC_ERR_ARG, "OneHot: depth %g must be at least 1", d);
+    int64_t axis = cc_attr_i(node, "axis");
+    if (axis < 0) axis += ix->rank + 1;
+    if (axis < 0 || axis > ix->rank) return cc_err_set(err, CC_ERR_ARG, "OneHot: axis out of range");
+    *outer = *inner = 1;
+    for (int k = 0; k < axis; k++) *outer *= ix->dims[k];
+    for (int k = (int)axis; k < ix->rank; k++) *inner *= ix->dims[k];
+    *depth_out = (int64_t)d;
+    return CC_OK;
+}

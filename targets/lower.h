@@ -157,4 +157,11 @@ typedef struct cc_lower_rnn_geom {
 } cc_lower_rnn_geom;
 cc_status cc_lower_rnn(const cc_node *node, const cc_shape *x, const cc_shape *r, cc_lower_rnn_geom *g, cc_err *err);
 
+/* OneHot (opset 11) for indices of shape ix and the constant depth tensor: the output as
+ * [outer, depth, inner] (depth inserted at axis). Element (o, d, i) is values[1] where
+ * trunc(indices[o * inner + i]), + depth when negative, equals d, else values[0].
+ * CC_ERR_UNSUPPORTED when depth has no data, CC_ERR_ARG when it is below 1. */
+cc_status cc_lower_onehot(const cc_node *node, const cc_shape *ix, const cc_tensor *depth, int64_t *outer,
+                          int64_t *depth_out, int64_t *inner, cc_err *err);
+
 #endif

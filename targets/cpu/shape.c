@@ -10,6 +10,7 @@
  * contiguous runs (the innermost output axis is contiguous in the input) or does a tiled
  * 2-D transpose between the innermost output axis and the axis that is innermost in the
  * input, batched over the remaining axes (the last-two-axes swap is the plain case). */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -865,6 +866,29 @@ static cc_status block_run(void *ctx, const cc_node *node, const cc_tensor *cons
     return CC_OK;
 }
 
+/* OneHot: the values' off element everywhere, then the on element where an index points
+ * (../lower.h's cc_lower_onehot). */
+static cc_status onehot_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)state;
+    int64_t outer, depth, inner;
+    cc_status st = cc_lower_onehot(node, &in[0]->shape, in[1], &outer, &depth, &inner, err);
+    if (st) return st;
+    const cc_tensor *ix = in[0], *v = in[2];
+    size_t es = cc_dtype_size(v->dtype);
+    const char *off = v->data, *on = (const char *)v->data + es;
+    char *y = out[0].data;
+    for (int64_t e = 0; e < outer * depth * inner; e++) memcpy(y + (size_t)e * es, off, es);
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            double k = trunc(cc_load(ix->data, ix->dtype, (size_t)(o * inner + i)));
+            if (k < 0) k += (double)depth;
+            if (k >= 0 && k < (double)depth) memcpy(y + (size_t)((o * depth + (int64_t)k) * inner + i) * es, on, es);
+        }
+    return CC_OK;
+}
+
 /* Trilu: each row of the last two dims keeps [0, k + r] (lower) or [k + r, cols) (upper)
  * and zeroes the rest. */
 static cc_status trilu_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
@@ -981,6 +1005,7 @@ static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_DepthToSpace, .run = block_run},
     {.op = CC_OP_ID_SpaceToDepth, .run = block_run},
     {.op = CC_OP_ID_Trilu, .run = trilu_run},
+    {.op = CC_OP_ID_OneHot, .run = onehot_run},
     {.op = CC_OP_ID_EyeLike, .run = eyelike_run},
     {.op = CC_OP_ID_Gather, .run = gather_run},
     {.op = CC_OP_ID_GatherElements, .run = gather_elements_run},

@@ -126,6 +126,12 @@ cudaError_t cc_cuda_gather_run(cudaStream_t s, size_t elem, int idx64, const voi
 cudaError_t cc_cuda_scatter_run(cudaStream_t s, int dtype, int idx64, const void *u, const void *idx, void *y,
                                 int64_t n, const cc_cuda_gather *g, int red);
 
+/* OneHot over y as [outer, depth, inner] (elements of elem bytes): v[1] where the index of
+ * (o, i) (int32 idx_type 0, int64 1, float32 2; truncated, + depth when negative) is d,
+ * else v[0]. */
+cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type, const void *idx, const void *v, void *y,
+                           int64_t outer, int64_t depth, int64_t inner);
+
 /* Trilu: y[i] = x[i] where c - r >= k (upper) or c - r <= k (lower) for element i's column
  * c and row r of its rows x cols matrix, else 0; elements of elem bytes. */
 cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows, int64_t cols,

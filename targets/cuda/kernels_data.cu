@@ -376,6 +376,46 @@ extern "C" cudaError_t cc_cuda_cast(cudaStream_t s, int from, int to, const void
     }
 }
 
+/* ---- OneHot ----------------------------------------------------------------------------------- */
+
+template <typename T, typename I>
+__global__ void onehot_k(const I *idx, const T *v, T *y, int64_t outer, int64_t depth, int64_t inner)
+{
+    GRID_LOOP(g, outer * depth * inner) {
+        int64_t i = g % inner, t = g / inner, d = t % depth, o = t / depth;
+        int64_t k = (int64_t)idx[o * inner + i];
+        if (k < 0) k += depth;
+        y[g] = v[k == d ? 1 : 0];
+    }
+}
+
+template <typename T>
+static cudaError_t onehot_launch(cudaStream_t s, int idx_type, const void *idx, const void *v, void *y, int64_t outer,
+                                 int64_t depth, int64_t inner)
+{
+    unsigned b = cc_cuda_blocks(outer * depth * inner, CC_CUDA_THREADS);
+    switch (idx_type) {
+    case 0: onehot_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int32_t *)idx, (const T *)v, (T *)y, outer, depth, inner); break;
+    case 1: onehot_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int64_t *)idx, (const T *)v, (T *)y, outer, depth, inner); break;
+    case 2: onehot_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)idx, (const T *)v, (T *)y, outer, depth, inner); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type, const void *idx, const void *v, void *y,
+                                      int64_t outer, int64_t depth, int64_t inner)
+{
+    if (outer * depth * inner <= 0) return cudaSuccess;
+    switch (elem) {
+    case 1: return onehot_launch<uint8_t>(s, idx_type, idx, v, y, outer, depth, inner);
+    case 2: return onehot_launch<uint16_t>(s, idx_type, idx, v, y, outer, depth, inner);
+    case 4: return onehot_launch<uint32_t>(s, idx_type, idx, v, y, outer, depth, inner);
+    case 8: return onehot_launch<uint64_t>(s, idx_type, idx, v, y, outer, depth, inner);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 /* ---- Trilu ------------------------------------------------------------------------------------ */
 
 template <typename T>

@@ -481,6 +481,44 @@ static cc_status block_prepare(void *ctx, const cc_node *node, const cc_tensor *
     return CC_OK;
 }
 
+/* OneHot: the geometry at prepare (../lower.h's cc_lower_onehot; depth is a constant),
+ * kernels_data.cu's kernel per run. */
+typedef struct onehot_state {
+    int64_t outer, depth, inner;
+    int idx_type;
+} onehot_state;
+
+static cc_status onehot_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)out;
+    onehot_state o;
+    cc_status st = cc_lower_onehot(node, &in[0]->shape, in[1], &o.outer, &o.depth, &o.inner, err);
+    if (st) return st;
+    cc_dtype it = in[0]->dtype;
+    if (it != CC_I32 && it != CC_I64 && it != CC_F32)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: OneHot's indices must be i32, i64 or f32, got %s",
+                          cc_dtype_name(it));
+    o.idx_type = it == CC_I32 ? 0 : it == CC_I64 ? 1 : 2;
+    onehot_state *p = malloc(sizeof *p);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "OneHot: out of memory");
+    *p = o;
+    cc_backend_note("one-hot kernel, %s indices", cc_dtype_name(it));
+    *state = p;
+    return CC_OK;
+}
+
+static cc_status onehot_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const onehot_state *o = state;
+    return cc_cuda_check(cc_cuda_onehot(c->stream, cc_dtype_size(in[2]->dtype), o->idx_type, in[0]->data, in[2]->data,
+                                        out[0].data, o->outer, o->depth, o->inner),
+                         node->op->name, err);
+}
+
 /* Trilu: k read at prepare (a constant), the mask applied by kernels_data.cu's kernel. */
 static cc_status trilu_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                const cc_tensor *out, void **state, cc_err *err)
@@ -595,6 +633,7 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_DepthToSpace, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },
+    { .op = CC_OP_ID_OneHot, .prepare = onehot_prepare, .release = free, .run = onehot_run },
     { .op = CC_OP_ID_ScatterND, .prepare = scatter_prepare, .release = free, .run = scatter_run },
     { .op = CC_OP_ID_ScatterElements, .prepare = scatter_prepare, .release = free, .run = scatter_run },
     { .op = CC_OP_ID_EyeLike, .prepare = host_values_prepare, .release = free, .run = host_values_run },

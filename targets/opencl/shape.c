@@ -297,6 +297,35 @@ static cc_status gather_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* OneHot: gather.cl's onehot kernel for the values' element size and the indices' type,
+ * the geometry from ../lower.h's cc_lower_onehot (depth read here: a constant). */
+static cc_status onehot_prepare(ocl_build *b, cc_err *err)
+{
+    int64_t outer, depth, inner, n = cc_tensor_numel(b->out[0]);
+    cc_status st = cc_lower_onehot(b->node, &b->in[0]->shape, b->in[1], &outer, &depth, &inner, err);
+    if (st || n == 0) return st;
+    cc_dtype it = b->in[0]->dtype;
+    if (it != CC_I32 && it != CC_I64 && it != CC_F32)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: OneHot's indices must be i32, i64 or f32, got %s",
+                          cc_dtype_name(it));
+    const char *w = word_suffix(cc_dtype_size(b->in[2]->dtype));
+    if (!w) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: no OneHot kernel for %s values", cc_dtype_name(b->in[2]->dtype));
+    char prog[32], name[48];
+    snprintf(prog, sizeof prog, "gather_%s", w);
+    snprintf(name, sizeof name, "onehot_%s_%s", it == CC_I64 ? "ix64" : it == CC_I32 ? "ix32" : "ixf32", w);
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[2]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, outer);
+    cc_ocl_arg_int(l, depth);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_note(b, "%s", name);
+    return CC_OK;
+}
+
 /* gather.cl's meta of GatherElements and ScatterElements: the indices' dims, then the data's
  * strides, as a constant buffer. */
 static cc_status elements_meta(ocl_build *b, int *slot, cc_err *err)
@@ -549,6 +578,7 @@ static const ocl_op shape_ops[] = {
     { CC_OP_ID_ConstantOfShape, shape_supports, host_values_prepare },
     { CC_OP_ID_Range, shape_supports, host_values_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
+    { CC_OP_ID_OneHot, shape_supports, onehot_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
     { CC_OP_ID_ScatterND, scatter_supports, scatter_prepare },
     { CC_OP_ID_ScatterElements, scatter_supports, scatter_prepare },

@@ -1,9 +1,10 @@
 /* gather.cl - template (S = u8, u16, u32, u64: the element size): Gather, GatherElements
  * and GatherND, each for int32 (suffix ix32) and int64 (ix64) indices, one work-item per
  * output element; ScatterND and ScatterElements (reduction none), one work-item per update
- * element. A negative index counts from the end of its dim; an index still outside the dim
- * reads nothing and writes 0 (a gather) or writes nothing (a scatter): the cpu backend and
- * the golden model refuse it. */
+ * element; OneHot for int32, int64 and float32 (ixf32) indices. A negative index counts
+ * from the end of its dim; an index still outside the dim reads nothing and writes 0 (a
+ * gather) or writes nothing (a scatter): the cpu backend and the golden model refuse it
+ * (OneHot's writes off_value there, as it must). */
 
 #define GATHER_KERNELS(IX, SFX)                                                                         \
 /* y[o, j, i] = x[o, idx[j], i] over x as [outer, dim, inner] */                                        \
@@ -95,3 +96,20 @@ kernel void KN(scatter_elements_##SFX)(global const TY *restrict u, global TY *r
 
 GATHER_KERNELS(int, ix32)
 GATHER_KERNELS(long, ix64)
+
+/* OneHot over y as [outer, depth, inner]: v[1] where the index of (o, i), truncated and
+ * + depth when negative, is d, else v[0]; for int32, int64 and float32 indices */
+#define ONEHOT_KERNEL(IX, SFX)                                                                          \
+kernel void KN(onehot_##SFX)(global const IX *restrict idx, global const TY *restrict v,               \
+                             global TY *restrict y, int outer, int depth, int inner)                   \
+{                                                                                                       \
+    int g = get_global_id(0);                                                                           \
+    if (g >= outer * depth * inner) return;                                                             \
+    int i = g % inner, t = g / inner, d = t % depth, o = t / depth;                                     \
+    long k = (long)idx[(long)o * inner + i];                                                            \
+    if (k < 0) k += depth;                                                                              \
+    y[g] = v[k == d ? 1 : 0];                                                                           \
+}
+ONEHOT_KERNEL(int, ix32)
+ONEHOT_KERNEL(long, ix64)
+ONEHOT_KERNEL(float, ixf32)
