@@ -17,6 +17,22 @@ int cc_backend_inputs_valid(const cc_graph *g, const cc_node *node, char *reason
     return 1;
 }
 
+cc_status cc_backend_dynamic_outputs_check(const cc_graph *g, const cc_node *node, const char *who, cc_err *err)
+{
+    if (!cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE)) return CC_OK;
+    for (int j = 0; j < node->n_out; j++) {
+        int v = node->out[j], read = 0, is_out = 0;
+        for (int k = 0; k < g->n_nodes; k++)
+            for (int i = 0; i < g->nodes[k].n_in; i++) read |= g->nodes[k].in[i] == v;
+        for (int o = 0; o < g->n_outputs; o++) is_out |= g->outputs[o] == v;
+        if (read || !is_out)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "%s: %s's output %d has a data-dependent shape and %s: only graph outputs may have one",
+                              who, node->op->name, j, read ? "feeds another node" : "is not a graph output");
+    }
+    return CC_OK;
+}
+
 static _Thread_local char current_note[CC_BACKEND_NOTE_MAX];
 
 void cc_backend_note(const char *fmt, ...)

@@ -20,6 +20,11 @@
  * reason ("node input 1 names value 9 of 5") in reason[0..n). */
 int cc_backend_inputs_valid(const cc_graph *g, const cc_node *node, char *reason, size_t n);
 
+/* For a node of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE): every output must be
+ * a graph output that no node of g reads (what reads one would be planned at its bound).
+ * CC_OK for any other node; otherwise CC_ERR_UNSUPPORTED naming `who` and the output. */
+cc_status cc_backend_dynamic_outputs_check(const cc_graph *g, const cc_node *node, const char *who, cc_err *err);
+
 /* Records a short note on how the node whose kernel prepare() is running will execute
  * ("im2col+sgemm"); the backend shows it in describe_plan. Call from prepare() only; a
  * later call replaces the note. Notes are per thread and cut to CC_BACKEND_NOTE_MAX - 1

@@ -36,6 +36,7 @@ typedef struct plan_node {
     const cc_kernel *kernel;
     void *state;
     char note[CC_BACKEND_NOTE_MAX];
+    int dynamic;               /* CC_TRAIT_DYNAMIC_SHAPE: its kernel writes its outputs' shapes */
 } plan_node;
 
 struct cc_plan {
@@ -56,24 +57,6 @@ struct cc_plan {
     int n_nodes;               /* nodes whose kernel state exists */
     cc_shape out_shape[CC_MAX_IO]; /* each graph output's shape after the last run */
 };
-
-/* A node of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE) must make graph outputs
- * that no node reads: what reads one would have been planned at its bound. */
-static cc_status dynamic_outputs_check(const cc_plan *p, const cc_node *node, cc_err *err)
-{
-    if (!cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE)) return CC_OK;
-    const cc_graph *g = p->g;
-    for (int j = 0; j < node->n_out; j++) {
-        int v = node->out[j], read = 0;
-        for (int k = 0; k < g->n_nodes; k++)
-            for (int i = 0; i < g->nodes[k].n_in; i++) read |= g->nodes[k].in[i] == v;
-        if (read || !p->is_output[v])
-            return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                              "%s: %s's output %d has a data-dependent shape and %s: only graph outputs may have one",
-                              p->b->name, node->op->name, j, read ? "feeds another node" : "is not a graph output");
-    }
-    return CC_OK;
-}
 
 static const cc_kernel *kernel_of(const cc_plan_backend *b, const cc_node *node)
 {
@@ -177,7 +160,8 @@ static cc_status infer_all(cc_plan *p, cc_err *err)
         if (kernel_check(p->b, p->ctx, pn->kernel, node, in, out, reason, sizeof reason) != CC_SUPPORT_YES)
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s",
                               reason[0] ? reason : "the backend does not run this node");
-        if ((st = dynamic_outputs_check(p, node, err))) return st;
+        if ((st = cc_backend_dynamic_outputs_check(p->g, node, p->b->name, err))) return st;
+        pn->dynamic = cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE);
         for (int j = 0; j < node->n_out; j++) {
             int v = node->out[j];
             const cc_tensor *want = &g->values[v];
@@ -438,7 +422,7 @@ cc_status cc_plan_run(cc_plan *p, void *const *inputs, void *const *outputs, cc_
             out[j].data = p->buf[node->out[j]];
         }
         if ((st = pn->kernel->run(p->ctx, node, in, node->n_out, out, pn->state, err))) return st;
-        if (cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE))
+        if (pn->dynamic)
             for (int j = 0; j < node->n_out; j++) {
                 const cc_shape *bound = &p->desc[node->out[j]].shape;
                 if (out[j].shape.rank != bound->rank || cc_shape_numel(&out[j].shape) > cc_shape_numel(bound))

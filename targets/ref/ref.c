@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../ops/case.h"
+#include "../backend.h"
 #include "../target.h"
 
 typedef struct ref_plan {
@@ -86,19 +87,7 @@ static cc_status ref_prepare(void *ctx, const cc_graph *g, void **out, cc_err *e
     }
     for (int k = 0; k < g->n_nodes; k++) {
         const cc_node *nd = &g->nodes[k];
-        /* an output of data-dependent shape must be a graph output no node reads */
-        for (int j = 0; j < nd->n_out && cc_op_has_trait(nd->op, CC_TRAIT_DYNAMIC_SHAPE); j++) {
-            int v = nd->out[j], read = 0, is_out = 0;
-            for (int q = 0; q < g->n_nodes; q++)
-                for (int i = 0; i < g->nodes[q].n_in; i++) read |= g->nodes[q].in[i] == v;
-            for (int o = 0; o < g->n_outputs; o++) is_out |= g->outputs[o] == v;
-            if (read || !is_out) {
-                st = cc_err_set(err, CC_ERR_UNSUPPORTED,
-                                "ref: %s's output %d has a data-dependent shape and %s: only graph outputs may have one",
-                                nd->op->name, j, read ? "feeds another node" : "is not a graph output");
-                goto fail;
-            }
-        }
+        if ((st = cc_backend_dynamic_outputs_check(g, nd, "ref", err))) goto fail;
         for (int j = 0; j < nd->n_out; j++) {
             cc_golden *go = &plan->gold[k * CC_MAX_IO + j];
             const cc_tensor *v = &g->values[nd->out[j]];
