@@ -2,9 +2,13 @@
  * and golden evaluation of a whole graph. */
 #include "model.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../ops/policy.h"
 
 struct cc_model_builder {
     char name[64];
@@ -479,9 +483,28 @@ cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, c
 
 /* ---- golden evaluation --------------------------------------------------------------- */
 
+double cc_golden_bound(const cc_graph *g, int k, const cc_golden *go, int64_t i)
+{
+    const cc_node *nd = &g->nodes[k];
+    cc_dtype case_dt = nd->n_in > 0 && nd->in[0] >= 0 ? g->values[nd->in[0]].dtype : go->dtype;
+    const cc_tol *tol = cc_policy_of(nd->op, case_dt);
+    if (!tol) return 0;
+    if (!cc_dtype_is_float(go->dtype)) return tol->atol;
+    double u = cc_dtype_unit_roundoff(cc_dtype_is_float(case_dt) ? case_dt : CC_F32);
+    double gamma = tol->sqrt_gamma ? sqrt(go->k) : go->k;
+    return tol->atol + tol->c * gamma * u * go->mag[i] + tol->r * cc_dtype_unit_roundoff(go->dtype) * fabs(go->value[i]) +
+           cc_dtype_min_subnormal(go->dtype) / 2;
+}
+
 void cc_model_eval_free(cc_model_eval *e)
 {
     if (!e) return;
+    for (int i = 0; i < e->n_values; i++) {
+        if (e->err) free(e->err[i]);
+        if (e->prop) free(e->prop[i]);
+    }
+    free(e->err);
+    free(e->prop);
     if (e->vals) {
         for (int i = 0; i < e->n_values; i++) cc_tensor_free(&e->vals[i]);
         free(e->vals);
@@ -491,6 +514,118 @@ void cc_model_eval_free(cc_model_eval *e)
         free(e->gold);
     }
     memset(e, 0, sizeof *e);
+}
+
+/* Golden outputs of node nd on inputs inp into go[0..n_out-1], allocated at odesc's
+ * shapes (the caller frees them with cc_golden_free, also on failure). */
+static cc_status node_golden(const cc_node *nd, const cc_tensor **inp, const cc_tensor *odesc, cc_golden *go,
+                             cc_err *err)
+{
+    memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
+    for (int j = 0; j < nd->n_out; j++) {
+        const cc_tensor *o = &odesc[j];
+        int64_t n = cc_tensor_numel(o);
+        go[j].dtype = o->dtype;
+        go[j].shape = o->shape;
+        go[j].k = 1;
+        go[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
+        go[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
+        if (!go[j].value || !go[j].mag) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    cc_err e2 = { 0 };
+    cc_status st = nd->op->golden(nd, inp, nd->n_out, go, &e2);
+    if (st) return cc_err_set(err, st, "golden model of node %s: %s", nd->name, e2.msg);
+    return CC_OK;
+}
+
+/* The perturbation's scale: h = PROP_LAMBDA * err is thousands of units in the last place of
+ * the input (err is at least the producer's rounding), so storing x + s*h in the input's
+ * dtype keeps the step to within a part in a thousand, and still small enough for the
+ * first-order (linear) response of a smooth op. */
+#define PROP_LAMBDA 4096.0
+
+/* e->err and e->prop of node k's float outputs (CC_EVAL_PROPAGATE): see model.h. */
+static cc_status propagate(const cc_graph *g, int k, const cc_tensor **inp, const cc_tensor *odesc, cc_model_eval *e,
+                           cc_err *err)
+{
+    const cc_node *nd = &g->nodes[k];
+    const cc_golden *go = &e->gold[k * CC_MAX_IO];
+    cc_status st = CC_OK;
+    for (int j = 0; j < nd->n_out; j++) {
+        if (!cc_dtype_is_float(go[j].dtype)) continue;
+        int64_t n = cc_shape_numel(&go[j].shape);
+        int v = nd->out[j];
+        e->err[v] = calloc((size_t)(n ? n : 1), sizeof(double));
+        e->prop[v] = calloc((size_t)(n ? n : 1), sizeof(double));
+        if (!e->err[v] || !e->prop[v]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    /* an output whose shape follows the data has no first-order neighbourhood; integer
+     * outputs carry no bound to propagate */
+    int skip = cc_op_has_trait(nd->op, CC_TRAIT_DYNAMIC_SHAPE), any_float = 0;
+    for (int j = 0; j < nd->n_out; j++) any_float |= e->prop[nd->out[j]] != NULL;
+    for (int i = 0; i < nd->n_in && !skip && any_float; i++) {
+        int v = nd->in[i];
+        if (v < 0 || !e->err[v] || nd->op->inputs[i].role != CC_IN_DATA || !cc_dtype_is_float(inp[i]->dtype)) continue;
+        const cc_tensor *x = inp[i];
+        int64_t nx = cc_tensor_numel(x);
+        if (nx != cc_tensor_numel(&e->vals[v])) continue;
+        cc_tensor xp;
+        if ((st = cc_tensor_alloc(&xp, x->dtype, &x->shape, err))) return st;
+        const cc_tensor *pin[CC_MAX_IO];
+        memcpy(pin, inp, sizeof pin);
+        pin[i] = &xp;
+        for (int t = 0; t < 4; t++) {
+            /* a step the op refuses (a root or logarithm pushed below zero, a cast out of
+             * range) is retried smaller; one refused down to a unit step adds nothing, which
+             * can only make the bound tighter */
+            for (double lambda = PROP_LAMBDA; lambda >= 1; lambda /= 64) {
+                uint32_t r = 0x9e3779b9u ^ (uint32_t)(k * 31 + i);
+                for (int64_t q = 0; q < nx; q++) {
+                    r = r * 1664525u + 1013904223u;
+                    double s = t == 0 ? 1 : t == 1 ? -1 : (r >> 31) ? 1 : -1;
+                    if (t == 3) s = -s;
+                    double xv = cc_load(x->data, x->dtype, (size_t)q);
+                    cc_store(xp.data, xp.dtype, (size_t)q, xv + s * lambda * e->err[v][q]);
+                }
+                cc_golden gp[CC_MAX_IO];
+                cc_err e3 = { 0 };
+                cc_status sp = node_golden(nd, pin, odesc, gp, &e3);
+                if (sp == CC_ERR_NOMEM) st = cc_err_set(err, sp, "%s", e3.msg);
+                for (int j = 0; j < nd->n_out && !sp; j++) {
+                    int w = nd->out[j];
+                    if (!e->prop[w]) continue;
+                    int64_t n = cc_shape_numel(&go[j].shape);
+                    double *acc = e->err[w]; /* this input's response, summed into prop below */
+                    for (int64_t q = 0; q < n; q++) {
+                        /* a non-finite response (an overflow, inf - inf) bounds nothing */
+                        double d = fabs(gp[j].value[q] - go[j].value[q]) / lambda;
+                        if (isfinite(d) && d > acc[q]) acc[q] = d;
+                    }
+                }
+                cc_golden_free(gp, CC_MAX_IO);
+                if (!sp || st) break;
+            }
+            if (st) break;
+        }
+        cc_tensor_free(&xp);
+        for (int j = 0; j < nd->n_out && !st; j++) {
+            int w = nd->out[j];
+            if (!e->prop[w]) continue;
+            int64_t n = cc_shape_numel(&go[j].shape);
+            for (int64_t q = 0; q < n; q++) {
+                e->prop[w][q] += e->err[w][q];
+                e->err[w][q] = 0;
+            }
+        }
+        if (st) return st;
+    }
+    for (int j = 0; j < nd->n_out; j++) {
+        int w = nd->out[j];
+        if (!e->err[w]) continue;
+        int64_t n = cc_shape_numel(&go[j].shape);
+        for (int64_t q = 0; q < n; q++) e->err[w][q] = cc_golden_bound(g, k, &go[j], q) + e->prop[w][q];
+    }
+    return CC_OK;
 }
 
 cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden, const cc_model_eval *feed,
@@ -503,7 +638,11 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
     e.n_nodes = g->n_nodes;
     e.vals = calloc((size_t)g->n_values, sizeof *e.vals);
     if (keep_golden) e.gold = calloc((size_t)g->n_nodes * CC_MAX_IO, sizeof *e.gold);
-    if (!e.vals || (keep_golden && !e.gold)) {
+    if (keep_golden == CC_EVAL_PROPAGATE) {
+        e.err = calloc((size_t)g->n_values, sizeof *e.err);
+        e.prop = calloc((size_t)g->n_values, sizeof *e.prop);
+    }
+    if (!e.vals || (keep_golden && !e.gold) || (keep_golden == CC_EVAL_PROPAGATE && (!e.err || !e.prop))) {
         st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -552,25 +691,10 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
                 goto fail;
             }
         }
-        for (int j = 0; j < nd->n_out; j++) {
-            const cc_tensor *o = &odesc[j];
-            int64_t n = cc_tensor_numel(o);
-            go[j].dtype = o->dtype;
-            go[j].shape = o->shape;
-            go[j].k = 1;
-            go[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            go[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            if (!go[j].value || !go[j].mag) {
-                cc_golden_free(go, CC_MAX_IO);
-                st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-                goto fail;
-            }
-        }
-        cc_err e2 = { 0 };
-        st = nd->op->golden(nd, inp, nd->n_out, go, &e2);
+        st = node_golden(nd, inp, odesc, go, err);
+        if (!st && keep_golden == CC_EVAL_PROPAGATE) st = propagate(g, k, inp, odesc, &e, err);
         if (st) {
             if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
-            st = cc_err_set(err, st, "golden model of node %s: %s", nd->name, e2.msg);
             goto fail;
         }
         for (int j = 0; j < nd->n_out; j++) {

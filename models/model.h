@@ -102,7 +102,19 @@ typedef struct cc_model_eval {
     int n_values, n_nodes;
     cc_tensor *vals;
     cc_golden *gold;     /* NULL unless keep_golden */
+    /* With keep_golden == CC_EVAL_PROPAGATE, per value (NULL where zero: graph inputs,
+     * constants, integer values): err[v][i] bounds how far a target's value v may lie from
+     * vals[v] to first order (its producer's own bound, as the checker computes it with
+     * factor 1, plus prop[v][i]); prop[v][i] is the part its inputs' errors pass on,
+     * sum over the node's float data inputs of max |f(x + s*h) - f(x)| / lambda, with
+     * h = lambda * err of the input and s all +1, all -1 and a fixed +-1 pattern and its
+     * negation (a Jacobian's |J| err, exact where each output reads one element of an
+     * input or all terms have one sign; sampled by the sign patterns otherwise). */
+    double **err, **prop;
 } cc_model_eval;
+
+#define CC_EVAL_GOLDEN 1      /* keep each node's golden output */
+#define CC_EVAL_PROPAGATE 2   /* keep it and propagate error bounds (err, prop above) */
 
 /* Runs the golden model over g with the runtime inputs in[0..g->n_inputs-1] (host tensors
  * of the graph inputs' dtypes and shapes). When `feed` is non-NULL, node inputs are taken
@@ -110,6 +122,12 @@ typedef struct cc_model_eval {
  * with another execution's tensors); constants always come from the graph. */
 cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden,
                         const cc_model_eval *feed, cc_model_eval *out, cc_err *err);
+
+/* The checker's bound (with factor 1) on element i of a node's golden output go, node k of
+ * g: atol + c * gamma(K) * u * S + r * u_out * |value| + half the output dtype's smallest
+ * subnormal, from the op's policy at the case dtype (the dtype of the node's first input);
+ * the atol alone for an integer output; 0 where the op has no policy row. */
+double cc_golden_bound(const cc_graph *g, int k, const cc_golden *go, int64_t i);
 void cc_model_eval_free(cc_model_eval *e);
 
 #endif

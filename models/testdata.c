@@ -220,16 +220,8 @@ int cc_onnx_testdata_compare(const cc_onnx_testdata *t, const cc_model_eval *ev,
                  cc_shape_format(&want->shape, b, sizeof b));
         return -1;
     }
-    const cc_tol *tol = NULL;
-    double u = cc_dtype_unit_roundoff(CC_F32);
-    if (k >= 0) {
-        const cc_node *nd = &g->nodes[k];
-        cc_dtype case_dt = g->values[nd->in[0]].dtype;
-        tol = cc_policy_of(nd->op, case_dt);
-        if (cc_dtype_is_float(case_dt)) u = cc_dtype_unit_roundoff(case_dt);
-    }
-    int is_float = cc_dtype_is_float(desc->dtype);
-    double u_out = cc_dtype_unit_roundoff(desc->dtype), sub_out = cc_dtype_min_subnormal(desc->dtype) / 2;
+    /* what the graph's earlier nodes pass on (CC_EVAL_PROPAGATE), beside the last node's own bound */
+    const double *prop = ev->prop && gold && cc_dtype_is_float(desc->dtype) ? ev->prop[v] : NULL;
     int64_t cnt = cc_shape_numel(&have);
     double worst = 0;
     int64_t worst_i = -1, n_bad = 0;
@@ -238,18 +230,14 @@ int cc_onnx_testdata_compare(const cc_onnx_testdata *t, const cc_model_eval *ev,
         double w = cc_load(want->data, want->dtype, (size_t)i);
         double y = got ? cc_load(got->data, got->dtype, (size_t)i)
                        : gold ? gold->value[i] : cc_load(val->data, val->dtype, (size_t)i);
-        double yhat = gold ? gold->value[i] : y;
         double bound = 0, e;
         if (!isfinite(w) || !isfinite(y)) {
             e = (isnan(w) && isnan(y)) || w == y ? 0 : INFINITY;
         } else {
             e = fabs(w - y);
-            if (gold && tol) {
-                double gamma = tol->sqrt_gamma ? sqrt(gold->k) : gold->k;
-                if (is_float)
-                    bound = factor * (tol->atol + tol->c * gamma * u * gold->mag[i] + tol->r * u_out * fabs(yhat) + sub_out);
-                else
-                    bound = tol->atol;
+            if (gold) {
+                bound = cc_golden_bound(g, k, gold, i);
+                if (cc_dtype_is_float(desc->dtype)) bound = factor * (bound + (prop ? prop[i] : 0));
             }
         }
         /* an exact op's bound is half the smallest subnormal: no ratio to speak of */

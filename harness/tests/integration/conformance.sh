@@ -29,6 +29,13 @@ expect_eq "$(q "test = 'test_sigmoid_example' AND op = 'Sigmoid'")" 2 "a test is
 expect_eq "$(sql "$db" "SELECT status FROM runs WHERE id = 1")" "finished" "the run is finished"
 expect_eq "$(sql "$db" "SELECT count(*) FROM run_targets WHERE run_id = 1")" 2 "both targets recorded"
 
+# a graph of several nodes: its bound carries what the earlier nodes' roundings pass on, so
+# cpu passes LayerNormalization's expanded graph (float32 node by node against numpy's fused
+# float32 values) and the faulty target's wrong Add inside it fails, neither mistrusted
+expect_exit 1 "$CC" conformance --targets faulty,cpu --tests test_layer_normalization_2d_axis0_expanded --db "$WORK/x.db"
+expect_eq "$(sql "$WORK/x.db" "SELECT group_concat(target || ' ' || verdict, ', ') FROM (SELECT * FROM conformance_results ORDER BY test, target)")" \
+    "cpu passed, faulty failed" "the expanded graph on cpu and on faulty (wrong Add)"
+
 # the report's section
 "$CC" report --db "$db" --out "$WORK/r.md" >/dev/null 2>&1 || fail "report"
 grep -q '^## ONNX conformance (official node tests)' "$WORK/r.md" || fail "the report has the conformance section"
