@@ -470,6 +470,7 @@ static const struct legacy_input {
     { "Pad", "value", 2, CC_DTYPE_COUNT },
     { "ReduceSum", "axes", 1, CC_I64 },
     { "TopK", "k", 1, CC_I64 },
+    { "Dropout", "ratio", 1, CC_DTYPE_COUNT },
 };
 
 /* Makes a constant input from legacy attribute a of node nd (see legacy_inputs). */
@@ -624,12 +625,18 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     if (!nd->op_type || !nd->op_type[0]) return cc_err_set(err, CC_ERR_ARG, "%s: %s: no op type", im->path, label);
     if (strcmp(nd->op_type, "Constant") == 0) return constant_node(im, k, nd, err);
     const cc_op_def *op = cc_catalog_find(nd->op_type);
+    const cc_onnx_alias *alias = op ? NULL : cc_onnx_alias_of(nd->op_type, im->opset);
+    if (alias) op = cc_catalog_find(alias->op);
+    if (!op && cc_onnx_alias_of(nd->op_type, 0))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %s is deprecated at opset %d; the catalog runs it as %s at opsets %d to %d",
+                          im->path, label, opl, im->opset, cc_onnx_alias_of(nd->op_type, 0)->op,
+                          cc_onnx_alias_of(nd->op_type, 0)->first, cc_onnx_alias_of(nd->op_type, 0)->last);
     if (!op) return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: unknown op %s (not in the catalog)", im->path, label, opl);
 
     cc_err e = { 0 };
-    int version = 0;
+    int version = op->since_version;
     unsigned legacy = 0;
-    cc_status st = cc_onnx_op_version(op, im->opset, &version, &legacy, &e);
+    cc_status st = alias ? CC_OK : cc_onnx_op_version(op, im->opset, &version, &legacy, &e);
     if (st) return cc_err_set(err, st, "%s: %s: %s", im->path, label, e.msg);
 
     /* inputs: "" is an absent optional input; trailing absent ones are dropped */
@@ -650,9 +657,9 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
                               im->path, label, CC_MAX_INTS);
         n_given = 1;
     }
-    if (n_given > (size_t)op->n_inputs)
+    if (n_given > (size_t)(alias ? alias->n_in : op->n_inputs))
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %zu inputs, the catalog's %s takes at most %d", im->path,
-                          label, n_given, op->name, op->n_inputs);
+                          label, n_given, alias ? alias->onnx : op->name, alias ? alias->n_in : op->n_inputs);
     int in[CC_MAX_IO], n_in = (int)n_given;
     for (int i = 0; i < n_in; i++) {
         const char *iname = str_or(nd->input[i], "");
@@ -661,11 +668,27 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: input '%s' is not computed before the node", im->path, label,
                               iname);
     }
+    if (alias) { /* the deprecated op's inputs where the catalog op takes them */
+        int moved[CC_MAX_IO], n_moved = 0;
+        for (int i = 0; i < n_in; i++) {
+            while (n_moved <= alias->in_map[i]) moved[n_moved++] = -1;
+            moved[alias->in_map[i]] = in[i];
+        }
+        memcpy(in, moved, sizeof(int) * (size_t)n_moved);
+        n_in = n_moved;
+    }
 
     cc_node tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.op = op;
     if ((st = cc_node_set_defaults(&tmp, &e))) return cc_err_set(err, st, "%s: %s: %s", im->path, label, e.msg);
+    for (int i = 0; alias && i < 2 && alias->attr[i]; i++) {
+        int a = cc_attr_index(op, alias->attr[i]);
+        if (a < 0 || cc_attr_parse(op->attrs[a].kind, alias->value[i], &tmp.attrs[a], &e))
+            return cc_err_set(err, CC_ERR_INTERNAL, "%s: %s: the alias of %s sets %s", im->path, label, alias->onnx,
+                              alias->attr[i]);
+        tmp.attrs[a].set = 1;
+    }
     if (axes_in) {
         cc_attr_value *av = &tmp.attrs[cc_attr_index(op, "axes")];
         av->n = (int)cc_shape_numel(&axes_in->shape);

@@ -61,6 +61,11 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
 cc_status cc_onnx_read_tensor(const char *path, cc_tensor *out, char *name, size_t name_size,
                               cc_err *err);
 
+/* Whether the importer takes ONNX op type `op_type` (default domain): a catalog op, or a
+ * deprecated one it runs as its catalog successor (Scatter, Upsample: at the opsets that
+ * define them that way). Constant is taken too. */
+int cc_onnx_op_known(const char *op_type);
+
 /* The distinct op types a model's graph uses, in first-use order, each written as
  * "Conv" for the default domain and "com.microsoft.QLinearAdd" for another; for reporting
  * which ops a model needs before importing it. Writes up to max names (of up to 64 bytes)

@@ -67,6 +67,20 @@ enum {
                                          reductions max and min) */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
+
+/* A deprecated op the catalog runs as its successor (onnx_opset.c): for every node the
+ * old definition can express, the catalog op with these inputs and attributes computes the
+ * same thing. */
+typedef struct cc_onnx_alias {
+    const char *onnx;          /* the deprecated op type */
+    int first, last;           /* the opsets in which that op type means this definition */
+    const char *op;            /* the catalog op */
+    int n_in, in_map[4];       /* its input i is the catalog op's input in_map[i] */
+    const char *attr[2], *value[2]; /* attributes set before the node's own (case-id syntax) */
+    const char *why;
+} cc_onnx_alias;
+/* The alias of op type `onnx` at opset (opset 0: at any opset it has one), or NULL. */
+const cc_onnx_alias *cc_onnx_alias_of(const char *onnx, int opset);
 /* CC_ERR_INTERNAL when a row of the importer's version table (onnx_opset.c) names a
  * version ops/ops.def does not list for its op, or rewrites or refuses an op's own version. */
 cc_status cc_onnx_opset_check(cc_err *err);

@@ -152,8 +152,8 @@ static const op_version table[] = {
     { "Identity",           14, 0, "adds sequence types" },
     { "Dropout",            1,  REFUSED, "is_test=0 by default: training, random" },
     { "Dropout",            6,  REFUSED, "is_test=0 by default: training, random" },
-    { "Dropout",            7,  REFUSED, "ratio is an attribute" },
-    { "Dropout",            10, REFUSED, "ratio is an attribute" },
+    { "Dropout",            7,  CC_ONNX_LEGACY_ATTR_INPUTS, "ratio was an attribute (inference: the identity)" },
+    { "Dropout",            10, CC_ONNX_LEGACY_ATTR_INPUTS, "ratio was an attribute (inference: the identity)" },
     { "Dropout",            12, 0, "without bfloat16" },
     { "Shape",              1,  0, "without start and end" },
     { "Shape",              13, 0, "without start and end" },
@@ -224,6 +224,8 @@ static const op_version *row_of(const char *op, int v)
     return NULL;
 }
 
+static cc_status alias_check(cc_err *err);
+
 cc_status cc_onnx_opset_check(cc_err *err)
 {
     for (int i = 0; i < N_ROWS; i++) {
@@ -241,7 +243,7 @@ cc_status cc_onnx_opset_check(cc_err *err)
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c rewrites or refuses %s-%d, the catalog's own version",
                               table[i].op, table[i].version);
     }
-    return CC_OK;
+    return alias_check(err);
 }
 
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err)
@@ -273,5 +275,52 @@ cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsig
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opset %d semantics are not in the catalog (it has %s-%d; %s-%d: %s)",
                           in_force, op->name, op->since_version, op->name, in_force, row->why);
     *legacy = row ? row->flags : 0;
+    return CC_OK;
+}
+
+/* Deprecated ops and their successors in the catalog. */
+static const cc_onnx_alias aliases[] = {
+    { "Scatter", 9, 10, "ScatterElements", 3, { 0, 1, 2 }, { NULL, NULL }, { NULL, NULL },
+      "Scatter-9 is ScatterElements-11 without negative indices" },
+    { "Upsample", 9, 9, "Resize", 2, { 0, 2 }, { "coordinate_transformation_mode", "nearest_mode" },
+      { "asymmetric", "floor" },
+      "Upsample-9 is Resize with the scales input, x_original = x_resized / scale and the nearest input "
+      "pixel below it (floor)" },
+};
+
+const cc_onnx_alias *cc_onnx_alias_of(const char *onnx, int opset)
+{
+    for (size_t i = 0; onnx && i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].onnx, onnx) == 0 && (opset == 0 || (opset >= aliases[i].first && opset <= aliases[i].last)))
+            return &aliases[i];
+    return NULL;
+}
+
+int cc_onnx_op_known(const char *op_type)
+{
+    return op_type && (strcmp(op_type, "Constant") == 0 || cc_catalog_find(op_type) || cc_onnx_alias_of(op_type, 0));
+}
+
+/* Each alias names a catalog op that is not itself an ONNX op type, inputs within it and
+ * attributes it has, with values they take. */
+static cc_status alias_check(cc_err *err)
+{
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        const cc_onnx_alias *a = &aliases[i];
+        const cc_op_def *op = cc_catalog_find(a->op);
+        if (!op || cc_catalog_find(a->onnx))
+            return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: the alias %s -> %s", a->onnx, a->op);
+        for (int k = 0; k < a->n_in; k++)
+            if (a->in_map[k] < 0 || a->in_map[k] >= op->n_inputs)
+                return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: %s's input %d is not one of %s's", a->onnx,
+                                  k, a->op);
+        for (int k = 0; k < 2 && a->attr[k]; k++) {
+            int ai = cc_attr_index(op, a->attr[k]);
+            cc_attr_value v;
+            if (ai < 0 || cc_attr_parse(op->attrs[ai].kind, a->value[k], &v, NULL))
+                return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: %s has no attribute %s=%s", a->op,
+                                  a->attr[k], a->value[k]);
+        }
+    }
     return CC_OK;
 }

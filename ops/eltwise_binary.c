@@ -115,6 +115,10 @@ int64_t cc_eltwise_load_int(const void *data, cc_dtype d, int64_t i)
     case CC_U8: return ((const uint8_t *)data)[i];
     case CC_I32: return ((const int32_t *)data)[i];
     case CC_I64: return ((const int64_t *)data)[i];
+    case CC_I16: return ((const int16_t *)data)[i];
+    case CC_U16: return ((const uint16_t *)data)[i];
+    case CC_U32: return ((const uint32_t *)data)[i];
+    case CC_U64: return (int64_t)((const uint64_t *)data)[i]; /* the bits: values past 2^63 read negative */
     default: return 0;
     }
 }
@@ -129,6 +133,9 @@ int64_t cc_eltwise_wrap_int(uint64_t u, cc_dtype d)
     case CC_I32:
         u &= 0xffffffffu;
         return u >= 0x80000000u ? (int64_t)u - 0x100000000ll : (int64_t)u;
+    case CC_I16: u &= 0xffffu; return u >= 0x8000u ? (int64_t)u - 0x10000 : (int64_t)u;
+    case CC_U16: return (int64_t)(u & 0xffffu);
+    case CC_U32: return (int64_t)(u & 0xffffffffu);
     default: return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
     }
 }

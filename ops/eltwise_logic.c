@@ -47,7 +47,8 @@ static const linfo infos[] = {
     [L_NOT] = { L_NOT, BOOL, "bool", 1 },
     [L_ISNAN] = { L_ISNAN, FLOATS, "float types", 1 },
     [L_ISINF] = { L_ISINF, CC_DTYPE_BIT(CC_F32), "f32 (opset 10)", 1 },
-    [L_SHIFT] = { L_SHIFT, CC_DTYPE_BIT(CC_U8), "unsigned integers (u8 here)", 2 },
+    [L_SHIFT] = { L_SHIFT, CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_U16) | CC_DTYPE_BIT(CC_U32) | CC_DTYPE_BIT(CC_U64),
+                  "unsigned integers", 2 },
 };
 
 static const linfo *info_of(const cc_op_def *op)

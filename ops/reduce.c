@@ -217,9 +217,10 @@ static cc_status reduce_infer(const cc_node *node, const cc_tensor *const *in, i
     if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 output, asked for %d", name, n_out);
     if (node->n_in < 1 || !in[0]) return cc_err_set(err, CC_ERR_ARG, "%s: needs the data input", name);
     const cc_tensor *x = in[0];
-    /* T of the opset-13 definitions: floats and 32/64-bit integers (the unsigned ones are
-     * not catalog dtypes); ReduceMax-13 and ReduceMin-13 add i8 and u8 */
-    unsigned allowed = FLOATS | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64);
+    /* T of the opset-13 definitions: floats (float64 too, outside the sweeps) and 32/64-bit
+     * integers (the unsigned ones are not taken: the golden's integer sums are int64);
+     * ReduceMax-13 and ReduceMin-13 add i8 and u8 */
+    unsigned allowed = FLOATS | CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64);
     if (kind == RK_MAX || kind == RK_MIN) allowed |= CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8);
     if ((unsigned)x->dtype >= CC_DTYPE_COUNT || !(allowed & CC_DTYPE_BIT(x->dtype)))
         return cc_err_set(err, CC_ERR_ARG, "%s: input dtype %s is not allowed", name,

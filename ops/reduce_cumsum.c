@@ -14,6 +14,8 @@
 #define MODEL CC_SWEEP_MODEL
 
 #define CUMSUM_DTYPES (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+/* also accepted (ABI 8; the node tests' float64), outside the sweeps */
+#define CUMSUM_MORE (CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_U32) | CC_DTYPE_BIT(CC_U64))
 
 /* The axis: the constant input's value (int32/int64 scalar), or the case id's. */
 static cc_status cumsum_axis(const cc_node *node, const cc_tensor *const *in, int r, int *axis, cc_err *err)
@@ -40,8 +42,9 @@ static cc_status cumsum_infer(const cc_node *node, const cc_tensor *const *in, i
     (void)n_out;
     const cc_tensor *x = node->n_in > 0 ? in[0] : NULL;
     if (!x) return cc_err_set(err, CC_ERR_ARG, "CumSum: x is missing");
-    if (!(CUMSUM_DTYPES & CC_DTYPE_BIT(x->dtype)))
-        return cc_err_set(err, CC_ERR_ARG, "CumSum: x is %s, must be a float, int32 or int64 type", cc_dtype_name(x->dtype));
+    if (!((CUMSUM_DTYPES | CUMSUM_MORE) & CC_DTYPE_BIT(x->dtype)))
+        return cc_err_set(err, CC_ERR_ARG, "CumSum: x is %s, must be a float, int32, int64, uint32 or uint64 type",
+                          cc_dtype_name(x->dtype));
     int axis = 0;
     cc_status st = cumsum_axis(node, in, x->shape.rank, &axis, err);
     if (st) return st;

@@ -1,6 +1,7 @@
 /* registry.c — the list of targets the runner can select: the built-ins, registered at
  * first use, and (through cc_target_register) backends loaded at run time. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "target.h"
@@ -88,4 +89,23 @@ const cc_target_iface *cc_target_find(const char *name)
     for (int i = 0; i < n_registered; i++)
         if (strcmp(registered[i]->name, name) == 0) return registered[i];
     return NULL;
+}
+
+cc_support cc_target_supports(const cc_target_iface *t, void *ctx, const cc_graph *g, const cc_node *node,
+                              char *reason, size_t reason_size)
+{
+    int has = t->struct_size >= offsetof(cc_target_iface, dtypes) + sizeof t->dtypes;
+    uint32_t mask = has && t->dtypes ? t->dtypes : CC_DTYPES_ABI7;
+    for (int side = 0; side < 2; side++) {
+        int n = side ? node->n_out : node->n_in;
+        for (int i = 0; i < n; i++) {
+            int v = side ? node->out[i] : node->in[i];
+            if (v < 0) continue;
+            cc_dtype d = g->values[v].dtype;
+            if ((unsigned)d < CC_DTYPE_COUNT && (mask & CC_DTYPE_BIT(d))) continue;
+            if (reason_size) snprintf(reason, reason_size, "%s has no %s kernels", t->name, cc_dtype_name(d));
+            return CC_SUPPORT_NO;
+        }
+    }
+    return t->supports(ctx, g, node, reason, reason_size);
 }

@@ -21,8 +21,11 @@
  *  5: sweeps as rows (cc_op_def.sweep)
  *  6: cc_device_desc.f32_contraction_bits (TF32 contractions judged as TF32)
  *  7: the optional output_shape (ops of data-dependent output shape); a backend built for
- *     6 still loads (its struct_size stops before output_shape, which reads as NULL) */
-#define CC_TARGET_ABI_VERSION 7
+ *     6 still loads (its struct_size stops before output_shape, which reads as NULL)
+ *  8: the dtypes f64, i16, u16, u32 and u64 (ops/core/dtype.h) and the optional dtypes
+ *     mask: a backend built for 6 or 7 still loads and is never given a node of the new
+ *     dtypes */
+#define CC_TARGET_ABI_VERSION 8
 #define CC_TARGET_ABI_OLDEST 6
 
 typedef enum cc_support {
@@ -83,6 +86,11 @@ struct cc_target_iface {
      * bound) and holds the actual shape's elements first. Default (NULL): every output has
      * the graph's shape, and the backend declines such nodes. */
     cc_status (*output_shape)(void *ctx, void *plan, int j, cc_shape *shape, cc_err *err);
+    /* optional (ABI 8): the dtypes this backend's kernels take, a CC_DTYPE_BIT mask. 0 (and
+     * every backend built for ABI 7 or before): CC_DTYPES_ABI7 (f32, f16, bf16, i8, u8, i32,
+     * i64, bool). The host never asks supports() about a node that reads or writes another
+     * dtype: cc_target_supports declines it with the reason. */
+    uint32_t dtypes;
 };
 
 /* ---- registry (targets/registry.c) ------------------------------------------------ */
@@ -91,6 +99,11 @@ int cc_target_count(void);
 const cc_target_iface *cc_target_at(int i);
 /* Finds a registered target by name; NULL if none. */
 const cc_target_iface *cc_target_find(const char *name);
+/* Whether t can run node (of graph g): NO with "<target> has no <dtype> kernels" when the
+ * node reads or writes a dtype outside t's dtypes (above), else t->supports(). What the
+ * host calls; never t->supports directly. */
+cc_support cc_target_supports(const cc_target_iface *t, void *ctx, const cc_graph *g, const cc_node *node,
+                              char *reason, size_t reason_size);
 /* Registers a target (built-ins at start-up, plugins when loaded): checks abi_version,
  * struct_size and that every required member is set. CC_ERR_ABI with a reason. */
 cc_status cc_target_register(const cc_target_iface *t, cc_err *err);

@@ -64,7 +64,7 @@ static void op_of_test(const char *dir, const char *test, char *op, size_t n)
     }
     if (op[0]) return;
     for (int i = 0; i < nt && !op[0]; i++)
-        if (!cc_catalog_find(types[i]) && strcmp(types[i], "Constant") != 0) snprintf(op, n, "%.63s", types[i]);
+        if (!cc_onnx_op_known(types[i])) snprintf(op, n, "%.63s", types[i]);
     for (int i = 0; i < nt && !op[0]; i++)
         if (strcmp(types[i], "Constant") != 0) snprintf(op, n, "%.63s", types[i]);
     if (!op[0]) snprintf(op, n, "%s", nt ? "Constant" : "?");
@@ -166,7 +166,7 @@ static void one_test(const char *dir, const char *test, const cc_target_iface *t
         return;
     }
     for (int i = 0; i < nt && i < 64; i++)
-        if (strcmp(types[i], "Constant") != 0 && !cc_catalog_find(types[i])) {
+        if (!cc_onnx_op_known(types[i])) {
             snprintf(why, sizeof why, "%.63s is not in the catalog", types[i]);
             set(r, CC_UNSUPPORTED, why);
             return;

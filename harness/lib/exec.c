@@ -137,7 +137,7 @@ void cc_exec_target(const cc_exec_golden *g, const cc_target_iface *t, void *ctx
 
     for (int k = 0; k < graph->n_nodes; k++) {
         char why[CC_REASON_MAX] = "";
-        cc_support s = t->supports(ctx, graph, &graph->nodes[k], why, sizeof why);
+        cc_support s = cc_target_supports(t, ctx, graph, &graph->nodes[k], why, sizeof why);
         if (s != CC_SUPPORT_YES) {
             set_reason(res, CC_UNSUPPORTED, "%s%s", s == CC_SUPPORT_NOT_HERE ? "not on this hardware: " : "",
                        why[0] ? why : "declared unsupported");

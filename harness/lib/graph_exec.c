@@ -177,7 +177,7 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
     x->g = g;
     for (int k = 0; k < g->n_nodes; k++) {
         char why[256] = "";
-        on_target[k] = t->supports(ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES;
+        on_target[k] = cc_target_supports(t, ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES;
         if (!on_target[k]) {
             if (!fb) {
                 char label[160];

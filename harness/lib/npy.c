@@ -18,6 +18,11 @@ static const char *descr(cc_dtype d)
     case CC_I32: return "<i4";
     case CC_I64: return "<i8";
     case CC_BOOL: return "|b1";
+    case CC_F64: return "<f8";
+    case CC_I16: return "<i2";
+    case CC_U16: return "<u2";
+    case CC_U32: return "<u4";
+    case CC_U64: return "<u8";
     default: return "|u1";
     }
 }

@@ -132,7 +132,7 @@ static void ask_target(const cc_scan_options *o, int ti, const cc_model *m, char
     }
     for (int k = 0; k < g->n_nodes; k++) {
         char why[CC_REASON_MAX] = "";
-        if (t->supports(ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES) continue;
+        if (cc_target_supports(t, ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES) continue;
         int i = type_index(types, nt, g->nodes[k].op->name);
         if (i < 0) continue;
         if (!d->n[i]++) snprintf(d->reason[i], sizeof d->reason[i], "%s", why[0] ? why : "declined, no reason given");
@@ -200,7 +200,7 @@ cc_status cc_scan_model(const cc_scan_options *o, const char *path, const char *
         snprintf(r.model, sizeof r.model, "%s", name);
         snprintf(r.op, sizeof r.op, "%s", types[i]);
         r.nodes = counts[i];
-        int known = !strcmp(types[i], "Constant") || cc_catalog_find(types[i]) != NULL;
+        int known = cc_onnx_op_known(types[i]);
         r.supported = known ? counts[i] : 0;
         if (!known) snprintf(r.reason, sizeof r.reason, "not in the catalog");
         if ((st = fn(user, &r, err))) return st;
@@ -227,7 +227,7 @@ cc_status cc_scan_model(const cc_scan_options *o, const char *path, const char *
             cc_target_label(o->targets[ti]->name, o->devices[ti] ? o->devices[ti] : "", r.target, sizeof r.target);
             snprintf(r.op, sizeof r.op, "%s", types[i]);
             r.nodes = counts[i];
-            int known = !strcmp(types[i], "Constant") || cc_catalog_find(types[i]) != NULL;
+            int known = cc_onnx_op_known(types[i]);
             if (!known) {
                 snprintf(r.reason, sizeof r.reason, "not in the catalog");
             } else if (!m) {

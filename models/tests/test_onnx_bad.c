@@ -628,6 +628,54 @@ static void test_legacy_rewrites(void)
     static const double sevens[4] = { 7, 7, 7, 7 };
     expect_values(m, &a, sevens, 4);
     cc_model_free(m);
+    /* Dropout-10 (opset 11): the ratio attribute becomes the input; inference: the identity */
+    nd = one_node(&h, 11, "Dropout", "", 0);
+    hm_attr_f(&h, nd, "ratio", 0.25f);
+    m = expect_load(hm_write(&h, "dropout10.onnx"), NULL);
+    static const double same[6] = { -3, -2, -1, 0, 1, 2 };
+    expect_values(m, &a, same, 6);
+    if (m) CHECK(m->graph.nodes[0].n_in == 2 && m->graph.values[m->graph.nodes[0].in[1]].data &&
+                 ((const float *)m->graph.values[m->graph.nodes[0].in[1]].data)[0] == 0.25f);
+    cc_model_free(m);
+    /* deprecated ops as their successors: Scatter-9 (opset 10) is ScatterElements along axis 1 */
+    static const int64_t d21[2] = { 2, 1 };
+    static int64_t idx[2] = { 2, 0 };
+    static float upd[2] = { 10, 20 };
+    hm_init(&h, 10);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 2, d);
+    hm_init_tensor(&h, "i", I64, 2, d21, idx, 2, 0);
+    hm_init_tensor(&h, "u", F32, 2, d21, upd, 2, 0);
+    nd = hm_node(&h, "Scatter", "", 3, (const char *[]){ "a", "i", "u" }, 1, (const char *[]){ "y" });
+    hm_attr_i(&h, nd, "axis", 1);
+    m = expect_load(hm_write(&h, "scatter9.onnx"), NULL);
+    static const double scattered[6] = { -3, -2, 10, 20, 1, 2 };
+    expect_values(m, &a, scattered, 6);
+    if (m) CHECK(strcmp(m->graph.nodes[0].op->name, "ScatterElements") == 0);
+    cc_model_free(m);
+    /* ... at opset 11 (Scatter-11, deprecated): refused, saying where it is taken */
+    h.opset.version = 11;
+    expect_fail(hm_write(&h, "scatter11.onnx"), NULL, CC_ERR_UNSUPPORTED,
+                "Scatter is deprecated at opset 11; the catalog runs it as ScatterElements at opsets 9 to 10");
+    /* Upsample-9: Resize with the asymmetric transform and the nearest pixel below: x2 along
+     * the columns repeats each column (round_prefer_floor would take 0.5 -> 0, 1.5 -> 2) */
+    static const int64_t d26[2] = { 2, 6 };
+    static float sc[2] = { 1, 2 };
+    hm_init(&h, 9);
+    hm_input(&h, "a", F32, 2, d);
+    hm_output(&h, "y", F32, 2, d26);
+    hm_init_tensor(&h, "s", F32, 1, (const int64_t[]){ 2 }, sc, 2, 0);
+    nd = hm_node(&h, "Upsample", "", 2, (const char *[]){ "a", "s" }, 1, (const char *[]){ "y" });
+    m = expect_load(hm_write(&h, "upsample9.onnx"), NULL);
+    static const double up[12] = { -3, -3, -2, -2, -1, -1, 0, 0, 1, 1, 2, 2 };
+    expect_values(m, &a, up, 12);
+    if (m) {
+        const cc_node *r = &m->graph.nodes[0];
+        CHECK(strcmp(r->op->name, "Resize") == 0 && r->n_in == 3 && r->in[1] < 0);
+        CHECK(strcmp(cc_attr_s(r, "coordinate_transformation_mode"), "asymmetric") == 0);
+        CHECK(strcmp(cc_attr_s(r, "nearest_mode"), "floor") == 0);
+    }
+    cc_model_free(m);
     cc_tensor_free(&a);
 }
 
@@ -754,10 +802,16 @@ static void test_graph_errors(void)
     cc_model_free(m);
     /* unsupported data type */
     hm_init(&h, 13);
+    hm_input(&h, "a", ONNX__TENSOR_PROTO__DATA_TYPE__COMPLEX64, 2, d23);
+    hm_output(&h, "y", ONNX__TENSOR_PROTO__DATA_TYPE__COMPLEX64, 2, d23);
+    hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
+    expect_fail(hm_write(&h, "complex.onnx"), NULL, CC_ERR_UNSUPPORTED, "input 'a' has data type COMPLEX64");
+    /* float64 imports (target ABI 8); an op that does not take it says so */
+    hm_init(&h, 13);
     hm_input(&h, "a", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 2, d23);
     hm_output(&h, "y", ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE, 2, d23);
     hm_node(&h, "Relu", "", 1, (const char *[]){ "a" }, 1, (const char *[]){ "y" });
-    expect_fail(hm_write(&h, "double.onnx"), NULL, CC_ERR_UNSUPPORTED, "input 'a' has data type DOUBLE");
+    expect_fail(hm_write(&h, "double.onnx"), NULL, CC_ERR_ARG, "Relu: input dtype f64 is not allowed");
 }
 
 static void test_initializers(void)

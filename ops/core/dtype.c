@@ -5,9 +5,9 @@
 #include <string.h>
 
 static const char *const names[CC_DTYPE_COUNT] = {
-    "f32", "f16", "bf16", "i8", "u8", "i32", "i64", "bool"
+    "f32", "f16", "bf16", "i8", "u8", "i32", "i64", "bool", "f64", "i16", "u16", "u32", "u64"
 };
-static const size_t sizes[CC_DTYPE_COUNT] = { 4, 2, 2, 1, 1, 4, 8, 1 };
+static const size_t sizes[CC_DTYPE_COUNT] = { 4, 2, 2, 1, 1, 4, 8, 1, 8, 2, 2, 4, 8 };
 
 size_t cc_dtype_size(cc_dtype d) { return (unsigned)d < CC_DTYPE_COUNT ? sizes[d] : 0; }
 
@@ -23,7 +23,7 @@ int cc_dtype_parse(const char *name, cc_dtype *out)
     return -1;
 }
 
-int cc_dtype_is_float(cc_dtype d) { return d == CC_F32 || d == CC_F16 || d == CC_BF16; }
+int cc_dtype_is_float(cc_dtype d) { return d == CC_F32 || d == CC_F16 || d == CC_BF16 || d == CC_F64; }
 
 double cc_dtype_unit_roundoff(cc_dtype d)
 {
@@ -31,6 +31,7 @@ double cc_dtype_unit_roundoff(cc_dtype d)
     case CC_F32: return ldexp(1.0, -24);
     case CC_F16: return ldexp(1.0, -11);
     case CC_BF16: return ldexp(1.0, -8);
+    case CC_F64: return ldexp(1.0, -53);
     default: return 0.0;
     }
 }
@@ -41,6 +42,7 @@ double cc_dtype_min_subnormal(cc_dtype d)
     case CC_F32: return ldexp(1.0, -149);
     case CC_F16: return ldexp(1.0, -24);
     case CC_BF16: return ldexp(1.0, -133);
+    case CC_F64: return ldexp(1.0, -1074);
     default: return 0.0;
     }
 }
@@ -56,6 +58,9 @@ double cc_dtype_min(cc_dtype d)
     case CC_I32: return -2147483648.0;
     case CC_I64: return -9223372036854775808.0;
     case CC_BOOL: return 0;
+    case CC_F64: return -1.7976931348623157e308;
+    case CC_I16: return -32768;
+    case CC_U16: case CC_U32: case CC_U64: return 0;
     default: return 0;
     }
 }
@@ -71,6 +76,11 @@ double cc_dtype_max(cc_dtype d)
     case CC_I32: return 2147483647.0;
     case CC_I64: return 9223372036854775807.0;
     case CC_BOOL: return 1;
+    case CC_F64: return 1.7976931348623157e308;
+    case CC_I16: return 32767;
+    case CC_U16: return 65535;
+    case CC_U32: return 4294967295.0;
+    case CC_U64: return 18446744073709551615.0;
     default: return 0;
     }
 }
@@ -160,6 +170,11 @@ double cc_load(const void *data, cc_dtype d, size_t i)
     case CC_I32: return ((const int32_t *)data)[i];
     case CC_I64: return (double)((const int64_t *)data)[i];
     case CC_BOOL: return ((const uint8_t *)data)[i] ? 1.0 : 0.0;
+    case CC_F64: return ((const double *)data)[i];
+    case CC_I16: return ((const int16_t *)data)[i];
+    case CC_U16: return ((const uint16_t *)data)[i];
+    case CC_U32: return ((const uint32_t *)data)[i];
+    case CC_U64: return (double)((const uint64_t *)data)[i];
     default: return NAN;
     }
 }
@@ -194,10 +209,10 @@ int cc_dtype_from_onnx(int64_t onnx, cc_dtype *out, const char **onnx_name)
         int dtype; /* -1: none in crosscheck */
     } types[] = {
         [1] = { "FLOAT", CC_F32 },       [2] = { "UINT8", CC_U8 },         [3] = { "INT8", CC_I8 },
-        [4] = { "UINT16", -1 },          [5] = { "INT16", -1 },            [6] = { "INT32", CC_I32 },
+        [4] = { "UINT16", CC_U16 },      [5] = { "INT16", CC_I16 },        [6] = { "INT32", CC_I32 },
         [7] = { "INT64", CC_I64 },       [8] = { "STRING", -1 },           [9] = { "BOOL", CC_BOOL },
-        [10] = { "FLOAT16", CC_F16 },    [11] = { "DOUBLE", -1 },          [12] = { "UINT32", -1 },
-        [13] = { "UINT64", -1 },         [14] = { "COMPLEX64", -1 },       [15] = { "COMPLEX128", -1 },
+        [10] = { "FLOAT16", CC_F16 },    [11] = { "DOUBLE", CC_F64 },      [12] = { "UINT32", CC_U32 },
+        [13] = { "UINT64", CC_U64 },         [14] = { "COMPLEX64", -1 },       [15] = { "COMPLEX128", -1 },
         [16] = { "BFLOAT16", CC_BF16 },
     };
     if (onnx_name) *onnx_name = NULL;
@@ -229,6 +244,11 @@ void cc_store(void *data, cc_dtype d, size_t i, double v)
     case CC_I32: ((int32_t *)data)[i] = (int32_t)round_sat(v, -2147483648.0, 2147483647.0); break;
     case CC_I64: ((int64_t *)data)[i] = (int64_t)round_sat(v, -9223372036854775808.0, 9223372036854774784.0); break;
     case CC_BOOL: ((uint8_t *)data)[i] = v != 0; break;
+    case CC_F64: ((double *)data)[i] = v; break;
+    case CC_I16: ((int16_t *)data)[i] = (int16_t)round_sat(v, -32768, 32767); break;
+    case CC_U16: ((uint16_t *)data)[i] = (uint16_t)round_sat(v, 0, 65535); break;
+    case CC_U32: ((uint32_t *)data)[i] = (uint32_t)round_sat(v, 0, 4294967295.0); break;
+    case CC_U64: ((uint64_t *)data)[i] = (uint64_t)round_sat(v, 0, 18446744073709549568.0); break;
     default: break;
     }
 }
@@ -240,8 +260,8 @@ double cc_ulp_distance(cc_dtype d, double a, double b)
     if (a == b) return 0;
     if (isinf(a) || isinf(b)) return INFINITY;
     /* ulp of the larger magnitude, on the dtype's grid (subnormal grid at the bottom) */
-    int man_bits = d == CC_F32 ? 23 : d == CC_F16 ? 10 : 7;
-    int emin = d == CC_F16 ? -14 : -126;
+    int man_bits = d == CC_F64 ? 52 : d == CC_F32 ? 23 : d == CC_F16 ? 10 : 7;
+    int emin = d == CC_F64 ? -1022 : d == CC_F16 ? -14 : -126;
     double m = fmax(fabs(a), fabs(b));
     int e;
     frexp(m, &e);

@@ -17,8 +17,17 @@ typedef enum cc_dtype {
     CC_I32,
     CC_I64,
     CC_BOOL,
+    /* target ABI 8: a backend runs these only where its interface's dtypes says so */
+    CC_F64,
+    CC_I16,
+    CC_U16,
+    CC_U32,
+    CC_U64,
     CC_DTYPE_COUNT
 } cc_dtype;
+
+/* The dtypes of target ABI 7 and before: what a backend that declares none handles. */
+#define CC_DTYPES_ABI7 0xffu
 
 #define CC_DTYPE_BIT(d) (1u << (d))
 #define CC_DTYPES_FLOAT (CC_DTYPE_BIT(CC_F32) | CC_DTYPE_BIT(CC_F16) | CC_DTYPE_BIT(CC_BF16))
@@ -42,13 +51,15 @@ float cc_f16_to_f32(uint16_t h);
 uint16_t cc_f32_to_bf16(float f);
 float cc_bf16_to_f32(uint16_t h);
 
-/* The dtype of ONNX's TensorProto.DataType number onnx (1 FLOAT, 2 UINT8, 3 INT8, 6 INT32,
- * 7 INT64, 9 BOOL, 10 FLOAT16, 16 BFLOAT16): 0 and *out set. -1 otherwise, with *onnx_name
+/* The dtype of ONNX's TensorProto.DataType number onnx (1 FLOAT, 2 UINT8, 3 INT8, 4 UINT16,
+ * 5 INT16, 6 INT32, 7 INT64, 9 BOOL, 10 FLOAT16, 11 DOUBLE, 12 UINT32, 13 UINT64, 16 BFLOAT16):
+ * 0 and *out set. -1 otherwise, with *onnx_name
  * (when non-NULL) ONNX's name of a type crosscheck lacks ("DOUBLE", ...), or NULL for a
  * number that names no type. */
 int cc_dtype_from_onnx(int64_t onnx, cc_dtype *out, const char **onnx_name);
 
-/* Element i of data (of type d) as a double. */
+/* Element i of data (of type d) as a double (a 64-bit integer beyond 2^53 rounds to the
+ * nearest double). */
 double cc_load(const void *data, cc_dtype d, size_t i);
 /* Stores v as element i of data: floats round to nearest even (f16/bf16 through an exact
  * double->f32->f16 path only where that is exact, see dtype.c); integers round half to even

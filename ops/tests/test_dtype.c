@@ -73,6 +73,7 @@ static void check_type(const char *name, float (*to_f32)(uint16_t), uint16_t (*f
 
 int main(void)
 {
+    cc_dtype d0;
     check_type("f16", cc_f16_to_f32, cc_f32_to_f16, f16_value, CC_F16);
     check_type("bf16", cc_bf16_to_f32, cc_f32_to_bf16, bf16_value, CC_BF16);
 
@@ -111,6 +112,55 @@ int main(void)
     cc_store(u8, CC_U8, 1, 255.5);
     CHECK(u8[0] == 0 && u8[1] == 255);
     CHECK(cc_load(u8, CC_U8, 1) == 255);
+
+    /* the dtypes of target ABI 8: sizes, names, ONNX numbers, loads, saturating stores */
+    static const struct {
+        cc_dtype d;
+        const char *name;
+        size_t size;
+        int onnx;
+        double lo, hi;
+    } wide[] = {
+        { CC_F64, "f64", 8, 11, -1.7976931348623157e308, 1.7976931348623157e308 },
+        { CC_I16, "i16", 2, 5, -32768, 32767 },
+        { CC_U16, "u16", 2, 4, 0, 65535 },
+        { CC_U32, "u32", 4, 12, 0, 4294967295.0 },
+        { CC_U64, "u64", 8, 13, 0, 18446744073709551615.0 },
+    };
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        CHECK(cc_dtype_size(wide[k].d) == wide[k].size);
+        CHECK(strcmp(cc_dtype_name(wide[k].d), wide[k].name) == 0);
+        CHECK(cc_dtype_parse(wide[k].name, &d0) == 0 && d0 == wide[k].d);
+        CHECK(cc_dtype_from_onnx(wide[k].onnx, &d0, NULL) == 0 && d0 == wide[k].d);
+        CHECK(cc_dtype_min(wide[k].d) == wide[k].lo && cc_dtype_max(wide[k].d) == wide[k].hi);
+        CHECK(!(CC_DTYPES_ABI7 & CC_DTYPE_BIT(wide[k].d)));
+    }
+    CHECK(cc_dtype_is_float(CC_F64) && !cc_dtype_is_float(CC_U16));
+    CHECK(cc_dtype_unit_roundoff(CC_F64) == ldexp(1, -53) && cc_dtype_min_subnormal(CC_F64) == ldexp(1, -1074));
+    double f64[1];
+    cc_store(f64, CC_F64, 0, 0.1); /* no rounding to float32 */
+    CHECK(f64[0] == 0.1 && cc_load(f64, CC_F64, 0) == 0.1 && cc_round_to(CC_F64, 0.1) == 0.1);
+    CHECK_NEAR(cc_ulp_distance(CC_F64, 1.0, 1.0 + ldexp(1, -51)), 2.0, 0);
+    int16_t i16[3];
+    cc_store(i16, CC_I16, 0, -32768.6);
+    cc_store(i16, CC_I16, 1, 40000);
+    cc_store(i16, CC_I16, 2, -2.5);
+    CHECK(i16[0] == -32768 && i16[1] == 32767 && i16[2] == -2 && cc_load(i16, CC_I16, 0) == -32768);
+    uint16_t u16[2];
+    cc_store(u16, CC_U16, 0, -3);
+    cc_store(u16, CC_U16, 1, 65535.4);
+    CHECK(u16[0] == 0 && u16[1] == 65535 && cc_load(u16, CC_U16, 1) == 65535);
+    uint32_t u32[2];
+    cc_store(u32, CC_U32, 0, 4294967295.0);
+    cc_store(u32, CC_U32, 1, 5e9);
+    CHECK(u32[0] == 4294967295u && u32[1] == 4294967295u && cc_load(u32, CC_U32, 0) == 4294967295.0);
+    uint64_t u64[2];
+    cc_store(u64, CC_U64, 0, 9007199254740993.0); /* rounds to 2^53 as a double first */
+    cc_store(u64, CC_U64, 1, 1e30);
+    CHECK(u64[0] == 9007199254740992ull && u64[1] == 18446744073709549568ull);
+    CHECK(cc_load(u64, CC_U64, 1) == 18446744073709549568.0);
+    const char *onnx_name = NULL;
+    CHECK(cc_dtype_from_onnx(8, &d0, &onnx_name) == -1 && strcmp(onnx_name, "STRING") == 0);
 
     /* ulp distance */
     CHECK_NEAR(cc_ulp_distance(CC_F32, 1.0, 1.0 + ldexp(1, -23)), 1.0, 0);

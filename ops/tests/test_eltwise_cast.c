@@ -13,7 +13,7 @@ static cc_node cast_node(int64_t to)
 }
 
 /* ONNX TensorProto.DataType numbers */
-enum { T_F32 = 1, T_U8 = 2, T_I8 = 3, T_I32 = 6, T_I64 = 7, T_BOOL = 9, T_F16 = 10, T_DOUBLE = 11, T_BF16 = 16 };
+enum { T_F32 = 1, T_U8 = 2, T_I8 = 3, T_I32 = 6, T_I64 = 7, T_BOOL = 9, T_F16 = 10, T_DOUBLE = 11, T_BF16 = 16, T_STRING = 8 };
 
 static void expect_cast(cc_dtype from, const double *vals, int n, int64_t to, cc_dtype want_dt, const double *want)
 {
@@ -101,8 +101,10 @@ static void targets(void)
     int64_t d = 2;
     cc_tensor x = tensor_of(CC_F32, 1, &d, (double[]){ 1.5, -2 });
     const cc_tensor *in[1] = { &x };
-    cc_node c = cast_node(T_DOUBLE);
-    expect_reject(&c, in, 1, CC_ERR_UNSUPPORTED, "to=11 (DOUBLE) is not a crosscheck dtype");
+    cc_node c = cast_node(T_DOUBLE); /* float64 (target ABI 8) */
+    golden_expect(&c, in, CC_F64, (double[]){ 1.5, -2 }, NULL, 2, 1, 0);
+    c = cast_node(T_STRING);
+    expect_reject(&c, in, 1, CC_ERR_UNSUPPORTED, "to=8 (STRING) is not a crosscheck dtype");
     c = cast_node(42);
     expect_reject(&c, in, 1, CC_ERR_ARG, "to=42 is not an ONNX data type");
     /* CastLike: the output takes the second input's dtype, whatever its values */

@@ -155,7 +155,8 @@ static void classify(void)
 }
 
 /* BitShift on u8: x << y and x >> y with y broadcast; bits shifted out of the byte are lost,
- * a shift by 8 or more gives 0; direction is required to be LEFT or RIGHT. */
+ * a shift by 8 or more gives 0; direction is required to be LEFT or RIGHT; the same on u16,
+ * u32 and u64 at their widths; signed integers are refused. */
 static void bitshift(void)
 {
     const int64_t d4[] = { 4 }, d1[] = { 1 };
@@ -175,6 +176,33 @@ static void bitshift(void)
     cc_tensor_free(&x);
     cc_tensor_free(&y);
     cc_tensor_free(&s);
+
+    /* u16, u32, u64 (target ABI 8's dtypes): bits past the type's width are lost, a shift by
+     * the width or more gives 0 */
+    static const struct {
+        cc_dtype d;
+        double x[4], y[4], left[4], right[4];
+    } wide[] = {
+        { CC_U16, { 1, 0x8001, 65535, 7 }, { 15, 1, 16, 0 }, { 32768, 2, 0, 7 }, { 0, 0x4000, 0, 7 } },
+        { CC_U32, { 1, 0x80000001u, 3, 4294967295.0 }, { 31, 1, 30, 32 }, { 2147483648.0, 2, 3221225472.0, 0 },
+          { 0, 1073741824, 0, 0 } },
+        { CC_U64, { 1, 3, 9223372036854775808.0, 5 }, { 63, 62, 1, 64 }, { 9223372036854775808.0, 13835058055282163712.0, 0, 0 },
+          { 0, 0, 4611686018427387904.0, 0 } },
+    };
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        cc_tensor a = tensor_of(wide[k].d, 1, d4, wide[k].x), b = tensor_of(wide[k].d, 1, d4, wide[k].y);
+        const cc_tensor *ab[2] = { &a, &b };
+        attr_set_s(&n, "direction", "LEFT");
+        check_golden(&n, ab, wide[k].d, wide[k].left, 4);
+        attr_set_s(&n, "direction", "RIGHT");
+        check_golden(&n, ab, wide[k].d, wide[k].right, 4);
+        cc_tensor_free(&a);
+        cc_tensor_free(&b);
+    }
+    cc_tensor xi = tensor_of(CC_I16, 1, d1, (double[]){ 1 });
+    const cc_tensor *ii[2] = { &xi, &xi };
+    expect_reject(&n, ii, 1, CC_ERR_ARG, "unsigned integers");
+    cc_tensor_free(&xi);
 }
 
 int main(void)

@@ -156,6 +156,36 @@ static void test_binary_hand(void)
         cc_tensor_free(&xa);
         cc_tensor_free(&xb);
     }
+    {
+        /* target ABI 8's dtypes: Max of u32 past 2^31, Min of i16, Mod of u16 and i16, Max of
+         * f64 (0.1 and 0.2 stay float64 values, not float32 ones) */
+        const double a[] = { 4000000000.0, 1, 65535, 0 }, b[] = { 3000000000.0, 2, 7, 4294967295.0 };
+        cc_tensor ta = tensor_of(CC_U32, 1, d4, a), tb = tensor_of(CC_U32, 1, d4, b);
+        const cc_tensor *in[2] = { &ta, &tb };
+        cc_node mx = node_of("Max", 2), mn = node_of("Min", 2), md = node_of("Mod", 2);
+        check_golden(&mx, in, (double[]){ 4000000000.0, 2, 65535, 4294967295.0 }, NULL, 4, 1, 0);
+        const double ia[] = { -32768, 5, -7, 32767 }, ib[] = { 2, -5, 3, -1 };
+        cc_tensor xa = tensor_of(CC_I16, 1, d4, ia), xb = tensor_of(CC_I16, 1, d4, ib);
+        const cc_tensor *in16[2] = { &xa, &xb };
+        check_golden(&mn, in16, (double[]){ -32768, -5, -7, -1 }, NULL, 4, 1, 0);
+        check_golden(&md, in16, (double[]){ 0, 0, 2, 0 }, NULL, 4, 1, 0); /* -7 mod 3 = 2 (divisor's sign) */
+        const double ua[] = { 65535, 10, 7, 0 }, ub[] = { 256, 3, 7, 9 };
+        cc_tensor ya = tensor_of(CC_U16, 1, d4, ua), yb = tensor_of(CC_U16, 1, d4, ub);
+        const cc_tensor *inu[2] = { &ya, &yb };
+        check_golden(&md, inu, (double[]){ 255, 1, 0, 0 }, NULL, 4, 1, 0);
+        const double fa[] = { 0.1, -0.2, 1e-300, 3 }, fb[] = { 0.2, -0.1, 0, 3 };
+        cc_tensor za = tensor_of(CC_F64, 1, d4, fa), zb = tensor_of(CC_F64, 1, d4, fb);
+        const cc_tensor *in64[2] = { &za, &zb };
+        check_golden(&mx, in64, (double[]){ 0.2, -0.1, 1e-300, 3 }, (double[]){ 0.2, 0.1, 1e-300, 3 }, 4, 1, 0);
+        cc_tensor_free(&ta);
+        cc_tensor_free(&tb);
+        cc_tensor_free(&xa);
+        cc_tensor_free(&xb);
+        cc_tensor_free(&ya);
+        cc_tensor_free(&yb);
+        cc_tensor_free(&za);
+        cc_tensor_free(&zb);
+    }
 }
 
 /* Three inputs of shapes 2x1x4, 3x1 and 4 broadcast to 2x3x4: element (i, j, k) is

@@ -46,7 +46,7 @@ static void test_values(void)
     cc_tensor b = tensor_of(CC_U8, 1, (int64_t[]){ 2 }, NULL);
     const cc_tensor *inb[1] = { &b };
     n = cumsum(0, 0, 0);
-    expect_reject(&n, inb, 1, CC_ERR_ARG, "must be a float, int32 or int64 type");
+    expect_reject(&n, inb, 1, CC_ERR_ARG, "must be a float, int32, int64, uint32 or uint64 type");
     cc_tensor_free(&x);
     cc_tensor_free(&s);
     cc_tensor_free(&m);

@@ -78,8 +78,10 @@ static void test_eyelike(void)
     golden_expect(&e, in, CC_I64, (double[]){ 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 }, NULL, 12, 1, 0);
     attr_set_i(&e, "k", -2);
     golden_expect(&e, in, CC_I64, (double[]){ 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }, NULL, 12, 1, 0);
-    attr_set_i(&e, "dtype", 11);
-    expect_reject(&e, in, 1, CC_ERR_UNSUPPORTED, "dtype=11 (DOUBLE) is not a crosscheck dtype");
+    attr_set_i(&e, "dtype", 11); /* float64 (target ABI 8) */
+    golden_expect(&e, in, CC_F64, (double[]){ 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 }, NULL, 12, 1, 0);
+    attr_set_i(&e, "dtype", 14);
+    expect_reject(&e, in, 1, CC_ERR_UNSUPPORTED, "dtype=14 (COMPLEX64) is not a crosscheck dtype");
     cc_tensor_free(&x);
 }
 

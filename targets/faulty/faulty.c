@@ -227,4 +227,5 @@ const cc_target_iface cc_target_faulty = {
     .release = faulty_release,
     .run_timed = NULL,
     .describe_plan = faulty_describe,
+    .dtypes = (1u << CC_DTYPE_COUNT) - 1u, /* the golden model takes every dtype */
 };

@@ -176,4 +176,5 @@ const cc_target_iface cc_target_ref = {
     .run_timed = NULL,       /* host timing */
     .describe_plan = ref_describe,
     .output_shape = ref_output_shape,
+    .dtypes = (1u << CC_DTYPE_COUNT) - 1u, /* the golden model takes every dtype */
 };

@@ -5,6 +5,7 @@
  * tiles), hand-checked Conv and Gemm graphs (one and two nodes) through the full vtable path
  * with guard bytes after every output buffer. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,39 @@ static void test_vtable(void)
     char reason[256] = "";
     CHECK(t->supports(ctx, &g, &node, reason, sizeof reason) == CC_SUPPORT_NO);
     CHECK(strcmp(reason, "cpu has no kernel for NoSuchOp") == 0);
+
+    /* the host asks through cc_target_supports: a node of a dtype outside the target's
+     * dtypes (cpu: those of ABI 7) is NO before supports() sees it; one within goes on to
+     * supports(); a backend built before ABI 8 (struct_size short of dtypes) gets ABI 7's
+     * dtypes whatever lies beyond its struct */
+    cc_tensor vals[2];
+    memset(vals, 0, sizeof vals);
+    vals[0].dtype = vals[1].dtype = CC_F64;
+    vals[0].shape = vals[1].shape = cc_shape_make(1, (int64_t[]){ 4 });
+    g.values = vals;
+    g.n_values = 2;
+    cc_node relu;
+    memset(&relu, 0, sizeof relu);
+    relu.op = cc_catalog_find("Relu");
+    relu.n_in = relu.n_out = 1;
+    relu.in[0] = 0;
+    relu.out[0] = 1;
+    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(strcmp(reason, "cpu has no f64 kernels") == 0);
+    vals[1].dtype = CC_F32; /* the output alone is enough too */
+    vals[0].dtype = CC_U16;
+    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(strcmp(reason, "cpu has no u16 kernels") == 0);
+    vals[0].dtype = CC_F32;
+    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_YES);
+    vals[0].dtype = vals[1].dtype = CC_F64;
+    extern const cc_target_iface cc_target_ref;
+    CHECK(cc_target_supports(&cc_target_ref, NULL, &g, &relu, reason, sizeof reason) == CC_SUPPORT_YES);
+    cc_target_iface old = cc_target_ref;
+    old.abi_version = 7;
+    old.struct_size = (uint32_t)offsetof(cc_target_iface, dtypes);
+    CHECK(cc_target_supports(&old, NULL, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(strcmp(reason, "ref has no f64 kernels") == 0);
     t->close(ctx);
 
     void *ctx2 = NULL;
