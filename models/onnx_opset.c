@@ -210,6 +210,7 @@ static const op_version table[] = {
     { "LSTM",               7,  0, "layout did not exist (time-major)" },
     { "NonZero",            9,  0, "13 adds bfloat16" },
     { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
+    { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
 };
 /* clang-format on */

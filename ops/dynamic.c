@@ -16,6 +16,10 @@
  *   output [num_selected, 3] lists (batch, class, box) in that order. Boxes are corners
  *   [y1, x1, y2, x2] in either diagonal (center_point_box=0) or [x_center, y_center,
  *   width, height] (1); a box of zero area overlaps nothing. Bound: [B * C * min(max, N), 3].
+ * Compress (opset 11): the slices of input along axis (or the elements of the flattened
+ *   input, without axis) whose entry in the 1-D boolean condition is true, in order; a
+ *   condition shorter than the axis selects nothing past its end, a longer one is refused.
+ *   Bound: the input's shape (its numel flattened).
  *
  * Every output is an index or a copied value: exact (S = |value|, K = 1). */
 #include <math.h>
@@ -334,6 +338,83 @@ static cc_status nms_golden(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
+/* ---- Compress ----------------------------------------------------------------------------- */
+
+/* The slices Compress selects: outer x len x inner around the axis (flattened: 1 x numel x 1). */
+typedef struct compress_geom {
+    int64_t outer, len, inner, n_cond;
+} compress_geom;
+
+static cc_status compress_geometry(const cc_node *node, const cc_tensor *x, const cc_tensor *cond, compress_geom *g,
+                                   int *axis, cc_err *err)
+{
+    if (!x || !cond) return cc_err_set(err, CC_ERR_ARG, "Compress: needs input and condition");
+    if (cond->dtype != CC_BOOL || cond->shape.rank != 1)
+        return cc_err_set(err, CC_ERR_ARG, "Compress: condition must be a 1-D bool tensor, got %s of rank %d",
+                          cc_dtype_name(cond->dtype), cond->shape.rank);
+    const cc_attr_value *a = cc_attr_get(node, "axis");
+    g->n_cond = cond->shape.dims[0];
+    *axis = -1;
+    if (a && a->set) {
+        int r = x->shape.rank;
+        if (a->i < -r || a->i >= r)
+            return cc_err_set(err, CC_ERR_ARG, "Compress: axis %lld is outside [-%d, %d)", (long long)a->i, r, r);
+        *axis = (int)(a->i < 0 ? a->i + r : a->i);
+        g->outer = g->inner = 1;
+        for (int d = 0; d < *axis; d++) g->outer *= x->shape.dims[d];
+        for (int d = *axis + 1; d < r; d++) g->inner *= x->shape.dims[d];
+        g->len = x->shape.dims[*axis];
+    } else {
+        g->outer = g->inner = 1;
+        g->len = cc_tensor_numel(x);
+    }
+    if (g->n_cond > g->len)
+        return cc_err_set(err, CC_ERR_ARG, "Compress: condition has %lld entries, the %s has %lld", (long long)g->n_cond,
+                          *axis >= 0 ? "axis" : "flattened input", (long long)g->len);
+    return CC_OK;
+}
+
+static cc_status compress_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                                cc_err *err)
+{
+    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "Compress: has 1 output, asked for %d", n_out);
+    compress_geom g = { 0 };
+    int axis = -1;
+    cc_status st = compress_geometry(node, in[0], node->n_in > 1 ? in[1] : NULL, &g, &axis, err);
+    if (st) return st;
+    out[0].dtype = in[0]->dtype;
+    out[0].shape = axis >= 0 ? in[0]->shape : cc_shape_make(1, &g.len);
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+static cc_status compress_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                                 cc_err *err)
+{
+    (void)n_out;
+    compress_geom g = { 0 };
+    int axis = -1;
+    cc_status st = compress_geometry(node, in[0], in[1], &g, &axis, err);
+    if (st) return st;
+    const cc_tensor *x = in[0];
+    int64_t kept = 0;
+    for (int64_t c = 0; c < g.n_cond; c++) kept += cc_load(in[1]->data, CC_BOOL, (size_t)c) != 0;
+    /* output [outer, kept, inner]: slice k of the output is the k-th selected slice */
+    for (int64_t o = 0; o < g.outer; o++) {
+        int64_t k = 0;
+        for (int64_t c = 0; c < g.n_cond; c++) {
+            if (cc_load(in[1]->data, CC_BOOL, (size_t)c) == 0) continue;
+            for (int64_t i = 0; i < g.inner; i++)
+                put(&out[0], (o * kept + k) * g.inner + i, cc_load(x->data, x->dtype, (size_t)((o * g.len + c) * g.inner + i)));
+            k++;
+        }
+    }
+    if (axis >= 0) out[0].shape.dims[axis] = kept;
+    else out[0].shape = cc_shape_make(1, &kept);
+    out[0].k = 1;
+    return CC_OK;
+}
+
 #define Q CC_SWEEP_QUICK
 #define EDGE CC_SWEEP_EDGE
 #define MODEL CC_SWEEP_MODEL
@@ -368,6 +449,15 @@ static const cc_sweep_row nms_sweep[] = {
     { Q | EDGE, "boxes=1x4x4,scores=1x1x4", "max_output_boxes_per_class=0,iou_threshold=0.5", 0 },  /* none */
     { Q | EDGE, "boxes=1x4x4,scores=1x1x4", "max_output_boxes_per_class=2,iou_threshold=0.5,score_threshold=2", 0 },
     { MODEL, "boxes=1x100x4,scores=1x80x100", "max_output_boxes_per_class=10,iou_threshold=0.45,score_threshold=0.25", 0 },
+};
+static const cc_sweep_row compress_sweep[] = {
+    { Q, "input=3x4,condition=3:bool", "axis=0", 0 },
+    { Q, "input=3x4,condition=4:bool", "axis=1|-1", 0 },
+    { Q, "input=2x5x3,condition=5:bool", "axis=1", 0 },
+    { Q, "input=2x3x2,condition=12:bool", NULL, 0 },      /* flattened */
+    { Q, "input=4x6,condition=3:bool", "axis=1", 0 },     /* shorter than the axis */
+    { Q | EDGE, "input=3x2,condition=0:bool", "axis=0", 0 },  /* nothing selected */
+    { 0, "input=16x32,condition=32:bool", "axis=1", 0 },
 };
 /* clang-format on */
 
@@ -410,4 +500,13 @@ const cc_op_def cc_op_NonMaxSuppression = {
     },
     .dtypes = CC_DTYPE_BIT(CC_F32), .infer = nms_infer, .cost = dyn_cost, .golden = nms_golden,
     CC_SWEEP(nms_sweep),
+};
+
+const cc_op_def cc_op_Compress = {
+    .id = CC_OP_ID_Compress, .name = "Compress", .domain = "", .since_version = 11, .family = "dynamic",
+    .n_inputs = 2,
+    .inputs = { { .name = "input", .role = CC_IN_DATA }, { .name = "condition", .role = CC_IN_DATA } },
+    .min_outputs = 1, .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(Compress, 11), .attrs = { CC_ONNX_ATTRS(Compress, 11) },
+    .dtypes = ALL_DTYPES, .infer = compress_infer, .cost = dyn_cost, .golden = compress_golden,
+    CC_SWEEP(compress_sweep),
 };

@@ -164,11 +164,55 @@ static void test_nms(void)
     cc_tensor_free(&s);
 }
 
+/* Compress: the specification's examples (condition [0, 1, 1] along axis 0 of [[1, 2],
+ * [3, 4], [5, 6]]; [0, 1] along axis 1; [0, 1, 0, 0, 1] flattened), a condition shorter
+ * than the axis, a negative axis, and the rejections */
+static void compress_case(const char *axis, int n_cond, const double *cond, int rank, const int64_t *dims,
+                          const double *want)
+{
+    cc_tensor x = tensor_of(CC_F32, 2, (int64_t[]){ 3, 2 }, (double[]){ 1, 2, 3, 4, 5, 6 });
+    cc_tensor c = tensor_of(CC_BOOL, 1, (int64_t[]){ n_cond }, cond);
+    const cc_tensor *in[2] = { &x, &c };
+    cc_node n = dyn_node("Compress", 2);
+    if (axis) attr_set_text(&n, "axis", axis);
+    cc_tensor out[1];
+    cc_golden g[1];
+    cc_err e = { 0 };
+    CHECK(golden_run(&n, in, 1, out, g, &e) == CC_OK);
+    expect_out(&g[0], rank, dims, want);
+    cc_golden_free(g, 1);
+    cc_tensor_free(&x);
+    cc_tensor_free(&c);
+}
+
+static void test_compress(void)
+{
+    compress_case("0", 3, (double[]){ 0, 1, 1 }, 2, (int64_t[]){ 2, 2 }, (double[]){ 3, 4, 5, 6 });
+    compress_case("1", 2, (double[]){ 0, 1 }, 2, (int64_t[]){ 3, 1 }, (double[]){ 2, 4, 6 });
+    compress_case("-1", 2, (double[]){ 1, 0 }, 2, (int64_t[]){ 3, 1 }, (double[]){ 1, 3, 5 });
+    compress_case(NULL, 5, (double[]){ 0, 1, 0, 0, 1 }, 1, (int64_t[]){ 2 }, (double[]){ 2, 5 });
+    compress_case("0", 2, (double[]){ 1, 1 }, 2, (int64_t[]){ 2, 2 }, (double[]){ 1, 2, 3, 4 }); /* row 2 dropped */
+    compress_case("0", 3, (double[]){ 0, 0, 0 }, 2, (int64_t[]){ 0, 2 }, NULL);
+    cc_tensor x = tensor_of(CC_F32, 2, (int64_t[]){ 3, 2 }, NULL);
+    cc_tensor c4 = tensor_of(CC_BOOL, 1, (int64_t[]){ 4 }, NULL), ci = tensor_of(CC_I32, 1, (int64_t[]){ 3 }, NULL);
+    cc_node n = dyn_node("Compress", 2);
+    attr_set_text(&n, "axis", "0");
+    const cc_tensor *long_cond[2] = { &x, &c4 }, *int_cond[2] = { &x, &ci };
+    expect_reject(&n, long_cond, 1, CC_ERR_ARG, "condition has 4 entries, the axis has 3");
+    expect_reject(&n, int_cond, 1, CC_ERR_ARG, "condition must be a 1-D bool tensor");
+    attr_set_text(&n, "axis", "2");
+    expect_reject(&n, long_cond, 1, CC_ERR_ARG, "axis 2 is outside [-2, 2)");
+    cc_tensor_free(&x);
+    cc_tensor_free(&c4);
+    cc_tensor_free(&ci);
+}
+
 int main(void)
 {
     test_nonzero();
     test_unique();
     test_nms();
+    test_compress();
     CHECK(family_cases_check(cc_catalog_family("dynamic"), 5, 6, 7) > 0);
     return CC_TEST_RESULT();
 }

@@ -24,7 +24,7 @@ extern const cc_kernel_list cc_cpu_family_eltwise_logic; /* Equal, Greater, Less
 extern const cc_kernel_list cc_cpu_family_cast;          /* Cast, CastLike */
 extern const cc_kernel_list cc_cpu_family_conv_transpose; /* ConvTranspose */
 extern const cc_kernel_list cc_cpu_family_recurrent;     /* RNN, GRU, LSTM */
-extern const cc_kernel_list cc_cpu_family_dynamic;       /* NonZero, Unique, NonMaxSuppression */
+extern const cc_kernel_list cc_cpu_family_dynamic;       /* NonZero, Unique, NonMaxSuppression, Compress */
 extern const cc_kernel_list cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
 extern const cc_kernel_list cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
 extern const cc_kernel_list cc_cpu_family_resize;  /* Resize */

@@ -3,7 +3,8 @@
  * was sized at the bound the planner inferred). NonZero in two passes (count, then
  * write); Unique by sorting the element (or slice) indices with qsort, then grouping;
  * NonMaxSuppression by sorting each class's candidates (qsort: score down, index up) and
- * a greedy pass with the intersection over union in float32. */
+ * a greedy pass with the intersection over union in float32; Compress by copying the
+ * selected slices' bytes. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,10 +209,47 @@ static cc_status nms_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* ---- Compress ------------------------------------------------------------------------------- */
+
+static cc_status compress_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                              void *state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)state, (void)err;
+    const cc_tensor *x = in[0];
+    const uint8_t *cond = in[1]->data;
+    const cc_attr_value *a = cc_attr_get(node, "axis");
+    int axis = -1;
+    int64_t outer = 1, len = cc_tensor_numel(x), inner = 1, nc = in[1]->shape.dims[0];
+    if (a && a->set) {
+        axis = (int)(a->i < 0 ? a->i + x->shape.rank : a->i);
+        len = x->shape.dims[axis];
+        for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+        for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    }
+    if (nc > len) nc = len;
+    const size_t slice = (size_t)inner * cc_dtype_size(x->dtype);
+    const uint8_t *src = x->data;
+    uint8_t *dst = out[0].data;
+    int64_t kept = 0;
+    for (int64_t o = 0; o < outer; o++) {
+        kept = 0;
+        for (int64_t c = 0; c < nc; c++)
+            if (cond[c]) {
+                memcpy(dst, src + (size_t)(o * len + c) * slice, slice);
+                dst += slice;
+                kept++;
+            }
+    }
+    if (axis >= 0) out[0].shape.dims[axis] = kept;
+    else out[0].shape = cc_shape_make(1, &kept);
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_NonZero, .run = nonzero_run },
     { .op = CC_OP_ID_Unique, .run = unique_run },
     { .op = CC_OP_ID_NonMaxSuppression, .run = nms_run },
+    { .op = CC_OP_ID_Compress, .run = compress_run },
 };
 
 const cc_kernel_list cc_cpu_family_dynamic = {
