@@ -622,3 +622,20 @@ cc_status cc_lower_onehot(const cc_node *node, const cc_shape *ix, const cc_tens
     *depth_out = (int64_t)d;
     return CC_OK;
 }
+
+/* ---- ReverseSequence ----------------------------------------------------------------------- */
+
+cc_status cc_lower_reverse_sequence(const cc_node *node, const cc_shape *x, int *time_axis, int64_t *d0, int64_t *d1,
+                                    int64_t *inner, cc_err *err)
+{
+    int64_t ba = cc_attr_i(node, "batch_axis"), ta = cc_attr_i(node, "time_axis");
+    if (x->rank < 2 || (ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta)
+        return cc_err_set(err, CC_ERR_ARG, "ReverseSequence: rank %d, batch_axis %lld, time_axis %lld", x->rank,
+                          (long long)ba, (long long)ta);
+    *time_axis = (int)ta;
+    *d0 = x->dims[0];
+    *d1 = x->dims[1];
+    *inner = 1;
+    for (int k = 2; k < x->rank; k++) *inner *= x->dims[k];
+    return CC_OK;
+}

@@ -164,4 +164,11 @@ cc_status cc_lower_rnn(const cc_node *node, const cc_shape *x, const cc_shape *r
 cc_status cc_lower_onehot(const cc_node *node, const cc_shape *ix, const cc_tensor *depth, int64_t *outer,
                           int64_t *depth_out, int64_t *inner, cc_err *err);
 
+/* ReverseSequence (opset 10) over input of shape x: the input as [d0, d1, inner] with the
+ * time axis time_axis (0 or 1; the batch the other one). Output element (p0, p1, i) of
+ * batch b and step t is input element (.., L - 1 - t, ..) where t < L = sequence_lens[b],
+ * else itself. CC_ERR_ARG when the axes are not 0 and 1 or the rank is below 2. */
+cc_status cc_lower_reverse_sequence(const cc_node *node, const cc_shape *x, int *time_axis, int64_t *d0, int64_t *d1,
+                                    int64_t *inner, cc_err *err);
+
 #endif

@@ -431,7 +431,7 @@ static void test_cases(void)
 {
     const char *ops[] = { "Flatten", "Reshape", "Transpose", "Concat", "Split", "Slice", "Identity", "Dropout" };
     const int versions[] = { 13, 14, 13, 13, 13, 13, 16, 13 };
-    CHECK(cc_family_shape.n_ops == 27 && strcmp(cc_family_shape.name, "shape") == 0);
+    CHECK(cc_family_shape.n_ops == 28 && strcmp(cc_family_shape.name, "shape") == 0);
     for (int i = 0; i < 8; i++) {
         const cc_op_def *op = cc_catalog_find(ops[i]);
         CHECK(op != NULL && op == family_op(&cc_family_shape, ops[i]));

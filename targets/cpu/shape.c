@@ -889,6 +889,33 @@ static cc_status onehot_run(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
+/* ReverseSequence: per batch b and step t, one memcpy of the inner elements from step
+ * L - 1 - t (t < L = sequence_lens[b]) or t (../lower.h's cc_lower_reverse_sequence). */
+static cc_status reverse_sequence_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                      cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)state;
+    int ta;
+    int64_t d0, d1, inner;
+    cc_status st = cc_lower_reverse_sequence(node, &in[0]->shape, &ta, &d0, &d1, &inner, err);
+    if (st) return st;
+    const int64_t *lens = in[1]->data, batch = ta == 0 ? d1 : d0, time = ta == 0 ? d0 : d1;
+    const size_t row = (size_t)inner * cc_dtype_size(in[0]->dtype);
+    const char *x = in[0]->data;
+    char *y = out[0].data;
+    for (int64_t b = 0; b < batch; b++) {
+        if (lens[b] < 0 || lens[b] > time)
+            return cc_err_set(err, CC_ERR_ARG, "ReverseSequence: sequence_lens[%lld] = %lld is outside [0, %lld]",
+                              (long long)b, (long long)lens[b], (long long)time);
+        for (int64_t t = 0; t < time; t++) {
+            int64_t from = t < lens[b] ? lens[b] - 1 - t : t;
+            int64_t to_at = ta == 0 ? t * d1 + b : b * d1 + t, from_at = ta == 0 ? from * d1 + b : b * d1 + from;
+            memcpy(y + (size_t)to_at * row, x + (size_t)from_at * row, row);
+        }
+    }
+    return CC_OK;
+}
+
 /* Trilu: each row of the last two dims keeps [0, k + r] (lower) or [k + r, cols) (upper)
  * and zeroes the rest. */
 static cc_status trilu_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
@@ -1006,6 +1033,7 @@ static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_SpaceToDepth, .run = block_run},
     {.op = CC_OP_ID_Trilu, .run = trilu_run},
     {.op = CC_OP_ID_OneHot, .run = onehot_run},
+    {.op = CC_OP_ID_ReverseSequence, .run = reverse_sequence_run},
     {.op = CC_OP_ID_EyeLike, .run = eyelike_run},
     {.op = CC_OP_ID_Gather, .run = gather_run},
     {.op = CC_OP_ID_GatherElements, .run = gather_elements_run},

@@ -132,6 +132,12 @@ cudaError_t cc_cuda_scatter_run(cudaStream_t s, int dtype, int idx64, const void
 cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type, const void *idx, const void *v, void *y,
                            int64_t outer, int64_t depth, int64_t inner);
 
+/* ReverseSequence over x and y as [d0, d1, inner] (elements of elem bytes), time along axis
+ * ta (0 or 1), the batch along the other: (t, b) reads step lens[b] - 1 - t where t <
+ * lens[b] (within [0, time]), else t. */
+cudaError_t cc_cuda_reverse_sequence(cudaStream_t s, size_t elem, const void *x, const int64_t *lens, void *y,
+                                     int64_t d0, int64_t d1, int64_t inner, int ta);
+
 /* Trilu: y[i] = x[i] where c - r >= k (upper) or c - r <= k (lower) for element i's column
  * c and row r of its rows x cols matrix, else 0; elements of elem bytes. */
 cudaError_t cc_cuda_trilu(cudaStream_t s, size_t elem, const void *x, void *y, int64_t n, int64_t rows, int64_t cols,

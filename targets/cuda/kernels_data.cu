@@ -416,6 +416,36 @@ extern "C" cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type,
     }
 }
 
+/* ---- ReverseSequence -------------------------------------------------------------------------- */
+
+template <typename T>
+__global__ void reverse_sequence_k(const T *x, const int64_t *lens, T *y, int64_t d0, int64_t d1, int64_t inner, int ta)
+{
+    GRID_LOOP(g, d0 * d1 * inner) {
+        int64_t i = g % inner, p = g / inner, p1 = p % d1, p0 = p / d1;
+        int64_t t = ta == 0 ? p0 : p1, b = ta == 0 ? p1 : p0, time = ta == 0 ? d0 : d1, len = lens[b];
+        int64_t from = (len >= 0 && len <= time && t < len) ? len - 1 - t : t;
+        int64_t q = ta == 0 ? from * d1 + p1 : p0 * d1 + from;
+        y[g] = x[q * inner + i];
+    }
+}
+
+extern "C" cudaError_t cc_cuda_reverse_sequence(cudaStream_t s, size_t elem, const void *x, const int64_t *lens, void *y,
+                                                int64_t d0, int64_t d1, int64_t inner, int ta)
+{
+    int64_t n = d0 * d1 * inner;
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (elem) {
+    case 1: reverse_sequence_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, lens, (uint8_t *)y, d0, d1, inner, ta); break;
+    case 2: reverse_sequence_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)x, lens, (uint16_t *)y, d0, d1, inner, ta); break;
+    case 4: reverse_sequence_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)x, lens, (uint32_t *)y, d0, d1, inner, ta); break;
+    case 8: reverse_sequence_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint64_t *)x, lens, (uint64_t *)y, d0, d1, inner, ta); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- Trilu ------------------------------------------------------------------------------------ */
 
 template <typename T>

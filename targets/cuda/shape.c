@@ -519,6 +519,39 @@ static cc_status onehot_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+/* ReverseSequence: the geometry at prepare (../lower.h's cc_lower_reverse_sequence), the
+ * lengths read on the device by kernels_data.cu's kernel. */
+typedef struct reverse_state {
+    int64_t d0, d1, inner;
+    int ta;
+} reverse_state;
+
+static cc_status reverse_sequence_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                          const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)out;
+    reverse_state r;
+    cc_status st = cc_lower_reverse_sequence(node, &in[0]->shape, &r.ta, &r.d0, &r.d1, &r.inner, err);
+    if (st) return st;
+    reverse_state *p = malloc(sizeof *p);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "ReverseSequence: out of memory");
+    *p = r;
+    cc_backend_note("reverse-sequence kernel");
+    *state = p;
+    return CC_OK;
+}
+
+static cc_status reverse_sequence_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                      cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const reverse_state *r = state;
+    return cc_cuda_check(cc_cuda_reverse_sequence(c->stream, cc_dtype_size(in[0]->dtype), in[0]->data, in[1]->data,
+                                                  out[0].data, r->d0, r->d1, r->inner, r->ta),
+                         node->op->name, err);
+}
+
 /* Trilu: k read at prepare (a constant), the mask applied by kernels_data.cu's kernel. */
 static cc_status trilu_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                const cc_tensor *out, void **state, cc_err *err)
@@ -634,6 +667,7 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_SpaceToDepth, .prepare = block_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Trilu, .prepare = trilu_prepare, .release = free, .run = trilu_run },
     { .op = CC_OP_ID_OneHot, .prepare = onehot_prepare, .release = free, .run = onehot_run },
+    { .op = CC_OP_ID_ReverseSequence, .prepare = reverse_sequence_prepare, .release = free, .run = reverse_sequence_run },
     { .op = CC_OP_ID_ScatterND, .prepare = scatter_prepare, .release = free, .run = scatter_run },
     { .op = CC_OP_ID_ScatterElements, .prepare = scatter_prepare, .release = free, .run = scatter_run },
     { .op = CC_OP_ID_EyeLike, .prepare = host_values_prepare, .release = free, .run = host_values_run },

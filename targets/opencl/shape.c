@@ -297,6 +297,33 @@ static cc_status gather_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ReverseSequence: gather.cl's kernel for the element size, the geometry from ../lower.h's
+ * cc_lower_reverse_sequence; the lengths are read on the device. */
+static cc_status reverse_sequence_prepare(ocl_build *b, cc_err *err)
+{
+    int ta;
+    int64_t d0, d1, inner, n = cc_tensor_numel(b->out[0]);
+    cc_status st = cc_lower_reverse_sequence(b->node, &b->in[0]->shape, &ta, &d0, &d1, &inner, err);
+    if (st || n == 0) return st;
+    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    if (!w) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: no ReverseSequence kernel for %s", cc_dtype_name(b->in[0]->dtype));
+    char prog[32], name[48];
+    snprintf(prog, sizeof prog, "gather_%s", w);
+    snprintf(name, sizeof name, "reverse_sequence_%s", w);
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 256));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, d0);
+    cc_ocl_arg_int(l, d1);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_int(l, ta);
+    cc_ocl_note(b, "%s", name);
+    return CC_OK;
+}
+
 /* OneHot: gather.cl's onehot kernel for the values' element size and the indices' type,
  * the geometry from ../lower.h's cc_lower_onehot (depth read here: a constant). */
 static cc_status onehot_prepare(ocl_build *b, cc_err *err)
@@ -579,6 +606,7 @@ static const ocl_op shape_ops[] = {
     { CC_OP_ID_Range, shape_supports, host_values_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
     { CC_OP_ID_OneHot, shape_supports, onehot_prepare },
+    { CC_OP_ID_ReverseSequence, shape_supports, reverse_sequence_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
     { CC_OP_ID_ScatterND, scatter_supports, scatter_prepare },
     { CC_OP_ID_ScatterElements, scatter_supports, scatter_prepare },

@@ -1,7 +1,8 @@
 /* gather.cl - template (S = u8, u16, u32, u64: the element size): Gather, GatherElements
  * and GatherND, each for int32 (suffix ix32) and int64 (ix64) indices, one work-item per
  * output element; ScatterND and ScatterElements (reduction none), one work-item per update
- * element; OneHot for int32, int64 and float32 (ixf32) indices. A negative index counts
+ * element; OneHot for int32, int64 and float32 (ixf32) indices; ReverseSequence, one
+ * work-item per output element. A negative index counts
  * from the end of its dim; an index still outside the dim reads nothing and writes 0 (a
  * gather) or writes nothing (a scatter): the cpu backend and the golden model refuse it
  * (OneHot's writes off_value there, as it must). */
@@ -113,3 +114,19 @@ kernel void KN(onehot_##SFX)(global const IX *restrict idx, global const TY *res
 ONEHOT_KERNEL(int, ix32)
 ONEHOT_KERNEL(long, ix64)
 ONEHOT_KERNEL(float, ixf32)
+
+/* ReverseSequence over x and y as [d0, d1, inner], time along axis ta (0 or 1), the batch
+ * along the other: (t, b) reads step lens[b] - 1 - t where t < lens[b], else t (a length
+ * outside [0, time] reverses nothing: the cpu backend and the golden model refuse it) */
+kernel void KN(reverse_sequence)(global const TY *restrict x, global const long *restrict lens,
+                                 global TY *restrict y, int d0, int d1, int inner, int ta)
+{
+    int g = get_global_id(0);
+    if (g >= d0 * d1 * inner) return;
+    int i = g % inner, p = g / inner, p1 = p % d1, p0 = p / d1;
+    int t = ta == 0 ? p0 : p1, b = ta == 0 ? p1 : p0, time = ta == 0 ? d0 : d1;
+    long len = lens[b];
+    int from = (len >= 0 && len <= time && t < len) ? (int)(len - 1 - t) : t;
+    int q = ta == 0 ? from * d1 + p1 : p0 * d1 + from;
+    y[g] = x[(long)q * inner + i];
+}
