@@ -436,6 +436,51 @@ static cc_status qlmm_run(void *ctx, const cc_node *node, const cc_tensor *const
 
 /* ---- the family ------------------------------------------------------------------------ */
 
+/* Det: each matrix converted to float32, then eliminated column by column with partial
+ * pivoting (the row order kept in a permutation, rows never moved), the determinant the
+ * product of the pivots with the permutation's sign. */
+static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx, (void)node, (void)n_out, (void)state;
+    const cc_tensor *x = in[0];
+    const int64_t n = x->shape.dims[x->shape.rank - 1], count = cc_tensor_numel(&out[0]);
+    float *a = malloc(sizeof(float) * (size_t)(n * n + 1)), *d = malloc(sizeof(float) * (size_t)(count + 1));
+    int64_t *row = malloc(sizeof(int64_t) * (size_t)(n + 1));
+    if (!a || !d || !row) {
+        free(a), free(d), free(row);
+        return cc_err_set(err, CC_ERR_NOMEM, "Det: out of memory");
+    }
+    const size_t es = cc_dtype_size(x->dtype);
+    for (int64_t b = 0; b < count; b++) {
+        cc_cpu_to_f32((const char *)x->data + (size_t)(b * n * n) * es, x->dtype, a, n * n);
+        for (int64_t i = 0; i < n; i++) row[i] = i;
+        float det = 1.0f;
+        for (int64_t k = 0; k < n && det != 0.0f; k++) {
+            int64_t p = k;
+            for (int64_t i = k + 1; i < n; i++)
+                if (fabsf(a[row[i] * n + k]) > fabsf(a[row[p] * n + k])) p = i;
+            if (p != k) {
+                int64_t t = row[p];
+                row[p] = row[k];
+                row[k] = t;
+                det = -det;
+            }
+            const float *pr = a + row[k] * n;
+            det *= pr[k];
+            if (pr[k] == 0.0f) break;
+            for (int64_t i = k + 1; i < n; i++) {
+                float *ri = a + row[i] * n, f = ri[k] / pr[k];
+                for (int64_t j = k + 1; j < n; j++) ri[j] = fmaf(-f, pr[j], ri[j]);
+            }
+        }
+        d[b] = det;
+    }
+    cc_cpu_from_f32(d, out[0].data, out[0].dtype, count);
+    free(a), free(d), free(row);
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Gemm, .supports = float_only, .prepare = gemm_prepare, .release = stage_release,
       .run = gemm_run },
@@ -443,6 +488,7 @@ static const cc_kernel kernels[] = {
       .run = matmul_run },
     { .op = CC_OP_ID_MatMulInteger, .prepare = mmi_prepare, .release = qmm_release, .run = mmi_run },
     { .op = CC_OP_ID_QLinearMatMul, .prepare = qlmm_prepare, .release = qmm_release, .run = qlmm_run },
+    { .op = CC_OP_ID_Det, .supports = float_only, .run = det_run },
 };
 
 const cc_kernel_list cc_cpu_family_matmul = {

@@ -132,6 +132,10 @@ cudaError_t cc_cuda_scatter_run(cudaStream_t s, int dtype, int idx64, const void
 cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type, const void *idx, const void *v, void *y,
                            int64_t outer, int64_t depth, int64_t inner);
 
+/* Det of count n x n matrices of x (dtype f32, f16 or bf16) into y: one thread per matrix,
+ * eliminated in float with partial pivoting in its n x n block of the float workspace w. */
+cudaError_t cc_cuda_det(cudaStream_t s, int dtype, const void *x, void *y, float *w, int64_t n, int64_t count);
+
 /* ReverseSequence over x and y as [d0, d1, inner] (elements of elem bytes), time along axis
  * ta (0 or 1), the batch along the other: (t, b) reads step lens[b] - 1 - t where t <
  * lens[b] (within [0, time]), else t. */

@@ -416,6 +416,52 @@ extern "C" cudaError_t cc_cuda_onehot(cudaStream_t s, size_t elem, int idx_type,
     }
 }
 
+/* ---- Det -------------------------------------------------------------------------------------- */
+
+template <typename T>
+__global__ void det_k(const T *x, T *y, float *w, int64_t n, int64_t count)
+{
+    GRID_LOOP(b, count) {
+        float *a = w + b * n * n;
+        for (int64_t i = 0; i < n * n; i++) a[i] = ldf(x, b * n * n + i);
+        float det = 1.0f;
+        for (int64_t k = 0; k < n; k++) {
+            int64_t p = k;
+            for (int64_t i = k + 1; i < n; i++)
+                if (fabsf(a[i * n + k]) > fabsf(a[p * n + k])) p = i;
+            if (p != k) {
+                for (int64_t j = k; j < n; j++) {
+                    float t = a[k * n + j];
+                    a[k * n + j] = a[p * n + j];
+                    a[p * n + j] = t;
+                }
+                det = -det;
+            }
+            float piv = a[k * n + k];
+            det *= piv;
+            if (piv == 0.0f) break;
+            for (int64_t i = k + 1; i < n; i++) {
+                float f = a[i * n + k] / piv;
+                for (int64_t j = k + 1; j < n; j++) a[i * n + j] = fmaf(-f, a[k * n + j], a[i * n + j]);
+            }
+        }
+        stf(y, b, det);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_det(cudaStream_t s, int dtype, const void *x, void *y, float *w, int64_t n, int64_t count)
+{
+    if (count <= 0) return cudaSuccess;
+    unsigned g = cc_cuda_blocks(count, 64);
+    switch (dtype) {
+    case CC_F32: det_k<<<g, 64, 0, s>>>((const float *)x, (float *)y, w, n, count); break;
+    case CC_F16: det_k<<<g, 64, 0, s>>>((const __half *)x, (__half *)y, w, n, count); break;
+    case CC_BF16: det_k<<<g, 64, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, w, n, count); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- ReverseSequence -------------------------------------------------------------------------- */
 
 template <typename T>

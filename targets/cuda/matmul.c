@@ -523,6 +523,50 @@ static cc_status imm_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          "QLinearMatMul requantization", err);
 }
 
+/* ---- Det ------------------------------------------------------------------------------------ */
+
+/* kernels_data.cu's kernel, one thread per matrix, its float workspace allocated here. */
+typedef struct det_state {
+    float *w;
+    int64_t n, count;
+} det_state;
+
+static void det_release(void *state)
+{
+    det_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->w);
+    free(s);
+}
+
+static cc_status det_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                             const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx, (void)node, (void)n_out;
+    det_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "Det: out of memory");
+    s->n = in[0]->shape.dims[in[0]->shape.rank - 1];
+    s->count = cc_tensor_numel(&out[0]);
+    cc_status st = cc_cuda_alloc(sizeof(float) * (size_t)(s->count * s->n * s->n), (void **)&s->w, "Det workspace", err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    cc_backend_note("elimination kernel, one thread per matrix");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const det_state *s = state;
+    return cc_cuda_check(cc_cuda_det(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->w, s->n, s->count),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Gemm, .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
       .run = fmm_run },
@@ -532,6 +576,7 @@ static const cc_kernel kernels[] = {
       .run = imm_run },
     { .op = CC_OP_ID_QLinearMatMul, .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
       .run = imm_run },
+    { .op = CC_OP_ID_Det, .supports = fmm_supports, .prepare = det_prepare, .release = det_release, .run = det_run },
 };
 
 const cc_kernel_list cc_cuda_family_matmul = {

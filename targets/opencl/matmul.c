@@ -508,11 +508,39 @@ static cc_status q8_matmul_prepare(ocl_build *b, cc_err *err)
     return st;
 }
 
+/* ---- Det ------------------------------------------------------------------------------------ */
+
+/* gemm_naive.cl's det kernel, one work-item per matrix, each with its float block of a
+ * node-owned scratch buffer. */
+static cc_status det_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    int64_t n = x->shape.dims[x->shape.rank - 1], count = cc_tensor_numel(b->out[0]);
+    if (count == 0) return CC_OK;
+    int w;
+    cc_status st = cc_ocl_scratch(b, sizeof(float) * (size_t)(count * n * n + 1), &w, err);
+    if (st) return st;
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "gemm_naive_%s", cc_ocl_suffix(x->dtype));
+    snprintf(name, sizeof name, "det_%s", cc_ocl_suffix(x->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_range1(l, (size_t)count, cc_ocl_wg_limit(b, l, 64));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, w);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, count);
+    cc_ocl_note(b, "%s, one work-item per matrix", name);
+    return CC_OK;
+}
+
 static const ocl_op matmul_ops[] = {
     { CC_OP_ID_Gemm, float_supports, gemm_prepare },
     { CC_OP_ID_MatMul, float_supports, matmul_prepare },
     { CC_OP_ID_MatMulInteger, q8_supports, q8_matmul_prepare },
     { CC_OP_ID_QLinearMatMul, q8_supports, q8_matmul_prepare },
+    { CC_OP_ID_Det, float_supports, det_prepare },
 };
 
 const ocl_family cc_ocl_family_matmul = {

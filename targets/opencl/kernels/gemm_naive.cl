@@ -1,5 +1,5 @@
 /* gemm_naive.cl - template (S = f32, f16, bf16): C = alpha * A @ B + beta * bias for small
- * or thin products, one work-item per element of C, accumulating in f32 with fma.
+ * or thin products, one work-item per element of C, accumulating in f32 with fma; Det.
  *
  * Operand element (m, k) of A is A[ao + m*sam + k*sak], (k, n) of B is B[bo + k*sbk + n*sbn]
  * (strides give transposes for free), C's (m, n) is C[co + m*scm + n], and bias (m, n) is
@@ -23,4 +23,37 @@ kernel void KN(gemm_naive)(int M, int N, int K,
     float v = alpha * acc;
     if (has_bias) v += beta * LD(bias, o[3] + m * sbm + n * sbn2);
     ST(C, o[2] + m * scm + n, v);
+}
+
+/* Det: one work-item per n x n matrix of x, eliminated in float with partial pivoting in
+ * its own n x n block of the float scratch w (rows swapped there); y gets the product of
+ * the pivots with the swaps' sign. */
+kernel void KN(det)(global const TY *x, global TY *y, global float *w, int n, int count)
+{
+    int b = get_global_id(0);
+    if (b >= count) return;
+    global float *a = w + (long)b * n * n;
+    for (int i = 0; i < n * n; i++) a[i] = LD(x, (long)b * n * n + i);
+    float det = 1.0f;
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(a[i * n + k]) > fabs(a[p * n + k])) p = i;
+        if (p != k) {
+            for (int j = k; j < n; j++) {
+                float t = a[k * n + j];
+                a[k * n + j] = a[p * n + j];
+                a[p * n + j] = t;
+            }
+            det = -det;
+        }
+        float piv = a[k * n + k];
+        det *= piv;
+        if (piv == 0.0f) break;
+        for (int i = k + 1; i < n; i++) {
+            float f = a[i * n + k] / piv;
+            for (int j = k + 1; j < n; j++) a[i * n + j] = fma(-f, a[k * n + j], a[i * n + j]);
+        }
+    }
+    ST(y, b, det);
 }
