@@ -190,23 +190,55 @@ static cc_status batch_norm(cc_onednn_build *b, cc_err *err)
  * as rows x n (the normalized axes flattened), Scale and B (constants) broadcast through
  * targets/lower.c's index maps into the f32 scale and shift memories. The Mean and
  * InvStdDev outputs are not mapped (oneDNN gives the variance). */
+/* InvStdDev = (variance + epsilon)^-1/2 from oneDNN's variance: an eltwise linear (+ epsilon)
+ * into a scratch memory, then an eltwise pow (-1/2) into the output. */
+static cc_status inv_std(cc_onednn_build *b, const dnnl_memory_desc_t *md, dnnl_memory_t var, dnnl_memory_t out,
+                         float eps, cc_err *err)
+{
+    dnnl_memory_t tmp = NULL;
+    cc_status st = cc_onednn_mem_new(b, md, NULL, &tmp, err);
+    static const struct { dnnl_alg_kind_t alg; float alpha; int pow; } steps[2] = {
+        { dnnl_eltwise_linear, 1.0f, 0 }, { dnnl_eltwise_pow, 1.0f, 1 },
+    };
+    for (int k = 0; k < 2 && !st; k++) {
+        dnnl_eltwise_desc_t ed;
+        const char *what = k ? "eltwise pow for InvStdDev" : "eltwise linear for InvStdDev";
+        st = cc_onednn_status(dnnl_eltwise_forward_desc_init(&ed, dnnl_forward_inference, steps[k].alg, md, steps[k].alpha,
+                                                             steps[k].pow ? -0.5f : eps),
+                              what, err);
+        dnnl_primitive_desc_t pd = NULL;
+        if (!st) st = cc_onednn_pd(b, &ed, NULL, what, &pd, err);
+        if (st) break;
+        dnnl_exec_arg_t args[2] = { { DNNL_ARG_SRC, k ? tmp : var }, { DNNL_ARG_DST, k ? out : tmp } };
+        st = cc_onednn_step_add(b, pd, args, 2, 0, err);
+    }
+    return st;
+}
+
 static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
 {
     const char *op = "LayerNormalization";
     const cc_tensor *x = b->in[0];
-    if (b->n_out > 1)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                          "%s: the Mean and InvStdDev outputs are not mapped (oneDNN's statistics are mean and variance)",
-                          op);
     dnnl_data_type_t dt;
     cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
-    for (int i = 1; i < b->node->n_in && i < 3 && !st; i++)
-        if (b->in[i]) st = cc_onednn_need_const(b, i, "Scale and B are expanded to f32 once", err);
     if (st) return st;
     int64_t rows, n, rmod;
     int32_t *sidx, *bidx;
     if ((st = cc_lower_layernorm(b->node, b->in, &rows, &n, &rmod, &sidx, &bidx, err))) return st;
     (void)rmod; /* 1: LayerNormalization broadcasts through the index maps */
+    /* Scale and B: a constant is expanded to f32 once; a run-time one is bound as it is when
+     * it is f32 of the normalized shape's size (no broadcasting) */
+    int runtime[3] = { 0, 0, 0 };
+    for (int i = 1; i < b->node->n_in && i < 3 && !st; i++) {
+        if (!b->in[i] || b->in[i]->data) continue;
+        runtime[i] = b->in[i]->dtype == CC_F32 && cc_tensor_numel(b->in[i]) == n;
+        if (!runtime[i]) st = cc_onednn_need_const(b, i, "Scale and B of another dtype or shape are expanded to f32 once", err);
+    }
+    if (st) {
+        free(sidx);
+        free(bidx);
+        return st;
+    }
     int64_t dims[2] = { rows, n };
     dnnl_memory_desc_t md, stat_md;
     if ((st = cc_onednn_md(&md, 2, dims, dt, 0, err)) || (st = cc_onednn_md(&stat_md, 1, dims, dnnl_f32, 0, err))) {
@@ -214,23 +246,32 @@ static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
         free(bidx);
         return st;
     }
-    char what[96];
-    snprintf(what, sizeof what, "layer normalization (inference, scale, shift) for %s", cc_onednn_dt_name(dt));
+    /* the Mean and InvStdDev outputs: oneDNN's training pass gives mean and variance */
+    const int stats = b->n_out > 1;
+    char what[112];
+    snprintf(what, sizeof what, "layer normalization (%s, scale, shift) for %s", stats ? "with statistics" : "inference",
+             cc_onednn_dt_name(dt));
     dnnl_layer_normalization_desc_t ld;
-    st = cc_onednn_status(dnnl_layer_normalization_forward_desc_init(&ld, dnnl_forward_inference, &md, &stat_md,
-                                                                     (float)cc_attr_f(b->node, "epsilon"),
-                                                                     dnnl_use_scale | dnnl_use_shift),
+    float eps = (float)cc_attr_f(b->node, "epsilon");
+    st = cc_onednn_status(dnnl_layer_normalization_forward_desc_init(&ld, stats ? dnnl_forward_training : dnnl_forward_inference,
+                                                                     &md, &stat_md, eps, dnnl_use_scale | dnnl_use_shift),
                           what, err);
     dnnl_primitive_desc_t pd = NULL;
     if (!st) st = cc_onednn_pd(b, &ld, NULL, what, &pd, err);
     dnnl_memory_t src = NULL, dst = NULL, scale = NULL, shift = NULL;
     float *v = st ? NULL : malloc(sizeof *v * (size_t)(n > 0 ? n : 1));
     if (!st && !v) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
-    if (!st) {
+    dnnl_memory_desc_t vec_md;
+    if (!st) st = cc_onednn_md(&vec_md, 1, &n, dnnl_f32, 0, err);
+    if (!st && runtime[1]) {
+        st = cc_onednn_input(b, 1, &vec_md, &vec_md, &scale, err);
+    } else if (!st) {
         for (int64_t j = 0; j < n; j++) v[j] = (float)cc_onednn_const_at(b->in[1], sidx[j]);
         st = cc_onednn_mem_f32(b, n, v, &scale, err);
     }
-    if (!st) {
+    if (!st && runtime[2]) {
+        st = cc_onednn_input(b, 2, &vec_md, &vec_md, &shift, err);
+    } else if (!st) {
         const cc_tensor *bt = b->node->n_in > 2 ? b->in[2] : NULL;
         for (int64_t j = 0; j < n; j++) v[j] = bt ? (float)cc_onednn_const_at(bt, bidx[j]) : 0.0f;
         st = cc_onednn_mem_f32(b, n, v, &shift, err);
@@ -240,14 +281,24 @@ static cc_status layer_norm(cc_onednn_build *b, cc_err *err)
     free(bidx);
     if (!st && !(st = cc_onednn_input(b, 0, &md, &md, &src, err)))
         st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err);
+    dnnl_memory_t mean = NULL, var = NULL, inv = NULL;
+    if (!st && stats) {
+        int mv = cc_onednn_out_value(b, 1), iv = b->n_out > 2 ? cc_onednn_out_value(b, 2) : -1;
+        st = mv >= 0 ? cc_onednn_mem_value(b, mv, &stat_md, &mean, err) : cc_onednn_mem_new(b, &stat_md, NULL, &mean, err);
+        if (!st) st = cc_onednn_mem_new(b, &stat_md, NULL, &var, err);
+        if (!st && iv >= 0) st = cc_onednn_mem_value(b, iv, &stat_md, &inv, err);
+    }
     if (st) {
         if (pd) dnnl_primitive_desc_destroy(pd);
         return st;
     }
-    dnnl_exec_arg_t args[4] = {
+    dnnl_exec_arg_t args[6] = {
         { DNNL_ARG_SRC, src }, { DNNL_ARG_DST, dst }, { DNNL_ARG_SCALE, scale }, { DNNL_ARG_SHIFT, shift },
+        { DNNL_ARG_MEAN, mean }, { DNNL_ARG_VARIANCE, var },
     };
-    return cc_onednn_step_add(b, pd, args, 4, 1, err);
+    if ((st = cc_onednn_step_add(b, pd, args, stats ? 6 : 4, 1, err))) return st;
+    if (stats && b->n_out > 2 && cc_onednn_out_value(b, 2) >= 0) st = inv_std(b, &stat_md, var, inv, eps, err);
+    return st;
 }
 
 /* LRN: oneDNN's LRN across channels (forward inference) on x's plain layout. oneDNN sums
