@@ -256,6 +256,38 @@ static cc_status same_data(cc_onednn_build *b, cc_err *err)
     return reshape(b, err);
 }
 
+/* Cast and CastLike: one reorder, which converts between float types rounding to nearest
+ * even, and widens integers exactly; what it would compute otherwise is declined: a float
+ * or a wider integer into an integer (oneDNN rounds to nearest and saturates; ONNX's cast
+ * truncates toward zero and wraps), bool (oneDNN has none). */
+static cc_status cast(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    cc_dtype dx = b->in[0]->dtype, dy = b->out[0].dtype;
+    if (dx == dy) return reshape(b, err);
+    int fx = cc_dtype_is_float(dx), fy = cc_dtype_is_float(dy);
+    if (dx == CC_BOOL || dy == CC_BOOL)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN has no bool type", op);
+    dnnl_data_type_t tx, ty;
+    cc_status st = cc_onednn_dt(op, dx, &tx, err);
+    if (!st) st = cc_onednn_dt(op, dy, &ty, err);
+    if (st) return st;
+    if (!fy && fx)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "%s: oneDNN's reorder rounds %s to the nearest %s and saturates; ONNX's cast truncates toward zero",
+                          op, cc_dtype_name(dx), cc_dtype_name(dy));
+    if (!fy && !(dy == CC_I32 && (dx == CC_I8 || dx == CC_U8)))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's reorder saturates %s into %s; ONNX's cast wraps around",
+                          op, cc_dtype_name(dx), cc_dtype_name(dy));
+    cc_shape s = b->in[0]->shape;
+    if (s.rank == 0) s = cc_shape_make(1, (int64_t[]){ 1 });
+    dnnl_memory_desc_t smd, dmd;
+    if ((st = cc_onednn_md_shape(&smd, &s, tx, err)) || (st = cc_onednn_md_shape(&dmd, &s, ty, err))) return st;
+    char what[64];
+    snprintf(what, sizeof what, "reorder %s to %s", cc_dtype_name(dx), cc_dtype_name(dy));
+    return copy_step(b, &smd, &dmd, what, err);
+}
+
 static cc_status transpose(cc_onednn_build *b, cc_err *err)
 {
     const cc_tensor *x = b->in[0];
@@ -605,6 +637,8 @@ static const cc_onednn_op shape_ops[] = {
     { "Squeeze", same_data },
     { "Unsqueeze", same_data },
     { "Transpose", transpose },
+    { "Cast", cast },
+    { "CastLike", cast },
     { "Concat", concat },
     { "Slice", slice },
 };
