@@ -311,6 +311,58 @@ static cc_status minmax(cc_onednn_build *b, cc_err *err)
     return binary(b, err);
 }
 
+/* Equal, Greater, GreaterOrEqual, Less, LessOrEqual: oneDNN's binary comparisons, which
+ * write 1 or 0 in the destination's type (u8: a bool) and compare in f32, exactly for the
+ * float types and 8-bit integers (not for i32 beyond 2^24); broadcasting as the binary
+ * primitive does, in dense layouts. */
+static cc_status compare(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = b->node->op->name;
+    cc_dtype ct = b->in[0]->dtype;
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, ct, &dt, err);
+    if (st) return st;
+    if (ct == CC_I32)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's binary compares in f32: not exact for i32 beyond 2^24", op);
+    dnnl_alg_kind_t alg = b->node->op->id == CC_OP_ID_Equal            ? dnnl_binary_eq
+                          : b->node->op->id == CC_OP_ID_Greater        ? dnnl_binary_gt
+                          : b->node->op->id == CC_OP_ID_GreaterOrEqual ? dnnl_binary_ge
+                          : b->node->op->id == CC_OP_ID_Less           ? dnnl_binary_lt
+                                                                       : dnnl_binary_le;
+    const cc_shape *os = &b->out[0].shape;
+    int r = os->rank > 0 ? os->rank : 1;
+    int64_t da[CC_MAX_RANK], db[CC_MAX_RANK], dd[CC_MAX_RANK];
+    align_dims(&b->in[0]->shape, r, da);
+    align_dims(&b->in[1]->shape, r, db);
+    align_dims(os, r, dd);
+    /* oneDNN broadcasts the second source only: where the first one is the smaller, the
+     * comparison is mirrored (a > b is b < a) */
+    int first = memcmp(da, dd, sizeof(int64_t) * (size_t)r) != 0;
+    if (first && memcmp(db, dd, sizeof(int64_t) * (size_t)r) != 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: both inputs broadcast; oneDNN's binary broadcasts one", op);
+    if (first)
+        alg = alg == dnnl_binary_gt ? dnnl_binary_lt : alg == dnnl_binary_lt ? dnnl_binary_gt
+              : alg == dnnl_binary_ge ? dnnl_binary_le : alg == dnnl_binary_le ? dnnl_binary_ge : alg;
+    dnnl_memory_desc_t m0, m1, md;
+    if ((st = cc_onednn_md(&m0, r, first ? db : da, dt, 0, err)) ||
+        (st = cc_onednn_md(&m1, r, first ? da : db, dt, 0, err)) || (st = cc_onednn_md(&md, r, dd, dnnl_u8, 0, err)))
+        return st;
+    char what[96];
+    snprintf(what, sizeof what, "%s for %s into u8", dnnl_alg_kind2str(alg), cc_onednn_dt_name(dt));
+    dnnl_binary_desc_t bd;
+    if ((st = cc_onednn_status(dnnl_binary_desc_init(&bd, alg, &m0, &m1, &md), what, err))) return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_pd(b, &bd, NULL, what, &pd, err))) return st;
+    dnnl_memory_t s0 = NULL, s1 = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, first, &m0, &m0, &s0, err)) || (st = cc_onednn_input(b, 1 - first, &m1, &m1, &s1, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC_0, s0 }, { DNNL_ARG_SRC_1, s1 }, { DNNL_ARG_DST, dst } };
+    return cc_onednn_step_add(b, pd, args, 3, 1, err);
+}
+
 /* Log: oneDNN has the algorithm, but not to the accuracy the policy asks (see the top). */
 static cc_status log_refused(cc_onednn_build *b, cc_err *err)
 {
@@ -328,6 +380,11 @@ static const cc_onednn_op eltwise_ops[] = {
     { "Selu", unary },        { "Neg", unary },       { "Log", log_refused }, { "Min", minmax },
     { "Reciprocal", unary },
     { "Max", minmax },
+    { "Equal", compare },
+    { "Greater", compare },
+    { "GreaterOrEqual", compare },
+    { "Less", compare },
+    { "LessOrEqual", compare },
 };
 
 const cc_onednn_family cc_onednn_family_eltwise = { (int)(sizeof eltwise_ops / sizeof eltwise_ops[0]),
