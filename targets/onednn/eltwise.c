@@ -1,5 +1,6 @@
 /* eltwise.c — onednn builders of the elementwise ops: the unary activations on oneDNN's
- * eltwise primitive and Add/Sub/Mul/Div on its binary primitive. The unary mapping is
+ * eltwise primitive, Add/Sub/Mul/Div and the comparisons on its binary primitive, PRelu on
+ * its prelu primitive. The unary mapping is
  * also what a graph plan's fused post-ops use (cc_onednn_unary_algs).
  *
  * Unary mapping (oneDNN 2.6 algorithms): Relu = relu (alpha 0), LeakyRelu = relu with
@@ -7,7 +8,9 @@
  * Clip = clip_v2 with the constant bounds (an absent bound is infinite), Abs = abs, Round =
  * round (half to even), Elu = elu with alpha, Neg = linear (-1 x + 0). Log is not mapped:
  * 2.6's eltwise log (avx2 jit) is accurate to about 1.4e-6 absolute, not relative (log 1
- * = -1.43e-6, log 5 off by 2.8e-6), far outside a few ulps near 1. oneDNN
+ * = -1.43e-6, log 5 off by 2.8e-6), far outside a few ulps near 1; nor is Softplus (its
+ * soft_relu misses the transcendental bound by up to 14x: 0.0181498528 for 0.0181499279
+ * near x = -4, from the same log). oneDNN
  * 2.6 has no hard-sigmoid or selu algorithm: HardSigmoid is linear (alpha x + beta)
  * followed by clip_v2 to [0, 1] in place, Selu elu (alpha) followed by linear (gamma x),
  * two eltwise primitives each.
@@ -363,6 +366,41 @@ static cc_status compare(cc_onednn_build *b, cc_err *err)
     return cc_onednn_step_add(b, pd, args, 3, 1, err);
 }
 
+/* PRelu: oneDNN's prelu primitive, the slope given with X's rank (leading 1s), which its
+ * weights broadcast like ONNX's unidirectional broadcast; y = x or slope * x, one rounding
+ * (float types only: oneDNN's prelu takes no integers). */
+static cc_status prelu(cc_onednn_build *b, cc_err *err)
+{
+    const char *op = "PRelu";
+    const cc_tensor *x = b->in[0];
+    if (!cc_dtype_is_float(x->dtype) || b->in[1]->dtype != x->dtype)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN's prelu takes float data and slope of one type", op);
+    dnnl_data_type_t dt;
+    cc_status st = cc_onednn_dt(op, x->dtype, &dt, err);
+    if (st) return st;
+    int r = x->shape.rank > 0 ? x->shape.rank : 1;
+    int64_t dx[CC_MAX_RANK], ds[CC_MAX_RANK];
+    align_dims(&x->shape, r, dx);
+    align_dims(&b->in[1]->shape, r, ds);
+    dnnl_memory_desc_t md, wd;
+    if ((st = cc_onednn_md(&md, r, dx, dt, 0, err)) || (st = cc_onednn_md(&wd, r, ds, dt, 0, err))) return st;
+    char what[64];
+    snprintf(what, sizeof what, "prelu for %s", cc_onednn_dt_name(dt));
+    dnnl_prelu_desc_t pdesc;
+    if ((st = cc_onednn_status(dnnl_prelu_forward_desc_init(&pdesc, dnnl_forward_inference, &md, &wd), what, err)))
+        return st;
+    dnnl_primitive_desc_t pd = NULL;
+    if ((st = cc_onednn_pd(b, &pdesc, NULL, what, &pd, err))) return st;
+    dnnl_memory_t src = NULL, w = NULL, dst = NULL;
+    if ((st = cc_onednn_input(b, 0, &md, &md, &src, err)) || (st = cc_onednn_input(b, 1, &wd, &wd, &w, err)) ||
+        (st = cc_onednn_mem_value(b, cc_onednn_out_value(b, 0), &md, &dst, err))) {
+        dnnl_primitive_desc_destroy(pd);
+        return st;
+    }
+    dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, src }, { DNNL_ARG_WEIGHTS, w }, { DNNL_ARG_DST, dst } };
+    return cc_onednn_step_add(b, pd, args, 3, 1, err);
+}
+
 /* Log: oneDNN has the algorithm, but not to the accuracy the policy asks (see the top). */
 static cc_status log_refused(cc_onednn_build *b, cc_err *err)
 {
@@ -380,6 +418,7 @@ static const cc_onednn_op eltwise_ops[] = {
     { "Selu", unary },        { "Neg", unary },       { "Log", log_refused }, { "Min", minmax },
     { "Reciprocal", unary },
     { "Max", minmax },
+    { "PRelu", prelu },
     { "Equal", compare },
     { "Greater", compare },
     { "GreaterOrEqual", compare },
