@@ -111,6 +111,7 @@ static const op_version table[] = {
     { "Resize",             11, 0, "roi and scales were required inputs (possibly empty)" },
     { "Resize",             18, REFUSED, "adds antialias, axes, keep_aspect_ratio_policy" },
     { "Resize",             19, REFUSED, "adds half_pixel_symmetric" },
+    { "GridSample",         20, REFUSED, "adds N-D inputs and renames the modes bilinear and bicubic to linear and cubic" },
     { "Min",                1,  REFUSED, "consumed_inputs" },
     { "Min",                6,  0, "inputs of one shape" },
     { "Min",                8,  0, "adds multidirectional broadcasting" },

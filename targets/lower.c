@@ -639,3 +639,43 @@ cc_status cc_lower_reverse_sequence(const cc_node *node, const cc_shape *x, int 
     for (int k = 2; k < x->rank; k++) *inner *= x->dims[k];
     return CC_OK;
 }
+
+/* ---- GridSample ---------------------------------------------------------------------------- */
+
+static const char *const gs_mode_names[CC_GRIDSAMPLE_MODE_COUNT] = { "bilinear", "nearest", "bicubic" };
+static const char *const gs_pad_names[CC_GRIDSAMPLE_PAD_COUNT] = { "zeros", "border", "reflection" };
+
+cc_status cc_lower_gridsample(const cc_node *node, const cc_shape *x, const cc_shape *grid, cc_lower_gridsample_geom *g,
+                              cc_err *err)
+{
+    memset(g, 0, sizeof *g);
+    const char *ms = cc_attr_s(node, "mode"), *ps = cc_attr_s(node, "padding_mode");
+    if ((g->mode = find(gs_mode_names, CC_GRIDSAMPLE_MODE_COUNT, ms)) < 0)
+        return cc_err_set(err, CC_ERR_ARG, "GridSample: unknown mode '%s'", ms);
+    if ((g->pad = find(gs_pad_names, CC_GRIDSAMPLE_PAD_COUNT, ps)) < 0)
+        return cc_err_set(err, CC_ERR_ARG, "GridSample: unknown padding_mode '%s'", ps);
+    int64_t ac = cc_attr_i(node, "align_corners");
+    if (ac != 0 && ac != 1) return cc_err_set(err, CC_ERR_ARG, "GridSample: align_corners must be 0 or 1");
+    g->align = (int)ac;
+    if (x->rank != 4 || grid->rank != 4 || grid->dims[3] != 2 || grid->dims[0] != x->dims[0])
+        return cc_err_set(err, CC_ERR_ARG, "GridSample: X must be N x C x H x W and grid N x H_out x W_out x 2");
+    g->n = x->dims[0];
+    g->c = x->dims[1];
+    g->h_in = x->dims[2];
+    g->w_in = x->dims[3];
+    g->h_out = grid->dims[1];
+    g->w_out = grid->dims[2];
+    const int64_t len[2] = { g->w_in, g->h_in };
+    for (int a = 0; a < 2; a++) {
+        /* every constant below is exact in float32 */
+        if (len[a] > (1 << 22))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "GridSample: an image side of %lld is too long",
+                              (long long)len[a]);
+        float L = (float)len[a];
+        g->scale[a] = g->align ? (L - 1) * 0.5f : L * 0.5f;
+        g->offset[a] = (L - 1) * 0.5f;
+        g->lo[a] = g->align ? 0.0f : -0.5f;
+        g->hi[a] = g->align ? L - 1 : L - 0.5f;
+    }
+    return CC_OK;
+}

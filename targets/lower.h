@@ -171,4 +171,23 @@ cc_status cc_lower_onehot(const cc_node *node, const cc_shape *ix, const cc_tens
 cc_status cc_lower_reverse_sequence(const cc_node *node, const cc_shape *x, int *time_axis, int64_t *d0, int64_t *d1,
                                     int64_t *inner, cc_err *err);
 
+/* GridSample (opset 16; ops/resize_gridsample.c states the semantics): the modes and the
+ * geometry of X (N x C x H_in x W_in) and grid (N x H_out x W_out x 2). Along axis a (0: x,
+ * the width; 1: y, the height) a normalised g is the pixel coordinate
+ * g * scale[a] + offset[a], computed as fmaf(g, scale[a], offset[a]) (one rounding of the
+ * exact value; the constants are exact in float32), and [lo[a], hi[a]] is the range outside
+ * which border clamps that coordinate into [0, L - 1] and reflection folds it back. Keys'
+ * cubic weights use A = CC_GRIDSAMPLE_CUBIC_A. CC_ERR_ARG for an unknown mode or shapes
+ * infer() refuses, CC_ERR_UNSUPPORTED for an image side over 2^22. */
+enum { CC_GRIDSAMPLE_BILINEAR, CC_GRIDSAMPLE_NEAREST, CC_GRIDSAMPLE_BICUBIC, CC_GRIDSAMPLE_MODE_COUNT };
+enum { CC_GRIDSAMPLE_ZEROS, CC_GRIDSAMPLE_BORDER, CC_GRIDSAMPLE_REFLECTION, CC_GRIDSAMPLE_PAD_COUNT };
+#define CC_GRIDSAMPLE_CUBIC_A (-0.75f)
+typedef struct cc_lower_gridsample_geom {
+    int mode, pad, align;
+    int64_t n, c, h_in, w_in, h_out, w_out;
+    float scale[2], offset[2], lo[2], hi[2];
+} cc_lower_gridsample_geom;
+cc_status cc_lower_gridsample(const cc_node *node, const cc_shape *x, const cc_shape *grid, cc_lower_gridsample_geom *g,
+                              cc_err *err);
+
 #endif

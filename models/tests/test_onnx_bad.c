@@ -475,6 +475,13 @@ static void test_opsets(void)
     /* Resize-10 (Upsample's semantics) */
     one_node(&h, 10, "Resize", "", 1);
     expect_fail(hm_write(&h, "resize10.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Resize): opset 10 semantics are not in the catalog");
+    /* GridSample-20 (N-D, modes renamed), and GridSample before it existed */
+    one_node(&h, 20, "GridSample", "", 1);
+    expect_fail(hm_write(&h, "gridsample20.onnx"), NULL, CC_ERR_UNSUPPORTED,
+                "node 0 (GridSample): opset 20 semantics are not in the catalog (it has GridSample-16; GridSample-20 adds "
+                "N-D inputs");
+    one_node(&h, 15, "GridSample", "", 1);
+    expect_fail(hm_write(&h, "gridsample15.onnx"), NULL, CC_ERR_ARG, "GridSample does not exist in opset 15");
     /* Add before opset 7 had legacy broadcasting */
     one_node(&h, 6, "Add", "", 1);
     expect_fail(hm_write(&h, "add6.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Add): opset 6 semantics are not in the catalog");

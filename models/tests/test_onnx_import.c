@@ -38,7 +38,7 @@
 #define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
 /* Tests matched when this file was written; fewer means a regression (or a different
  * copy of the test data: then update the figure with the reason). */
-#define MIN_MATCHED 818
+#define MIN_MATCHED 825
 
 /* Tests that import but whose expected outputs differ from the golden model, with why.
  * Each must still mismatch (a fixed one should leave this list). */
@@ -57,6 +57,12 @@ static const struct {
       "0.81910545, whose nearest bfloat16 is 0.8203125, is expected as 0.81640625): the test generator of ONNX 1.12 "
       "shifted the bits rather than rounding; the golden model rounds to nearest even, as casts do "
       "(and as later ONNX test data does)" },
+    { "test_gridsample_bicubic",
+      "the expected values are the exact ones rounded to 4 decimals (ONNX 1.12's gridsample.py types them from a "
+      "printout): -0.1406, 0.3828, 2.9688, 5.1445, 1.3906 for -9/64, 49/128, 95/32, 1317/256, 89/64, 5 of the 8 "
+      "off by up to 6 times the bound of a float32 computation; the golden model gives the exact values (element 0 "
+      "worked out by hand in ops/tests/test_gridsample.c), and the 7 other GridSample tests, whose values are short "
+      "decimals, match" },
     /* test data the model contradicts: an import error is right */
 #define CASTLIKE_BF16_WHY                                                                                   \
     "the test data's 'like' input is a float32 tensor of shape [1] while the model declares it 3x4: the " \

@@ -1,8 +1,9 @@
-/* resize.c — cpu kernel of Resize (opset 13 semantics): nearest (every nearest_mode),
+/* resize.c — cpu kernels of Resize (opset 13 semantics): nearest (every nearest_mode),
  * n-linear and cubic interpolation over any set of axes, with scales or sizes, the
  * coordinate transformation modes half_pixel, pytorch_half_pixel, align_corners,
  * asymmetric, tf_half_pixel_for_nn and tf_crop_and_resize (with roi and
- * extrapolation_value).
+ * extrapolation_value); and of GridSample (opset 16: bilinear, nearest, bicubic with
+ * zeros, border or reflection padding, f32, f16 and bf16 images and grids).
  *
  * Per axis a table is computed once (at prepare when scales/sizes/roi are constants) by
  * the lowering the built-in backends share (targets/lower.h): for every output coordinate
@@ -240,9 +241,190 @@ static cc_status resize_run(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
+/* ---- GridSample ------------------------------------------------------------------------ */
+
+/* GridSample: per grid point, each axis's taps (pixel indices, -1 for a zero, and float32
+ * weights) from the point's float32 coordinate (../lower.h's geometry), then the weighted
+ * sum for every channel. f16/bf16 images and grids go through f32 scratch. */
+
+typedef struct gs_plan {
+    cc_lower_gridsample_geom g;
+    float *x32, *grid32, *y32; /* scratch for tensors that are not f32 */
+} gs_plan;
+
+typedef struct gs_axis {
+    int n;
+    int64_t idx[4];
+    float w[4];
+} gs_axis;
+
+static void gs_plan_free(void *state)
+{
+    gs_plan *p = state;
+    if (!p) return;
+    free(p->x32);
+    free(p->grid32);
+    free(p->y32);
+    free(p);
+}
+
+static int gs_dtype_ok(cc_dtype d) { return d == CC_F32 || d == CC_F16 || d == CC_BF16; }
+
+static cc_support gridsample_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                      const cc_tensor *out, char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if (!gs_dtype_ok(in[0]->dtype) || !gs_dtype_ok(in[1]->dtype)) {
+        snprintf(reason, n, "GridSample: cpu has no kernel for a %s image and a %s grid",
+                 cc_dtype_name(in[0]->dtype), cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_gridsample_geom g;
+    cc_err e = {0};
+    if (cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status gridsample_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                    const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    gs_plan *p = calloc(1, sizeof *p);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "GridSample: out of memory");
+    cc_status st = cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &p->g, err);
+    if (st) {
+        free(p);
+        return st;
+    }
+    const cc_tensor *t[3] = {in[0], in[1], &out[0]};
+    float **scratch[3] = {&p->x32, &p->grid32, &p->y32};
+    for (int i = 0; i < 3; i++)
+        if (t[i]->dtype != CC_F32 && !(*scratch[i] = cc_cpu_alloc_f32(cc_tensor_numel(t[i])))) {
+            gs_plan_free(p);
+            return cc_err_set(err, CC_ERR_NOMEM, "GridSample: out of memory for f32 scratch");
+        }
+    static const char *const modes[] = {"bilinear", "nearest", "bicubic"};
+    static const char *const pads[] = {"zeros", "border", "reflection"};
+    cc_backend_note("%s, %s padding, per-point taps", modes[p->g.mode], pads[p->g.pad]);
+    *state = p;
+    return CC_OK;
+}
+
+/* The pixel a tap at integer position i reads along an axis of length L, -1 for a zero.
+ * Reflection repeats the axis mirrored, with period 2L about the outer edges (align_corners
+ * 0) or 2(L - 1) about the end pixels' centres (align_corners 1). */
+static int64_t gs_pad_tap(const cc_lower_gridsample_geom *g, int64_t i, int64_t L)
+{
+    if (i >= 0 && i < L) return i;
+    if (g->pad == CC_GRIDSAMPLE_ZEROS) return -1;
+    if (g->pad == CC_GRIDSAMPLE_BORDER || (g->align && L == 1)) return i < 0 ? 0 : L - 1;
+    int64_t period = g->align ? 2 * (L - 1) : 2 * L, m = i % period;
+    if (m < 0) m += period;
+    if (m < L) return m;
+    return g->align ? period - m : period - 1 - m;
+}
+
+/* The taps of normalised coordinate v (finite) along axis a of length L. */
+static void gs_axis_taps(const cc_lower_gridsample_geom *g, int a, int64_t L, float v, gs_axis *t)
+{
+    float x = fmaf(v, g->scale[a], g->offset[a]), lo = g->lo[a], hi = g->hi[a];
+    if (g->mode == CC_GRIDSAMPLE_NEAREST) {
+        float r = rintf(x);
+        /* a tie after x's rounding: the exact coordinate's side of it decides */
+        if (fabsf(x - r) == 0.5f) {
+            float d = fmaf(v, g->scale[a], g->offset[a] - x);
+            if (d != 0.0f) r = d > 0.0f ? x + 0.5f : x - 0.5f;
+        }
+        x = r;
+    }
+    if (x < lo || x > hi) {
+        if (g->pad == CC_GRIDSAMPLE_BORDER) {
+            x = fminf(fmaxf(x, 0.0f), (float)(L - 1));
+        } else if (g->pad == CC_GRIDSAMPLE_REFLECTION) {
+            float span = hi - lo, m = fmodf(fabsf(x - lo), 2.0f * span);
+            x = span > 0.0f ? lo + (m > span ? 2.0f * span - m : m) : lo;
+        } else {
+            x = fminf(fmaxf(x, lo - 3.0f), hi + 3.0f); /* every tap beyond reads 0 either way */
+        }
+    }
+    if (g->mode == CC_GRIDSAMPLE_NEAREST) {
+        t->n = 1;
+        t->idx[0] = gs_pad_tap(g, (int64_t)x, L);
+        t->w[0] = 1.0f;
+        return;
+    }
+    float f = floorf(x), u = x - f, s = 1.0f - u;
+    int64_t i0 = (int64_t)f;
+    if (g->mode == CC_GRIDSAMPLE_BILINEAR) {
+        t->n = 2;
+        t->idx[0] = gs_pad_tap(g, i0, L);
+        t->idx[1] = gs_pad_tap(g, i0 + 1, L);
+        t->w[0] = s;
+        t->w[1] = u;
+        return;
+    }
+    /* Keys' weights factored: each a product with at most one well-conditioned sum */
+    const float A = CC_GRIDSAMPLE_CUBIC_A;
+    t->n = 4;
+    for (int k = 0; k < 4; k++) t->idx[k] = gs_pad_tap(g, i0 - 1 + k, L);
+    t->w[0] = A * u * s * s;
+    t->w[1] = s * (1.0f + u - (A + 2.0f) * u * u);
+    t->w[2] = u * (1.0f + s - (A + 2.0f) * s * s);
+    t->w[3] = A * u * u * s;
+}
+
+static cc_status gridsample_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                cc_tensor *out, void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)node;
+    (void)n_out;
+    (void)err;
+    const gs_plan *p = state;
+    const cc_lower_gridsample_geom *g = &p->g;
+    const float *x = cc_cpu_f32_in(in[0], p->x32), *grid = cc_cpu_f32_in(in[1], p->grid32);
+    float *y = out[0].dtype == CC_F32 ? out[0].data : p->y32;
+    const int64_t pts = g->h_out * g->w_out, plane = g->h_in * g->w_in, total = g->n * pts;
+#pragma omp parallel for schedule(static) if (total * g->c > PAR_MIN)
+    for (int64_t e = 0; e < total; e++) {
+        int64_t n = e / pts, q = e % pts;
+        float gx = grid[2 * e], gy = grid[2 * e + 1];
+        float *yq = y + n * g->c * pts + q;
+        if (!isfinite(gx) || !isfinite(gy)) {
+            for (int64_t c = 0; c < g->c; c++) yq[c * pts] = NAN;
+            continue;
+        }
+        gs_axis tx, ty;
+        gs_axis_taps(g, 0, g->w_in, gx, &tx);
+        gs_axis_taps(g, 1, g->h_in, gy, &ty);
+        for (int64_t c = 0; c < g->c; c++) {
+            const float *img = x + (n * g->c + c) * plane;
+            float acc = 0.0f;
+            for (int i = 0; i < ty.n; i++) {
+                if (ty.idx[i] < 0) continue;
+                const float *row = img + ty.idx[i] * g->w_in;
+                float r = 0.0f;
+                for (int j = 0; j < tx.n; j++)
+                    if (tx.idx[j] >= 0) r += tx.w[j] * row[tx.idx[j]];
+                acc += ty.w[i] * r;
+            }
+            yq[c * pts] = acc;
+        }
+    }
+    if (y != out[0].data) cc_cpu_from_f32(y, out[0].data, out[0].dtype, cc_tensor_numel(&out[0]));
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
      .release = plan_free, .run = resize_run},
+    {.op = CC_OP_ID_GridSample, .supports = gridsample_supports, .prepare = gridsample_prepare,
+     .release = gs_plan_free, .run = gridsample_run},
 };
 
 const cc_kernel_list cc_cpu_family_resize = {

@@ -247,7 +247,7 @@ cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void *x, cc_cud
                                cc_cuda_qparam zp, float *y, int64_t n, int64_t dim,
                                int64_t inner);
 
-/* ---- windows, resize (kernels_data.cu) ------------------------------------------------ */
+/* ---- windows, resize, grid sampling (kernels_data.cu) ---------------------------------- */
 
 /* A sliding window over N*C planes, always as 3 spatial axes (a 1-D or 2-D window has
  * leading axes of size 1, kernel 1, stride 1, dilation 1, no pads). */
@@ -289,6 +289,21 @@ typedef struct cc_cuda_resize {
 cudaError_t cc_cuda_resize_run(cudaStream_t s, int dtype, const void *x, void *y,
                                const cc_cuda_resize *g, const int64_t *idx, const float *w,
                                const unsigned char *outside);
+
+/* GridSample (opset 16; ops/resize_gridsample.c states the semantics) of x (N x C x h_in x
+ * w_in) at grid (N x pts x 2, the image's dtype: f32, f16 or bf16) into y (N x C x pts),
+ * one thread per grid point looping over the channels. Along axis a (0: x over w_in, 1: y
+ * over h_in) the coordinate is fmaf(g, scale[a], offset[a]), padded outside [lo[a], hi[a]]
+ * (../lower.h's cc_lower_gridsample). mode: 0 bilinear, 1 nearest, 2 bicubic; pad: 0 zeros,
+ * 1 border, 2 reflection. A grid point that is not finite gives NaN. */
+typedef struct cc_cuda_gridsample {
+    int mode, pad, align;
+    int64_t n, c, h_in, w_in, pts;
+    float scale[2], offset[2], lo[2], hi[2];
+} cc_cuda_gridsample;
+
+cudaError_t cc_cuda_gridsample_run(cudaStream_t s, int dtype, const void *x, const void *grid, void *y,
+                                   const cc_cuda_gridsample *g);
 
 /* ---- integer convolution and matmul (kernels_int.cu) ---------------------------------- */
 

@@ -1,8 +1,8 @@
 /* kernels_data.cu — the cuda backend's window and resampling kernels (launchers declared
  * in kernels.h): the direct pooling kernel used where cuDNN's pooling does not have ONNX's
  * semantics (dilations, ceil_mode windows that overhang the padding, asymmetric pads,
- * bf16 and 8-bit data), Resize by per-axis tap tables, and the gathers (Gather,
- * GatherElements, GatherND) as one index map. */
+ * bf16 and 8-bit data), Resize by per-axis tap tables, GridSample, and the gathers
+ * (Gather, GatherElements, GatherND) as one index map. */
 #include "device.cuh"
 
 /* ---- pooling --------------------------------------------------------------------------- */
@@ -223,6 +223,118 @@ extern "C" cudaError_t cc_cuda_resize_run(cudaStream_t s, int dtype, const void 
     case CC_U8:
         resize_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, (uint8_t *)y, *g, idx, w,
                                                outside, n);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- GridSample ------------------------------------------------------------------------ */
+
+/* The pixel tap i reads along an axis of length len, -1 for a zero: border clamps,
+ * reflection repeats the axis mirrored (period 2 len about the outer edges, 2 (len - 1)
+ * about the end pixels' centres under align_corners). */
+__device__ inline int64_t gs_pad_tap(int64_t i, int64_t len, int pad, int align)
+{
+    if (i >= 0 && i < len) return i;
+    if (pad == 0) return -1;
+    if (pad == 1 || (align && len == 1)) return i < 0 ? 0 : len - 1;
+    int64_t period = align ? 2 * (len - 1) : 2 * len, m = i % period;
+    if (m < 0) m += period;
+    if (m < len) return m;
+    return align ? period - m : period - 1 - m;
+}
+
+/* The taps of normalised coordinate v along axis a: their count, indices and weights. */
+__device__ inline int gs_taps(const cc_cuda_gridsample &g, int a, int64_t len, float v, int64_t *idx, float *w)
+{
+    float x = fmaf(v, g.scale[a], g.offset[a]), lo = g.lo[a], hi = g.hi[a];
+    if (g.mode == 1) {
+        float r = rintf(x);
+        if (fabsf(x - r) == 0.5f) { /* a tie after x's rounding: the exact coordinate decides */
+            float d = fmaf(v, g.scale[a], g.offset[a] - x);
+            if (d != 0.0f) r = d > 0.0f ? x + 0.5f : x - 0.5f;
+        }
+        x = r;
+    }
+    if (x < lo || x > hi) {
+        if (g.pad == 1) {
+            x = fminf(fmaxf(x, 0.0f), (float)(len - 1));
+        } else if (g.pad == 2) {
+            float span = hi - lo, m = fmodf(fabsf(x - lo), 2.0f * span);
+            x = span > 0.0f ? lo + (m > span ? 2.0f * span - m : m) : lo;
+        } else {
+            x = fminf(fmaxf(x, lo - 3.0f), hi + 3.0f); /* every tap beyond reads 0 either way */
+        }
+    }
+    if (g.mode == 1) {
+        idx[0] = gs_pad_tap((int64_t)x, len, g.pad, g.align);
+        w[0] = 1.0f;
+        return 1;
+    }
+    float f = floorf(x), u = x - f, s = 1.0f - u;
+    int64_t i0 = (int64_t)f;
+    if (g.mode == 0) {
+        idx[0] = gs_pad_tap(i0, len, g.pad, g.align);
+        idx[1] = gs_pad_tap(i0 + 1, len, g.pad, g.align);
+        w[0] = s;
+        w[1] = u;
+        return 2;
+    }
+    const float A = -0.75f;
+    for (int k = 0; k < 4; k++) idx[k] = gs_pad_tap(i0 - 1 + k, len, g.pad, g.align);
+    w[0] = A * u * s * s;
+    w[1] = s * (1.0f + u - (A + 2.0f) * u * u);
+    w[2] = u * (1.0f + s - (A + 2.0f) * s * s);
+    w[3] = A * u * u * s;
+    return 4;
+}
+
+template <typename T>
+__global__ void gridsample_k(const T *x, const T *grid, T *y, cc_cuda_gridsample g, int64_t total)
+{
+    GRID_LOOP(e, total) {
+        int64_t n = e / g.pts, q = e % g.pts;
+        float gx = ldf(grid, 2 * e), gy = ldf(grid, 2 * e + 1);
+        T *yq = y + n * g.c * g.pts + q;
+        if (!isfinite(gx) || !isfinite(gy)) {
+            for (int64_t c = 0; c < g.c; c++) stf(yq, c * g.pts, NAN);
+            continue;
+        }
+        int64_t ix[4], iy[4];
+        float wx[4], wy[4];
+        int nx = gs_taps(g, 0, g.w_in, gx, ix, wx), ny = gs_taps(g, 1, g.h_in, gy, iy, wy);
+        for (int64_t c = 0; c < g.c; c++) {
+            const T *img = x + (n * g.c + c) * g.h_in * g.w_in;
+            float acc = 0.0f;
+            for (int i = 0; i < ny; i++) {
+                if (iy[i] < 0) continue;
+                float r = 0.0f;
+                for (int j = 0; j < nx; j++)
+                    if (ix[j] >= 0) r = fmaf(wx[j], ldf(img, iy[i] * g.w_in + ix[j]), r);
+                acc = fmaf(wy[i], r, acc);
+            }
+            stf(yq, c * g.pts, acc);
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_gridsample_run(cudaStream_t s, int dtype, const void *x, const void *grid, void *y,
+                                              const cc_cuda_gridsample *g)
+{
+    int64_t total = g->n * g->pts;
+    if (total <= 0 || g->c <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(total, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        gridsample_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (const float *)grid, (float *)y, *g, total);
+        break;
+    case CC_F16:
+        gridsample_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (const __half *)grid, (__half *)y, *g, total);
+        break;
+    case CC_BF16:
+        gridsample_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)grid,
+                                                   (__nv_bfloat16 *)y, *g, total);
         break;
     default: return cudaErrorInvalidValue;
     }

@@ -1,6 +1,7 @@
-/* resize.c — cuda kernel of Resize (opset 13): nearest (four rounding modes), N-linear
+/* resize.c — cuda kernels of Resize (opset 13): nearest (four rounding modes), N-linear
  * and cubic (cubic_coeff_a, exclude_outside) over any axes, all six coordinate
- * transformation modes (tf_crop_and_resize with extrapolation_value).
+ * transformation modes (tf_crop_and_resize with extrapolation_value); and of GridSample
+ * (opset 16, at the end: the geometry at prepare, kernels_data.cu's sampler per run).
  *
  * Everything that depends only on the attributes and shapes is done once in prepare, on
  * the host, by the lowering the built-in backends share (targets/lower.h): for every axis
@@ -141,9 +142,81 @@ static cc_status resize_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
+_Static_assert(CC_GRIDSAMPLE_BILINEAR == 0 && CC_GRIDSAMPLE_NEAREST == 1 && CC_GRIDSAMPLE_BICUBIC == 2 &&
+                   CC_GRIDSAMPLE_ZEROS == 0 && CC_GRIDSAMPLE_BORDER == 1 && CC_GRIDSAMPLE_REFLECTION == 2,
+               "kernels.h numbers GridSample's modes as ../lower.h does");
+
+static cc_support gridsample_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                      const cc_tensor *out, char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "GridSample: cuda has no kernel for dtype %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (in[1]->dtype != d) {
+        snprintf(reason, n, "GridSample: cuda needs the grid in the image's dtype (%s), got %s", cc_dtype_name(d),
+                 cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_gridsample_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status gridsample_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                    const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    cc_lower_gridsample_geom low;
+    cc_status st = cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &low, err);
+    if (st) return st;
+    cc_cuda_gridsample *g = calloc(1, sizeof *g);
+    if (!g) return cc_err_set(err, CC_ERR_NOMEM, "GridSample: out of memory");
+    g->mode = low.mode;
+    g->pad = low.pad;
+    g->align = low.align;
+    g->n = low.n;
+    g->c = low.c;
+    g->h_in = low.h_in;
+    g->w_in = low.w_in;
+    g->pts = low.h_out * low.w_out;
+    for (int a = 0; a < 2; a++) {
+        g->scale[a] = low.scale[a];
+        g->offset[a] = low.offset[a];
+        g->lo[a] = low.lo[a];
+        g->hi[a] = low.hi[a];
+    }
+    cc_backend_note("per-point taps, %s", low.mode == CC_GRIDSAMPLE_BILINEAR  ? "bilinear"
+                                          : low.mode == CC_GRIDSAMPLE_NEAREST ? "nearest"
+                                                                              : "bicubic");
+    *state = g;
+    return CC_OK;
+}
+
+static cc_status gridsample_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    return cc_cuda_check(cc_cuda_gridsample_run(c->stream, in[0]->dtype, in[0]->data, in[1]->data, out[0].data,
+                                                state),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
       .release = resize_release, .run = resize_run },
+    { .op = CC_OP_ID_GridSample, .supports = gridsample_supports, .prepare = gridsample_prepare,
+      .release = free, .run = gridsample_run },
 };
 
 const cc_kernel_list cc_cuda_family_resize = {

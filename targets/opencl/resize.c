@@ -1,4 +1,5 @@
-/* resize.c — the opencl backend's Resize (opset 13): nearest (four rounding modes),
+/* resize.c — the opencl backend's Resize (opset 13) and GridSample (opset 16; at the
+ * end). Resize: nearest (four rounding modes),
  * N-linear and cubic (cubic_coeff_a, exclude_outside) over any axes, the six coordinate
  * transformation modes (tf_crop_and_resize with roi and extrapolation_value), f32, f16,
  * bf16, i8 and u8 (integers rounded half to even and saturated).
@@ -114,8 +115,76 @@ static cc_status resize_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* GridSample: f32, f16 and bf16 images with a grid of the same type; the geometry from
+ * ../lower.h's cc_lower_gridsample, the sampling in kernels/resize.cl (one work-item per
+ * grid point, the channels in a loop). */
+_Static_assert(CC_GRIDSAMPLE_BILINEAR == 0 && CC_GRIDSAMPLE_NEAREST == 1 && CC_GRIDSAMPLE_BICUBIC == 2 &&
+                   CC_GRIDSAMPLE_ZEROS == 0 && CC_GRIDSAMPLE_BORDER == 1 && CC_GRIDSAMPLE_REFLECTION == 2,
+               "kernels/resize.cl numbers GridSample's modes as ../lower.h does");
+
+static cc_support gridsample_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                      const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no GridSample kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (in[1]->dtype != d) {
+        snprintf(reason, n, "opencl: GridSample needs the grid in the image's dtype (%s), got %s", cc_dtype_name(d),
+                 cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_gridsample_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status gridsample_prepare(ocl_build *b, cc_err *err)
+{
+    cc_lower_gridsample_geom g;
+    cc_status st = cc_lower_gridsample(b->node, &b->in[0]->shape, &b->in[1]->shape, &g, err);
+    if (st) return st;
+    int64_t total = g.n * g.h_out * g.w_out;
+    if (total == 0 || g.c == 0) return CC_OK;
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "gridsample_%s", cc_ocl_suffix(b->in[0]->dtype));
+    snprintf(prog, sizeof prog, "resize_%s", cc_ocl_suffix(b->in[0]->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, total);
+    cc_ocl_arg_int(l, g.c);
+    cc_ocl_arg_int(l, g.h_in);
+    cc_ocl_arg_int(l, g.w_in);
+    cc_ocl_arg_int(l, g.h_out * g.w_out);
+    cc_ocl_arg_int(l, g.mode);
+    cc_ocl_arg_int(l, g.pad);
+    cc_ocl_arg_int(l, g.align);
+    for (int a = 0; a < 2; a++) {
+        cc_ocl_arg_float(l, g.scale[a]);
+        cc_ocl_arg_float(l, g.offset[a]);
+        cc_ocl_arg_float(l, g.lo[a]);
+        cc_ocl_arg_float(l, g.hi[a]);
+    }
+    size_t wg = cc_ocl_wg_limit(b, l, RESIZE_WG);
+    cc_ocl_range1(l, (size_t)total, wg);
+    static const char *const modes[CC_GRIDSAMPLE_MODE_COUNT] = { "bilinear", "nearest", "bicubic" };
+    cc_ocl_note(b, "%s %s, wg %zu%s", name, modes[g.mode], wg, cc_ocl_storage_note(b->in[0]->dtype));
+    return CC_OK;
+}
+
 static const ocl_op resize_ops[] = {
     { CC_OP_ID_Resize, resize_supports, resize_prepare },
+    { CC_OP_ID_GridSample, gridsample_supports, gridsample_prepare },
 };
 
 const ocl_family cc_ocl_family_resize = {

@@ -1,8 +1,10 @@
 /* test_cpu_resize.c — the cpu backend's Resize: hand-worked examples for every nearest
  * rounding mode, linear with half_pixel / align_corners / downsampling (the ONNX
  * documentation's examples), cubic with and without exclude_outside, tf_crop_and_resize
- * with extrapolation, integer rounding, then every quick case through the cpu target's
- * vtable against the golden model. */
+ * with extrapolation, integer rounding; GridSample's hand-worked points of
+ * ops/tests/test_gridsample.c (every mode and padding, ties, a second image and channel,
+ * f16 and bf16); then every quick case of both ops through the cpu target's vtable against
+ * the golden model. */
 #include "cpu_sweep.h"
 
 #define F (&cc_cpu_family_resize)
@@ -128,12 +130,101 @@ static void test_cubic(void)
     resize_case(CC_F32, 4, xd, c, yd, NULL, NULL, "cubic", "pytorch_half_pixel", "floor", 1, 0, cw, 1e-5);
 }
 
+/* GridSample of image (dtype dt, n x c x 2 x 3) at the npt points pts (x, y) of one grid
+ * row per image; compares with want (n x c x npt, tolerance tol). */
+static void gridsample_case(cc_dtype dt, int n, int c, const double *image, int npt, const double *pts,
+                            const char *mode, const char *pad, int align, const double *want, double tol)
+{
+    int64_t xd[4] = {n, c, 2, 3}, gd[4] = {n, 1, npt, 2}, yd[4] = {n, c, 1, npt};
+    cc_tensor x = tensor_make(dt, 4, xd, image), g = tensor_make(dt, 4, gd, pts), y = tensor_make(dt, 4, yd, NULL);
+    cc_node node = node_make("GridSample", 2, 1);
+    node_set_s(&node, "mode", mode);
+    node_set_s(&node, "padding_mode", pad);
+    node_set_i(&node, "align_corners", align);
+    const cc_tensor *in[2] = {&x, &g};
+    cc_err e = {0};
+    cc_status st = kernel_call(F, &node, in, 1, &y, &e);
+    CHECK(st == CC_OK);
+    if (st != CC_OK) fprintf(stderr, "GridSample: %s\n", e.msg);
+    int bad = 0;
+    for (int64_t i = 0; i < cc_tensor_numel(&y); i++) {
+        double got = cc_load(y.data, dt, (size_t)i);
+        if (!(fabs(got - want[i]) <= tol) && bad++ < 4)
+            fprintf(stderr, "GridSample %s/%s/%d %s at %lld: got %.9g want %.9g\n", mode, pad, align,
+                    cc_dtype_name(dt), (long long)i, got, want[i]);
+    }
+    CHECK(bad == 0);
+    CHECK(guard_ok(&y));
+    free(x.data);
+    free(g.data);
+    free(y.data);
+}
+
+static void test_gridsample(void)
+{
+    /* the image [[1, 2, 4], [8, 16, 32]]; see ops/tests/test_gridsample.c for the working */
+    const double img[6] = {1, 2, 4, 8, 16, 32};
+    gridsample_case(CC_F32, 1, 1, img, 6, (double[]){-1, -1, 0, -1, 1, 1, -0.5, -1, 0, 0, 0.5, 0.5}, "bilinear",
+                    "zeros", 1, (double[]){1, 2, 32, 1.5, 9, 18.75}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 2, (double[]){0.5, 0.5, -1, -1}, "bilinear", "zeros", 0,
+                    (double[]){28, 0.25}, 1e-6);
+    const double far[6] = {1.5, -1, -3, -1, 0, 3};
+    gridsample_case(CC_F32, 1, 1, img, 3, far, "bilinear", "zeros", 1, (double[]){2, 0, 0}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 3, far, "bilinear", "border", 1, (double[]){4, 1, 16}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 3, far, "bilinear", "reflection", 1, (double[]){3, 4, 2}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 1, (double[]){1.5, -0.5}, "bilinear", "reflection", 0, (double[]){3.5}, 1e-6);
+    /* nearest: ties to even, rounded before padding; far points under every padding */
+    gridsample_case(CC_F32, 1, 1, img, 4, (double[]){-0.5, 0, 0.5, 0, -0.5, 0.2, -0.4, 0.2}, "nearest", "zeros", 1,
+                    (double[]){1, 4, 8, 16}, 0);
+    gridsample_case(CC_F32, 1, 1, img, 1, (double[]){1, -1}, "nearest", "zeros", 0, (double[]){4}, 0);
+    gridsample_case(CC_F32, 1, 1, img, 3, far, "nearest", "border", 1, (double[]){4, 1, 16}, 0);
+    gridsample_case(CC_F32, 1, 1, img, 3, far, "nearest", "reflection", 1, (double[]){4, 4, 2}, 0);
+    /* bicubic at x = 0.5 on row 0: tap -1 reads 0, pixel 0 or (reflected) pixel 1 */
+    gridsample_case(CC_F32, 1, 1, img, 2, (double[]){-0.5, -1, -0.75, -1}, "bicubic", "zeros", 1,
+                    (double[]){1.40625, 1.26171875}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 1, (double[]){-0.5, -1}, "bicubic", "border", 1, (double[]){1.3125}, 1e-6);
+    gridsample_case(CC_F32, 1, 1, img, 1, (double[]){-0.5, -1}, "bicubic", "reflection", 1, (double[]){1.21875}, 1e-6);
+    /* two images of two channels (the image, then it negated and halved); each image has its
+     * own points: image 0 at (0, 0), image 1 at (0.5, 0.5) */
+    double img4[24];
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 6; i++) img4[k * 6 + i] = img[i] * (k % 2 ? -0.5 : 1);
+    gridsample_case(CC_F32, 2, 2, img4, 1, (double[]){0, 0, 0.5, 0.5}, "bilinear", "zeros", 1,
+                    (double[]){9, -4.5, 18.75, -9.375}, 1e-6);
+    /* f16 and bf16 images and grids (exact inputs, f32 arithmetic exact here): 1.26171875
+     * is halfway between two bf16 values, stored as the even one, 1.265625 */
+    gridsample_case(CC_F16, 1, 1, img, 3, far, "bilinear", "reflection", 1, (double[]){3, 4, 2}, 0);
+    gridsample_case(CC_BF16, 1, 1, img, 2, (double[]){-0.5, -1, -0.75, -1}, "bicubic", "zeros", 1,
+                    (double[]){1.40625, 1.265625}, 0);
+    /* a point far outside: no tap reads the image (zeros), the edge pixel (border) */
+    gridsample_case(CC_F32, 1, 1, img, 2, (double[]){1e30, -1, -1e30, 1}, "bicubic", "zeros", 1,
+                    (double[]){0, 0}, 0);
+    gridsample_case(CC_F32, 1, 1, img, 2, (double[]){1e30, -1, -1e30, 1}, "nearest", "border", 0,
+                    (double[]){4, 8}, 0);
+
+    /* a grid point that is not finite samples nothing: NaN in every channel */
+    int64_t xd[4] = {1, 2, 2, 3}, gd[4] = {1, 1, 2, 2}, yd[4] = {1, 2, 1, 2};
+    cc_tensor x = tensor_make(CC_F32, 4, xd, img4), g = tensor_make(CC_F32, 4, gd, (double[]){NAN, 0, 0, INFINITY});
+    cc_tensor y = tensor_make(CC_F32, 4, yd, NULL);
+    cc_node node = node_make("GridSample", 2, 1);
+    node_set_s(&node, "padding_mode", "reflection");
+    const cc_tensor *in[2] = {&x, &g};
+    cc_err e = {0};
+    CHECK(kernel_call(F, &node, in, 1, &y, &e) == CC_OK);
+    for (int i = 0; i < 4; i++) CHECK(isnan(((const float *)y.data)[i]));
+    CHECK(guard_ok(&y));
+    free(x.data);
+    free(g.data);
+    free(y.data);
+}
+
 int main(void)
 {
     test_nearest();
     test_linear();
     test_cubic();
-    static const char *const ops[] = {"Resize"};
-    sweep_ops(ops, 1);
+    test_gridsample();
+    static const char *const ops[] = {"Resize", "GridSample"};
+    sweep_ops(ops, 2);
     return CC_TEST_RESULT();
 }
