@@ -496,6 +496,22 @@ double cc_golden_bound(const cc_graph *g, int k, const cc_golden *go, int64_t i)
            cc_dtype_min_subnormal(go->dtype) / 2;
 }
 
+int cc_golden_int_range(const cc_graph *g, int k, const cc_golden *go, int64_t i, double factor, double *lo, double *hi)
+{
+    if (!go->real || cc_dtype_is_float(go->dtype)) return -1;
+    const cc_node *nd = &g->nodes[k];
+    cc_dtype case_dt = nd->n_in > 0 && nd->in[0] >= 0 ? g->values[nd->in[0]].dtype : go->dtype;
+    const cc_tol *tol = cc_policy_of(nd->op, case_dt);
+    double u = cc_dtype_unit_roundoff(cc_dtype_is_float(case_dt) ? case_dt : CC_F32);
+    double gamma = tol && tol->sqrt_gamma ? sqrt(go->k) : go->k;
+    double b = tol ? factor * tol->c * gamma * u * go->mag[i] : 0, r = go->real[i];
+    double l = ceil(r - b - 0.5) - (tol ? tol->atol : 0), h = floor(r + b + 0.5) + (tol ? tol->atol : 0);
+    double dmin = cc_dtype_min(go->dtype), dmax = cc_dtype_max(go->dtype);
+    *lo = l < dmin ? dmin : l > dmax ? dmax : l;
+    *hi = h < dmin ? dmin : h > dmax ? dmax : h;
+    return 0;
+}
+
 void cc_model_eval_free(cc_model_eval *e)
 {
     if (!e) return;

@@ -128,6 +128,10 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
  * subnormal, from the op's policy at the case dtype (the dtype of the node's first input);
  * the atol alone for an integer output; 0 where the op has no policy row. */
 double cc_golden_bound(const cc_graph *g, int k, const cc_golden *go, int64_t i);
+/* For an integer output rounded from a float computation (go->real set, ops/op.h): the
+ * integers [*lo, *hi] that a value within factor times the op's float error bound of
+ * real[i] rounds to (either way at a tie), saturated to the dtype; 0. Without real: -1. */
+int cc_golden_int_range(const cc_graph *g, int k, const cc_golden *go, int64_t i, double factor, double *lo, double *hi);
 void cc_model_eval_free(cc_model_eval *e);
 
 #endif

@@ -13,9 +13,21 @@
  *                    too and half of the values are true ties: there a target must match
  *                    bit for bit (ties to even).
  *   DequantizeLinear y = (x - x_zero_point) * x_scale in double: one rounding to the f32
- *                    output (S = |y|, K = 1). */
+ *                    output (S = |y|, K = 1).
+ *   DynamicQuantizeLinear (opset 11): x (f32) to u8 over x's range stretched to hold 0:
+ *                    x_min = min(0, min x), x_max = max(0, max x) (exact),
+ *                    y_scale = (x_max - x_min) / 255 (S = |y_scale|, K = 2: a difference
+ *                    and a quotient), y_zero_point = saturate(round(-x_min / y_scale)) and
+ *                    y = saturate(round(x / y_scale) + y_zero_point), rounding half to even,
+ *                    the quotients by the float32 y_scale a target stores. The integer
+ *                    outputs carry the quotient before rounding (cc_golden.real, S = its
+ *                    magnitude, K = 3: the scale's two roundings and the quotient's), so a
+ *                    target whose float32 arithmetic lands on the other side of a rounding
+ *                    boundary it is that close to passes. An x of zeros only (y_scale 0:
+ *                    every quotient undefined) is refused. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "op.h"
@@ -469,6 +481,129 @@ const cc_op_def cc_op_DequantizeLinear = {
     CC_SWEEP(dequantize_sweep),
     .golden = dequantize_golden,
     .gen = dequantize_gen,
+};
+
+/* ---- DynamicQuantizeLinear ------------------------------------------------------------ */
+
+static cc_status dql_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, cc_err *err)
+{
+    (void)node;
+    const cc_tensor *x = in[0];
+    if (!x) return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: input x is required");
+    if (x->dtype != CC_F32)
+        return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: x must be f32, got %s", cc_dtype_name(x->dtype));
+    if (n_out < 1 || n_out > 3)
+        return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: has 3 outputs, asked for %d", n_out);
+    out[0].dtype = CC_U8;
+    out[0].shape = x->shape;
+    for (int j = 1; j < n_out; j++) {
+        out[j].dtype = j == 1 ? CC_F32 : CC_U8;
+        out[j].shape = cc_shape_make(0, NULL);
+    }
+    for (int j = 0; j < n_out; j++) out[j].data = NULL;
+    return CC_OK;
+}
+
+static cc_status dql_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err)
+{
+    (void)node;
+    const cc_tensor *x = in[0];
+    int64_t n = cc_tensor_numel(x);
+    double lo = 0, hi = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = cc_load(x->data, CC_F32, (size_t)i);
+        if (isnan(v)) return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: x holds a NaN");
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    double scale = (hi - lo) / 255.0;
+    if (!(scale > 0) || isinf(scale))
+        return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: x's range is %s: y_scale %g leaves the quotients undefined",
+                          scale > 0 ? "infinite" : "zero", scale);
+    double s32 = cc_round_to(CC_F32, scale); /* the y_scale a target stores and divides by */
+    double zr = -lo / s32, zp = nearbyint(zr);
+    zp = zp < 0 ? 0 : zp > 255 ? 255 : zp;
+    for (int j = 0; j < n_out; j += 2)
+        if (!(out[j].real = malloc(sizeof(double) * (size_t)(j == 0 && n > 0 ? n : 1))))
+            return cc_err_set(err, CC_ERR_NOMEM, "DynamicQuantizeLinear: out of memory");
+    for (int64_t i = 0; i < n; i++) {
+        double q = cc_load(x->data, CC_F32, (size_t)i) / s32, y = nearbyint(q) + zp;
+        out[0].value[i] = y < 0 ? 0 : y > 255 ? 255 : y;
+        out[0].real[i] = q + zp;
+        out[0].mag[i] = fabs(q);
+    }
+    out[0].k = 3;
+    if (n_out > 1) {
+        out[1].value[0] = scale;
+        out[1].mag[0] = scale;
+        out[1].k = 2;
+    }
+    if (n_out > 2) {
+        out[2].value[0] = zp;
+        out[2].real[0] = zr;
+        out[2].mag[0] = fabs(zr);
+        out[2].k = 3;
+    }
+    return CC_OK;
+}
+
+/* the generated x has a range: a first element of 1 where every one came out 0 */
+static cc_status dql_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err)
+{
+    (void)node, (void)exact, (void)err;
+    if (!rng || !in[0].data) return CC_OK;
+    int64_t n = cc_tensor_numel(&in[0]);
+    int any = 0;
+    for (int64_t i = 0; i < n && !any; i++) any = ((const float *)in[0].data)[i] != 0;
+    if (!any && n > 0) ((float *)in[0].data)[0] = 1;
+    return CC_OK;
+}
+
+static const cc_sweep_row dql_sweep[] = {
+    { Q, "x=1x64x8x8" },
+    { Q, "x=16x32" },
+    { Q, "x=1000" },
+    { Q, "x=3x5", "outputs=1" },
+    { Q, "x=3x5", "outputs=2" },
+    { MODEL, "x=1x128x768" }, /* a dynamically quantized BERT layer's input */
+    { EDGE, "x=scalar" },     /* one value: its range holds 0 and it */
+    { EDGE, "x=1" },
+    { 0, "x=7x33" },
+    { 0, "x=2x3x4x5" },
+    { 0, "x=31" },
+    { 0, "x=5x5x5" },
+    { 0, "x=2x100", "outputs=2" },
+    { 0, "x=1x197x384" },     /* a ViT-S token sequence */
+    { 0, "x=8x8", "outputs=1" },
+    { 0, "x=64" },
+};
+
+static int dql_count_outputs(const cc_node *node)
+{
+    return (int)cc_attr_i(node, "outputs");
+}
+
+const cc_op_def cc_op_DynamicQuantizeLinear = {
+    .id = CC_OP_ID_DynamicQuantizeLinear,
+    .name = "DynamicQuantizeLinear",
+    .domain = "",
+    .since_version = 11,
+    .family = "quant",
+    .n_inputs = 1,
+    .inputs = { { .name = "x", .role = CC_IN_DATA } },
+    .min_outputs = 1,
+    .max_outputs = 3,
+    .count_outputs = dql_count_outputs,
+    .n_attrs = CC_ONNX_NATTRS(DynamicQuantizeLinear, 11) + 1,
+    .attrs = {
+        { .name = "outputs", .kind = CC_ATTR_INT, .def = "3", .input = -1, .knob = 1 },
+    },
+    .dtypes = CC_DTYPE_BIT(CC_F32),
+    .infer = dql_infer,
+    .cost = quant_cost,
+    CC_SWEEP(dql_sweep),
+    .golden = dql_golden,
+    .gen = dql_gen,
 };
 
 /* ---- the family ---------------------------------------------------------------------- */

@@ -299,6 +299,42 @@ static void test_gen(void)
     cc_case_inst_free(&inst);
 }
 
+/* DynamicQuantizeLinear: the specification's example [0, 2, -3, -2.5, 1.34, 0.5]: range [-3,
+ * 2], y_scale 5/255 (float32 0.019607844), zero point round(152.99999) = 153, y = round(x /
+ * y_scale) + 153; 0.5 / y_scale is 25.4999991 (178 here, the real value beside it lets a
+ * float32 quotient that lands on 25.5 round to 26: 179, as numpy's does); a positive-only x
+ * (zero point 0, the largest element 255); an all-zero x refused. */
+static void test_dynamic_quantize(void)
+{
+    cc_node n = node_of("DynamicQuantizeLinear");
+    n.n_out = 3;
+    cc_tensor x = tensor_of(CC_F32, 1, (int64_t[]){ 6 }, (double[]){ 0, 2, -3, -2.5, 1.34, 0.5 });
+    const cc_tensor *in[1] = { &x };
+    cc_tensor out[3];
+    cc_golden g[3];
+    cc_err e = { 0 };
+    CHECK(golden_run(&n, in, 3, out, g, &e) == CC_OK);
+    const double want[6] = { 153, 255, 0, 26, 221, 178 };
+    for (int i = 0; i < 6; i++) CHECK(g[0].value[i] == want[i]);
+    CHECK(g[0].real && fabs(g[0].real[5] - 178.4999991) < 1e-6 && out[0].dtype == CC_U8);
+    CHECK(fabs(g[1].value[0] - 5.0 / 255) < 1e-15 && out[1].dtype == CC_F32 && out[1].shape.rank == 0);
+    CHECK(g[2].value[0] == 153 && g[2].real && fabs(g[2].real[0] - 152.9999946) < 1e-6 && out[2].dtype == CC_U8);
+    cc_golden_free(g, 3);
+    cc_tensor p = tensor_of(CC_F32, 1, (int64_t[]){ 3 }, (double[]){ 1, 2, 3 });
+    const cc_tensor *inp[1] = { &p };
+    CHECK(golden_run(&n, inp, 3, out, g, &e) == CC_OK);
+    CHECK(g[0].value[0] == 85 && g[0].value[1] == 170 && g[0].value[2] == 255 && g[2].value[0] == 0);
+    cc_golden_free(g, 3);
+    cc_tensor z = tensor_of(CC_F32, 1, (int64_t[]){ 3 }, (double[]){ 0, 0, 0 });
+    const cc_tensor *inz[1] = { &z };
+    CHECK(golden_run(&n, inz, 3, out, g, &e) == CC_ERR_ARG && strstr(e.msg, "range is zero"));
+    cc_golden_free(g, 3);
+    cc_tensor i32 = tensor_of(CC_I32, 1, (int64_t[]){ 3 }, NULL);
+    const cc_tensor *ini[1] = { &i32 };
+    expect_reject(&n, ini, 3, CC_ERR_ARG, "x must be f32");
+    cc_tensor_free(&x), cc_tensor_free(&p), cc_tensor_free(&z), cc_tensor_free(&i32);
+}
+
 static void test_cases(void)
 {
     family_cases_check(&cc_family_quant, 3, 4, 15);
@@ -319,6 +355,7 @@ int main(void)
     test_reject_and_cost();
     test_gen();
     test_cases();
+    test_dynamic_quantize();
     /* a per-axis parameter's axis is checked before the parameters are generated */
     expect_case_refused("DequantizeLinear(x=2:u8,axis=100000000,per_axis=1)", "axis 100000000 is out of range");
     expect_case_refused("QuantizeLinear(x=2x3:f32,axis=2,per_axis=1)", "axis 2 is out of range");

@@ -18,7 +18,7 @@ extern const cc_kernel_list cc_cpu_family_conv;    /* Conv, ConvInteger, QLinear
 extern const cc_kernel_list cc_cpu_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
 extern const cc_kernel_list cc_cpu_family_norm;    /* BatchNormalization */
 extern const cc_kernel_list cc_cpu_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
-extern const cc_kernel_list cc_cpu_family_quant;   /* QuantizeLinear, DequantizeLinear */
+extern const cc_kernel_list cc_cpu_family_quant;   /* QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear */
 extern const cc_kernel_list cc_cpu_family_eltwise; /* unary activations, Add/Sub/Mul/Div, Clip, ... */
 extern const cc_kernel_list cc_cpu_family_eltwise_logic; /* Equal, Greater, Less, ..., Where */
 extern const cc_kernel_list cc_cpu_family_cast;          /* Cast, CastLike */

@@ -7,6 +7,7 @@
  *   DequantizeLinear y = (x - x_zero_point) * x_scale in double, rounded once to f32.
  *
  * x is walked as [outer, axis, inner] blocks so each block has one scale and zero point. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,9 +127,34 @@ static cc_status dequantize_run(void *ctx, const cc_node *node, const cc_tensor 
     return CC_OK;
 }
 
+/* DynamicQuantizeLinear: the range in one pass, the scale and zero point in float32, then
+ * every element divided by the scale and rounded half to even (nearbyintf). */
+static cc_status dql_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx, (void)node, (void)state;
+    const float *x = in[0]->data;
+    const int64_t n = cc_tensor_numel(in[0]);
+    float lo = 0.0f, hi = 0.0f;
+    for (int64_t i = 0; i < n; i++) {
+        lo = fminf(lo, x[i]);
+        hi = fmaxf(hi, x[i]);
+    }
+    const float scale = (hi - lo) / 255.0f;
+    if (!(scale > 0.0f) || isinf(scale))
+        return cc_err_set(err, CC_ERR_ARG, "DynamicQuantizeLinear: x's range gives y_scale %g", (double)scale);
+    const float zp = fminf(fmaxf(nearbyintf(-lo / scale), 0.0f), 255.0f);
+    uint8_t *y = out[0].data;
+    for (int64_t i = 0; i < n; i++) y[i] = (uint8_t)fminf(fmaxf(nearbyintf(x[i] / scale) + zp, 0.0f), 255.0f);
+    if (n_out > 1) *(float *)out[1].data = scale;
+    if (n_out > 2) *(uint8_t *)out[2].data = (uint8_t)zp;
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_QuantizeLinear, .supports = quantize_supports, .run = quantize_run },
     { .op = CC_OP_ID_DequantizeLinear, .supports = dequantize_supports, .run = dequantize_run },
+    { .op = CC_OP_ID_DynamicQuantizeLinear, .run = dql_run },
 };
 
 const cc_kernel_list cc_cpu_family_quant = {

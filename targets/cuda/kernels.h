@@ -247,6 +247,12 @@ cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void *x, cc_cud
                                cc_cuda_qparam zp, float *y, int64_t n, int64_t dim,
                                int64_t inner);
 
+/* DynamicQuantizeLinear of n f32 values: one block reduces x's range with 0 into p = {
+ * scale, zero point } (float workspace), then y = saturate(rint(x / scale) + zero point),
+ * with the scale written to ys and the zero point to yz where those are non-NULL. */
+cudaError_t cc_cuda_dynamic_quantize(cudaStream_t s, const float *x, uint8_t *y, int64_t n, float *p, float *ys,
+                                     uint8_t *yz);
+
 /* ---- windows, resize, grid sampling (kernels_data.cu) ---------------------------------- */
 
 /* A sliding window over N*C planes, always as 3 spatial axes (a 1-D or 2-D window has

@@ -853,3 +853,48 @@ extern "C" cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void
         xdtype, x, scale, zp, y, n, dim, inner);
     return cudaGetLastError();
 }
+
+/* ---- DynamicQuantizeLinear -------------------------------------------------------------------- */
+
+__global__ void dql_range_k(const float *x, int64_t n, float *p)
+{
+    __shared__ float lo[256], hi[256];
+    int l = threadIdx.x;
+    float a = 0.0f, b = 0.0f;
+    for (int64_t i = l; i < n; i += blockDim.x) {
+        a = fminf(a, x[i]);
+        b = fmaxf(b, x[i]);
+    }
+    lo[l] = a;
+    hi[l] = b;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h /= 2) {
+        if (l < h) {
+            lo[l] = fminf(lo[l], lo[l + h]);
+            hi[l] = fmaxf(hi[l], hi[l + h]);
+        }
+        __syncthreads();
+    }
+    if (l == 0) {
+        float s = (hi[0] - lo[0]) / 255.0f;
+        p[0] = s;
+        p[1] = fminf(fmaxf(rintf(-lo[0] / s), 0.0f), 255.0f);
+    }
+}
+
+__global__ void dql_apply_k(const float *x, uint8_t *y, int64_t n, const float *p, float *ys, uint8_t *yz)
+{
+    GRID_LOOP(i, n) y[i] = (uint8_t)fminf(fmaxf(rintf(x[i] / p[0]) + p[1], 0.0f), 255.0f);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (ys) ys[0] = p[0];
+        if (yz) yz[0] = (uint8_t)p[1];
+    }
+}
+
+extern "C" cudaError_t cc_cuda_dynamic_quantize(cudaStream_t s, const float *x, uint8_t *y, int64_t n, float *p,
+                                                float *ys, uint8_t *yz)
+{
+    dql_range_k<<<1, 256, 0, s>>>(x, n, p);
+    dql_apply_k<<<cc_cuda_blocks(n > 0 ? n : 1, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(x, y, n, p, ys, yz);
+    return cudaGetLastError();
+}

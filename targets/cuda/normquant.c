@@ -313,6 +313,39 @@ static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
+/* ---- DynamicQuantizeLinear ------------------------------------------------------------------- */
+
+/* kernels_eltwise.cu's two kernels; the { scale, zero point } workspace allocated here. */
+static cc_support dql_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                               char *reason, size_t n)
+{
+    (void)ctx, (void)node, (void)out;
+    if (in[0]->dtype == CC_F32) return CC_SUPPORT_YES;
+    snprintf(reason, n, "DynamicQuantizeLinear: cuda takes f32, got %s", cc_dtype_name(in[0]->dtype));
+    return CC_SUPPORT_NO;
+}
+
+static cc_status dql_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                             const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx, (void)node, (void)in, (void)n_out, (void)out;
+    void *p = NULL;
+    cc_status st = cc_cuda_alloc(2 * sizeof(float), &p, "DynamicQuantizeLinear workspace", err);
+    if (st) return st;
+    cc_backend_note("range in one block, then per element");
+    *state = p;
+    return CC_OK;
+}
+
+static cc_status dql_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    return cc_cuda_check(cc_cuda_dynamic_quantize(c->stream, in[0]->data, out[0].data, cc_tensor_numel(in[0]), state,
+                                                  n_out > 1 ? out[1].data : NULL, n_out > 2 ? out[2].data : NULL),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_LRN, .supports = float_only, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
@@ -325,6 +358,8 @@ static const cc_kernel kernels[] = {
       .release = free, .run = quantize_run },
     { .op = CC_OP_ID_DequantizeLinear, .supports = dequantize_supports, .prepare = quant_prepare,
       .release = free, .run = dequantize_run },
+    { .op = CC_OP_ID_DynamicQuantizeLinear, .supports = dql_supports, .prepare = dql_prepare, .release = cc_cuda_free,
+      .run = dql_run },
 };
 
 const cc_kernel_list cc_cuda_family_normquant = {

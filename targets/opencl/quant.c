@@ -83,9 +83,48 @@ static cc_status quant_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* DynamicQuantizeLinear: quant.cl's dql_range in one work-group of a power of two up to
+ * 256, into a node-owned { scale, zero point } buffer, then dql_apply per element. */
+static cc_status dql_prepare(ocl_build *b, cc_err *err)
+{
+    int64_t n = cc_tensor_numel(b->in[0]);
+    int p;
+    cc_status st = cc_ocl_scratch(b, 2 * sizeof(float), &p, err);
+    if (st) return st;
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, "quant_u8", "dql_range_u8", &l, err))) return st;
+    size_t wg = cc_ocl_wg_limit(b, l, 256), g = 1;
+    while (g * 2 <= wg) g *= 2;
+    cc_ocl_range1(l, g, g);
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_mem(l, p);
+    if ((st = cc_ocl_kernel(b, "quant_u8", "dql_apply_u8", &l, err))) return st;
+    cc_ocl_range1(l, (size_t)(n > 0 ? n : 1), cc_ocl_wg_limit(b, l, QUANT_WG));
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_mem(l, p);
+    cc_ocl_arg_mem(l, b->node->n_out > 1 ? b->out_slot[1] : p);
+    cc_ocl_arg_mem(l, b->node->n_out > 2 ? b->out_slot[2] : p);
+    cc_ocl_arg_int(l, b->node->n_out);
+    cc_ocl_note(b, "dql_range in one work-group of %zu, dql_apply", g);
+    return CC_OK;
+}
+
+static cc_support dql_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                               char *reason, size_t n)
+{
+    (void)c, (void)node, (void)out;
+    if (in[0]->dtype == CC_F32) return CC_SUPPORT_YES;
+    snprintf(reason, n, "opencl: DynamicQuantizeLinear takes f32, got %s", cc_dtype_name(in[0]->dtype));
+    return CC_SUPPORT_NO;
+}
+
 static const ocl_op quant_ops[] = {
     { CC_OP_ID_QuantizeLinear, quant_supports, quant_prepare },
     { CC_OP_ID_DequantizeLinear, quant_supports, quant_prepare },
+    { CC_OP_ID_DynamicQuantizeLinear, dql_supports, dql_prepare },
 };
 
 const ocl_family cc_ocl_family_quant = {
