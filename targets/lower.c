@@ -679,3 +679,22 @@ cc_status cc_lower_gridsample(const cc_node *node, const cc_shape *x, const cc_s
     }
     return CC_OK;
 }
+
+static int gs_float(cc_dtype d) { return d == CC_F32 || d == CC_F16 || d == CC_BF16; }
+
+int cc_lower_gridsample_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *grid,
+                              int same_dtype, char *reason, size_t n)
+{
+    if (!gs_float(x->dtype) || !gs_float(grid->dtype) || (same_dtype && grid->dtype != x->dtype)) {
+        snprintf(reason, n, "GridSample: %s has no kernel for a %s image and a %s grid%s", who, cc_dtype_name(x->dtype),
+                 cc_dtype_name(grid->dtype), same_dtype ? " (they must be one float type)" : "");
+        return -1;
+    }
+    cc_lower_gridsample_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_gridsample(node, &x->shape, &grid->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return -1;
+    }
+    return 0;
+}

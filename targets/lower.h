@@ -189,5 +189,10 @@ typedef struct cc_lower_gridsample_geom {
 } cc_lower_gridsample_geom;
 cc_status cc_lower_gridsample(const cc_node *node, const cc_shape *x, const cc_shape *grid, cc_lower_gridsample_geom *g,
                               cc_err *err);
+/* Whether backend `who` runs GridSample node on image x and grid: both f32, f16 or bf16 (of
+ * one dtype where same_dtype) and a geometry cc_lower_gridsample accepts; 0, else -1 with
+ * the reason in reason[0..n). */
+int cc_lower_gridsample_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *grid,
+                              int same_dtype, char *reason, size_t n);
 
 #endif

@@ -268,25 +268,12 @@ static void gs_plan_free(void *state)
     free(p);
 }
 
-static int gs_dtype_ok(cc_dtype d) { return d == CC_F32 || d == CC_F16 || d == CC_BF16; }
-
 static cc_support gridsample_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                       const cc_tensor *out, char *reason, size_t n)
 {
     (void)ctx;
     (void)out;
-    if (!gs_dtype_ok(in[0]->dtype) || !gs_dtype_ok(in[1]->dtype)) {
-        snprintf(reason, n, "GridSample: cpu has no kernel for a %s image and a %s grid",
-                 cc_dtype_name(in[0]->dtype), cc_dtype_name(in[1]->dtype));
-        return CC_SUPPORT_NO;
-    }
-    cc_lower_gridsample_geom g;
-    cc_err e = {0};
-    if (cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
-        snprintf(reason, n, "%s", e.msg);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
+    return cc_lower_gridsample_check("cpu", node, in[0], in[1], 0, reason, n) ? CC_SUPPORT_NO : CC_SUPPORT_YES;
 }
 
 static cc_status gridsample_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,

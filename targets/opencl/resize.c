@@ -127,23 +127,7 @@ static cc_support gridsample_supports(ocl_ctx *c, const cc_node *node, const cc_
 {
     (void)c;
     (void)out;
-    cc_dtype d = in[0]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
-        snprintf(reason, n, "opencl: no GridSample kernel for %s", cc_dtype_name(d));
-        return CC_SUPPORT_NO;
-    }
-    if (in[1]->dtype != d) {
-        snprintf(reason, n, "opencl: GridSample needs the grid in the image's dtype (%s), got %s", cc_dtype_name(d),
-                 cc_dtype_name(in[1]->dtype));
-        return CC_SUPPORT_NO;
-    }
-    cc_lower_gridsample_geom g;
-    cc_err e = { 0 };
-    if (cc_lower_gridsample(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
-        snprintf(reason, n, "%s", e.msg);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
+    return cc_lower_gridsample_check("opencl", node, in[0], in[1], 1, reason, n) ? CC_SUPPORT_NO : CC_SUPPORT_YES;
 }
 
 static cc_status gridsample_prepare(ocl_build *b, cc_err *err)
