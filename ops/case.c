@@ -265,8 +265,8 @@ static void fill_data(cc_tensor *t, const cc_io_def *io, cc_rng *rng, int exact)
     } else if (has_domain) {
         lo = (int64_t)io->lo;
         hi = (int64_t)io->hi;
-    } else if (t->dtype == CC_I32 || t->dtype == CC_I64) {
-        lo = -1000;
+    } else if (t->dtype == CC_I32 || t->dtype == CC_I64 || t->dtype == CC_U32 || t->dtype == CC_U64) {
+        lo = t->dtype == CC_U32 || t->dtype == CC_U64 ? 0 : -1000; /* wide types: no overflow in sums */
         hi = 1000;
     } else {
         lo = (int64_t)cc_dtype_min(t->dtype);

@@ -15,8 +15,41 @@ static void expect_bad(const char *id, const char *needle)
     CHECK(strchr(err.msg, '\n') == NULL);
 }
 
+/* Data of the dtypes of target ABI 8: a wide unsigned type draws from [0, 1000] in both
+ * regimes (so sums stay exact and no value reaches 2^63), a 16-bit one its full range, f64
+ * values that are not float32 ones. */
+static void wide_dtypes(void)
+{
+    cc_case c;
+    cc_err e = { 0 };
+    CHECK(cc_case_parse("Max(data_0=256:u64,data_1=256:u64)", &c, &e) == CC_OK);
+    for (int exact = 0; exact < 2; exact++) {
+        cc_case_inst inst;
+        CHECK(cc_case_instantiate(&c, 5, exact, &inst, &e) == CC_OK);
+        const uint64_t *v = inst.inputs[0].data;
+        uint64_t hi = 0;
+        for (int i = 0; i < 256; i++) hi = v[i] > hi ? v[i] : hi;
+        CHECK(hi <= 1000 && hi > 0);
+        cc_case_inst_free(&inst);
+    }
+    CHECK(cc_case_parse("Min(data_0=512:i16,data_1=512:i16)", &c, &e) == CC_OK);
+    cc_case_inst inst;
+    CHECK(cc_case_instantiate(&c, 5, 1, &inst, &e) == CC_OK);
+    int lo = 0;
+    for (int i = 0; i < 512; i++) lo = ((const int16_t *)inst.inputs[0].data)[i] < lo ? ((const int16_t *)inst.inputs[0].data)[i] : lo;
+    CHECK(lo < -1000); /* the full range */
+    cc_case_inst_free(&inst);
+    CHECK(cc_case_parse("Max(data_0=64:f64,data_1=64:f64)", &c, &e) == CC_OK);
+    CHECK(cc_case_instantiate(&c, 5, 0, &inst, &e) == CC_OK);
+    int wide = 0;
+    for (int i = 0; i < 64; i++) wide += ((const double *)inst.inputs[0].data)[i] != (double)(float)((const double *)inst.inputs[0].data)[i];
+    CHECK(wide > 0);
+    cc_case_inst_free(&inst);
+}
+
 int main(void)
 {
+    wide_dtypes();
     expect_canonical("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
     /* defaults dropped, attribute order from the schema, later inputs without their dtype */
     expect_canonical("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,auto_pad=NOTSET)", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
