@@ -213,6 +213,7 @@ static const op_version table[] = {
     { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
     { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
+    { "RoiAlign",           10, REFUSED, "no coordinate_transformation_mode: no half-pixel shift, rois of at least 1 x 1" },
 };
 /* clang-format on */
 

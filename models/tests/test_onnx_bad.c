@@ -482,6 +482,11 @@ static void test_opsets(void)
                 "N-D inputs");
     one_node(&h, 15, "GridSample", "", 1);
     expect_fail(hm_write(&h, "gridsample15.onnx"), NULL, CC_ERR_ARG, "GridSample does not exist in opset 15");
+    /* RoiAlign-10 (no half-pixel shift) */
+    one_node(&h, 11, "RoiAlign", "", 1);
+    expect_fail(hm_write(&h, "roialign10.onnx"), NULL, CC_ERR_UNSUPPORTED,
+                "node 0 (RoiAlign): opset 10 semantics are not in the catalog (it has RoiAlign-16; RoiAlign-10: no "
+                "coordinate_transformation_mode");
     /* Add before opset 7 had legacy broadcasting */
     one_node(&h, 6, "Add", "", 1);
     expect_fail(hm_write(&h, "add6.onnx"), NULL, CC_ERR_UNSUPPORTED, "node 0 (Add): opset 6 semantics are not in the catalog");
