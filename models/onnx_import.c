@@ -689,6 +689,17 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
                               alias->attr[i]);
         tmp.attrs[a].set = 1;
     }
+    const char *la, *lv;
+    if ((legacy & CC_ONNX_LEGACY_SET_ATTR) && cc_onnx_legacy_attr(op, version, &la, &lv)) {
+        int a = cc_attr_index(op, la);
+        for (size_t j = 0; j < nd->n_attribute; j++)
+            if (strcmp(str_or(nd->attribute[j]->name, ""), la) == 0)
+                return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s-%d has no attribute '%s'", im->path, label, op->name,
+                                  version, la);
+        if (a < 0 || cc_attr_parse(op->attrs[a].kind, lv, &tmp.attrs[a], &e))
+            return cc_err_set(err, CC_ERR_INTERNAL, "%s: %s: %s-%d sets %s", im->path, label, op->name, version, la);
+        tmp.attrs[a].set = 1;
+    }
     if (axes_in) {
         cc_attr_value *av = &tmp.attrs[cc_attr_index(op, "axes")];
         av->n = (int)cc_shape_numel(&axes_in->shape);

@@ -61,12 +61,18 @@ enum {
     CC_ONNX_NEWER_AXES_INPUT = 32,    /* Reduce*-18 (a version newer than the catalog's -13):
                                          a constant axes input becomes the attribute;
                                          noop_with_empty_axes = 1 without axes is refused */
-    CC_ONNX_NEWER_ADDS = 64           /* a newer version that only adds what the catalog's
+    CC_ONNX_NEWER_ADDS = 64,          /* a newer version that only adds what the catalog's
                                          infer() refuses anyway: element types
                                          (ConstantOfShape-20), attribute values (Scatter*-18's
                                          reductions max and min) */
+    CC_ONNX_LEGACY_SET_ATTR = 128     /* RoiAlign-10: an attribute the older version lacks, set
+                                         to the value that means its behaviour
+                                         (cc_onnx_legacy_attr); a node that gives it is refused */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
+/* The attribute and the value (case-id syntax) a CC_ONNX_LEGACY_SET_ATTR version of op
+ * sets; 0 when the version has none. */
+int cc_onnx_legacy_attr(const cc_op_def *op, int version, const char **attr, const char **value);
 
 /* A deprecated op the catalog runs as its successor (onnx_opset.c): for every node the
  * old definition can express, the catalog op with these inputs and attributes computes the

@@ -30,6 +30,7 @@ typedef struct op_version {
     int version;
     unsigned flags;    /* 0: same semantics; CC_ONNX_LEGACY_* rewrites; REFUSED */
     const char *why;   /* what differs, for refused rows and rewrites */
+    const char *attr, *value; /* CC_ONNX_LEGACY_SET_ATTR: the attribute set, its value */
 } op_version;
 
 /* clang-format off */
@@ -213,6 +214,8 @@ static const op_version table[] = {
     { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
     { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
+    { "RoiAlign",           10, CC_ONNX_LEGACY_SET_ATTR, "no coordinate_transformation_mode: no half-pixel shift, "
+      "rois of at least 1 x 1 (16's output_half_pixel)", "coordinate_transformation_mode", "output_half_pixel" },
 };
 /* clang-format on */
 
@@ -244,6 +247,13 @@ cc_status cc_onnx_opset_check(cc_err *err)
         if (table[i].version == op->since_version && table[i].flags)
             return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c rewrites or refuses %s-%d, the catalog's own version",
                               table[i].op, table[i].version);
+        if (table[i].flags & CC_ONNX_LEGACY_SET_ATTR) {
+            int ai = table[i].attr ? cc_attr_index(op, table[i].attr) : -1;
+            cc_attr_value v;
+            if (ai < 0 || !table[i].value || cc_attr_parse(op->attrs[ai].kind, table[i].value, &v, NULL))
+                return cc_err_set(err, CC_ERR_INTERNAL, "models/onnx_opset.c: %s-%d sets an attribute %s does not have",
+                                  table[i].op, table[i].version, table[i].op);
+        }
     }
     return alias_check(err);
 }
@@ -278,6 +288,15 @@ cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsig
                           in_force, op->name, op->since_version, op->name, in_force, row->why);
     *legacy = row ? row->flags : 0;
     return CC_OK;
+}
+
+int cc_onnx_legacy_attr(const cc_op_def *op, int version, const char **attr, const char **value)
+{
+    const op_version *row = row_of(op->name, version);
+    if (!row || !(row->flags & CC_ONNX_LEGACY_SET_ATTR)) return 0;
+    *attr = row->attr;
+    *value = row->value;
+    return 1;
 }
 
 /* Deprecated ops and their successors in the catalog. */

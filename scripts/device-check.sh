@@ -131,6 +131,7 @@ case
 "Add(a=1x16x8x8:f16,b=16x1x1)"
 "Resize(x=1x3x8x8:f32,coordinate_transformation_mode=align_corners,mode=linear,sizes=[1,3,15,15])"
 "GridSample(x=2x3x5x7:f16,grid=2x4x6x2,mode=bicubic,padding_mode=reflection)"
+"RoiAlign(x=2x3x12x16:f16,rois=6x4,batch_indices=6:i64,output_height=3,output_width=3,mode=max,sampling_ratio=2)"
 "MaxPool(x=1x4x10x10:f32,kernel_shape=[5,5],pads=[2,2,2,2])"
 "BatchNormalization(x=4x16:f32,scale=16,b=16,input_mean=16,input_var=16)"
 "Where(condition=2x3x4:bool,x=scalar:f32,y=4:f32)"

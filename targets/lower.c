@@ -698,3 +698,68 @@ int cc_lower_gridsample_check(const char *who, const cc_node *node, const cc_ten
     }
     return 0;
 }
+
+/* ---- RoiAlign ------------------------------------------------------------------------------ */
+
+cc_status cc_lower_roialign(const cc_node *node, const cc_shape *x, const cc_shape *rois, cc_lower_roialign_geom *g,
+                            cc_err *err)
+{
+    memset(g, 0, sizeof *g);
+    const char *ms = cc_attr_s(node, "mode"), *cs = cc_attr_s(node, "coordinate_transformation_mode");
+    if (strcmp(ms, "avg") != 0 && strcmp(ms, "max") != 0)
+        return cc_err_set(err, CC_ERR_ARG, "RoiAlign: unknown mode '%s'", ms);
+    if (strcmp(cs, "half_pixel") != 0 && strcmp(cs, "output_half_pixel") != 0)
+        return cc_err_set(err, CC_ERR_ARG, "RoiAlign: unknown coordinate_transformation_mode '%s'", cs);
+    if (x->rank != 4 || rois->rank != 2 || rois->dims[1] != 4)
+        return cc_err_set(err, CC_ERR_ARG, "RoiAlign: X must be N x C x H x W and rois R x 4");
+    g->max_mode = strcmp(ms, "max") == 0;
+    g->min_size_one = strcmp(cs, "output_half_pixel") == 0;
+    g->offset = g->min_size_one ? 0.0f : 0.5f;
+    g->n = x->dims[0];
+    g->c = x->dims[1];
+    g->h = x->dims[2];
+    g->w = x->dims[3];
+    g->rois = rois->dims[0];
+    g->out_h = cc_attr_i(node, "output_height");
+    g->out_w = cc_attr_i(node, "output_width");
+    g->sampling = cc_attr_i(node, "sampling_ratio");
+    g->scale = (float)cc_attr_f(node, "spatial_scale");
+    if (g->out_h < 1 || g->out_w < 1 || g->sampling < 0 || !(g->scale > 0) || !isfinite(g->scale))
+        return cc_err_set(err, CC_ERR_ARG, "RoiAlign: output sizes, sampling_ratio or spatial_scale out of range");
+    if (g->out_h > 2048 || g->out_w > 2048 || g->sampling > 2048)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "RoiAlign: an output side or sampling_ratio over 2048");
+    if (g->h > (1 << 22) || g->w > (1 << 22))
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "RoiAlign: an image side over 2^22");
+    return CC_OK;
+}
+
+void cc_lower_roialign_measure(const cc_lower_roialign_geom *g, const float box[4], cc_lower_roialign_roi *r)
+{
+    for (int a = 0; a < 2; a++) {
+        float lo = a == 0 ? box[1] : box[0], hi = a == 0 ? box[3] : box[2];
+        float out = (float)(a == 0 ? g->out_h : g->out_w);
+        float size = (hi - lo) * g->scale;
+        if (g->min_size_one) size = fmaxf(size, 1.0f);
+        r->start[a] = fmaf(lo, g->scale, -g->offset);
+        r->bin[a] = size / out;
+        if (g->sampling > 0) {
+            r->grid[a] = (int)g->sampling;
+        } else if (!(size > 0)) {
+            r->grid[a] = 0;
+        } else if (!(r->bin[a] <= (float)CC_ROIALIGN_MAX_GRID)) {
+            r->grid[a] = CC_ROIALIGN_MAX_GRID;
+        } else {
+            int k = (int)ceilf(r->bin[a]);
+            if (k < 1) k = 1;
+            while (k > 1 && (float)(k - 1) * out >= size) k--;
+            while ((float)k * out < size) k++;
+            r->grid[a] = k < CC_ROIALIGN_MAX_GRID ? k : CC_ROIALIGN_MAX_GRID;
+        }
+    }
+}
+
+float cc_lower_roialign_coord(const cc_lower_roialign_roi *r, int a, int64_t b, int64_t i)
+{
+    float f = (float)(2 * (b * r->grid[a] + i) + 1) / (float)(2 * r->grid[a]);
+    return fmaf(r->bin[a], f, r->start[a]);
+}

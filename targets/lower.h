@@ -195,4 +195,36 @@ cc_status cc_lower_gridsample(const cc_node *node, const cc_shape *x, const cc_s
 int cc_lower_gridsample_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *grid,
                               int same_dtype, char *reason, size_t n);
 
+/* RoiAlign (opset 16; ops/resize_roialign.c states the semantics) of X (N x C x H x W)
+ * and rois (R x 4: x1, y1, x2, y2): the modes, the shapes and the float32 constants. Every
+ * backend computes a roi's geometry in float32 by one formula, per axis (y from y1, y2
+ * over H; x from x1, x2 over W; o = offset):
+ *     start = fmaf(lo, scale, -o),   size = (hi - lo) * scale, fmaxf(size, 1) where
+ *     min_size_one (output_half_pixel),   bin = size / out,
+ *     grid = sampling, or the least g >= 1 with (float)g * out >= size (ceil(size / out)
+ *     decided by exact products; 0 where !(size > 0)), at most CC_ROIALIGN_MAX_GRID,
+ * and sample i of bin b along it is fmaf(bin, (float)(2 (b grid + i) + 1) / (float)(2
+ * grid), start): cc_lower_roialign_measure and cc_lower_roialign_coord on the host, the same
+ * operations in the device kernels. A sample outside [-1, len] reads 0; in [-1, 0) it is 0; at
+ * or past len - 1 it is the last pixel with weight 1; else bilinear with weights 1 - t and
+ * t of t = v - (int)v. CC_ERR_ARG for what infer() refuses, CC_ERR_UNSUPPORTED for an
+ * output side or sampling_ratio over 2^11 (the products above stay exact) or an image side
+ * over 2^22. */
+#define CC_ROIALIGN_MAX_GRID 2048
+typedef struct cc_lower_roialign_geom {
+    int max_mode, min_size_one;
+    int64_t n, c, h, w, rois, out_h, out_w, sampling;
+    float scale, offset;
+} cc_lower_roialign_geom;
+typedef struct cc_lower_roialign_roi {
+    float start[2], bin[2]; /* [0] along y (H), [1] along x (W) */
+    int grid[2];            /* samples per bin along each axis; 0: none */
+} cc_lower_roialign_roi;
+cc_status cc_lower_roialign(const cc_node *node, const cc_shape *x, const cc_shape *rois, cc_lower_roialign_geom *g,
+                            cc_err *err);
+/* The geometry of the roi with box (x1, y1, x2, y2). */
+void cc_lower_roialign_measure(const cc_lower_roialign_geom *g, const float box[4], cc_lower_roialign_roi *r);
+/* Sample i of bin b along axis a (0: y, 1: x) of roi r. */
+float cc_lower_roialign_coord(const cc_lower_roialign_roi *r, int a, int64_t b, int64_t i);
+
 #endif

@@ -191,6 +191,14 @@ static void hm_attr_f(hm *h, Onnx__NodeProto *nd, const char *name, float v)
     a->f = v;
 }
 
+static void hm_attr_s(hm *h, Onnx__NodeProto *nd, const char *name, const char *v)
+{
+    Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+    a->has_s = 1;
+    a->s.len = strlen(v);
+    a->s.data = (uint8_t *)v;
+}
+
 static void hm_attr_ints(hm *h, Onnx__NodeProto *nd, const char *name, int64_t *v, size_t n)
 {
     Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
@@ -684,6 +692,35 @@ static void test_legacy_rewrites(void)
     }
     cc_model_free(m);
     cc_tensor_free(&a);
+
+    /* RoiAlign-10 is RoiAlign-16 with coordinate_transformation_mode output_half_pixel: on
+     * the image p(y, x) = 3 y + x (2 x 3), the roi (0, 0, 2, 0.5) with one sample has its
+     * height raised to 1 and samples (y, x) = (0.5, 1): 2.5. At opset 16 (half_pixel) the
+     * sample is (-0.25, 0.5), y taken as 0: 0.5 */
+    static const int64_t d23[4] = { 1, 1, 2, 3 }, d14[2] = { 1, 4 }, d1[1] = { 1 }, d1111[4] = { 1, 1, 1, 1 };
+    static float box[4] = { 0, 0, 2, 0.5f };
+    static int64_t batch0[1] = { 0 };
+    cc_tensor img = make_x(4, d23, 0);
+    for (int opset = 10; opset <= 16; opset += 6) {
+        hm_init(&h, opset);
+        hm_input(&h, "a", F32, 4, d23);
+        hm_output(&h, "y", F32, 4, d1111);
+        hm_init_tensor(&h, "rois", F32, 2, d14, box, 4, 0);
+        hm_init_tensor(&h, "bi", I64, 1, d1, batch0, 1, 0);
+        nd = hm_node(&h, "RoiAlign", "", 3, (const char *[]){ "a", "rois", "bi" }, 1, (const char *[]){ "y" });
+        hm_attr_i(&h, nd, "sampling_ratio", 1);
+        m = expect_load(hm_write(&h, opset == 10 ? "roialign10.onnx" : "roialign16.onnx"), NULL);
+        expect_values(m, &img, (const double[]){ opset == 10 ? 2.5 : 0.5 }, 1);
+        if (m) CHECK(strcmp(cc_attr_s(&m->graph.nodes[0], "coordinate_transformation_mode"),
+                            opset == 10 ? "output_half_pixel" : "half_pixel") == 0);
+        cc_model_free(m);
+    }
+    /* RoiAlign-10 has no coordinate_transformation_mode to give */
+    h.opset.version = 10;
+    hm_attr_s(&h, nd, "coordinate_transformation_mode", "half_pixel");
+    expect_fail(hm_write(&h, "roialign10_ct.onnx"), NULL, CC_ERR_ARG,
+                "node 0 (RoiAlign): RoiAlign-10 has no attribute 'coordinate_transformation_mode'");
+    cc_tensor_free(&img);
 }
 
 /* Shape computations over static shapes are folded into constants at import: Shape ->

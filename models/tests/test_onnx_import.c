@@ -63,6 +63,17 @@ static const struct {
       "off by up to 6 times the bound of a float32 computation; the golden model gives the exact values (element 0 "
       "worked out by hand in ops/tests/test_gridsample.c), and the 7 other GridSample tests, whose values are short "
       "decimals, match" },
+    { "test_roialign_aligned_true",
+      "the expected values are the exact ones rounded to 4 decimals (ONNX 1.12's roialign.py types them from a "
+      "printout): all 75 within 5.0e-5 of the golden values (element 62: 0.55644999 expected as 0.5564; element 63, "
+      "0.75014999, a near tie, as 0.7502), 12 of them beyond twice the bound of a float32 computation (2.3e-5 to "
+      "3.5e-5 here); the golden values are torchvision's roi_align (aligned=True) on the same inputs to 1e-15" },
+    { "test_roialign_aligned_false",
+      "the expected values are rounded to 4 decimals, and 12 of the 75 are not the exact values on the stored X "
+      "rounded (element 59: 0.97278401 expected as 0.9727, 8.4e-5 off; element 9: 0.35105007 as 0.3510): they fit "
+      "an X with more digits than the 4 decimals stored (an X within 3.7e-5 of it gives all 75 to 4 decimals); the "
+      "golden values are torchvision's roi_align (aligned=False) on the stored inputs to 1e-15, and the hand-worked "
+      "tests of ops/tests/test_resize_roialign.c pin output_half_pixel down" },
     /* test data the model contradicts: an import error is right */
 #define CASTLIKE_BF16_WHY                                                                                   \
     "the test data's 'like' input is a float32 tensor of shape [1] while the model declares it 3x4: the " \

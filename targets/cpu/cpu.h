@@ -27,7 +27,7 @@ extern const cc_kernel_list cc_cpu_family_recurrent;     /* RNN, GRU, LSTM */
 extern const cc_kernel_list cc_cpu_family_dynamic;       /* NonZero, Unique, NonMaxSuppression, Compress */
 extern const cc_kernel_list cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
 extern const cc_kernel_list cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
-extern const cc_kernel_list cc_cpu_family_resize;  /* Resize, GridSample */
+extern const cc_kernel_list cc_cpu_family_resize;  /* Resize, GridSample, RoiAlign */
 
 /* Shared helpers (cpu.c). */
 /* Converts n elements of src (dtype d) to f32 in dst. */

@@ -2,8 +2,9 @@
  * n-linear and cubic interpolation over any set of axes, with scales or sizes, the
  * coordinate transformation modes half_pixel, pytorch_half_pixel, align_corners,
  * asymmetric, tf_half_pixel_for_nn and tf_crop_and_resize (with roi and
- * extrapolation_value); and of GridSample (opset 16: bilinear, nearest, bicubic with
- * zeros, border or reflection padding, f32, f16 and bf16 images and grids).
+ * extrapolation_value); of GridSample (opset 16: bilinear, nearest, bicubic with
+ * zeros, border or reflection padding, f32, f16 and bf16 images and grids); and of
+ * RoiAlign (opset 16: avg and max, both coordinate transformation modes, f32, f16, bf16).
  *
  * Per axis a table is computed once (at prepare when scales/sizes/roi are constants) by
  * the lowering the built-in backends share (targets/lower.h): for every output coordinate
@@ -407,11 +408,180 @@ static cc_status gridsample_run(void *ctx, const cc_node *node, const cc_tensor 
     return CC_OK;
 }
 
+/* ---- RoiAlign -------------------------------------------------------------------------- */
+
+/* RoiAlign: per roi, the float32 geometry of ../lower.h, then one table per axis of every
+ * bin's samples (their two pixels and weights, or outside), shared by the channels; a
+ * sample's corners weigh the product of its two axes' weights. f16/bf16 tensors go
+ * through f32 scratch. */
+
+typedef struct ra_plan {
+    cc_lower_roialign_geom g;
+    float *x32, *rois32, *y32; /* scratch for tensors that are not f32 */
+} ra_plan;
+
+typedef struct ra_tap {
+    int64_t i0, i1; /* the two pixels (equal at or past the last one) */
+    float w0, w1;
+    int inside;     /* 0: the sample reads 0 */
+} ra_tap;
+
+static void ra_plan_free(void *state)
+{
+    ra_plan *p = state;
+    if (!p) return;
+    free(p->x32);
+    free(p->rois32);
+    free(p->y32);
+    free(p);
+}
+
+static cc_support roialign_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                    char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if ((in[0]->dtype != CC_F32 && in[0]->dtype != CC_F16 && in[0]->dtype != CC_BF16) || in[1]->dtype != in[0]->dtype) {
+        snprintf(reason, n, "RoiAlign: cpu has no kernel for a %s image and %s rois", cc_dtype_name(in[0]->dtype),
+                 cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_roialign_geom g;
+    cc_err e = {0};
+    if (cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status roialign_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    ra_plan *p = calloc(1, sizeof *p);
+    if (!p) return cc_err_set(err, CC_ERR_NOMEM, "RoiAlign: out of memory");
+    cc_status st = cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &p->g, err);
+    if (st) {
+        free(p);
+        return st;
+    }
+    const cc_tensor *t[3] = {in[0], in[1], &out[0]};
+    float **scratch[3] = {&p->x32, &p->rois32, &p->y32};
+    for (int i = 0; i < 3; i++)
+        if (t[i]->dtype != CC_F32 && !(*scratch[i] = cc_cpu_alloc_f32(cc_tensor_numel(t[i])))) {
+            ra_plan_free(p);
+            return cc_err_set(err, CC_ERR_NOMEM, "RoiAlign: out of memory for f32 scratch");
+        }
+    cc_backend_note("%s, per-roi sample tables", p->g.max_mode ? "max of weighted corners" : "average");
+    *state = p;
+    return CC_OK;
+}
+
+/* The samples of every bin along axis a of roi r over len pixels: out * grid taps. */
+static void ra_axis_taps(const cc_lower_roialign_roi *r, int a, int64_t out, int64_t len, ra_tap *t)
+{
+    for (int64_t b = 0; b < out; b++)
+        for (int i = 0; i < r->grid[a]; i++) {
+            ra_tap *k = &t[b * r->grid[a] + i];
+            float v = cc_lower_roialign_coord(r, a, b, i);
+            k->inside = v >= -1.0f && v <= (float)len;
+            if (!k->inside) continue;
+            v = fmaxf(v, 0.0f);
+            int64_t lo = (int64_t)v;
+            if (lo >= len - 1) {
+                k->i0 = k->i1 = len - 1;
+                k->w0 = 1.0f;
+                k->w1 = 0.0f;
+            } else {
+                k->i0 = lo;
+                k->i1 = lo + 1;
+                k->w1 = v - (float)lo;
+                k->w0 = 1.0f - k->w1;
+            }
+        }
+}
+
+/* Bin (ph, pw) of one channel's image over the roi's taps. */
+static float ra_pool_bin(const cc_lower_roialign_geom *g, const cc_lower_roialign_roi *r, const ra_tap *ty,
+                         const ra_tap *tx, const float *img, int64_t ph, int64_t pw)
+{
+    const int gy = r->grid[0], gx = r->grid[1];
+    if (gy <= 0 || gx <= 0) return 0.0f;
+    float acc = 0.0f, best = -INFINITY;
+    for (int i = 0; i < gy; i++) {
+        const ra_tap *y = &ty[ph * gy + i];
+        for (int j = 0; j < gx; j++) {
+            const ra_tap *x = &tx[pw * gx + j];
+            if (!y->inside || !x->inside) {
+                best = fmaxf(best, 0.0f);
+                continue;
+            }
+            const float *r0 = img + y->i0 * g->w, *r1 = img + y->i1 * g->w;
+            float c00 = y->w0 * x->w0 * r0[x->i0], c01 = y->w0 * x->w1 * r0[x->i1];
+            float c10 = y->w1 * x->w0 * r1[x->i0], c11 = y->w1 * x->w1 * r1[x->i1];
+            if (g->max_mode)
+                best = fmaxf(best, fmaxf(fmaxf(c00, c01), fmaxf(c10, c11)));
+            else
+                acc += (c00 + c01) + (c10 + c11);
+        }
+    }
+    return g->max_mode ? best : acc / (float)(gy * gx);
+}
+
+static cc_status roialign_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                              void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)node;
+    (void)n_out;
+    const ra_plan *p = state;
+    const cc_lower_roialign_geom *g = &p->g;
+    const int64_t *bi = in[2]->data;
+    for (int64_t r = 0; r < g->rois; r++)
+        if (bi[r] < 0 || bi[r] >= g->n)
+            return cc_err_set(err, CC_ERR_ARG, "RoiAlign: batch_indices[%lld] = %lld is outside [0, %lld)",
+                              (long long)r, (long long)bi[r], (long long)g->n);
+    const float *x = cc_cpu_f32_in(in[0], p->x32), *rois = cc_cpu_f32_in(in[1], p->rois32);
+    float *y = out[0].dtype == CC_F32 ? out[0].data : p->y32;
+    const int64_t bins = g->out_h * g->out_w, plane = g->h * g->w;
+    int failed = 0;
+#pragma omp parallel for schedule(dynamic) if (g->rois * g->c * bins > PAR_MIN)
+    for (int64_t r = 0; r < g->rois; r++) {
+        cc_lower_roialign_roi roi;
+        cc_lower_roialign_measure(g, rois + 4 * r, &roi);
+        ra_tap *ty = malloc(sizeof *ty * (size_t)(g->out_h * (roi.grid[0] > 0 ? roi.grid[0] : 1)));
+        ra_tap *tx = malloc(sizeof *tx * (size_t)(g->out_w * (roi.grid[1] > 0 ? roi.grid[1] : 1)));
+        if (!ty || !tx) {
+#pragma omp atomic write
+            failed = 1;
+        } else {
+            ra_axis_taps(&roi, 0, g->out_h, g->h, ty);
+            ra_axis_taps(&roi, 1, g->out_w, g->w, tx);
+            for (int64_t c = 0; c < g->c; c++) {
+                const float *img = x + (bi[r] * g->c + c) * plane;
+                float *yb = y + (r * g->c + c) * bins;
+                for (int64_t ph = 0; ph < g->out_h; ph++)
+                    for (int64_t pw = 0; pw < g->out_w; pw++)
+                        yb[ph * g->out_w + pw] = ra_pool_bin(g, &roi, ty, tx, img, ph, pw);
+            }
+        }
+        free(ty);
+        free(tx);
+    }
+    if (failed) return cc_err_set(err, CC_ERR_NOMEM, "RoiAlign: out of memory for sample tables");
+    if (y != out[0].data) cc_cpu_from_f32(y, out[0].data, out[0].dtype, cc_tensor_numel(&out[0]));
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
     {.op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
      .release = plan_free, .run = resize_run},
     {.op = CC_OP_ID_GridSample, .supports = gridsample_supports, .prepare = gridsample_prepare,
      .release = gs_plan_free, .run = gridsample_run},
+    {.op = CC_OP_ID_RoiAlign, .supports = roialign_supports, .prepare = roialign_prepare,
+     .release = ra_plan_free, .run = roialign_run},
 };
 
 const cc_kernel_list cc_cpu_family_resize = {

@@ -53,7 +53,7 @@ extern const cc_kernel_list cc_cuda_family_normquant; /* BatchNormalization, Qua
                                                          DequantizeLinear */
 extern const cc_kernel_list cc_cuda_family_shape;   /* Flatten, Reshape, Transpose, Concat,
                                                        Split, Slice */
-extern const cc_kernel_list cc_cuda_family_resize;  /* Resize, GridSample */
+extern const cc_kernel_list cc_cuda_family_resize;  /* Resize, GridSample, RoiAlign */
 
 /* ---- errors (common.c) ------------------------------------------------------------------ */
 

@@ -253,7 +253,7 @@ cudaError_t cc_cuda_dequantize(cudaStream_t s, int xdtype, const void *x, cc_cud
 cudaError_t cc_cuda_dynamic_quantize(cudaStream_t s, const float *x, uint8_t *y, int64_t n, float *p, float *ys,
                                      uint8_t *yz);
 
-/* ---- windows, resize, grid sampling (kernels_data.cu) ---------------------------------- */
+/* ---- windows, resize, grid sampling, roi pooling (kernels_data.cu) -------------------- */
 
 /* A sliding window over N*C planes, always as 3 spatial axes (a 1-D or 2-D window has
  * leading axes of size 1, kernel 1, stride 1, dilation 1, no pads). */
@@ -310,6 +310,21 @@ typedef struct cc_cuda_gridsample {
 
 cudaError_t cc_cuda_gridsample_run(cudaStream_t s, int dtype, const void *x, const void *grid, void *y,
                                    const cc_cuda_gridsample *g);
+
+/* RoiAlign (opset 16; ops/resize_roialign.c states the semantics) of x (n x c x h x w) over
+ * rois (n_rois x 4: x1, y1, x2, y2, x's dtype: f32, f16 or bf16) of images bi (int64) into y
+ * (n_rois x c x out_h x out_w), one thread per output element. A roi's geometry is
+ * ../lower.h's float32 formula (cc_lower_roialign: scale, offset, min_size_one, sampling);
+ * max_mode takes the largest weighted corner over a bin's samples, else their mean. A batch
+ * index outside [0, n) writes 0 (the golden model and the cpu backend refuse it). */
+typedef struct cc_cuda_roialign {
+    int max_mode, min_size_one, sampling;
+    int64_t n, c, h, w, rois, out_h, out_w;
+    float scale, offset;
+} cc_cuda_roialign;
+
+cudaError_t cc_cuda_roialign_run(cudaStream_t s, int dtype, const void *x, const void *rois, const int64_t *bi,
+                                 void *y, const cc_cuda_roialign *g);
 
 /* ---- integer convolution and matmul (kernels_int.cu) ---------------------------------- */
 

@@ -1,8 +1,8 @@
 /* kernels_data.cu — the cuda backend's window and resampling kernels (launchers declared
  * in kernels.h): the direct pooling kernel used where cuDNN's pooling does not have ONNX's
  * semantics (dilations, ceil_mode windows that overhang the padding, asymmetric pads,
- * bf16 and 8-bit data), Resize by per-axis tap tables, GridSample, and the gathers
- * (Gather, GatherElements, GatherND) as one index map. */
+ * bf16 and 8-bit data), Resize by per-axis tap tables, GridSample, RoiAlign, and the
+ * gathers (Gather, GatherElements, GatherND) as one index map. */
 #include "device.cuh"
 
 /* ---- pooling --------------------------------------------------------------------------- */
@@ -335,6 +335,113 @@ extern "C" cudaError_t cc_cuda_gridsample_run(cudaStream_t s, int dtype, const v
     case CC_BF16:
         gridsample_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)grid,
                                                    (__nv_bfloat16 *)y, *g, total);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* ---- RoiAlign -------------------------------------------------------------------------- */
+
+/* Samples along an axis of a roi (../lower.h): the sampling ratio, or the least g with
+ * g * out >= size (0 where the roi has no size), at most 2048. */
+__device__ inline int ra_grid(float size, float bin, float out, int sampling)
+{
+    if (sampling > 0) return sampling;
+    if (!(size > 0.0f)) return 0;
+    if (!(bin <= 2048.0f)) return 2048;
+    int k = max((int)ceilf(bin), 1);
+    while (k > 1 && (float)(k - 1) * out >= size) k--;
+    while ((float)k * out < size) k++;
+    return min(k, 2048);
+}
+
+/* The sample at v over len pixels: false outside [-1, len]; else its two pixels and weights. */
+__device__ inline bool ra_tap(float v, int64_t len, int64_t *i0, int64_t *i1, float *w0, float *w1)
+{
+    if (!(v >= -1.0f && v <= (float)len)) return false;
+    v = fmaxf(v, 0.0f);
+    int64_t lo = (int64_t)v;
+    if (lo >= len - 1) {
+        *i0 = *i1 = len - 1;
+        *w0 = 1.0f;
+        *w1 = 0.0f;
+    } else {
+        *i0 = lo;
+        *i1 = lo + 1;
+        *w1 = v - (float)lo;
+        *w0 = 1.0f - *w1;
+    }
+    return true;
+}
+
+template <typename T>
+__global__ void roialign_k(const T *x, const T *rois, const int64_t *bi, T *y, cc_cuda_roialign g, int64_t total)
+{
+    GRID_LOOP(e, total) {
+        int64_t pw = e % g.out_w, t = e / g.out_w, ph = t % g.out_h;
+        t /= g.out_h;
+        int64_t ch = t % g.c, r = t / g.c, b = bi[r];
+        if (b < 0 || b >= g.n) {
+            stf(y, e, 0.0f);
+            continue;
+        }
+        float x1 = ldf(rois, 4 * r), y1 = ldf(rois, 4 * r + 1), x2 = ldf(rois, 4 * r + 2), y2 = ldf(rois, 4 * r + 3);
+        float sy = fmaf(y1, g.scale, -g.offset), sx = fmaf(x1, g.scale, -g.offset);
+        float hs = (y2 - y1) * g.scale, ws = (x2 - x1) * g.scale;
+        if (g.min_size_one) {
+            hs = fmaxf(hs, 1.0f);
+            ws = fmaxf(ws, 1.0f);
+        }
+        float bh = hs / (float)g.out_h, bw = ws / (float)g.out_w;
+        int gy = ra_grid(hs, bh, (float)g.out_h, g.sampling), gx = ra_grid(ws, bw, (float)g.out_w, g.sampling);
+        if (gy <= 0 || gx <= 0) {
+            stf(y, e, 0.0f);
+            continue;
+        }
+        const T *img = x + (b * g.c + ch) * g.h * g.w;
+        float acc = 0.0f, best = -INFINITY;
+        for (int i = 0; i < gy; i++) {
+            float vy = fmaf(bh, (float)(2 * (ph * gy + i) + 1) / (float)(2 * gy), sy);
+            int64_t r0, r1;
+            float wy0, wy1;
+            bool iny = ra_tap(vy, g.h, &r0, &r1, &wy0, &wy1);
+            for (int j = 0; j < gx; j++) {
+                float vx = fmaf(bw, (float)(2 * (pw * gx + j) + 1) / (float)(2 * gx), sx);
+                int64_t c0, c1;
+                float wx0, wx1;
+                if (!iny || !ra_tap(vx, g.w, &c0, &c1, &wx0, &wx1)) {
+                    best = fmaxf(best, 0.0f);
+                    continue;
+                }
+                float p00 = wy0 * wx0 * ldf(img, r0 * g.w + c0), p01 = wy0 * wx1 * ldf(img, r0 * g.w + c1);
+                float p10 = wy1 * wx0 * ldf(img, r1 * g.w + c0), p11 = wy1 * wx1 * ldf(img, r1 * g.w + c1);
+                if (g.max_mode)
+                    best = fmaxf(best, fmaxf(fmaxf(p00, p01), fmaxf(p10, p11)));
+                else
+                    acc += (p00 + p01) + (p10 + p11);
+            }
+        }
+        stf(y, e, g.max_mode ? best : acc / (float)(gy * gx));
+    }
+}
+
+extern "C" cudaError_t cc_cuda_roialign_run(cudaStream_t s, int dtype, const void *x, const void *rois,
+                                            const int64_t *bi, void *y, const cc_cuda_roialign *g)
+{
+    int64_t total = g->rois * g->c * g->out_h * g->out_w;
+    if (total <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(total, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32:
+        roialign_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (const float *)rois, bi, (float *)y, *g, total);
+        break;
+    case CC_F16:
+        roialign_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (const __half *)rois, bi, (__half *)y, *g, total);
+        break;
+    case CC_BF16:
+        roialign_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (const __nv_bfloat16 *)rois, bi,
+                                                 (__nv_bfloat16 *)y, *g, total);
         break;
     default: return cudaErrorInvalidValue;
     }

@@ -1,7 +1,8 @@
 /* resize.c — cuda kernels of Resize (opset 13): nearest (four rounding modes), N-linear
  * and cubic (cubic_coeff_a, exclude_outside) over any axes, all six coordinate
  * transformation modes (tf_crop_and_resize with extrapolation_value); and of GridSample
- * (opset 16, at the end: the geometry at prepare, kernels_data.cu's sampler per run).
+ * and RoiAlign (opset 16, at the end: the geometry at prepare, kernels_data.cu's sampler
+ * and pooling per run).
  *
  * Everything that depends only on the attributes and shapes is done once in prepare, on
  * the host, by the lowering the built-in backends share (targets/lower.h): for every axis
@@ -196,11 +197,73 @@ static cc_status gridsample_run(void *ctx, const cc_node *node, const cc_tensor 
                          node->op->name, err);
 }
 
+/* RoiAlign: the geometry's constants at prepare (../lower.h's cc_lower_roialign), the
+ * rois' float32 geometry and the pooling per output element in kernels_data.cu. */
+static cc_support roialign_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if ((d != CC_F32 && d != CC_F16 && d != CC_BF16) || in[1]->dtype != d) {
+        snprintf(reason, n, "RoiAlign: cuda has no kernel for a %s image and %s rois", cc_dtype_name(d),
+                 cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_roialign_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status roialign_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    cc_lower_roialign_geom low;
+    cc_status st = cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &low, err);
+    if (st) return st;
+    cc_cuda_roialign *g = calloc(1, sizeof *g);
+    if (!g) return cc_err_set(err, CC_ERR_NOMEM, "RoiAlign: out of memory");
+    g->max_mode = low.max_mode;
+    g->min_size_one = low.min_size_one;
+    g->sampling = (int)low.sampling;
+    g->n = low.n;
+    g->c = low.c;
+    g->h = low.h;
+    g->w = low.w;
+    g->rois = low.rois;
+    g->out_h = low.out_h;
+    g->out_w = low.out_w;
+    g->scale = low.scale;
+    g->offset = low.offset;
+    cc_backend_note("per-element pooling, %s", low.max_mode ? "max of weighted corners" : "average");
+    *state = g;
+    return CC_OK;
+}
+
+static cc_status roialign_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                              cc_tensor *out, void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    return cc_cuda_check(cc_cuda_roialign_run(c->stream, in[0]->dtype, in[0]->data, in[1]->data, in[2]->data,
+                                              out[0].data, state),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Resize, .supports = resize_supports, .prepare = resize_prepare,
       .release = resize_release, .run = resize_run },
     { .op = CC_OP_ID_GridSample, .supports = gridsample_supports, .prepare = gridsample_prepare,
       .release = free, .run = gridsample_run },
+    { .op = CC_OP_ID_RoiAlign, .supports = roialign_supports, .prepare = roialign_prepare,
+      .release = free, .run = roialign_run },
 };
 
 const cc_kernel_list cc_cuda_family_resize = {

@@ -285,7 +285,7 @@ extern const ocl_family cc_ocl_family_pool;    /* MaxPool, AveragePool */
 extern const ocl_family cc_ocl_family_reduce;  /* Softmax, ReduceMean, ReduceMax, GlobalAveragePool */
 extern const ocl_family cc_ocl_family_quant;   /* QuantizeLinear, DequantizeLinear */
 extern const ocl_family cc_ocl_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
-extern const ocl_family cc_ocl_family_resize;  /* Resize, GridSample */
+extern const ocl_family cc_ocl_family_resize;  /* Resize, GridSample, RoiAlign */
 extern const ocl_family cc_ocl_family_cast;    /* Cast, CastLike */
 
 /* ---- helpers shared by the family files (util.c) ---------------------------------------- */

@@ -1,5 +1,5 @@
-/* resize.c — the opencl backend's Resize (opset 13) and GridSample (opset 16; at the
- * end). Resize: nearest (four rounding modes),
+/* resize.c — the opencl backend's Resize (opset 13), GridSample and RoiAlign (opset 16;
+ * at the end). Resize: nearest (four rounding modes),
  * N-linear and cubic (cubic_coeff_a, exclude_outside) over any axes, the six coordinate
  * transformation modes (tf_crop_and_resize with roi and extrapolation_value), f32, f16,
  * bf16, i8 and u8 (integers rounded half to even and saturated).
@@ -11,6 +11,7 @@
  * nearest mode, have one tap; the kernel (kernels/resize.cl) combines the taps of the
  * others. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,9 +167,69 @@ static cc_status gridsample_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* RoiAlign: f32, f16 and bf16 images with rois of the same type; the geometry from
+ * ../lower.h's cc_lower_roialign, the pooling in kernels/resize.cl (one work-item per
+ * output element, the roi's geometry computed there by lower.h's float32 formula). */
+static cc_support roialign_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                    const cc_tensor *out, char *reason, size_t n)
+{
+    (void)c;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no RoiAlign kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    if (cc_tensor_numel(in[0]) > INT32_MAX || cc_tensor_numel(out) > INT32_MAX) {
+        snprintf(reason, n, "opencl: RoiAlign indexes with 32-bit ints, the tensors are larger");
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_roialign_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status roialign_prepare(ocl_build *b, cc_err *err)
+{
+    cc_lower_roialign_geom g;
+    cc_status st = cc_lower_roialign(b->node, &b->in[0]->shape, &b->in[1]->shape, &g, err);
+    if (st) return st;
+    int64_t total = cc_tensor_numel(b->out[0]);
+    if (total == 0) return CC_OK;
+    char name[32], prog[32];
+    snprintf(name, sizeof name, "roialign_%s", cc_ocl_suffix(b->in[0]->dtype));
+    snprintf(prog, sizeof prog, "resize_%s", cc_ocl_suffix(b->in[0]->dtype));
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->in_slot[1]);
+    cc_ocl_arg_mem(l, b->in_slot[2]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_int(l, total);
+    cc_ocl_arg_int(l, g.n);
+    cc_ocl_arg_int(l, g.c);
+    cc_ocl_arg_int(l, g.h);
+    cc_ocl_arg_int(l, g.w);
+    cc_ocl_arg_int(l, g.out_h);
+    cc_ocl_arg_int(l, g.out_w);
+    cc_ocl_arg_int(l, g.sampling);
+    cc_ocl_arg_int(l, g.max_mode);
+    cc_ocl_arg_int(l, g.min_size_one);
+    cc_ocl_arg_float(l, g.scale);
+    cc_ocl_arg_float(l, g.offset);
+    size_t wg = cc_ocl_wg_limit(b, l, RESIZE_WG);
+    cc_ocl_range1(l, (size_t)total, wg);
+    cc_ocl_note(b, "%s %s, wg %zu%s", name, g.max_mode ? "max" : "avg", wg, cc_ocl_storage_note(b->in[0]->dtype));
+    return CC_OK;
+}
+
 static const ocl_op resize_ops[] = {
     { CC_OP_ID_Resize, resize_supports, resize_prepare },
     { CC_OP_ID_GridSample, gridsample_supports, gridsample_prepare },
+    { CC_OP_ID_RoiAlign, roialign_supports, roialign_prepare },
 };
 
 const ocl_family cc_ocl_family_resize = {

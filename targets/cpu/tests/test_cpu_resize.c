@@ -3,8 +3,10 @@
  * documentation's examples), cubic with and without exclude_outside, tf_crop_and_resize
  * with extrapolation, integer rounding; GridSample's hand-worked points of
  * ops/tests/test_gridsample.c (every mode and padding, ties, a second image and channel,
- * f16 and bf16); then every quick case of both ops through the cpu target's vtable against
- * the golden model. */
+ * f16 and bf16); RoiAlign's hand-worked bins of ops/tests/test_resize_roialign.c (both
+ * coordinate modes, spatial_scale, adaptive sampling, samples clamped and outside, the max
+ * of weighted corners, a second image, f16 and bf16, a batch index refused); then every
+ * quick case of the three ops through the cpu target's vtable against the golden model. */
 #include "cpu_sweep.h"
 
 #define F (&cc_cpu_family_resize)
@@ -218,13 +220,98 @@ static void test_gridsample(void)
     free(y.data);
 }
 
+/* RoiAlign over the ramp p(y, x) = 10 y + x + 1 (4 x 5, dtype dt; a second image of the
+ * ramp plus 100 where n = 2) of nroi rois (image bi[r]); compares with want (tolerance
+ * tol). The values are ops/tests/test_resize_roialign.c's, worked out there. */
+static void roialign_case(cc_dtype dt, int n, int nroi, const double *rois, const int64_t *bi, const char *mode,
+                          const char *ct, int64_t oh, int64_t ow, int64_t sr, double scale, const double *want,
+                          double tol)
+{
+    double img[40];
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < 20; i++) img[k * 20 + i] = 10 * (i / 5) + i % 5 + 1 + 100 * k;
+    int64_t xd[4] = {n, 1, 4, 5}, rd[2] = {nroi, 4}, bd[1] = {nroi}, yd[4] = {nroi, 1, oh, ow};
+    cc_tensor x = tensor_make(dt, 4, xd, img), r = tensor_make(dt, 2, rd, rois), b = tensor_make(CC_I64, 1, bd, NULL),
+              y = tensor_make(dt, 4, yd, NULL);
+    for (int i = 0; i < nroi; i++) ((int64_t *)b.data)[i] = bi ? bi[i] : 0;
+    cc_node node = node_make("RoiAlign", 3, 1);
+    node_set_s(&node, "mode", mode);
+    node_set_s(&node, "coordinate_transformation_mode", ct);
+    node_set_i(&node, "output_height", oh);
+    node_set_i(&node, "output_width", ow);
+    node_set_i(&node, "sampling_ratio", sr);
+    node_set_f(&node, "spatial_scale", scale);
+    const cc_tensor *in[3] = {&x, &r, &b};
+    cc_err e = {0};
+    cc_status st = kernel_call(F, &node, in, 1, &y, &e);
+    CHECK(st == CC_OK);
+    if (st != CC_OK) fprintf(stderr, "RoiAlign: %s\n", e.msg);
+    int bad = 0;
+    for (int64_t i = 0; st == CC_OK && i < cc_tensor_numel(&y); i++) {
+        double got = cc_load(y.data, dt, (size_t)i);
+        if (!(fabs(got - want[i]) <= tol) && bad++ < 4)
+            fprintf(stderr, "RoiAlign %s/%s %s at %lld: got %.9g want %.9g\n", mode, ct, cc_dtype_name(dt),
+                    (long long)i, got, want[i]);
+    }
+    CHECK(bad == 0);
+    CHECK(guard_ok(&y));
+    free(x.data);
+    free(r.data);
+    free(b.data);
+    free(y.data);
+}
+
+static void test_roialign(void)
+{
+    const double box[4] = {1, 1, 3, 3}, wide[4] = {0, 0, 4, 2}, past[4] = {3, 1, 7, 1};
+    /* the 0.5 shift; spatial_scale; one bin against four; adaptive sampling */
+    roialign_case(CC_F32, 1, 1, box, NULL, "avg", "output_half_pixel", 1, 1, 2, 1, (double[]){23}, 1e-5);
+    roialign_case(CC_F32, 1, 1, box, NULL, "avg", "half_pixel", 1, 1, 2, 1, (double[]){17.5}, 1e-5);
+    roialign_case(CC_F32, 1, 1, (double[]){2, 2, 6, 6}, NULL, "avg", "half_pixel", 1, 1, 2, 0.5, (double[]){17.5},
+                  1e-5);
+    roialign_case(CC_F32, 1, 1, wide, NULL, "avg", "output_half_pixel", 2, 2, 1, 1, (double[]){7, 9, 17, 19}, 1e-5);
+    roialign_case(CC_F32, 1, 1, wide, NULL, "avg", "output_half_pixel", 1, 1, 0, 1, (double[]){13}, 1e-5);
+    /* past the right edge: x = W takes the last pixel, x = 6 reads 0; no height in half_pixel */
+    roialign_case(CC_F32, 1, 1, past, NULL, "avg", "output_half_pixel", 1, 1, 1, 1, (double[]){20}, 1e-5);
+    roialign_case(CC_F32, 1, 1, past, NULL, "avg", "output_half_pixel", 1, 1, 2, 1, (double[]){10}, 1e-5);
+    roialign_case(CC_F32, 1, 1, past, NULL, "avg", "half_pixel", 1, 1, 0, 1, (double[]){0}, 0);
+    /* clamped below 0, and outside below -1 */
+    roialign_case(CC_F32, 1, 2, (double[]){0, 0, 1, 1, -3, 0, -1, 1}, NULL, "avg", "half_pixel", 1, 1, 2, 1,
+                  (double[]){2.375, 0}, 1e-5);
+    /* max of weighted corners: 1/4 of p(3, 3); 3/4 of p(2, 4); a weight-1 corner */
+    roialign_case(CC_F32, 1, 1, box, NULL, "max", "output_half_pixel", 1, 1, 2, 1, (double[]){8.5}, 1e-5);
+    roialign_case(CC_F32, 1, 1, past, NULL, "max", "output_half_pixel", 1, 1, 2, 1, (double[]){18.75}, 1e-5);
+    roialign_case(CC_F32, 1, 1, (double[]){0, 0, 2, 2}, NULL, "max", "output_half_pixel", 1, 1, 1, 1,
+                  (double[]){12}, 0);
+    /* the second image's roi first; f16 and bf16 (exact values) */
+    roialign_case(CC_F32, 2, 2, (double[]){1, 1, 3, 3, 1, 1, 3, 3}, (int64_t[]){1, 0}, "avg", "output_half_pixel", 1, 1,
+                  2, 1, (double[]){123, 23}, 1e-4);
+    roialign_case(CC_F16, 1, 1, wide, NULL, "avg", "output_half_pixel", 2, 2, 1, 1, (double[]){7, 9, 17, 19}, 0);
+    roialign_case(CC_BF16, 1, 1, box, NULL, "max", "output_half_pixel", 1, 1, 2, 1, (double[]){8.5}, 0);
+
+    /* a batch index outside the batch is refused */
+    int64_t xd[4] = {1, 1, 4, 5}, rd[2] = {1, 4}, bd[1] = {1}, yd[4] = {1, 1, 1, 1};
+    cc_tensor x = tensor_make(CC_F32, 4, xd, NULL), r = tensor_make(CC_F32, 2, rd, box),
+              b = tensor_make(CC_I64, 1, bd, NULL), y = tensor_make(CC_F32, 4, yd, NULL);
+    ((int64_t *)b.data)[0] = 1;
+    cc_node node = node_make("RoiAlign", 3, 1);
+    const cc_tensor *in[3] = {&x, &r, &b};
+    cc_err e = {0};
+    CHECK(kernel_call(F, &node, in, 1, &y, &e) == CC_ERR_ARG && strstr(e.msg, "batch_indices[0] = 1") != NULL);
+    free(x.data);
+    free(r.data);
+    free(b.data);
+    free(y.data);
+}
+
 int main(void)
 {
     test_nearest();
     test_linear();
     test_cubic();
     test_gridsample();
-    static const char *const ops[] = {"Resize", "GridSample"};
-    sweep_ops(ops, 2);
+    test_roialign();
+    static const char *const ops[] = {"Resize", "GridSample", "RoiAlign"};
+    sweep_ops(ops, 3);
     return CC_TEST_RESULT();
 }

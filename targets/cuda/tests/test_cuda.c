@@ -35,7 +35,7 @@ static const sweep_must_claim f32_complete[] = {
     { CC_OP_ID_Reshape, CC_F32 },             { CC_OP_ID_Transpose, CC_F32 },
     { CC_OP_ID_Concat, CC_F32 },              { CC_OP_ID_Split, CC_F32 },
     { CC_OP_ID_Slice, CC_F32 },               { CC_OP_ID_Resize, CC_F32 },
-    { CC_OP_ID_GridSample, CC_F32 },
+    { CC_OP_ID_GridSample, CC_F32 },          { CC_OP_ID_RoiAlign, CC_F32 },
 };
 /* clang-format on */
 

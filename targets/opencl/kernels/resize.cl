@@ -1,7 +1,7 @@
 /* resize.cl - template (S = f32, f16, bf16, i8, u8): Resize by per-axis tap tables the
  * host computes (coordinate transform, nearest rounding, linear or cubic weights,
- * clamping, exclude_outside), one work-item per output element; GridSample (float
- * storage only) at the end.
+ * clamping, exclude_outside), one work-item per output element; GridSample and RoiAlign
+ * (float storage only) at the end.
  *
  * g: r, then the output dims[r], taps per axis nt[r], table offsets toff[r]. For output
  * coordinate o on axis a, taps toff[a] + o*nt[a] .. + nt[a]-1 hold the input element
@@ -146,4 +146,97 @@ kernel void KN(gridsample)(global const TY *x, global const TY *grid, global TY 
         }
         ST(y, ybase + ch * pts, acc);
     }
+}
+
+/* RoiAlign (opset 16; ops/resize_roialign.c states the semantics): one work-item per
+ * output element (roi r, channel ch, bin ph, pw); rois have the image's storage type, the
+ * batch indices are long. A roi's geometry, per axis, is ../lower.h's float32 formula:
+ * start = fma(lo, scale, -offset), size = (hi - lo) * scale (at least 1 where min_one),
+ * bin = size / out, the grid sampling or the least g with g * out >= size, and sample i of
+ * bin b at fma(bin, (2 (b grid + i) + 1) / (2 grid), start). max_mode: the largest weighted
+ * corner over the bin's samples (a sample outside counts 0), else their sum over the
+ * samples. A batch index outside [0, n) writes 0: the golden model and the cpu backend
+ * refuse it. */
+
+int ra_grid(float size, float bin, float out, int sampling)
+{
+    if (sampling > 0) return sampling;
+    if (!(size > 0.0f)) return 0;
+    if (!(bin <= 2048.0f)) return 2048;
+    int k = max((int)ceil(bin), 1);
+    while (k > 1 && (float)(k - 1) * out >= size) k--;
+    while ((float)k * out < size) k++;
+    return min(k, 2048);
+}
+
+/* the sample at v over len pixels: 0 outside [-1, len]; else its two pixels and weights */
+int ra_tap(float v, int len, int *i0, int *i1, float *w0, float *w1)
+{
+    if (!(v >= -1.0f && v <= (float)len)) return 0;
+    v = fmax(v, 0.0f);
+    int lo = (int)v;
+    if (lo >= len - 1) {
+        *i0 = *i1 = len - 1;
+        *w0 = 1.0f;
+        *w1 = 0.0f;
+    } else {
+        *i0 = lo;
+        *i1 = lo + 1;
+        *w1 = v - (float)lo;
+        *w0 = 1.0f - *w1;
+    }
+    return 1;
+}
+
+kernel void KN(roialign)(global const TY *x, global const TY *rois, global const long *bi, global TY *y, int total,
+                         int n, int c, int h, int w, int oh, int ow, int sampling, int max_mode, int min_one,
+                         float scale, float offset)
+{
+    int e = get_global_id(0);
+    if (e >= total) return;
+    int pw = e % ow, t = e / ow, ph = t % oh;
+    t /= oh;
+    int ch = t % c, r = t / c;
+    long b = bi[r];
+    if (b < 0 || b >= n) {
+        ST(y, e, 0.0f);
+        return;
+    }
+    float x1 = LD(rois, 4 * r), y1 = LD(rois, 4 * r + 1), x2 = LD(rois, 4 * r + 2), y2 = LD(rois, 4 * r + 3);
+    float sy = fma(y1, scale, -offset), sx = fma(x1, scale, -offset);
+    float hs = (y2 - y1) * scale, ws = (x2 - x1) * scale;
+    if (min_one) {
+        hs = fmax(hs, 1.0f);
+        ws = fmax(ws, 1.0f);
+    }
+    float bh = hs / (float)oh, bw = ws / (float)ow;
+    int gy = ra_grid(hs, bh, (float)oh, sampling), gx = ra_grid(ws, bw, (float)ow, sampling);
+    if (gy <= 0 || gx <= 0) {
+        ST(y, e, 0.0f);
+        return;
+    }
+    int img = ((int)b * c + ch) * h * w;
+    float acc = 0.0f, best = -INFINITY;
+    for (int i = 0; i < gy; i++) {
+        float vy = fma(bh, (float)(2 * (ph * gy + i) + 1) / (float)(2 * gy), sy);
+        int y0, y1i;
+        float wy0, wy1;
+        int iny = ra_tap(vy, h, &y0, &y1i, &wy0, &wy1);
+        for (int j = 0; j < gx; j++) {
+            float vx = fma(bw, (float)(2 * (pw * gx + j) + 1) / (float)(2 * gx), sx);
+            int x0, x1i;
+            float wx0, wx1;
+            if (!iny || !ra_tap(vx, w, &x0, &x1i, &wx0, &wx1)) {
+                best = fmax(best, 0.0f);
+                continue;
+            }
+            float c00 = wy0 * wx0 * LD(x, img + y0 * w + x0), c01 = wy0 * wx1 * LD(x, img + y0 * w + x1i);
+            float c10 = wy1 * wx0 * LD(x, img + y1i * w + x0), c11 = wy1 * wx1 * LD(x, img + y1i * w + x1i);
+            if (max_mode)
+                best = fmax(best, fmax(fmax(c00, c01), fmax(c10, c11)));
+            else
+                acc += (c00 + c01) + (c10 + c11);
+        }
+    }
+    ST(y, e, max_mode ? best : acc / (float)(gy * gx));
 }
