@@ -763,3 +763,20 @@ float cc_lower_roialign_coord(const cc_lower_roialign_roi *r, int a, int64_t b, 
     float f = (float)(2 * (b * r->grid[a] + i) + 1) / (float)(2 * r->grid[a]);
     return fmaf(r->bin[a], f, r->start[a]);
 }
+
+int cc_lower_roialign_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *rois,
+                            char *reason, size_t n)
+{
+    if (!gs_float(x->dtype) || rois->dtype != x->dtype) {
+        snprintf(reason, n, "RoiAlign: %s has no kernel for a %s image and %s rois", who, cc_dtype_name(x->dtype),
+                 cc_dtype_name(rois->dtype));
+        return -1;
+    }
+    cc_lower_roialign_geom g;
+    cc_err e = { 0 };
+    if (cc_lower_roialign(node, &x->shape, &rois->shape, &g, &e)) {
+        snprintf(reason, n, "%s", e.msg);
+        return -1;
+    }
+    return 0;
+}

@@ -222,6 +222,10 @@ typedef struct cc_lower_roialign_roi {
 } cc_lower_roialign_roi;
 cc_status cc_lower_roialign(const cc_node *node, const cc_shape *x, const cc_shape *rois, cc_lower_roialign_geom *g,
                             cc_err *err);
+/* Whether backend `who` runs RoiAlign node on image x and rois: both of one float type (f32,
+ * f16, bf16) and a geometry cc_lower_roialign accepts; 0, else -1 with the reason. */
+int cc_lower_roialign_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *rois,
+                            char *reason, size_t n);
 /* The geometry of the roi with box (x1, y1, x2, y2). */
 void cc_lower_roialign_measure(const cc_lower_roialign_geom *g, const float box[4], cc_lower_roialign_roi *r);
 /* Sample i of bin b along axis a (0: y, 1: x) of roi r. */

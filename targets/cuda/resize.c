@@ -204,19 +204,7 @@ static cc_support roialign_supports(void *ctx, const cc_node *node, const cc_ten
 {
     (void)ctx;
     (void)out;
-    cc_dtype d = in[0]->dtype;
-    if ((d != CC_F32 && d != CC_F16 && d != CC_BF16) || in[1]->dtype != d) {
-        snprintf(reason, n, "RoiAlign: cuda has no kernel for a %s image and %s rois", cc_dtype_name(d),
-                 cc_dtype_name(in[1]->dtype));
-        return CC_SUPPORT_NO;
-    }
-    cc_lower_roialign_geom g;
-    cc_err e = { 0 };
-    if (cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
-        snprintf(reason, n, "%s", e.msg);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
+    return cc_lower_roialign_check("cuda", node, in[0], in[1], reason, n) ? CC_SUPPORT_NO : CC_SUPPORT_YES;
 }
 
 static cc_status roialign_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,

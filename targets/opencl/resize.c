@@ -174,22 +174,11 @@ static cc_support roialign_supports(ocl_ctx *c, const cc_node *node, const cc_te
                                     const cc_tensor *out, char *reason, size_t n)
 {
     (void)c;
-    cc_dtype d = in[0]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
-        snprintf(reason, n, "opencl: no RoiAlign kernel for %s", cc_dtype_name(d));
-        return CC_SUPPORT_NO;
-    }
     if (cc_tensor_numel(in[0]) > INT32_MAX || cc_tensor_numel(out) > INT32_MAX) {
         snprintf(reason, n, "opencl: RoiAlign indexes with 32-bit ints, the tensors are larger");
         return CC_SUPPORT_NO;
     }
-    cc_lower_roialign_geom g;
-    cc_err e = { 0 };
-    if (cc_lower_roialign(node, &in[0]->shape, &in[1]->shape, &g, &e)) {
-        snprintf(reason, n, "%s", e.msg);
-        return CC_SUPPORT_NO;
-    }
-    return CC_SUPPORT_YES;
+    return cc_lower_roialign_check("opencl", node, in[0], in[1], reason, n) ? CC_SUPPORT_NO : CC_SUPPORT_YES;
 }
 
 static cc_status roialign_prepare(ocl_build *b, cc_err *err)
