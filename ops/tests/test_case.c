@@ -1,6 +1,6 @@
-/* test_case.c — case-id parsing and canonical printing, and input generation, on real
- * catalog ops (Relu, Conv, Clip, Reshape); ids of tensors too large to allocate validate
- * without allocating them. */
+/* test_case.c — case-id parsing and canonical printing (quoted strings too), and input
+ * generation, on real catalog ops (Relu, Conv, Clip, Reshape); ids of tensors too large
+ * to allocate validate without allocating them. */
 #include "op_test.h"
 
 static void expect_bad(const char *id, const char *needle)
@@ -47,6 +47,14 @@ int main(void)
     expect_bad("LeakyRelu(x=4:f32,alpha=1e39)", "attribute alpha");
     expect_bad("LeakyRelu(x=4:f32,alpha=1e999)", "attribute alpha");
     expect_canonical("LeakyRelu(x=4:f32,alpha=-inf)", "LeakyRelu(x=4:f32,alpha=-inf)");
+    /* a string attribute may be quoted, and a word is written bare; a comma inside the
+     * quotes is part of the string, not a separator of the id */
+    expect_canonical("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME_UPPER\")",
+                     "Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=SAME_UPPER)");
+    expect_bad("Conv(x=1x3x8x8:f32,auto_pad=\"SAME,UPPER\",w=4x3x3x3)", "unknown auto_pad 'SAME,UPPER'");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME_UPPER)", "not a word or a quoted string");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME,UPPER)", "not a word or a quoted string");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME\"_UPPER)", "not a word or a quoted string");
 
     /* inputs: the same seed gives the same bits; the exact regime gives small integers */
     cc_case c;

@@ -16,6 +16,8 @@ expect_exit 2 "$CC" run --case 'Conv(x=1x3x2x2:f32,w=4x3x5x5)' --db "$db"; one_l
 expect_exit 2 "$CC" run --case 'Relu(x=4294967296x4294967296:f32)' --db "$db"; one_line_error "overflow"
 expect_exit 2 "$CC" run --case 'Relu(x=2x3:f99)' --db "$db";        one_line_error "unknown dtype"
 expect_exit 2 "$CC" run --case 'Relu(x=2x3:f32,alpha=1)' --db "$db"; one_line_error "unknown input or attribute 'alpha'"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad="SAME_UPPER)' --db "$db"; one_line_error "not a word or a quoted string"
+expect_exit 2 "$CC" run --case 'Conv(x=1x3x8x8:f32,auto_pad="SAME,UPPER",w=4x3x3x3)' --db "$db"; one_line_error "unknown auto_pad 'SAME,UPPER'"
 expect_exit 2 "$CC" run --timeout -1 --db "$db";                   one_line_error "timeout"
 expect_exit 2 "$CC" run --bogus --db "$db";                        one_line_error "unknown option"
 expect_exit 2 "$CC" frobnicate;                                    one_line_error "unknown command"
