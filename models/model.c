@@ -221,15 +221,11 @@ cc_status cc_mb_node(cc_model_builder *b, const char *op_name, const char *name,
     tmp.op = op;
     cc_status st = cc_node_set_defaults(&tmp, err);
     if (st) return st;
-    /* attributes: name=value items separated by top-level commas */
+    /* attributes: name=value items separated by top-level commas (outside brackets and
+       quoted strings) */
     const char *p = attrs ? attrs : "";
     while (*p) {
-        const char *q = p;
-        int depth = 0;
-        while (*q && (depth > 0 || *q != ',')) {
-            depth += *q == '[' ? 1 : *q == ']' ? -1 : 0;
-            q++;
-        }
+        const char *q = cc_attr_text_end(p, p + strlen(p), ",");
         char item[512];
         size_t len = (size_t)(q - p);
         if (len == 0 || len >= sizeof item)

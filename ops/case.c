@@ -128,16 +128,10 @@ cc_status cc_case_parse(const char *text, cc_case *out, cc_err *err)
 
     int given_attr[CC_MAX_ATTRS] = {0};
     int has_dtype[CC_MAX_IO] = {0};
-    /* split the body at top-level commas */
+    /* split the body at top-level commas (outside brackets and quoted strings) */
     const char *p = lp + 1, *end = text + tlen - 1;
     while (p < end) {
-        const char *q = p;
-        int depth = 0;
-        while (q < end && (depth > 0 || *q != ',')) {
-            if (*q == '[') depth++;
-            if (*q == ']') depth--;
-            q++;
-        }
+        const char *q = cc_attr_text_end(p, end, ",");
         char item[CC_CASE_ID_MAX];
         size_t ilen = (size_t)(q - p);
         if (ilen == 0 || ilen >= sizeof item)

@@ -83,7 +83,7 @@ static const char *kind_name(cc_attr_kind k)
     case CC_ATTR_FLOAT: return "a number";
     case CC_ATTR_INTS: return "a list of integers";
     case CC_ATTR_FLOATS: return "a list of numbers";
-    case CC_ATTR_STRING: return "a word";
+    case CC_ATTR_STRING: return "a word or a quoted string";
     case CC_ATTR_STRINGS: return "a list of words";
     case CC_ATTR_TENSOR: return "a tensor (dtype:[values])";
     }
@@ -97,6 +97,79 @@ static int is_word(const char *s, size_t len)
     for (size_t i = 0; i < len; i++)
         if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.') return 0;
     return 1;
+}
+
+/* The bytes of the quoted string s[0..len) ('"' first and last; inside, printable ASCII
+ * with \" for a quote, \\ for a backslash and \xHH for any other byte but NUL) into out
+ * (CC_ATTR_STR bytes). 0 on success; -1 for anything else, or a string too long. */
+static int unquote(const char *s, size_t len, char *out)
+{
+    if (len < 2 || s[0] != '"' || s[len - 1] != '"') return -1;
+    size_t i = 1, n = 0;
+    while (i < len - 1) {
+        unsigned char c = (unsigned char)s[i++];
+        if (c == '"' || c < 0x20 || c > 0x7e) return -1;
+        if (c == '\\') {
+            c = (unsigned char)s[i++];
+            if (c == 'x') {
+                if (i + 2 > len - 1 || !isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1])) return -1;
+                char hex[3] = { s[i], s[i + 1], '\0' };
+                c = (unsigned char)strtoul(hex, NULL, 16);
+                if (c == 0) return -1;
+                i += 2;
+            } else if (c != '"' && c != '\\') {
+                return -1;
+            }
+        }
+        if (n + 1 >= CC_ATTR_STR) return -1;
+        out[n++] = (char)c;
+    }
+    if (i != len - 1) return -1; /* the last quote was escaped: the string never closes */
+    out[n] = '\0';
+    return 0;
+}
+
+/* s quoted as unquote() reads it: a quote and a backslash escaped, every byte outside
+ * printable ASCII as \xHH, and an apostrophe as \x27 too: a canonical id stays whole within
+ * the shell's single quotes of a repro line (crosscheck run --case '<id>'). */
+static void quote(const char *s, char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n < 3) {
+        if (n) buf[0] = '\0';
+        return;
+    }
+    buf[len++] = '"';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        char e[8];
+        if (*p == '"' || *p == '\\') snprintf(e, sizeof e, "\\%c", *p);
+        else if (*p < 0x20 || *p > 0x7e || *p == '\'') snprintf(e, sizeof e, "\\x%02x", *p);
+        else snprintf(e, sizeof e, "%c", *p);
+        size_t el = strlen(e);
+        if (len + el + 2 > n) break;
+        memcpy(buf + len, e, el);
+        len += el;
+    }
+    buf[len++] = '"';
+    buf[len] = '\0';
+}
+
+const char *cc_attr_text_end(const char *p, const char *end, const char *stops)
+{
+    int depth = 0;
+    while (p < end) {
+        if (*p == '"') {
+            for (p++; p < end && *p != '"'; p++)
+                if (*p == '\\' && p + 1 < end) p++;
+            if (p < end) p++;
+            continue;
+        }
+        if (depth == 0 && strchr(stops, *p)) return p;
+        if (*p == '[') depth++;
+        if (*p == ']') depth--;
+        p++;
+    }
+    return end;
 }
 
 static int parse_int(const char *s, size_t len, int64_t *out)
@@ -145,8 +218,12 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
         if (parse_float(text, len, &r.f)) goto bad;
         break;
     case CC_ATTR_STRING:
-        if (!is_word(text, len)) goto bad;
-        memcpy(r.s, text, len + 1);
+        if (text[0] == '"') {
+            if (unquote(text, len, r.s)) goto bad;
+        } else {
+            if (!is_word(text, len)) goto bad;
+            memcpy(r.s, text, len + 1);
+        }
         break;
     case CC_ATTR_TENSOR: {
         /* dtype:[v,...] (rank 1) or dtype:v (rank 0); the elements as a list of the dtype's kind */
@@ -243,7 +320,10 @@ void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t
     switch (kind) {
     case CC_ATTR_INT: snprintf(buf, n, "%lld", (long long)v->i); return;
     case CC_ATTR_FLOAT: format_float(v->f, buf, n); return;
-    case CC_ATTR_STRING: snprintf(buf, n, "%s", v->s); return;
+    case CC_ATTR_STRING:
+        if (is_word(v->s, strlen(v->s))) snprintf(buf, n, "%s", v->s);
+        else quote(v->s, buf, n);
+        return;
     case CC_ATTR_TENSOR: {
         int len = snprintf(buf, n, "%s:", cc_dtype_name(v->tdtype));
         if (len < 0 || (size_t)len >= n) return;

@@ -87,6 +87,10 @@ typedef struct cc_io_def {
 
 /* An attribute's value. Case-id syntax by kind: 3; 0.5; [1,2]; [0.5,1]; word; [Sigmoid,Tanh]
  * (strings); f32:[0.5] (a tensor: dtype, then its elements, rank 1) or f32:0.5 (rank 0).
+ * A string that is not a word (letters, digits, '_', '-', '.') is written quoted:
+ * "ij,jk->ik" (Einsum's equation), with \" for a quote, \\ for a backslash and \xHH for a
+ * byte outside printable ASCII; a word is never quoted in a canonical id, and an apostrophe
+ * is written \x27 there (an id stays whole within a shell's single quotes).
  * Its layout is part of the target ABI (target.h). */
 typedef struct cc_attr_value {
     int set;                          /* 0: absent (optional, no default, not given) */
@@ -258,6 +262,12 @@ const char *cc_attr_str_at(const cc_node *n, const char *name, int k);
 cc_status cc_attr_tensor(const cc_node *n, const char *name, cc_tensor *t, cc_err *err);
 /* Sets every attribute of node->attrs to its schema default (absent where none). */
 cc_status cc_node_set_defaults(cc_node *node, cc_err *err);
+/* Where case-id text from p stops (p <= result <= end): the first character of `stops`
+ * outside brackets and quoted strings, or end. A quoted string runs from a '"' to the next
+ * '"' that no backslash escapes; one that does not close runs to end (the value is then
+ * malformed: its cc_attr_parse says so). What splits a case id into its items, and a
+ * sweep row's values into alternatives. */
+const char *cc_attr_text_end(const char *p, const char *end, const char *stops);
 /* Parses `text` in case-id syntax as attribute kind `kind` into v. */
 cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, cc_err *err);
 /* Formats v in canonical case-id syntax into buf. */

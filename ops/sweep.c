@@ -77,25 +77,22 @@ const cc_shape_class *cc_shape_class_find(const char *name)
 #define MAX_ALTS 16
 #define TEXT 256
 
-/* Splits s at top-level commas (not inside brackets) into items; 0 on overflow. */
+/* Splits s at top-level commas (not inside brackets or quoted strings) into items; -1 on
+ * overflow. */
 static int split_items(const char *s, char items[][TEXT], int max)
 {
-    int n = 0, depth = 0;
-    size_t len = 0;
+    int n = 0;
     if (!s || !*s) return 0;
-    for (const char *p = s;; p++) {
-        if (*p == '\0' || (*p == ',' && depth == 0)) {
+    const char *end = s + strlen(s);
+    for (const char *p = s; p <= end;) {
+        const char *q = cc_attr_text_end(p, end, ",");
+        size_t len = (size_t)(q - p);
+        if (len) {
             if (n == max || len >= TEXT) return -1;
-            items[n][len] = '\0';
-            if (len) n++;
-            len = 0;
-            if (!*p) break;
-            continue;
+            memcpy(items[n], p, len);
+            items[n++][len] = '\0';
         }
-        if (*p == '[') depth++;
-        if (*p == ']') depth--;
-        if (len + 1 >= TEXT) return -1;
-        items[n][len++] = *p;
+        p = q + 1;
     }
     return n;
 }
@@ -180,37 +177,23 @@ static cc_status apply_attrs(const char *text, attr_spec *specs, int *n, cc_err 
         }
         attr_spec *a = &specs[j];
         memcpy(a->name, items[i], (size_t)(eq - items[i]) + 1); /* length checked above */
-        const char *v = eq + 1;
-        /* '|' crosses, '/' spreads; one kind per attribute (outside brackets) */
-        int depth = 0, has_bar = 0, has_slash = 0;
-        for (const char *p = v; *p; p++) {
-            if (*p == '[') depth++;
-            else if (*p == ']') depth--;
-            else if (depth == 0 && *p == '|') has_bar = 1;
-            else if (depth == 0 && *p == '/') has_slash = 1;
-        }
+        const char *v = eq + 1, *vend = v + strlen(v);
+        /* '|' crosses, '/' spreads; one kind per attribute (outside brackets and quoted strings) */
+        int has_bar = cc_attr_text_end(v, vend, "|") != vend, has_slash = cc_attr_text_end(v, vend, "/") != vend;
         if (has_bar && has_slash)
             return cc_err_set(err, CC_ERR_INTERNAL, "attribute '%s' mixes '|' and '/'", a->name);
-        char sep = has_slash ? '/' : '|';
+        const char *sep = has_slash ? "/" : "|";
         a->spread = has_slash;
         a->n_alt = 0;
-        size_t len = 0;
-        depth = 0;
-        for (const char *p = v;; p++) {
-            if (*p == '\0' || (*p == sep && depth == 0)) {
-                if (a->n_alt == MAX_ALTS || len == 0)
-                    return cc_err_set(err, CC_ERR_INTERNAL, "attribute '%s': empty or too many values",
-                                      a->name);
-                a->alt[a->n_alt][len] = '\0';
-                a->n_alt++;
-                len = 0;
-                if (!*p) break;
-                continue;
-            }
-            if (*p == '[') depth++;
-            if (*p == ']') depth--;
-            if (len + 1 >= TEXT) return cc_err_set(err, CC_ERR_INTERNAL, "attribute '%s' too long", a->name);
-            a->alt[a->n_alt][len++] = *p;
+        for (const char *p = v; p <= vend;) {
+            const char *q = cc_attr_text_end(p, vend, sep);
+            size_t len = (size_t)(q - p);
+            if (a->n_alt == MAX_ALTS || len == 0)
+                return cc_err_set(err, CC_ERR_INTERNAL, "attribute '%s': empty or too many values", a->name);
+            if (len >= TEXT) return cc_err_set(err, CC_ERR_INTERNAL, "attribute '%s' too long", a->name);
+            memcpy(a->alt[a->n_alt], p, len);
+            a->alt[a->n_alt++][len] = '\0';
+            p = q + 1;
         }
     }
     return CC_OK;

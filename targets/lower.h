@@ -231,4 +231,24 @@ void cc_lower_roialign_measure(const cc_lower_roialign_geom *g, const float box[
 /* Sample i of bin b along axis a (0: y, 1: x) of roi r. */
 float cc_lower_roialign_coord(const cc_lower_roialign_roi *r, int a, int64_t b, int64_t i);
 
+/* Einsum (opset 12; ops/matmul_einsum.c states the semantics) over operands in[0..n_in):
+ * the output's axes (row-major, its rank) then the labels summed over (those of dim 1
+ * dropped), with each axis's dim and each operand's element stride along it. A letter
+ * repeated in an operand adds up the strides of its axes (a diagonal); an ellipsis dim of
+ * 1 broadcast against a longer one has stride 0. Output element o: its coordinates along
+ * the first n_out axes; the sum, over every coordinate of the n_sum others, of the product
+ * of operand t's elements at sum_a coordinate_a * stride[t][a]. CC_ERR_ARG for an
+ * equation that does not fit the operands (infer has refused it before), CC_ERR_UNSUPPORTED
+ * for more operands or summed labels than the tables hold. */
+#define CC_LOWER_EINSUM_MAX_IN 8
+#define CC_LOWER_EINSUM_MAX_SUM 16
+#define CC_LOWER_EINSUM_MAX_AXES (CC_MAX_RANK + CC_LOWER_EINSUM_MAX_SUM)
+typedef struct cc_lower_einsum_geom {
+    int n_in, n_out, n_sum;
+    int64_t dims[CC_LOWER_EINSUM_MAX_AXES];
+    int64_t stride[CC_LOWER_EINSUM_MAX_IN][CC_LOWER_EINSUM_MAX_AXES];
+    int64_t out_count, sum_count; /* the products of the output's and the summed dims */
+} cc_lower_einsum_geom;
+cc_status cc_lower_einsum(const cc_node *node, const cc_tensor *const *in, cc_lower_einsum_geom *e, cc_err *err);
+
 #endif

@@ -23,6 +23,7 @@
  * importer declined with CC_ERR_UNSUPPORTED, e.g. an older opset whose semantics differ;
  * listed with the reason). An import error other than "unsupported" on an official test
  * model is a failure: the model is valid, so the importer or an op's infer() is wrong.
+ * Imported Einsum nodes' case ids (quoted equations) must parse back to themselves.
  * Set CC_ONNX_NODE_DIR to use another copy of the test data; CC_ONNX_VERBOSE=1 prints
  * every test's outcome. Exit 77 when the data is absent. */
 #include <dirent.h>
@@ -38,7 +39,7 @@
 #define DEFAULT_DIR "/usr/include/onnx/backend/test/data/node"
 /* Tests matched when this file was written; fewer means a regression (or a different
  * copy of the test data: then update the figure with the reason). */
-#define MIN_MATCHED 828
+#define MIN_MATCHED 833
 
 /* Tests that import but whose expected outputs differ from the golden model, with why.
  * Each must still mismatch (a fixed one should leave this list). */
@@ -228,6 +229,34 @@ done:
     cc_onnx_testdata_free(&td);
 }
 
+/* An imported node's case id: Einsum's equations, with their commas, arrows and spaces,
+ * are written quoted and parse back to the same id (what bench and model diagnostics run). */
+static void einsum_case_ids(const char *dir)
+{
+    static const struct {
+        const char *test, *id;
+    } want[] = {
+        { "test_einsum_batch_matmul", "Einsum(x0=5x2x3:f64,x1=5x3x4,equation=\"bij, bjk -> bik\")" },
+        { "test_einsum_batch_diagonal", "Einsum(x0=3x5x5:f64,equation=\"...ii ->...i\")" },
+        { "test_einsum_inner_prod", "Einsum(x0=5:f64,x1=5,equation=\"i,i\")" },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char path[1024], id[CC_CASE_ID_MAX];
+        snprintf(path, sizeof path, "%s/%s/model.onnx", dir, want[i].test);
+        cc_model *m = NULL;
+        cc_err e = { 0 };
+        cc_case c;
+        CHECK_OK(cc_onnx_load(path, NULL, &m, &e));
+        if (!m) continue;
+        CHECK_OK(cc_model_node_case_id(m, 0, id, sizeof id, &e));
+        if (strcmp(id, want[i].id) != 0) fprintf(stderr, "%s: case id %s, want %s\n", want[i].test, id, want[i].id);
+        CHECK(strcmp(id, want[i].id) == 0);
+        CHECK_OK(cc_case_parse(id, &c, &e));
+        CHECK(strcmp(c.id, id) == 0);
+        cc_model_free(m);
+    }
+}
+
 int main(void)
 {
     const char *dir = getenv("CC_ONNX_NODE_DIR");
@@ -266,6 +295,7 @@ int main(void)
     for (int i = 0; i < s.n_missing; i++) printf(" %s %d%s", s.missing[i].name, s.missing[i].n, i + 1 < s.n_missing ? "," : "");
     printf("\n");
     CHECK(s.matched >= MIN_MATCHED);
+    einsum_case_ids(dir);
     for (int i = 0; i < n; i++) free(tests[i]);
     free(tests);
     return CC_TEST_RESULT();

@@ -1,6 +1,7 @@
 /* test_attrs.c — attribute values in case-id syntax, every kind: what parses, what is
  * refused with a reason, the canonical form (format after parse is a fixed point), and
  * equality; the strings and tensor kinds through their accessors. */
+#include <stddef.h>
 #include <string.h>
 
 #include "../../harness/cctest.h"
@@ -44,6 +45,79 @@ static void scalars_and_lists(void)
     refused(CC_ATTR_STRING, "0123456789012345678901234567890123"); /* longer than CC_ATTR_STR */
 }
 
+/* A string that is not a word is quoted in case-id syntax: what an Einsum equation needs
+ * (commas, "->", spaces), and whatever bytes an imported model's string holds. A word is
+ * never quoted in a canonical id, so the ids stored before quoting existed read the same. */
+static void quoted_strings(void)
+{
+    round_trip(CC_ATTR_STRING, "\"ij,jk->ik\"", "\"ij,jk->ik\"");
+    round_trip(CC_ATTR_STRING, "\"bij, bjk -> bik\"", "\"bij, bjk -> bik\"");
+    round_trip(CC_ATTR_STRING, "\"...ii->...i\"", "\"...ii->...i\"");
+    round_trip(CC_ATTR_STRING, "\"half_pixel\"", "half_pixel"); /* a word: written bare */
+    round_trip(CC_ATTR_STRING, "\"...\"", "...");
+    round_trip(CC_ATTR_STRING, "\"\"", "\"\"");          /* the empty string */
+    round_trip(CC_ATTR_STRING, "\"a\\\"b\\\\c\"", "\"a\\\"b\\\\c\""); /* a"b\c */
+    round_trip(CC_ATTR_STRING, "\"\\x41\\x0a\\xC3\\xa9\"", "\"A\\x0a\\xc3\\xa9\"");
+    round_trip(CC_ATTR_STRING, "\"it's\"", "\"it\\x27s\"");      /* no apostrophe in a canonical id */
+    cc_attr_value v;
+    cc_err e = { 0 };
+    CHECK_OK(cc_attr_parse(CC_ATTR_STRING, "\"i,i\"", &v, &e));
+    CHECK(strcmp(v.s, "i,i") == 0);
+    CHECK_OK(cc_attr_parse(CC_ATTR_STRING, "\"a\\\"b\\\\c\"", &v, &e));
+    CHECK(strcmp(v.s, "a\"b\\c") == 0);
+    CHECK_OK(cc_attr_parse(CC_ATTR_STRING, "\"\\x41\\x0a\\xC3\\xa9\"", &v, &e));
+    CHECK(strcmp(v.s, "A\n\xc3\xa9") == 0);
+    /* every byte but NUL formats to text that parses back to it */
+    for (int c = 1; c < 256; c++) {
+        cc_attr_value a, b;
+        memset(&a, 0, sizeof a);
+        a.set = 1;
+        a.s[0] = (char)c;
+        a.s[1] = 'x';
+        char buf[64];
+        cc_attr_format(CC_ATTR_STRING, &a, buf, sizeof buf);
+        CHECK_OK(cc_attr_parse(CC_ATTR_STRING, buf, &b, &e));
+        CHECK(cc_attr_equal(CC_ATTR_STRING, &a, &b));
+    }
+    /* the longest string fits quoted with every byte escaped */
+    cc_attr_value a, b;
+    memset(&a, 0, sizeof a);
+    a.set = 1;
+    memset(a.s, 0x01, CC_ATTR_STR - 1);
+    char buf[4 * CC_ATTR_STR + 3];
+    cc_attr_format(CC_ATTR_STRING, &a, buf, sizeof buf);
+    CHECK(strlen(buf) == 4 * (CC_ATTR_STR - 1) + 2);
+    CHECK_OK(cc_attr_parse(CC_ATTR_STRING, buf, &b, &e));
+    CHECK(cc_attr_equal(CC_ATTR_STRING, &a, &b));
+    refused(CC_ATTR_STRING, "\"ij,jk");                  /* not closed */
+    refused(CC_ATTR_STRING, "\"");
+    refused(CC_ATTR_STRING, "\"ij\\\"");                 /* the closing quote escaped */
+    refused(CC_ATTR_STRING, "\"ij\"k\"");                /* a quote inside */
+    refused(CC_ATTR_STRING, "\"ij\"x");                  /* text after the string */
+    refused(CC_ATTR_STRING, "ij\"x\"");                  /* a quote inside a word */
+    refused(CC_ATTR_STRING, "\"a\\qb\"");                /* no such escape */
+    refused(CC_ATTR_STRING, "\"a\\x4\"");                /* one hex digit */
+    refused(CC_ATTR_STRING, "\"a\\xg0\"");
+    refused(CC_ATTR_STRING, "\"a\\x00\"");               /* NUL ends a C string */
+    refused(CC_ATTR_STRING, "\"a\nb\"");                 /* a control byte unescaped */
+    refused(CC_ATTR_STRING, "\"\xc3\xa9\"");             /* a byte past ASCII unescaped */
+    refused(CC_ATTR_STRING, "\"0123456789012345678901234567890,\""); /* 32 bytes: one too many */
+    refused(CC_ATTR_STRING, "ij,jk->ik");                /* unquoted */
+    /* where a case id or a sweep row splits: at commas and bars outside quotes */
+    const char *t = "equation=\"a,b->ab\",x=[1,2]|\"p|q\"";
+    const char *end = t + strlen(t);
+    const char *q = cc_attr_text_end(t, end, ",");
+    CHECK(q - t == (ptrdiff_t)strlen("equation=\"a,b->ab\""));
+    const char *r = cc_attr_text_end(q + 1, end, "|");
+    CHECK(r - (q + 1) == (ptrdiff_t)strlen("x=[1,2]"));
+    CHECK(cc_attr_text_end(r + 1, end, "|,") == end);
+    CHECK(cc_attr_text_end(t, end, "|") == r);
+    const char *open = "\"a,b";                        /* an unclosed string runs to the end */
+    CHECK(cc_attr_text_end(open, open + 4, ",") == open + 4);
+    const char *esc = "\"a\\\",b\",c";             /* "a\",b",c: the escaped quote stays inside */
+    CHECK(cc_attr_text_end(esc, esc + strlen(esc), ",") == esc + 7);
+}
+
 static void strings(void)
 {
     round_trip(CC_ATTR_STRINGS, "[Sigmoid,Tanh,Tanh]", "[Sigmoid,Tanh,Tanh]");
@@ -56,7 +130,7 @@ static void strings(void)
     CHECK(!cc_attr_equal(CC_ATTR_STRINGS, &a, &b));
     refused(CC_ATTR_STRINGS, "[Sigmoid,,Tanh]");
     refused(CC_ATTR_STRINGS, "[Sigmoid,Ta nh]");
-    refused(CC_ATTR_STRINGS, "[a,b,c,d,e,f,g,h,i]"); /* more than CC_MAX_STRS */
+    refused(CC_ATTR_STRINGS, "[a,b,c,d,e,f,g,h,i]");     /* more than CC_MAX_STRS */
 }
 
 static void tensors(void)
@@ -77,11 +151,11 @@ static void tensors(void)
     CHECK(!cc_attr_equal(CC_ATTR_TENSOR, &v, &w)); /* same value, other dtype */
     CHECK_OK(cc_attr_parse(CC_ATTR_TENSOR, "f32:0.5", &w, &e));
     CHECK(!cc_attr_equal(CC_ATTR_TENSOR, &v, &w)); /* same value, other rank */
-    refused(CC_ATTR_TENSOR, "[0.5]");          /* no dtype */
-    refused(CC_ATTR_TENSOR, "q7:[1]");         /* no such dtype */
-    refused(CC_ATTR_TENSOR, "u8:[256]");       /* out of the dtype's range */
-    refused(CC_ATTR_TENSOR, "i32:[1.5]");      /* not an integer */
-    refused(CC_ATTR_TENSOR, "f32:1,2");        /* rank 0 holds one value */
+    refused(CC_ATTR_TENSOR, "[0.5]");                    /* no dtype */
+    refused(CC_ATTR_TENSOR, "q7:[1]");                   /* no such dtype */
+    refused(CC_ATTR_TENSOR, "u8:[256]");                 /* out of the dtype's range */
+    refused(CC_ATTR_TENSOR, "i32:[1.5]");                /* not an integer */
+    refused(CC_ATTR_TENSOR, "f32:1,2");                  /* rank 0 holds one value */
     refused(CC_ATTR_TENSOR, "f32:[nan]");
 }
 
@@ -115,6 +189,7 @@ static void accessors(void)
 int main(void)
 {
     scalars_and_lists();
+    quoted_strings();
     strings();
     tensors();
     accessors();

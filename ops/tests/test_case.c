@@ -1,6 +1,6 @@
-/* test_case.c — case-id parsing and canonical printing, and input generation, on real
- * catalog ops (Relu, Conv, Clip, Reshape); ids of tensors too large to allocate validate
- * without allocating them. */
+/* test_case.c — case-id parsing and canonical printing (quoted strings too: Einsum's
+ * equations), and input generation, on real catalog ops (Relu, Conv, Clip, Reshape); ids
+ * of tensors too large to allocate validate without allocating them. */
 #include "op_test.h"
 
 static void expect_bad(const char *id, const char *needle)
@@ -80,6 +80,25 @@ int main(void)
     expect_bad("LeakyRelu(x=4:f32,alpha=1e39)", "attribute alpha");
     expect_bad("LeakyRelu(x=4:f32,alpha=1e999)", "attribute alpha");
     expect_canonical("LeakyRelu(x=4:f32,alpha=-inf)", "LeakyRelu(x=4:f32,alpha=-inf)");
+    /* a string attribute may be quoted, and a word is written bare; a comma inside the
+     * quotes is part of the string, not a separator of the id */
+    expect_canonical("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME_UPPER\")",
+                     "Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=SAME_UPPER)");
+    expect_bad("Conv(x=1x3x8x8:f32,auto_pad=\"SAME,UPPER\",w=4x3x3x3)", "unknown auto_pad 'SAME,UPPER'");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME_UPPER)", "not a word or a quoted string");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME,UPPER)", "not a word or a quoted string");
+    expect_bad("Conv(x=1x3x8x8:f32,w=4x3x3x3,auto_pad=\"SAME\"_UPPER)", "not a word or a quoted string");
+    /* Einsum's equations: commas, "->", dots and spaces kept inside the quotes; a word bare */
+    expect_canonical("Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->ik\")", "Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->ik\")");
+    expect_canonical("Einsum(equation=\"bij, bjk -> bik\",x1=5x3x4:f32,x0=5x2x3:f32)",
+                     "Einsum(x0=5x2x3:f32,x1=5x3x4,equation=\"bij, bjk -> bik\")");
+    expect_canonical("Einsum(x0=3x5x5:f64,equation=\"...ii ->...i\")", "Einsum(x0=3x5x5:f64,equation=\"...ii ->...i\")");
+    expect_canonical("Einsum(x0=6x6:f32,equation=\"ii\")", "Einsum(x0=6x6:f32,equation=ii)");
+    expect_bad("Einsum(x0=2x3:f32,x1=3x4,equation=ij,jk->ik)", "expected name=value, got 'jk->ik'");
+    expect_bad("Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->ik)", "not a word or a quoted string");
+    expect_bad("Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->ik\",)", "a comma before ')'");
+    expect_bad("Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->ik,\")", "the output has a ','");
+    expect_bad("Einsum(x0=2x3:f32,x1=3x4,equation=\"ij,jk->iz\")", "output letter 'z' is in no input");
 
     /* inputs: the same seed gives the same bits; the exact regime gives small integers */
     cc_case c;

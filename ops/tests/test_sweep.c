@@ -1,7 +1,7 @@
 /* test_sweep.c — the sweep rows' expansion (ops/sweep.h), checked against ids written out
  * by hand: plain rows, cross products, spreads, absent values, shape classes with dropped
- * inputs and changed dtypes, the other-8-bit dtype, quick and dtype filters, tags, and
- * malformed rows. Then the catalog: every op's quick sweep is exactly its full sweep's
+ * inputs and changed dtypes, the other-8-bit dtype, quick and dtype filters, tags, quoted
+ * values holding separators, and malformed rows. Then the catalog: every op's quick sweep is exactly its full sweep's
  * quick-tagged cases, and every op has edge cases. */
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +147,24 @@ static void classes_and_spreads(void)
     cc_case_list_free(&l);
 }
 
+/* Quoted strings: a comma, a bar or a slash inside the quotes belongs to the value. */
+static void quoted_values(void)
+{
+    cc_status st;
+    cc_err err = { 0 };
+    static const cc_sweep_row crossed[] = { { 0, "x0=2x3,x1=3x2", "equation=\"ij,jk->ik\"|\"ij,ji->\"|\"a|b\"" } };
+    cc_case_list l = expand("Einsum", crossed, 1, CC_F32, 0, &st, &err);
+    CHECK(st == CC_OK && l.n == 3);
+    CHECK(has(&l, "Einsum(x0=2x3:f32,x1=3x2,equation=\"ij,jk->ik\")"));
+    CHECK(has(&l, "Einsum(x0=2x3:f32,x1=3x2,equation=\"ij,ji->\")"));
+    CHECK(has(&l, "Einsum(x0=2x3:f32,x1=3x2,equation=\"a|b\")"));
+    cc_case_list_free(&l);
+    static const cc_sweep_row spread[] = { { 0, "x0=4,x1=4", "equation=\"i,i\"/\"i,i->i\"/\"a/b\"" } };
+    l = expand("Einsum", spread, 1, CC_F32, 0, &st, &err);
+    CHECK(st == CC_OK && l.n == 1 && has(&l, "Einsum(x0=4:f32,x1=4,equation=\"i,i\")"));
+    cc_case_list_free(&l);
+}
+
 static void malformed(void)
 {
     static const cc_sweep_row bad[][1] = {
@@ -213,6 +231,7 @@ int main(void)
 {
     plain_and_products();
     classes_and_spreads();
+    quoted_values();
     malformed();
     catalog();
     return cc_test_failures ? 1 : 0;

@@ -1,6 +1,7 @@
 /* matmul.c — cpu kernels of the matmul family: Gemm (transA/transB, alpha, beta, C
  * broadcast to [M,N]) and MatMul (numpy matmul: batch broadcasting, 1-D promotion) through
- * cblas_sgemm; MatMulInteger and QLinearMatMul with exact int32 accumulation.
+ * cblas_sgemm; MatMulInteger and QLinearMatMul with exact int32 accumulation; Det; Einsum
+ * over the stride tables of ../lower.h.
  *
  * f16/bf16 operands are converted to f32 scratch (constant operands once, in prepare),
  * the product is computed in f32 and rounded back to the case dtype. GEMMs run through
@@ -13,6 +14,7 @@
 
 #include <cblas.h>
 
+#include "../lower.h"
 #include "common.h"
 
 /* f32 staging of up to three float operands and the output. */
@@ -481,6 +483,127 @@ static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* Einsum: the equation lowered once (../lower.h's stride tables); per output element, the
+ * operands' offsets from its coordinates, then an odometer over the summed labels that
+ * steps each operand's offset by its stride. Floats: operands converted to float32, each
+ * product of N operands formed with N - 2 multiplications and added with one fmaf.
+ * Integers (i8, u8, i32, i64): 64-bit products and sums wrapping modulo 2^64, the result
+ * wrapped to the dtype (numpy's integer einsum). */
+static cc_support einsum_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I8 && d != CC_U8 && d != CC_I32 && d != CC_I64) {
+        snprintf(reason, n, "%s: cpu has no kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status einsum_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx, (void)n_out, (void)out;
+    cc_lower_einsum_geom *e = malloc(sizeof *e);
+    if (!e) return cc_err_set(err, CC_ERR_NOMEM, "Einsum: out of memory");
+    cc_status st = cc_lower_einsum(node, in, e, err);
+    if (st) {
+        free(e);
+        return st;
+    }
+    cc_backend_note("stride tables, %d summed label%s", e->n_sum, e->n_sum == 1 ? "" : "s");
+    *state = e;
+    return CC_OK;
+}
+
+static int64_t int_at(const void *p, cc_dtype d, int64_t i)
+{
+    switch (d) {
+    case CC_I8: return ((const int8_t *)p)[i];
+    case CC_U8: return ((const uint8_t *)p)[i];
+    case CC_I32: return ((const int32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
+static void int_put(void *p, cc_dtype d, int64_t i, uint64_t v)
+{
+    switch (d) {
+    case CC_I8: ((int8_t *)p)[i] = (int8_t)(uint8_t)v; break;
+    case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case CC_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)v; break;
+    default: ((int64_t *)p)[i] = (int64_t)v; break;
+    }
+}
+
+static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    (void)ctx, (void)node, (void)n_out;
+    const cc_lower_einsum_geom *e = state;
+    const int n = e->n_in, A = e->n_out, S = e->n_sum;
+    const cc_dtype dt = in[0]->dtype;
+    const int is_float = cc_dtype_is_float(dt);
+    const float *xf[CC_LOWER_EINSUM_MAX_IN] = { 0 };
+    float *conv[CC_LOWER_EINSUM_MAX_IN] = { 0 }, *yf = NULL, *y = NULL;
+    cc_status st = CC_OK;
+    for (int t = 0; t < n && is_float; t++) {
+        if (dt == CC_F32) {
+            xf[t] = in[t]->data;
+            continue;
+        }
+        int64_t cnt = cc_tensor_numel(in[t]);
+        if (!(conv[t] = malloc(sizeof(float) * (size_t)(cnt + 1)))) goto nomem;
+        cc_cpu_to_f32(in[t]->data, dt, conv[t], cnt);
+        xf[t] = conv[t];
+    }
+    if (is_float && dt != CC_F32 && !(yf = malloc(sizeof(float) * (size_t)(e->out_count + 1)))) goto nomem;
+    if (is_float) y = dt == CC_F32 ? out[0].data : yf;
+
+#pragma omp parallel for schedule(static) if ((double)e->out_count * (double)(e->sum_count + 1) > 65536)
+    for (int64_t o = 0; o < e->out_count; o++) {
+        int64_t off[CC_LOWER_EINSUM_MAX_IN] = { 0 }, c[CC_LOWER_EINSUM_MAX_SUM] = { 0 };
+        int64_t rest = o;
+        for (int a = A - 1; a >= 0; a--) {
+            int64_t k = rest % e->dims[a];
+            rest /= e->dims[a];
+            for (int t = 0; t < n; t++) off[t] += k * e->stride[t][a];
+        }
+        float acc = 0.0f;
+        uint64_t iacc = 0;
+        for (int64_t step = 0; step < e->sum_count; step++) {
+            if (is_float) {
+                float p = xf[0][off[0]];
+                for (int t = 1; t < n - 1; t++) p *= xf[t][off[t]];
+                acc = n == 1 ? acc + p : fmaf(p, xf[n - 1][off[n - 1]], acc);
+            } else {
+                uint64_t p = (uint64_t)int_at(in[0]->data, dt, off[0]);
+                for (int t = 1; t < n; t++) p *= (uint64_t)int_at(in[t]->data, dt, off[t]);
+                iacc += p;
+            }
+            for (int s = S - 1; s >= 0; s--) {
+                const int a = A + s;
+                for (int t = 0; t < n; t++) off[t] += e->stride[t][a];
+                if (++c[s] < e->dims[a]) break;
+                c[s] = 0;
+                for (int t = 0; t < n; t++) off[t] -= e->stride[t][a] * e->dims[a];
+            }
+        }
+        if (is_float) y[o] = acc;
+        else int_put(out[0].data, dt, o, iacc);
+    }
+    if (yf) cc_cpu_from_f32(yf, out[0].data, dt, e->out_count);
+    goto done;
+nomem:
+    st = cc_err_set(err, CC_ERR_NOMEM, "Einsum: out of memory");
+done:
+    for (int t = 0; t < n; t++) free(conv[t]);
+    free(yf);
+    return st;
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Gemm, .supports = float_only, .prepare = gemm_prepare, .release = stage_release,
       .run = gemm_run },
@@ -489,6 +612,8 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_MatMulInteger, .prepare = mmi_prepare, .release = qmm_release, .run = mmi_run },
     { .op = CC_OP_ID_QLinearMatMul, .prepare = qlmm_prepare, .release = qmm_release, .run = qlmm_run },
     { .op = CC_OP_ID_Det, .supports = float_only, .run = det_run },
+    { .op = CC_OP_ID_Einsum, .supports = einsum_supports, .prepare = einsum_prepare, .release = free,
+      .run = einsum_run },
 };
 
 const cc_kernel_list cc_cpu_family_matmul = {

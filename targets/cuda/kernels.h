@@ -367,6 +367,22 @@ cudaError_t cc_cuda_requant_mm(cudaStream_t s, const int32_t *acc, cc_cuda_qpara
                                cc_cuda_qparam bs, cc_cuda_qparam ys, cc_cuda_qparam yzp,
                                int ydtype, void *y, const cc_cuda_mm *g);
 
+/* ---- Einsum (kernels_einsum.cu) ------------------------------------------------------- */
+
+/* Einsum over targets/lower.h's stride tables (cc_lower_einsum): g (device memory) holds
+ * the dims of the n_out output axes and of the n_sum summed labels, then, for each of the
+ * n operands x.x[0..n), its element stride along each of those axes. One thread per output
+ * element: its coordinates give each operand's first offset, an odometer over the summed
+ * labels steps them. f32, f16, bf16: products in float, the last factor added through
+ * fmaf; i32, i64: products and sums in 64 bits, wrapping, stored wrapped to the dtype. */
+#define CC_CUDA_EINSUM_MAX_IN 8
+#define CC_CUDA_EINSUM_MAX_SUM 16
+typedef struct cc_cuda_operands {
+    const void *x[CC_CUDA_EINSUM_MAX_IN];
+} cc_cuda_operands;
+cudaError_t cc_cuda_einsum(cudaStream_t s, int dtype, cc_cuda_operands x, void *y, const int64_t *g, int n, int n_out,
+                           int n_sum, int64_t out_count, int64_t sum_count);
+
 #ifdef __cplusplus
 }
 #endif

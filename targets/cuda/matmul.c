@@ -1,6 +1,7 @@
 /* matmul.c — cuda kernels of the matmul family: Gemm and MatMul through cuBLASLt
  * (cublasLtMatmul, algorithm from cublasLtMatmulAlgoGetHeuristic in prepare), and
- * MatMulInteger / QLinearMatMul through the project's int32 kernel (kernels_int.cu).
+ * MatMulInteger / QLinearMatMul through the project's int32 kernel (kernels_int.cu); Det
+ * (kernels_data.cu) and Einsum (kernels_einsum.cu) by the project's own kernels.
  *
  * Row-major C = A @ B is computed as the column-major C^T = B^T A^T, so cuBLASLt's A is
  * our b and its B our a. MatMul's numpy batch broadcasting becomes strided batches (a
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cuda_internal.h"
 
 #define WORKSPACE_MAX ((size_t)32 << 20)
@@ -567,6 +569,85 @@ static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
+/* ---- Einsum ----------------------------------------------------------------------------- */
+
+/* kernels_einsum.cu's kernel over ../lower.h's stride tables, copied to the device once. */
+_Static_assert(CC_CUDA_EINSUM_MAX_IN == CC_LOWER_EINSUM_MAX_IN && CC_CUDA_EINSUM_MAX_SUM == CC_LOWER_EINSUM_MAX_SUM,
+               "the cuda kernel walks the tables of ../lower.h");
+
+typedef struct einsum_state {
+    cc_lower_einsum_geom e;
+    int64_t *g; /* device: the dims, then each operand's strides */
+} einsum_state;
+
+static void einsum_release(void *state)
+{
+    einsum_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->g);
+    free(s);
+}
+
+static cc_support einsum_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I32 && d != CC_I64) {
+        snprintf(reason, n, "Einsum: cuda has no kernel for dtype %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_einsum_geom e;
+    cc_err err;
+    if (cc_lower_einsum(node, in, &e, &err)) {
+        snprintf(reason, n, "cuda: %s", err.msg);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status einsum_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)n_out, (void)out;
+    cc_cuda_ctx *c = ctx;
+    einsum_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "Einsum: out of memory");
+    cc_status st = cc_lower_einsum(node, in, &s->e, err);
+    const int axes = s->e.n_out + s->e.n_sum;
+    int64_t table[CC_LOWER_EINSUM_MAX_AXES * (CC_LOWER_EINSUM_MAX_IN + 1)];
+    size_t bytes = sizeof(int64_t) * (size_t)(axes * (s->e.n_in + 1));
+    if (!st) {
+        for (int a = 0; a < axes; a++) table[a] = s->e.dims[a];
+        for (int t = 0; t < s->e.n_in; t++)
+            for (int a = 0; a < axes; a++) table[axes + t * axes + a] = s->e.stride[t][a];
+        st = cc_cuda_alloc(bytes, (void **)&s->g, "Einsum tables", err);
+    }
+    if (!st) st = cc_cuda_put(c, s->g, table, bytes, "Einsum tables", err);
+    if (st) {
+        einsum_release(s);
+        return st;
+    }
+    cc_backend_note("einsum kernel, one thread per output, %d summed label%s", s->e.n_sum, s->e.n_sum == 1 ? "" : "s");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const einsum_state *s = state;
+    cc_cuda_operands x;
+    memset(&x, 0, sizeof x);
+    for (int t = 0; t < s->e.n_in; t++) x.x[t] = in[t]->data;
+    return cc_cuda_check(cc_cuda_einsum(c->stream, in[0]->dtype, x, out[0].data, s->g, s->e.n_in, s->e.n_out, s->e.n_sum,
+                                        s->e.out_count, s->e.sum_count),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Gemm, .supports = fmm_supports, .prepare = fmm_prepare, .release = fmm_release,
       .run = fmm_run },
@@ -577,6 +658,8 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_QLinearMatMul, .supports = imm_supports, .prepare = imm_prepare, .release = imm_release,
       .run = imm_run },
     { .op = CC_OP_ID_Det, .supports = fmm_supports, .prepare = det_prepare, .release = det_release, .run = det_run },
+    { .op = CC_OP_ID_Einsum, .supports = einsum_supports, .prepare = einsum_prepare, .release = einsum_release,
+      .run = einsum_run },
 };
 
 const cc_kernel_list cc_cuda_family_matmul = {

@@ -2,7 +2,8 @@
  * kernels/gemm_tiled.cl; 8-bit: kernels/gemm_q8.cl), shared with the convolutions, and the
  * matmul family: Gemm (transposes, alpha, beta, broadcast C), MatMul (numpy batch
  * broadcasting, 1-D operands), MatMulInteger and QLinearMatMul (per-tensor, per-row and
- * per-column zero points and scales, constants read at prepare).
+ * per-column zero points and scales, constants read at prepare); Det (gemm_naive.cl) and
+ * Einsum (einsum.cl).
  *
  * Variants (the context's preference, see ocl_gemm_pref, decides between the first two):
  *  - vector (CPU devices): each work-item computes 8 x 16 outputs (8 x 8 where the
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "ocl.h"
 
 #define TILED_WG 256
@@ -535,12 +537,71 @@ static cc_status det_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* ---- Einsum --------------------------------------------------------------------------- */
+
+/* einsum.cl, one work-item per output element, over ../lower.h's stride tables (uploaded
+ * once, as int32: every offset is within an int32-indexable operand). */
+static cc_support einsum_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I32 && d != CC_I64) {
+        snprintf(reason, n, "opencl: no Einsum kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    cc_lower_einsum_geom e;
+    cc_err err;
+    if (cc_lower_einsum(node, in, &e, &err)) {
+        snprintf(reason, n, "opencl: %s", err.msg);
+        return CC_SUPPORT_NO;
+    }
+    if (e.sum_count > INT32_MAX) {
+        snprintf(reason, n, "opencl: Einsum sums 2^31 or more products per output element (kernels count with int32)");
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status einsum_prepare(ocl_build *b, cc_err *err)
+{
+    cc_lower_einsum_geom e;
+    cc_status st = cc_lower_einsum(b->node, b->in, &e, err);
+    if (st || e.out_count == 0) return st;
+    const int axes = e.n_out + e.n_sum;
+    int table[CC_LOWER_EINSUM_MAX_AXES * (CC_LOWER_EINSUM_MAX_IN + 1)];
+    for (int a = 0; a < axes; a++) table[a] = (int)e.dims[a];
+    for (int t = 0; t < e.n_in; t++)
+        for (int a = 0; a < axes; a++) table[axes + t * axes + a] = (int)e.stride[t][a];
+    int slot;
+    if ((st = cc_ocl_const(b, table, sizeof(int) * (size_t)(axes * (e.n_in + 1) + 1), &slot, err))) return st;
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "einsum_%s", sfx);
+    snprintf(name, sizeof name, "einsum_%s", sfx);
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_range1(l, (size_t)e.out_count, cc_ocl_wg_limit(b, l, 64));
+    for (int t = 0; t < CC_LOWER_EINSUM_MAX_IN; t++) cc_ocl_arg_mem(l, b->in_slot[t < e.n_in ? t : 0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, slot);
+    cc_ocl_arg_int(l, e.n_in);
+    cc_ocl_arg_int(l, e.n_out);
+    cc_ocl_arg_int(l, e.n_sum);
+    cc_ocl_arg_int(l, e.out_count);
+    cc_ocl_arg_int(l, e.sum_count);
+    cc_ocl_note(b, "%s, one work-item per output, %d summed label%s", name, e.n_sum, e.n_sum == 1 ? "" : "s");
+    return CC_OK;
+}
+
 static const ocl_op matmul_ops[] = {
     { CC_OP_ID_Gemm, float_supports, gemm_prepare },
     { CC_OP_ID_MatMul, float_supports, matmul_prepare },
     { CC_OP_ID_MatMulInteger, q8_supports, q8_matmul_prepare },
     { CC_OP_ID_QLinearMatMul, q8_supports, q8_matmul_prepare },
     { CC_OP_ID_Det, float_supports, det_prepare },
+    { CC_OP_ID_Einsum, einsum_supports, einsum_prepare },
 };
 
 const ocl_family cc_ocl_family_matmul = {

@@ -10,14 +10,18 @@ relu,Relu(x=2x3:f32)
 # a comment
 nope,"NoSuchOp(x=1:f32)"
 add,"Add(a=2x3:f32,b=3)"
+einsum,"Einsum(x0=4x5:f32,x1=5x3,equation=""ij,jk->ik"")"
 CSV
 "$CC" run --cases-file "$WORK/cases.csv" --targets cpu --no-timing --db "$WORK/c.db" >"$WORK/run.txt" 2>"$WORK/run.err"
 expect_eq "$?" 0 "good rows run and pass"
 grep -q "cases.csv:3: " "$WORK/run.err" || fail "line 3 named: $(cat "$WORK/run.err")"
 grep -q "cases.csv:6: .*NoSuchOp" "$WORK/run.err" || fail "line 6 named: $(cat "$WORK/run.err")"
 expect_eq "$(grep -c 'cases.csv:' "$WORK/run.err")" 2 "two bad rows"
-expect_eq "$(sql "$WORK/c.db" "SELECT count(DISTINCT case_ref) FROM results")" 3 "three cases ran"
-expect_eq "$(sql "$WORK/c.db" "SELECT count(*) FROM results")" 6 "both regimes"
+expect_eq "$(sql "$WORK/c.db" "SELECT count(DISTINCT case_ref) FROM results")" 4 "four cases ran"
+expect_eq "$(sql "$WORK/c.db" "SELECT count(*) FROM results")" 8 "both regimes"
+# a quoted string inside a quoted cell: the equation's commas and quotes reach the case id
+expect_eq "$(sql "$WORK/c.db" "SELECT case_id FROM cases WHERE op = 'Einsum'")" \
+    'Einsum(x0=4x5:f32,x1=5x3,equation="ij,jk->ik")' "the Einsum case id"
 
 printf 'case\nNoSuchOp(x=1:f32)\n' >"$WORK/none.csv"
 expect_exit 2 "$CC" run --cases-file "$WORK/none.csv" --targets cpu --db "$WORK/c.db"

@@ -1,6 +1,7 @@
-/* test_cpu_matmul.c — the cpu backend's Gemm, MatMul, MatMulInteger and QLinearMatMul:
- * hand examples (batch broadcasting, per-row/per-column zero points, requantization ties)
- * and every quick case through the cpu target's vtable against the golden model. */
+/* test_cpu_matmul.c — the cpu backend's Gemm, MatMul, MatMulInteger, QLinearMatMul and
+ * Einsum: hand examples (batch broadcasting, per-row/per-column zero points, requantization
+ * ties, a three-operand contraction, integer wrapping) and every quick case through the
+ * cpu target's vtable against the golden model. */
 #include "cpu_sweep.h"
 
 #define F (&cc_cpu_family_matmul)
@@ -110,13 +111,51 @@ static void test_qlinearmatmul(void)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
 }
 
+/* Einsum: a trace of a product with a diagonal beside it, sum_ij a_ij b_ji c_i (3 operands,
+ * f16 storage): a = [[1,2],[3,4]], b = [[1,0],[-1,2]], c = [2,3]: 1*1*2 + 2*-1*2 + 3*0*3 +
+ * 4*2*3 = 22; integers wrap as numpy's: int32 (2^31 - 1) + 5 = -2^31 + 4, int8 100 * 100 +
+ * 100 * 100 = 20000 = 32 (mod 256). */
+static void test_einsum(void)
+{
+    cc_tensor a = tensor_make(CC_F16, 2, (int64_t[]){ 2, 2 }, (double[]){ 1, 2, 3, 4 });
+    cc_tensor b = tensor_make(CC_F16, 2, (int64_t[]){ 2, 2 }, (double[]){ 1, 0, -1, 2 });
+    cc_tensor c = tensor_make(CC_F16, 1, (int64_t[]){ 2 }, (double[]){ 2, 3 });
+    cc_tensor y = tensor_make(CC_F16, 0, NULL, NULL);
+    const cc_tensor *in[3] = { &a, &b, &c };
+    cc_err e = { 0 };
+    cc_node n = node_make("Einsum", 3, 1);
+    node_set_s(&n, "equation", "ij,ji,i->");
+    CHECK_OK(kernel_call(F, &n, in, 1, &y, &e));
+    CHECK(cc_load(y.data, CC_F16, 0) == 22);
+    CHECK(guard_ok(&y));
+    cc_tensor w = tensor_make(CC_I32, 1, (int64_t[]){ 2 }, (double[]){ 2147483647, 5 });
+    cc_tensor wy = tensor_make(CC_I32, 0, NULL, NULL);
+    const cc_tensor *win[1] = { &w };
+    cc_node wn = node_make("Einsum", 1, 1);
+    node_set_s(&wn, "equation", "i->");
+    CHECK_OK(kernel_call(F, &wn, win, 1, &wy, &e));
+    CHECK(((const int32_t *)wy.data)[0] == -2147483644);
+    CHECK(guard_ok(&wy));
+    cc_tensor s8 = tensor_make(CC_I8, 1, (int64_t[]){ 2 }, (double[]){ 100, 100 });
+    cc_tensor s8y = tensor_make(CC_I8, 0, NULL, NULL);
+    const cc_tensor *s8in[2] = { &s8, &s8 };
+    cc_node s8n = node_make("Einsum", 2, 1);
+    node_set_s(&s8n, "equation", "i,i");
+    CHECK_OK(kernel_call(F, &s8n, s8in, 1, &s8y, &e));
+    CHECK(((const int8_t *)s8y.data)[0] == 32);
+    CHECK(guard_ok(&s8y));
+    cc_tensor *all[] = { &a, &b, &c, &y, &w, &wy, &s8, &s8y };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
+}
+
 int main(void)
 {
     test_matmul_broadcast();
     test_matmul_vector();
     test_matmulinteger();
     test_qlinearmatmul();
-    static const char *const ops[] = { "Gemm", "MatMul", "MatMulInteger", "QLinearMatMul" };
-    sweep_ops(ops, 4);
+    test_einsum();
+    static const char *const ops[] = { "Gemm", "MatMul", "MatMulInteger", "QLinearMatMul", "Einsum" };
+    sweep_ops(ops, 5);
     return CC_TEST_RESULT();
 }
