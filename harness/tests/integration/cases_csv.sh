@@ -42,7 +42,6 @@ expect_eq "$(sql "$WORK/c.db" "SELECT count(*) FROM runs")" "$runs" "refused lis
 printf 'case\n\0\0Relu(x=4:f32)\nRelu(x=5:f32)\n' >"$WORK/nul.csv"
 "$CC" run --cases-file "$WORK/nul.csv" --targets cpu --no-timing --db "$WORK/c.db" >/dev/null 2>"$WORK/nul.err"
 grep -q "nul.csv:2: a NUL byte" "$WORK/nul.err" || fail "NUL row named: $(cat "$WORK/nul.err")"
-finish
 
 # a target opened with a device string stores its results under NAME:DEVICE, apart from the
 # default device's (cuda and cuda:tf32 would otherwise collide); a device the target refuses
@@ -51,8 +50,9 @@ finish
 expect_eq "$?" 0 "three labels run"
 expect_eq "$(sql "$WORK/l.db" "SELECT group_concat(t, ' ') FROM (SELECT DISTINCT target AS t FROM results ORDER BY t)")" \
     "cpu cpu:0 cpu:nope" "results under each label"
-expect_eq "$(sql "$WORK/l.db" "SELECT count(*) FROM results WHERE target = 'cpu:0' AND verdict = 'passed'")" 6 "cpu:0 passes"
+expect_eq "$(sql "$WORK/l.db" "SELECT count(*) FROM results WHERE target = 'cpu:0' AND verdict = 'passed'")" 8 "cpu:0 passes"
 expect_eq "$(sql "$WORK/l.db" "SELECT count(*) FROM results WHERE target = 'cpu:nope' AND verdict = 'unsupported' AND reason LIKE '%no device ''nope''%'")" \
-    6 "cpu:nope unsupported with its reason"
+    8 "cpu:nope unsupported with its reason"
 expect_eq "$(sql "$WORK/l.db" "SELECT group_concat(name, ' ') FROM (SELECT name FROM run_targets ORDER BY name)")" \
     "cpu cpu:0 cpu:nope" "run_targets under each label"
+finish
