@@ -92,15 +92,6 @@ static cc_status reverse_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, in
     return CC_OK;
 }
 
-static void reverse_cost(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *out, double *flops,
-                         double *bytes)
-{
-    (void)node;
-    (void)n_out;
-    *flops = 0;
-    *bytes = (double)cc_tensor_bytes(in[RS_INPUT]) + (double)cc_tensor_bytes(in[RS_LENS]) + (double)cc_tensor_bytes(&out[0]);
-}
-
 #define Q CC_SWEEP_QUICK
 #define EDGE CC_SWEEP_EDGE
 #define MODEL CC_SWEEP_MODEL
@@ -126,6 +117,6 @@ const cc_op_def cc_op_ReverseSequence = {
     },
     .min_outputs = 1, .max_outputs = 1,
     .n_attrs = CC_ONNX_NATTRS(ReverseSequence, 10), .attrs = { CC_ONNX_ATTRS(ReverseSequence, 10) },
-    .dtypes = SHAPE_DTYPES, .infer = reverse_infer, .cost = reverse_cost, .gen = reverse_gen,
+    .dtypes = SHAPE_DTYPES, .infer = reverse_infer, .cost = shape_move_cost, .gen = reverse_gen,
     .golden = reverse_golden, CC_SWEEP(reverse_sweep),
 };

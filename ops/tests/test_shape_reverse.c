@@ -46,6 +46,7 @@ int main(void)
     cc_golden g[1];
     cc_err e = { 0 };
     CHECK(golden_run(&t0, too_long, 1, out, g, &e) == CC_ERR_ARG && strstr(e.msg, "sequence_lens[1] = 5 is outside [0, 4]"));
+    cc_golden_free(g, 1);
     cc_tensor_free(&x), cc_tensor_free(&l), cc_tensor_free(&x2), cc_tensor_free(&l2), cc_tensor_free(&x3);
     cc_tensor_free(&l3), cc_tensor_free(&v), cc_tensor_free(&li), cc_tensor_free(&l5);
     CHECK(family_cases_check(cc_catalog_family("shape"), 9, 1, 1) > 0);
