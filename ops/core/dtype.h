@@ -17,7 +17,10 @@ typedef enum cc_dtype {
     CC_I32,
     CC_I64,
     CC_BOOL,
-    /* target ABI 8: a backend runs these only where its interface's dtypes says so */
+    /* target ABI 8: a backend runs these only where its interface's dtypes says so. The golden
+     * model computes in double, so for f64 data it is no more exact than a target: its own
+     * rounding is of the order of the policy's bound, and an f64 comparison checks two double
+     * computations against each other rather than against a reference of higher precision. */
     CC_F64,
     CC_I16,
     CC_U16,
