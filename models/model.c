@@ -500,11 +500,7 @@ int cc_golden_int_range(const cc_graph *g, int k, const cc_golden *go, int64_t i
     const cc_tol *tol = cc_policy_of(nd->op, case_dt);
     double u = cc_dtype_unit_roundoff(cc_dtype_is_float(case_dt) ? case_dt : CC_F32);
     double gamma = tol && tol->sqrt_gamma ? sqrt(go->k) : go->k;
-    double b = tol ? factor * tol->c * gamma * u * go->mag[i] : 0, r = go->real[i];
-    double l = ceil(r - b - 0.5) - (tol ? tol->atol : 0), h = floor(r + b + 0.5) + (tol ? tol->atol : 0);
-    double dmin = cc_dtype_min(go->dtype), dmax = cc_dtype_max(go->dtype);
-    *lo = l < dmin ? dmin : l > dmax ? dmax : l;
-    *hi = h < dmin ? dmin : h > dmax ? dmax : h;
+    cc_tol_int_range(tol, tol ? factor * tol->c * gamma * u * go->mag[i] : 0, go->real[i], go->dtype, lo, hi);
     return 0;
 }
 

@@ -109,12 +109,8 @@ cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_
                 if (!is_float && g->real && !exact_here) {
                     /* rounded from a float computation: any integer that a value within the
                      * error bound of the real value rounds to (either way at a tie), saturated */
-                    double r = g->real[i];
-                    double b = tol->c * gamma * (u * g->mag[i] + eta);
-                    double lo = ceil(r - b - 0.5) - tol->atol, hi = floor(r + b + 0.5) + tol->atol;
-                    double dmin = cc_dtype_min(g->dtype), dmax = cc_dtype_max(g->dtype);
-                    lo = lo < dmin ? dmin : lo > dmax ? dmax : lo;
-                    hi = hi < dmin ? dmin : hi > dmax ? dmax : hi;
+                    double lo, hi;
+                    cc_tol_int_range(tol, tol->c * gamma * (u * g->mag[i] + eta), g->real[i], g->dtype, &lo, &hi);
                     bound = y >= want ? hi - want : want - lo;
                 } else if (!is_float) bound = exact_here ? 0 : tol->atol;
                 else if (exact_here) bound = 0;

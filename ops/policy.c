@@ -7,6 +7,7 @@
  * Changing a constant changes what "passed" means: bump CC_POLICY_VERSION with it. */
 #include "policy.h"
 
+#include <math.h>
 #include <stddef.h>
 
 #define CC_TOL(c_, r_, atol_, exact_, why_) \
@@ -48,4 +49,12 @@ const cc_tol *cc_policy_lookup(const char *op, cc_dtype dt)
 {
     const cc_op_def *def = cc_catalog_find(op);
     return def ? cc_policy_of(def, dt) : NULL;
+}
+
+void cc_tol_int_range(const cc_tol *tol, double b, double real, cc_dtype d, double *lo, double *hi)
+{
+    double atol = tol ? tol->atol : 0, dmin = cc_dtype_min(d), dmax = cc_dtype_max(d);
+    double l = ceil(real - b - 0.5) - atol, h = floor(real + b + 0.5) + atol;
+    *lo = l < dmin ? dmin : l > dmax ? dmax : l;
+    *hi = h < dmin ? dmin : h > dmax ? dmax : h;
 }

@@ -39,6 +39,11 @@ typedef struct cc_tol {
  * (a bug the catalog test reports) or dt is not a dtype. */
 const cc_tol *cc_policy_of(const cc_op_def *op, cc_dtype dt);
 
+/* For an integer output of dtype d rounded from the float value real: the integers [*lo,
+ * *hi] that a value within b of real rounds to (either way at a tie), widened by tol's atol
+ * and saturated to d. What the checkers accept where a golden output carries real. */
+void cc_tol_int_range(const cc_tol *tol, double b, double real, cc_dtype d, double *lo, double *hi);
+
 /* The same for the catalog op named op (cc_catalog_find); NULL for a name the catalog
  * does not have. */
 const cc_tol *cc_policy_lookup(const char *op, cc_dtype dt);
