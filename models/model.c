@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/control.h"
 #include "../ops/policy.h"
+#include "control_eval.h"
 
 struct cc_model_builder {
     char name[64];
@@ -20,6 +22,8 @@ struct cc_model_builder {
     int n_inputs, inputs[CC_MAX_IO];
     int n_outputs, outputs[CC_MAX_IO];
     int n_folded;
+    int n_subs;
+    cc_graph *subs;        /* the sub-graphs of its control-flow nodes */
 };
 
 cc_status cc_mb_create(const char *name, cc_model_builder **out, cc_err *err)
@@ -36,6 +40,62 @@ static void free_values(cc_tensor *values, int n)
     for (int i = 0; i < n; i++) cc_tensor_free(&values[i]);
 }
 
+void cc_graph_free_contents(cc_graph *g)
+{
+    if (!g) return;
+    free_values(g->values, g->n_values);
+    free(g->values);
+    free(g->nodes);
+    for (int s = 0; s < g->n_subgraphs; s++) cc_graph_free_contents(&g->subgraphs[s]);
+    free(g->subgraphs);
+    memset(g, 0, sizeof *g);
+}
+
+cc_status cc_graph_copy(const cc_graph *src, cc_graph *dst, cc_err *err)
+{
+    memset(dst, 0, sizeof *dst);
+    *dst = *src;
+    dst->values = calloc((size_t)src->n_values + 1, sizeof *dst->values);
+    dst->nodes = malloc(sizeof *dst->nodes * ((size_t)src->n_nodes + 1));
+    dst->subgraphs = calloc((size_t)src->n_subgraphs + 1, sizeof *dst->subgraphs);
+    dst->n_values = dst->n_subgraphs = 0;
+    cc_status st = CC_OK;
+    if (!dst->values || !dst->nodes || !dst->subgraphs) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < src->n_values && !st; i++, dst->n_values++) {
+        dst->values[i] = src->values[i];
+        if (!src->values[i].data) continue;
+        st = cc_tensor_alloc(&dst->values[i], src->values[i].dtype, &src->values[i].shape, err);
+        if (!st) memcpy(dst->values[i].data, src->values[i].data, cc_tensor_bytes(&src->values[i]));
+        else dst->values[i].data = NULL;
+    }
+    if (!st) memcpy(dst->nodes, src->nodes, sizeof *dst->nodes * (size_t)src->n_nodes);
+    for (int s = 0; s < src->n_subgraphs && !st; s++)
+        if (!(st = cc_graph_copy(&src->subgraphs[s], &dst->subgraphs[s], err))) dst->n_subgraphs++;
+    if (st) cc_graph_free_contents(dst);
+    return st;
+}
+
+cc_status cc_mb_copy_subgraphs(cc_model_builder *b, const cc_graph *g, cc_err *err)
+{
+    if (b->n_subs) return cc_err_set(err, CC_ERR_INTERNAL, "%s: the builder has sub-graphs already", b->name);
+    if (!g->n_subgraphs) return CC_OK;
+    b->subs = calloc((size_t)g->n_subgraphs, sizeof *b->subs);
+    if (!b->subs) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    for (int s = 0; s < g->n_subgraphs; s++) {
+        cc_status st = cc_graph_copy(&g->subgraphs[s], &b->subs[s], err);
+        if (st) return st;
+        b->n_subs++;
+    }
+    return CC_OK;
+}
+
+int cc_graph_has_control(const cc_graph *g)
+{
+    for (int k = 0; k < g->n_nodes; k++)
+        if (cc_op_has_trait(g->nodes[k].op, CC_TRAIT_SUBGRAPH)) return 1;
+    return 0;
+}
+
 void cc_mb_destroy(cc_model_builder *b)
 {
     if (!b) return;
@@ -43,7 +103,24 @@ void cc_mb_destroy(cc_model_builder *b)
     free(b->values);
     free(b->names);
     free(b->nodes);
+    for (int s = 0; s < b->n_subs; s++) cc_graph_free_contents(&b->subs[s]);
+    free(b->subs);
     free(b);
+}
+
+cc_status cc_mb_subgraph(cc_model_builder *b, cc_model *sub, int *index, cc_err *err)
+{
+    cc_graph *subs = realloc(b->subs, sizeof *subs * (size_t)(b->n_subs + 1));
+    if (!subs) {
+        cc_model_free(sub);
+        return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    }
+    b->subs = subs;
+    b->subs[b->n_subs] = sub->graph;
+    memset(&sub->graph, 0, sizeof sub->graph);
+    cc_model_free(sub);
+    *index = b->n_subs++;
+    return CC_OK;
 }
 
 static cc_status add_value(cc_model_builder *b, const char *name, const cc_tensor *t, int *v, cc_err *err)
@@ -127,7 +204,8 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };
-    st = op->infer(&node, inp, n_out, outs, &e);
+    if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH)) st = cc_control_infer(&node, b->subs, b->n_subs, inp, n_out, outs, &e);
+    else st = op->infer(&node, inp, n_out, outs, &e);
     if (st) return cc_err_set(err, st, "node %s: %s", name, e.msg);
     for (int j = 0; j < n_out; j++) {
         char vname[CC_VALUE_NAME_MAX];
@@ -245,6 +323,19 @@ cc_status cc_mb_node(cc_model_builder *b, const char *op_name, const char *name,
     return cc_mb_node_values(b, op, name, tmp.attrs, n_in, in, n_out, out, out_names, err);
 }
 
+cc_status cc_mb_order_inputs(cc_model_builder *b, int n, const int *v, cc_err *err)
+{
+    if (n != b->n_inputs) return cc_err_set(err, CC_ERR_INTERNAL, "%s: %d inputs ordered, the graph has %d", b->name, n, b->n_inputs);
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int j = 0; j < n && !found; j++) found = b->inputs[j] == v[i];
+        for (int j = 0; j < i && found; j++) found = v[j] != v[i];
+        if (!found) return cc_err_set(err, CC_ERR_INTERNAL, "%s: the inputs ordered are not the graph's", b->name);
+    }
+    memcpy(b->inputs, v, sizeof(int) * (size_t)n);
+    return CC_OK;
+}
+
 cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err)
 {
     if (v < 0 || v >= b->n_values) return cc_err_set(err, CC_ERR_ARG, "%s: output refers to an unknown value", b->name);
@@ -283,6 +374,10 @@ cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, c
     memcpy(m->graph.inputs, b->inputs, sizeof b->inputs);
     m->graph.n_outputs = b->n_outputs;
     memcpy(m->graph.outputs, b->outputs, sizeof b->outputs);
+    m->graph.n_subgraphs = b->n_subs;
+    m->graph.subgraphs = b->subs;
+    b->n_subs = 0;
+    b->subs = NULL;
     m->value_names = b->names;
     b->values = NULL;
     b->names = NULL;
@@ -297,9 +392,7 @@ done:
 void cc_model_free(cc_model *m)
 {
     if (!m) return;
-    free_values(m->graph.values, m->graph.n_values);
-    free(m->graph.values);
-    free(m->graph.nodes);
+    cc_graph_free_contents(&m->graph);
     free(m->value_names);
     free(m);
 }
@@ -524,10 +617,9 @@ void cc_model_eval_free(cc_model_eval *e)
     memset(e, 0, sizeof *e);
 }
 
-/* Golden outputs of node nd on inputs inp into go[0..n_out-1], allocated at odesc's
- * shapes (the caller frees them with cc_golden_free, also on failure). */
-static cc_status node_golden(const cc_node *nd, const cc_tensor **inp, const cc_tensor *odesc, cc_golden *go,
-                             cc_err *err)
+/* go[0..n_out-1] allocated at odesc's shapes (the caller frees them with cc_golden_free,
+ * also on failure). */
+static cc_status golden_alloc(const cc_node *nd, const cc_tensor *odesc, cc_golden *go, cc_err *err)
 {
     memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
     for (int j = 0; j < nd->n_out; j++) {
@@ -540,9 +632,52 @@ static cc_status node_golden(const cc_node *nd, const cc_tensor **inp, const cc_
         go[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
         if (!go[j].value || !go[j].mag) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     }
+    return CC_OK;
+}
+
+/* Golden outputs of node nd on inputs inp into go[0..n_out-1], allocated at odesc's
+ * shapes (the caller frees them with cc_golden_free, also on failure). */
+static cc_status node_golden(const cc_node *nd, const cc_tensor **inp, const cc_tensor *odesc, cc_golden *go,
+                             cc_err *err)
+{
+    cc_status st = golden_alloc(nd, odesc, go, err);
+    if (st) return st;
     cc_err e2 = { 0 };
-    cc_status st = nd->op->golden(nd, inp, nd->n_out, go, &e2);
+    st = nd->op->golden(nd, inp, nd->n_out, go, &e2);
     if (st) return cc_err_set(err, st, "golden model of node %s: %s", nd->name, e2.msg);
+    return CC_OK;
+}
+
+/* Control-flow node k (CC_TRAIT_SUBGRAPH): its sub-graphs evaluated (models/control_eval.c)
+ * into go, allocated here at odesc; with CC_EVAL_PROPAGATE, e->err of its float outputs is
+ * their own bound (a copy's) plus what the sub-graphs pass on, which is also e->prop. */
+static cc_status control_golden(const cc_graph *g, int k, const cc_tensor **inp, const cc_tensor *odesc, cc_golden *go,
+                                cc_model_eval *e, cc_err *err)
+{
+    const cc_node *nd = &g->nodes[k];
+    cc_status st = golden_alloc(nd, odesc, go, err);
+    if (st) return st;
+    double *in_err[CC_MAX_IO] = { 0 }, *out_err[CC_MAX_IO] = { 0 };
+    for (int i = 0; e->err && i < nd->n_in; i++)
+        if (nd->in[i] >= 0) in_err[i] = e->err[nd->in[i]];
+    cc_err e2 = { 0 };
+    st = cc_control_evaluate(g, k, inp, in_err, go, e->err ? out_err : NULL, &e2);
+    if (st) {
+        for (int j = 0; j < CC_MAX_IO; j++) free(out_err[j]);
+        return cc_err_set(err, st, "golden model of node %s: %s", nd->name, e2.msg);
+    }
+    for (int j = 0; j < nd->n_out; j++) {
+        int v = nd->out[j];
+        if (!out_err[j]) continue;
+        int64_t n = cc_shape_numel(&go[j].shape);
+        e->err[v] = out_err[j];
+        e->prop[v] = malloc(sizeof(double) * (size_t)(n ? n : 1));
+        if (!e->prop[v]) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        for (int64_t q = 0; q < n; q++) {
+            e->prop[v][q] = out_err[j][q];
+            e->err[v][q] += cc_golden_bound(g, k, &go[j], q);
+        }
+    }
     return CC_OK;
 }
 
@@ -639,6 +774,12 @@ static cc_status propagate(const cc_graph *g, int k, const cc_tensor **inp, cons
 cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden, const cc_model_eval *feed,
                         cc_model_eval *out, cc_err *err)
 {
+    return cc_model_evaluate_err(g, in, NULL, keep_golden, feed, out, err);
+}
+
+cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *const *in_err, int keep_golden,
+                                const cc_model_eval *feed, cc_model_eval *out, cc_err *err)
+{
     cc_status st = CC_OK;
     cc_model_eval e;
     memset(&e, 0, sizeof e);
@@ -667,6 +808,16 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
         st = cc_tensor_alloc(&e.vals[g->inputs[i]], v->dtype, &v->shape, err);
         if (st) goto fail;
         memcpy(e.vals[g->inputs[i]].data, src->data, cc_tensor_bytes(v));
+        if (e.err && in_err && in_err[i] && cc_dtype_is_float(v->dtype)) {
+            int64_t n = cc_tensor_numel(v);
+            double *c = malloc(sizeof(double) * (size_t)(n ? n : 1));
+            if (!c) {
+                st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                goto fail;
+            }
+            memcpy(c, in_err[i], sizeof(double) * (size_t)n);
+            e.err[g->inputs[i]] = c;
+        }
     }
     for (int k = 0; k < g->n_nodes; k++) {
         const cc_node *nd = &g->nodes[k];
@@ -692,15 +843,21 @@ cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_gol
         for (int i = 0; i < nd->n_in; i++)
             moved |= nd->in[i] >= 0 && inp[i] && !cc_shape_equal(&inp[i]->shape, &g->values[nd->in[i]].shape);
         for (int j = 0; j < nd->n_out; j++) odesc[j] = g->values[nd->out[j]];
+        int control = cc_op_has_trait(nd->op, CC_TRAIT_SUBGRAPH);
         if (moved) {
             cc_err e1 = { 0 };
-            if ((st = nd->op->infer(nd, inp, nd->n_out, odesc, &e1))) {
+            if ((st = control ? cc_control_infer(nd, g->subgraphs, g->n_subgraphs, inp, nd->n_out, odesc, &e1)
+                              : nd->op->infer(nd, inp, nd->n_out, odesc, &e1))) {
                 st = cc_err_set(err, st, "golden model of node %s: %s", nd->name, e1.msg);
                 goto fail;
             }
         }
-        st = node_golden(nd, inp, odesc, go, err);
-        if (!st && keep_golden == CC_EVAL_PROPAGATE) st = propagate(g, k, inp, odesc, &e, err);
+        if (control) {
+            st = control_golden(g, k, inp, odesc, go, &e, err);
+        } else {
+            st = node_golden(nd, inp, odesc, go, err);
+            if (!st && keep_golden == CC_EVAL_PROPAGATE) st = propagate(g, k, inp, odesc, &e, err);
+        }
         if (st) {
             if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
             goto fail;

@@ -65,6 +65,22 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
 cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *name, const cc_attr_value *attrs,
                           int n_in, const int *in, int n_out, int *out, const char *const *out_names, int *folded,
                           cc_err *err);
+/* Adds the graph of model sub (built with a builder of its own, its inputs what a
+ * control-flow node passes in) as a sub-graph of the model being built; its index goes
+ * to *index, for the node's CC_ATTR_GRAPH attribute (.i). Takes sub, even on failure. */
+cc_status cc_mb_subgraph(cc_model_builder *b, cc_model *sub, int *index, cc_err *err);
+/* Puts the graph inputs in the order v[0..n) (each an input, n of them: a permutation). */
+cc_status cc_mb_order_inputs(cc_model_builder *b, int n, const int *v, cc_err *err);
+/* Gives the builder copies of g's sub-graphs, at the same indices (a rewrite of g's model
+ * copies its control-flow nodes as they are). Before any other sub-graph is added. */
+cc_status cc_mb_copy_subgraphs(cc_model_builder *b, const cc_graph *g, cc_err *err);
+/* A deep copy of src (constants, nodes, sub-graphs) into dst; free with
+ * cc_graph_free_contents. On failure dst holds nothing. */
+cc_status cc_graph_copy(const cc_graph *src, cc_graph *dst, cc_err *err);
+/* Whether g has a control-flow node (If, Loop, Scan: CC_TRAIT_SUBGRAPH). */
+int cc_graph_has_control(const cc_graph *g);
+/* Frees a graph's constants, nodes and sub-graphs (recursively) and zeroes it. */
+void cc_graph_free_contents(cc_graph *g);
 /* Marks value v as a graph output (in order). */
 cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err);
 /* Shape of value v (valid until finish). */
@@ -122,6 +138,13 @@ typedef struct cc_model_eval {
  * with another execution's tensors); constants always come from the graph. */
 cc_status cc_model_evaluate(const cc_graph *g, const cc_tensor *in, int keep_golden,
                         const cc_model_eval *feed, cc_model_eval *out, cc_err *err);
+
+/* cc_model_evaluate with a first-order error bound on each runtime input: in_err[i] (NULL,
+ * or one double per element of input i, kept by the caller) bounds how far a target's
+ * input i may lie from in[i]; with CC_EVAL_PROPAGATE, err and prop then carry it on (the
+ * control-flow ops pass their loop-carried values' bounds from iteration to iteration). */
+cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *const *in_err, int keep_golden,
+                                const cc_model_eval *feed, cc_model_eval *out, cc_err *err);
 
 /* The checker's bound (with factor 1) on element i of a node's golden output go, node k of
  * g: atol + c * gamma(K) * u * S + r * u_out * |value| + half the output dtype's smallest

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../ops/control.h"
 #include "onnx_internal.h"
 
 /* IR versions read: 3 (opset_import) to 10 (ONNX 1.16). Newer IR features are types
@@ -76,6 +77,12 @@ typedef struct importer {
     cc_model_builder *b;
     name_map values;      /* ONNX value name -> builder value index */
     name_map dynamic;     /* values of data-dependent shape (CC_TRAIT_DYNAMIC_SHAPE nodes make) */
+    /* a sub-graph (If's branches, Loop's and Scan's body): the importer of the graph whose
+     * node runs it, and the values of outer graphs it reads, captured as its trailing
+     * inputs: captured[i] is the parent's value, captured_v[i] this graph's input */
+    struct importer *parent;
+    int depth;
+    int n_captured, captured[CC_MAX_IO], captured_v[CC_MAX_IO];
 } importer;
 
 static int is_default_domain(const char *d)
@@ -96,6 +103,45 @@ static const char *printable(char *dst, size_t n, const char *src)
     for (; src && src[i] && i + 1 < n; i++) dst[i] = (unsigned char)src[i] < 0x20 || src[i] == 0x7f ? '?' : src[i];
     dst[i] = '\0';
     return dst;
+}
+
+/* The value index of ONNX name `name` in im's graph, or -1 where no graph defines it. A
+ * sub-graph reads a value of an enclosing graph as a captured input (a constant is copied
+ * in as a constant of its own, so that it stays foldable); CC_ERR_UNSUPPORTED past
+ * CC_MAX_IO inputs. */
+static cc_status value_of(importer *im, const char *name, int *v, cc_err *err)
+{
+    *v = map_get(&im->values, name);
+    if (*v >= 0 || !im->parent) return CC_OK;
+    int pv;
+    cc_status st = value_of(im->parent, name, &pv, err);
+    if (st || pv < 0) return st;
+    const cc_tensor *d = cc_mb_value(im->parent->b, pv);
+    char pn[CC_VALUE_NAME_MAX];
+    printable(pn, sizeof pn, name);
+    if (d->data) {
+        cc_tensor t = { 0 };
+        if ((st = cc_tensor_alloc(&t, d->dtype, &d->shape, err))) return st;
+        memcpy(t.data, d->data, cc_tensor_bytes(d));
+        if ((st = cc_mb_const(im->b, pn, &t, v, err))) return st;
+    } else {
+        if (im->n_captured == CC_MAX_IO - 2)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: a sub-graph reads more than %d values of the graphs around it",
+                              im->path, CC_MAX_IO - 2);
+        if ((st = cc_mb_input(im->b, pn, d->dtype, &d->shape, v, err))) return st;
+        im->captured[im->n_captured] = pv;
+        im->captured_v[im->n_captured++] = *v;
+    }
+    map_put(&im->values, name, *v);
+    return CC_OK;
+}
+
+/* Whether a graph around im's defines name (a sub-graph may read it). */
+static int defined_outside(const importer *im, const char *name)
+{
+    for (const importer *p = im->parent; p; p = p->parent)
+        if (map_get(&p->values, name) >= 0) return 1;
+    return 0;
 }
 
 /* "Conv" or "com.microsoft.QLinearAdd" */
@@ -353,7 +399,7 @@ static const char *kind_name(cc_attr_kind k)
     static const char *const names[] = {
         [CC_ATTR_INT] = "INT",         [CC_ATTR_FLOAT] = "FLOAT",     [CC_ATTR_INTS] = "INTS",
         [CC_ATTR_FLOATS] = "FLOATS",   [CC_ATTR_STRING] = "STRING",   [CC_ATTR_STRINGS] = "STRINGS",
-        [CC_ATTR_TENSOR] = "TENSOR",
+        [CC_ATTR_TENSOR] = "TENSOR",   [CC_ATTR_GRAPH] = "GRAPH",
     };
     return names[k];
 }
@@ -369,6 +415,7 @@ static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_
         [CC_ATTR_STRING] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING,
         [CC_ATTR_STRINGS] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS,
         [CC_ATTR_TENSOR] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR,
+        [CC_ATTR_GRAPH] = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH,
     };
     Onnx__AttributeProto__AttributeType t = attr_type(a);
     if (a->ref_attr_name && a->ref_attr_name[0]) {
@@ -382,6 +429,7 @@ static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_
     memset(v, 0, sizeof *v);
     v->set = 1;
     switch (kind) {
+    case CC_ATTR_GRAPH: break; /* imported by control_node(), which sets the index */
     case CC_ATTR_INT: v->i = a->i; break;
     case CC_ATTR_FLOAT: v->f = a->f; break;
     case CC_ATTR_INTS:
@@ -598,6 +646,7 @@ static cc_status node_attrs(importer *im, const char *label, const Onnx__NodePro
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: attribute '%s' is not in the catalog's %s schema",
                               im->path, label, an, op->name);
         char why[128];
+        if (op->attrs[idx].kind == CC_ATTR_GRAPH) continue; /* control_node() imports it */
         if (attr_value(a, op->attrs[idx].kind, &attrs[idx], why, sizeof why))
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: attribute '%s' %s", im->path, label, an, why);
         attrs[idx].set = 2; /* given by the file (legacy_checks tells it from a default) */
@@ -612,6 +661,287 @@ static const char *strip_node_prefix(const char *msg, const char *name)
     if (strncmp(msg, "node ", 5) == 0 && strncmp(msg + 5, name, n) == 0 && strncmp(msg + 5 + n, ": ", 2) == 0)
         return msg + 5 + n + 2;
     return msg;
+}
+
+/* ---- control flow: sub-graphs ------------------------------------------------------------- */
+
+static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_err *err);
+static cc_status node_order(const importer *im, int *order, cc_err *err);
+
+static void sub_free(importer *c)
+{
+    cc_mb_destroy(c->b);
+    c->b = NULL;
+    map_free(&c->values);
+    map_free(&c->dynamic);
+}
+
+/* Imports sub-graph sg (attribute `attr` of node `label`) into child, a builder of its own
+ * left unfinished: its first n_formal inputs take the dtypes and shapes formal[] (what the
+ * node passes in; a sub-graph input's declared type, where it has one, must agree), then
+ * its initializers and nodes; the values of outer graphs it reads become its trailing
+ * inputs (child->captured). The caller frees child with sub_free. */
+static cc_status sub_import(importer *im, const char *label, const char *attr, const Onnx__GraphProto *sg, int n_formal,
+                            const cc_tensor *formal, importer *child, cc_err *err)
+{
+    memset(child, 0, sizeof *child);
+    child->path = im->path;
+    child->g = sg;
+    child->opset = im->opset;
+    child->parent = im;
+    child->depth = im->depth + 1;
+    if (child->depth > CC_CONTROL_MAX_DEPTH)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: sub-graphs nest deeper than %d", im->path, label,
+                          CC_CONTROL_MAX_DEPTH);
+    if ((int)sg->n_input != n_formal)
+        return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s takes %zu inputs, the node passes %d", im->path, label, attr,
+                          sg->n_input, n_formal);
+    size_t n_names = sg->n_initializer + sg->n_input + CC_MAX_IO;
+    for (size_t k = 0; k < sg->n_node; k++) n_names += sg->node[k]->n_output;
+    char bname[64];
+    snprintf(bname, sizeof bname, "%.40s/%s", label, attr);
+    cc_status st;
+    if ((st = map_init(&child->values, n_names, err)) || (st = map_init(&child->dynamic, n_names, err)) ||
+        (st = cc_mb_create(bname, &child->b, err)))
+        return st;
+    for (size_t i = 0; i < sg->n_initializer; i++) {
+        const Onnx__TensorProto *tp = sg->initializer[i];
+        const char *name = str_or(tp->name, "");
+        char what[160];
+        snprintf(what, sizeof what, "%s: %s: initializer '%s'", label, attr, name);
+        cc_tensor t;
+        int v;
+        if (!name[0]) return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s: an initializer has no name", im->path, label, attr);
+        if ((st = cc_onnx_tensor(im->path, what, tp, &t, err)) || (st = cc_mb_const(child->b, name, &t, &v, err)))
+            return st;
+        if (map_put(&child->values, name, v))
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s: initializer '%s' is defined twice", im->path, label, attr, name);
+    }
+    for (int i = 0; i < n_formal; i++) {
+        const Onnx__ValueInfoProto *vi = sg->input[i];
+        const char *name = str_or(vi->name, "");
+        if (!name[0]) return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s: input %d has no name", im->path, label, attr, i);
+        cc_dtype dt;
+        cc_shape s;
+        int has_dt, has_shape, v;
+        if ((st = value_info_type(child, vi, "sub-graph input", &dt, &has_dt, &s, &has_shape, err))) return st;
+        int same = (!has_dt || dt == formal[i].dtype) && (!has_shape || s.rank == formal[i].shape.rank);
+        for (int d = 0; same && has_shape && d < s.rank; d++) same = s.dims[d] < 0 || s.dims[d] == formal[i].shape.dims[d];
+        if (!same) {
+            char a[96];
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s input '%s' is declared otherwise than the %s %s the node passes",
+                              im->path, label, attr, name, cc_dtype_name(formal[i].dtype),
+                              cc_shape_format(&formal[i].shape, a, sizeof a));
+        }
+        char pn[CC_VALUE_NAME_MAX];
+        if ((st = cc_mb_input(child->b, printable(pn, sizeof pn, name), formal[i].dtype, &formal[i].shape, &v, err)))
+            return st;
+        if (map_put(&child->values, name, v))
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s input '%s' is defined twice", im->path, label, attr, name);
+    }
+    int *order = malloc(sizeof *order * (sg->n_node + 1));
+    if (!order) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    st = node_order(child, order, err);
+    for (size_t i = 0; i < sg->n_node && !st; i++) st = import_node(child, order[i], sg->node[order[i]], err);
+    free(order);
+    if (st) return st;
+    if (sg->n_output == 0) return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s has no outputs", im->path, label, attr);
+    for (size_t j = 0; j < sg->n_output; j++) {
+        const char *name = str_or(sg->output[j]->name, "");
+        int v;
+        if ((st = value_of(child, name, &v, err))) return st;
+        if (v < 0)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s output '%s' is not computed", im->path, label, attr, name);
+        if (map_get(&child->dynamic, name) >= 0)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %s output '%s' has a data-dependent shape", im->path,
+                              label, attr, name);
+        cc_dtype dt;
+        cc_shape s;
+        int has_dt, has_shape;
+        if ((st = value_info_type(child, sg->output[j], "sub-graph output", &dt, &has_dt, &s, &has_shape, err))) return st;
+        if (has_dt && dt != cc_mb_value(child->b, v)->dtype)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s output '%s' is declared %s, the graph computes %s", im->path,
+                              label, attr, name, cc_dtype_name(dt), cc_dtype_name(cc_mb_value(child->b, v)->dtype));
+        if ((st = cc_mb_output(child->b, v, err))) return st;
+    }
+    return CC_OK;
+}
+
+/* Finishes child into a sub-graph of im's graph; its index goes to *index. */
+static cc_status sub_finish(importer *im, importer *child, int *index, cc_err *err)
+{
+    cc_model *m = NULL;
+    cc_status st = cc_mb_finish(child->b, CC_TASK_GENERIC, 0, &m, err);
+    child->b = NULL;
+    if (!st) st = cc_mb_subgraph(im->b, m, index, err);
+    return st;
+}
+
+/* The graph attribute `name` of node nd, or NULL with the reason in err. */
+static const Onnx__GraphProto *graph_attr(const importer *im, const char *label, const Onnx__NodeProto *nd,
+                                          const char *name, cc_err *err)
+{
+    for (size_t j = 0; j < nd->n_attribute; j++) {
+        const Onnx__AttributeProto *a = nd->attribute[j];
+        if (strcmp(str_or(a->name, ""), name) != 0) continue;
+        if (attr_type(a) != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH || !a->g) {
+            cc_err_set(err, CC_ERR_ARG, "%s: %s: attribute '%s' is %s, not a graph", im->path, label, name,
+                       attr_type_name(attr_type(a)));
+            return NULL;
+        }
+        return a->g;
+    }
+    cc_err_set(err, CC_ERR_ARG, "%s: %s: attribute '%s' is required", im->path, label, name);
+    return NULL;
+}
+
+/* The longest stacked output of Loop node nd as the file declares it (graph outputs and
+ * value_info), 0 where it declares none. */
+static int64_t declared_trips(const importer *im, const Onnx__NodeProto *nd, int first)
+{
+    int64_t best = 0;
+    const Onnx__GraphProto *g = im->g;
+    for (size_t j = (size_t)first; j < nd->n_output; j++) {
+        const char *name = str_or(nd->output[j], "");
+        if (!name[0]) continue;
+        for (int list = 0; list < 2; list++) {
+            size_t n = list ? g->n_value_info : g->n_output;
+            for (size_t i = 0; i < n; i++) {
+                const Onnx__ValueInfoProto *vi = list ? g->value_info[i] : g->output[i];
+                if (strcmp(str_or(vi->name, ""), name) != 0 || !vi->type ||
+                    vi->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !vi->type->tensor_type->shape ||
+                    vi->type->tensor_type->shape->n_dim == 0)
+                    continue;
+                const Onnx__TensorShapeProto__Dimension *d = vi->type->tensor_type->shape->dim[0];
+                if (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && d->dim_value > best)
+                    best = d->dim_value;
+            }
+        }
+    }
+    return best;
+}
+
+/* A control-flow node (If, Loop, Scan): imports its sub-graphs, sets its graph attributes
+ * and knobs, and appends the outer values they read to its inputs in[0..*n_in). */
+static cc_status control_node(importer *im, const char *label, const Onnx__NodeProto *nd, const cc_op_def *op,
+                              cc_attr_value *attrs, int *in, int *n_in, int n_out, cc_err *err)
+{
+    cc_status st = CC_OK;
+    cc_tensor formal[CC_MAX_IO];
+    memset(formal, 0, sizeof formal);
+    int n_formal = 0;
+    if (op->id == CC_OP_ID_If) {
+        const Onnx__GraphProto *br[2] = { graph_attr(im, label, nd, "then_branch", err), NULL };
+        if (br[0]) br[1] = graph_attr(im, label, nd, "else_branch", err);
+        if (!br[0] || !br[1]) return CC_ERR_ARG;
+        importer c[2];
+        memset(c, 0, sizeof c);
+        const char *names[2] = { "then_branch", "else_branch" };
+        int all[CC_MAX_IO], n_all = 0; /* the outer values either branch reads, in first-read order */
+        for (int b = 0; b < 2 && !st; b++) st = sub_import(im, label, names[b], br[b], 0, NULL, &c[b], err);
+        for (int b = 0; b < 2 && !st; b++)
+            for (int i = 0; i < c[b].n_captured; i++) {
+                int seen = 0;
+                for (int j = 0; j < n_all && !seen; j++) seen = all[j] == c[b].captured[i];
+                if (!seen) all[n_all++] = c[b].captured[i];
+            }
+        if (!st && 1 + n_all > CC_MAX_IO)
+            st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: the branches read %d outer values, more than %d", im->path,
+                            label, n_all, CC_MAX_IO - 1);
+        /* each branch takes every one of them, in that order */
+        for (int b = 0; b < 2 && !st; b++) {
+            int order[CC_MAX_IO];
+            for (int j = 0; j < n_all && !st; j++) {
+                int at = -1;
+                for (int i = 0; i < c[b].n_captured && at < 0; i++)
+                    if (c[b].captured[i] == all[j]) at = c[b].captured_v[i];
+                if (at < 0) {
+                    const cc_tensor *d = cc_mb_value(im->b, all[j]);
+                    char pn[32];
+                    snprintf(pn, sizeof pn, "unread:%d", j);
+                    st = cc_mb_input(c[b].b, pn, d->dtype, &d->shape, &at, err);
+                }
+                order[j] = at;
+            }
+            if (!st) st = cc_mb_order_inputs(c[b].b, n_all, order, err);
+        }
+        int idx;
+        for (int b = 0; b < 2 && !st; b++) {
+            st = sub_finish(im, &c[b], &idx, err);
+            attrs[cc_attr_index(op, names[b])] = (cc_attr_value){ .set = 1, .i = idx };
+        }
+        for (int b = 0; b < 2; b++) sub_free(&c[b]);
+        if (st) return st;
+        *n_in = 1;
+        for (int j = 0; j < n_all; j++) in[(*n_in)++] = all[j];
+        return CC_OK;
+    }
+    const Onnx__GraphProto *body = graph_attr(im, label, nd, "body", err);
+    if (!body) return CC_ERR_ARG;
+    int n_carried;
+    if (op->id == CC_OP_ID_Loop) {
+        n_carried = *n_in > 2 ? *n_in - 2 : 0;
+        while (*n_in < 2) in[(*n_in)++] = -1;
+        cc_shape scalar = { 0 };
+        formal[0] = (cc_tensor){ .dtype = CC_I64, .shape = scalar };
+        formal[1] = (cc_tensor){ .dtype = CC_BOOL, .shape = scalar };
+        /* the iteration and cond as the body declares them where it does: [1] or a scalar */
+        for (int i = 0; i < 2 && (size_t)i < body->n_input; i++) {
+            cc_dtype dt;
+            cc_shape s;
+            int has_dt, has_shape;
+            if (!value_info_type(im, body->input[i], "sub-graph input", &dt, &has_dt, &s, &has_shape, err) && has_shape &&
+                s.rank == 1 && s.dims[0] == 1)
+                formal[i].shape = s;
+        }
+        n_formal = 2;
+        int64_t cap = 0;
+        const cc_tensor *m = in[0] >= 0 ? cc_mb_value(im->b, in[0]) : NULL;
+        if ((!m || !m->data) && n_out > n_carried) cap = declared_trips(im, nd, n_carried);
+        attrs[cc_attr_index(op, "max_trips")] = (cc_attr_value){ .set = 1, .i = cap };
+    } else {
+        int64_t m = attrs[cc_attr_index(op, "num_scan_inputs")].i;
+        if (m < 1 || m > *n_in)
+            return cc_err_set(err, CC_ERR_ARG, "%s: %s: num_scan_inputs is %lld for %d inputs", im->path, label,
+                              (long long)m, *n_in);
+        n_carried = *n_in - (int)m;
+        const cc_attr_value *ax = &attrs[cc_attr_index(op, "scan_input_axes")];
+        for (int i = 0; i < *n_in; i++) {
+            if (in[i] < 0) return cc_err_set(err, CC_ERR_ARG, "%s: %s: input %d is absent", im->path, label, i);
+            const cc_tensor *x = cc_mb_value(im->b, in[i]);
+            formal[i] = (cc_tensor){ .dtype = x->dtype, .shape = x->shape };
+            if (i < n_carried) continue;
+            int j = i - n_carried, r = x->shape.rank;
+            int64_t a = ax->set && j < ax->n ? ax->ints[j] : 0;
+            if (a < -r || a >= r)
+                return cc_err_set(err, CC_ERR_ARG, "%s: %s: scan_input_axes[%d] is %lld for a rank-%d input", im->path,
+                                  label, j, (long long)a, r);
+            if (a < 0) a += r;
+            formal[i].shape.rank = 0;
+            for (int d = 0; d < r; d++)
+                if (d != a) formal[i].shape.dims[formal[i].shape.rank++] = x->shape.dims[d];
+        }
+        n_formal = *n_in;
+    }
+    for (int i = n_formal; i < *n_in; i++) {
+        if (in[i] < 0) return cc_err_set(err, CC_ERR_ARG, "%s: %s: input %d is absent", im->path, label, i);
+        const cc_tensor *x = cc_mb_value(im->b, in[i]);
+        formal[i] = (cc_tensor){ .dtype = x->dtype, .shape = x->shape };
+    }
+    n_formal = *n_in;
+    attrs[cc_attr_index(op, "carried")] = (cc_attr_value){ .set = 1, .i = n_carried };
+    importer c;
+    int idx = -1;
+    st = sub_import(im, label, "body", body, n_formal, formal, &c, err);
+    if (!st && n_formal + c.n_captured > CC_MAX_IO)
+        st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %d inputs and outer values read, more than %d", im->path, label,
+                        n_formal + c.n_captured, CC_MAX_IO);
+    for (int j = 0; !st && j < c.n_captured; j++) in[(*n_in)++] = c.captured[j];
+    if (!st) st = sub_finish(im, &c, &idx, err);
+    sub_free(&c);
+    if (st) return st;
+    attrs[cc_attr_index(op, "body")] = (cc_attr_value){ .set = 1, .i = idx };
+    return CC_OK;
 }
 
 static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_err *err)
@@ -663,7 +993,8 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     int in[CC_MAX_IO], n_in = (int)n_given;
     for (int i = 0; i < n_in; i++) {
         const char *iname = str_or(nd->input[i], "");
-        in[i] = iname[0] ? map_get(&im->values, iname) : -1;
+        in[i] = -1;
+        if (iname[0] && (st = value_of(im, iname, &in[i], err))) return st;
         if (iname[0] && in[i] < 0)
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: input '%s' is not computed before the node", im->path, label,
                               iname);
@@ -720,6 +1051,9 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     if ((st = legacy_checks(im, label, op, version, legacy, tmp.attrs, in, (int)n_out, err))) return st;
     for (int i = 0; i < op->n_attrs; i++)
         if (tmp.attrs[i].set) tmp.attrs[i].set = 1;
+    if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH) &&
+        (st = control_node(im, label, nd, op, tmp.attrs, in, &n_in, (int)n_out, err)))
+        return st;
 
     const char *out_names[CC_MAX_IO];
     char oname[CC_MAX_IO][CC_VALUE_NAME_MAX];
@@ -785,6 +1119,7 @@ static cc_status node_order(const importer *im, int *order, cc_err *err)
                 const char *iname = str_or(nd->input[i], "");
                 if (!iname[0] || map_get(&defined, iname) >= 0) continue;
                 int p = map_get(&producer, iname);
+                if (p < 0 && defined_outside(im, iname)) continue; /* a sub-graph reads an outer value */
                 if (p < 0) {
                     char opl[96];
                     op_label(nd, opl, sizeof opl);
@@ -931,37 +1266,60 @@ fail:
     return cc_onnx_one_line(err, st);
 }
 
+/* Nodes of g and of the sub-graphs its nodes run, down to CC_CONTROL_MAX_DEPTH. */
+static size_t count_nodes(const Onnx__GraphProto *g, int depth)
+{
+    size_t n = g->n_node;
+    for (size_t k = 0; k < g->n_node && depth < CC_CONTROL_MAX_DEPTH; k++)
+        for (size_t j = 0; j < g->node[k]->n_attribute; j++)
+            if (g->node[k]->attribute[j]->g) n += count_nodes(g->node[k]->attribute[j]->g, depth + 1);
+    return n;
+}
+
+typedef struct op_tally {
+    char (*seen)[64];
+    int count, max;
+    char (*names)[64];
+    int *counts;
+} op_tally;
+
+static void tally_graph(const Onnx__GraphProto *g, int depth, op_tally *t)
+{
+    for (size_t k = 0; k < g->n_node; k++) {
+        char opl[64];
+        op_label(g->node[k], opl, sizeof opl);
+        int at = -1;
+        for (int i = 0; i < t->count && at < 0; i++)
+            if (strcmp(t->seen[i], opl) == 0) at = i;
+        if (at >= 0) {
+            if (t->counts && at < t->max) t->counts[at]++;
+        } else {
+            memcpy(t->seen[t->count], opl, sizeof opl);
+            if (t->count < t->max) {
+                memcpy(t->names[t->count], opl, sizeof opl);
+                if (t->counts) t->counts[t->count] = 1;
+            }
+            t->count++;
+        }
+        for (size_t j = 0; j < g->node[k]->n_attribute && depth < CC_CONTROL_MAX_DEPTH; j++)
+            if (g->node[k]->attribute[j]->g) tally_graph(g->node[k]->attribute[j]->g, depth + 1, t);
+    }
+}
+
 cc_status cc_onnx_op_counts(const char *path, char (*names)[64], int *counts, int max, int *n, cc_err *err)
 {
     Onnx__ModelProto *m = NULL;
     cc_status st = parse_model(path, &m, err);
     if (st) return cc_onnx_one_line(err, st);
-    size_t n_node = m->graph->n_node;
-    char (*seen)[64] = malloc(sizeof *seen * (n_node + 1));
-    if (!seen) {
+    op_tally t = { .max = max, .names = names, .counts = counts };
+    t.seen = malloc(sizeof *t.seen * (count_nodes(m->graph, 0) + 1));
+    if (!t.seen) {
         protobuf_c_message_free_unpacked(&m->base, NULL);
         return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     }
-    int count = 0;
-    for (size_t k = 0; k < n_node; k++) {
-        char opl[64];
-        op_label(m->graph->node[k], opl, sizeof opl);
-        int at = -1;
-        for (int i = 0; i < count && at < 0; i++)
-            if (strcmp(seen[i], opl) == 0) at = i;
-        if (at >= 0) {
-            if (counts && at < max) counts[at]++;
-            continue;
-        }
-        memcpy(seen[count], opl, sizeof opl);
-        if (count < max) {
-            memcpy(names[count], opl, sizeof opl);
-            if (counts) counts[count] = 1;
-        }
-        count++;
-    }
-    *n = count;
-    free(seen);
+    tally_graph(m->graph, 0, &t);
+    *n = t.count;
+    free(t.seen);
     protobuf_c_message_free_unpacked(&m->base, NULL);
     return CC_OK;
 }

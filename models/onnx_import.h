@@ -8,8 +8,11 @@
  * from their ValueInfo); graph outputs. Data types f32, f16, bf16, i8, u8, i32, i64, bool.
  * Default-domain opsets CC_ONNX_MIN_OPSET to CC_ONNX_MAX_OPSET are read; for each node the importer works
  * out which version of the op the model's opset means and refuses a node whose semantics
- * at that version differ from the catalog's (see onnx_opset.c). Everything else (other
- * domains, unknown ops or attributes, external data, sparse tensors, subgraphs,
+ * at that version differ from the catalog's (see onnx_opset.c). The sub-graphs of If,
+ * Loop and Scan are imported as graphs of their own (cc_graph.subgraphs), their inputs
+ * typed by what the node passes in, the values of enclosing graphs they read becoming
+ * their trailing inputs (ops/control.h), at most CC_CONTROL_MAX_DEPTH deep. Everything
+ * else (other domains, unknown ops or attributes, external data, sparse tensors,
  * unsupported data types) is reported in one line naming the node, attribute or tensor. */
 #ifndef CC_ONNX_IMPORT_H
 #define CC_ONNX_IMPORT_H
@@ -66,7 +69,8 @@ cc_status cc_onnx_read_tensor(const char *path, cc_tensor *out, char *name, size
  * define them that way). Constant is taken too. */
 int cc_onnx_op_known(const char *op_type);
 
-/* The distinct op types a model's graph uses, in first-use order, each written as
+/* The distinct op types a model's graph (and the sub-graphs its nodes run) uses, in
+ * first-use order, each written as
  * "Conv" for the default domain and "com.microsoft.QLinearAdd" for another; for reporting
  * which ops a model needs before importing it. Writes up to max names (of up to 64 bytes)
  * and the total count in *n. Errors as cc_onnx_load for an unreadable or malformed file. */

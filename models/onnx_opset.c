@@ -216,6 +216,15 @@ static const op_version table[] = {
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
     { "RoiAlign",           10, CC_ONNX_LEGACY_SET_ATTR, "no coordinate_transformation_mode: no half-pixel shift, "
       "rois of at least 1 x 1 (16's output_half_pixel)", "coordinate_transformation_mode", "output_half_pixel" },
+    { "If",                 1,  0, "the branches' outputs of one shape (the catalog needs that at every version)" },
+    { "If",                 11, 0, "lets the branches' output shapes differ" },
+    { "If",                 13, 0, "adds sequence types" },
+    { "Loop",               1,  0, "the same iteration rule: M and cond both bound it" },
+    { "Loop",               11, 0, "clarifies the body's scan outputs" },
+    { "Loop",               13, 0, "adds sequence types" },
+    { "Scan",               8,  REFUSED, "a batch axis on every input and output and a sequence_lens input" },
+    { "Scan",               9,  0, "scan axes and directions without negative axes" },
+    { "Scan",               11, 0, "adds negative axes" },
 };
 /* clang-format on */
 

@@ -1,6 +1,7 @@
 /* precision.c — retyping a model to FP16/BF16/FP32 (float constants converted; Cast,
  * EyeLike and ConstantOfShape naming a float type name the new one; an op defined for
- * float32 only, NonMaxSuppression, kept in float32 between Casts) and folding batch norms
+ * float32 only, NonMaxSuppression, and control flow, whose sub-graphs keep the types they
+ * were imported with, kept in float32 between Casts) and folding batch norms
  * into the convolutions before them. */
 #include "precision.h"
 
@@ -103,7 +104,8 @@ cc_status cc_model_to_precision(const cc_model *m, cc_dtype dt, cc_model **out, 
     for (int i = 0; i < g->n_values; i++) conv[i] = -1;
     for (int k = 0; k < g->n_nodes && !st; k++) {
         const cc_node *nd = &g->nodes[k];
-        if (dt != CC_F32 && nd->op->dtypes == CC_DTYPE_BIT(CC_F32)) {
+        /* float32-only ops, and control flow (its sub-graphs stay as they were made) */
+        if (dt != CC_F32 && (nd->op->dtypes == CC_DTYPE_BIT(CC_F32) || cc_op_has_trait(nd->op, CC_TRAIT_SUBGRAPH))) {
             st = keep_f32(&rw, k, dt, err);
             continue;
         }

@@ -63,6 +63,8 @@ cc_status cc_rewrite_begin(const cc_model *src, cc_dtype float_inputs, cc_rewrit
         rw.is_output[g->outputs[i]] = 1;
     }
     if ((st = cc_mb_create(src->name, &rw.b, err))) goto fail;
+    /* control-flow nodes are copied with their sub-graphs, which keep their indices */
+    if ((st = cc_mb_copy_subgraphs(rw.b, g, err))) goto fail;
     for (int i = 0; i < g->n_inputs; i++) {
         int v = g->inputs[i], nv;
         const cc_tensor *t = &g->values[v];

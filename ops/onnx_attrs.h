@@ -590,20 +590,20 @@
 #define CC_ONNX_ATTRS_Identity_16
 #define CC_ONNX_NATTRS_Identity_16 0
 #define CC_ONNX_ATTRS_If_1 \
-    { .name = "else_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
-    { .name = "then_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "else_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "then_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_If_1 2
 #define CC_ONNX_ATTRS_If_11 \
-    { .name = "else_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
-    { .name = "then_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "else_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "then_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_If_11 2
 #define CC_ONNX_ATTRS_If_13 \
-    { .name = "else_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
-    { .name = "then_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "else_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "then_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_If_13 2
 #define CC_ONNX_ATTRS_If_16 \
-    { .name = "else_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
-    { .name = "then_branch", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "else_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "then_branch", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_If_16 2
 #define CC_ONNX_ATTRS_InstanceNormalization_1 \
     { .name = "consumed_inputs", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
@@ -707,16 +707,16 @@
     { .name = "axis", .kind = CC_ATTR_INT, .required = 0, .def = "-1", .input = -1 },
 #define CC_ONNX_NATTRS_LogSoftmax_13 1
 #define CC_ONNX_ATTRS_Loop_1 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Loop_1 1
 #define CC_ONNX_ATTRS_Loop_11 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Loop_11 1
 #define CC_ONNX_ATTRS_Loop_13 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Loop_13 1
 #define CC_ONNX_ATTRS_Loop_16 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Loop_16 1
 #define CC_ONNX_ATTRS_LpNormalization_1 \
     { .name = "axis", .kind = CC_ATTR_INT, .required = 0, .def = "-1", .input = -1 }, \
@@ -1224,12 +1224,12 @@
     { .name = "onesided", .kind = CC_ATTR_INT, .required = 0, .def = "1", .input = -1 },
 #define CC_ONNX_NATTRS_STFT_17 1
 #define CC_ONNX_ATTRS_Scan_8 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
     { .name = "num_scan_inputs", .kind = CC_ATTR_INT, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Scan_8 3
 #define CC_ONNX_ATTRS_Scan_9 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "num_scan_inputs", .kind = CC_ATTR_INT, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "scan_input_axes", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
     { .name = "scan_input_directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
@@ -1237,7 +1237,7 @@
     { .name = "scan_output_directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Scan_9 6
 #define CC_ONNX_ATTRS_Scan_11 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "num_scan_inputs", .kind = CC_ATTR_INT, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "scan_input_axes", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
     { .name = "scan_input_directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
@@ -1245,7 +1245,7 @@
     { .name = "scan_output_directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_Scan_11 6
 #define CC_ONNX_ATTRS_Scan_16 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "num_scan_inputs", .kind = CC_ATTR_INT, .required = 1, .def = NULL, .input = -1 }, \
     { .name = "scan_input_axes", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
     { .name = "scan_input_directions", .kind = CC_ATTR_INTS, .required = 0, .def = NULL, .input = -1 }, \
@@ -1298,7 +1298,7 @@
 #define CC_ONNX_ATTRS_SequenceLength_11
 #define CC_ONNX_NATTRS_SequenceLength_11 0
 #define CC_ONNX_ATTRS_SequenceMap_17 \
-    { .name = "body", .kind = CC_ATTR_NONE_GRAPH, .required = 1, .def = NULL, .input = -1 },
+    { .name = "body", .kind = CC_ATTR_GRAPH, .required = 1, .def = NULL, .input = -1 },
 #define CC_ONNX_NATTRS_SequenceMap_17 1
 #define CC_ONNX_ATTRS_Shape_1
 #define CC_ONNX_NATTRS_Shape_1 0

@@ -86,6 +86,7 @@ static const char *kind_name(cc_attr_kind k)
     case CC_ATTR_STRING: return "a word or a quoted string";
     case CC_ATTR_STRINGS: return "a list of words";
     case CC_ATTR_TENSOR: return "a tensor (dtype:[values])";
+    case CC_ATTR_GRAPH: return "a graph (which a case id cannot write)";
     }
     return "?";
 }
@@ -211,6 +212,7 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
     r.set = 1;
     size_t len = strlen(text);
     switch (kind) {
+    case CC_ATTR_GRAPH: goto bad; /* only the importer and the model builder make one */
     case CC_ATTR_INT:
         if (parse_int(text, len, &r.i)) goto bad;
         break;
@@ -318,6 +320,7 @@ void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t
     if (n == 0) return;
     buf[0] = '\0';
     switch (kind) {
+    case CC_ATTR_GRAPH: snprintf(buf, n, "graph%lld", (long long)v->i); return;
     case CC_ATTR_INT: snprintf(buf, n, "%lld", (long long)v->i); return;
     case CC_ATTR_FLOAT: format_float(v->f, buf, n); return;
     case CC_ATTR_STRING:
@@ -362,6 +365,7 @@ int cc_attr_equal(cc_attr_kind kind, const cc_attr_value *a, const cc_attr_value
     if (a->set != b->set) return 0;
     if (!a->set) return 1;
     switch (kind) {
+    case CC_ATTR_GRAPH:
     case CC_ATTR_INT: return a->i == b->i;
     case CC_ATTR_FLOAT: return (float)a->f == (float)b->f;
     case CC_ATTR_STRING: return strcmp(a->s, b->s) == 0;

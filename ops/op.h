@@ -42,7 +42,9 @@ typedef enum cc_attr_kind {
     CC_ATTR_FLOATS,
     CC_ATTR_STRING,
     CC_ATTR_STRINGS,  /* a list of words: LSTM's activations */
-    CC_ATTR_TENSOR    /* a small constant tensor: ConstantOfShape's value */
+    CC_ATTR_TENSOR,   /* a small constant tensor: ConstantOfShape's value */
+    CC_ATTR_GRAPH     /* a sub-graph (If's branches, Loop's and Scan's body): .i is its index in
+                         the subgraphs of the graph that holds the node; no case-id syntax */
 } cc_attr_kind;
 
 /* One attribute of an op's schema. Besides ONNX attributes it describes two other
@@ -119,7 +121,13 @@ typedef struct cc_node {
 } cc_node;
 
 /* A graph in topological order. values[i].data is non-NULL exactly for constants
- * (initializers, weights), which belong to the graph's owner. */
+ * (initializers, weights), which belong to the graph's owner. The sub-graphs its
+ * control-flow nodes run (CC_TRAIT_SUBGRAPH; a CC_ATTR_GRAPH attribute indexes them) are
+ * graphs of their own: their inputs are what the node passes in (the values it captures
+ * from this graph among them, as the node's trailing inputs), and they hold their own
+ * sub-graphs. The two fields come after every field older backends read, and a backend
+ * never sees a control-flow node: the host runs it, its sub-graphs' nodes going to the
+ * backend as graphs of their own (harness/lib/graph_exec.c). */
 typedef struct cc_graph {
     int n_values;
     cc_tensor *values;
@@ -127,6 +135,8 @@ typedef struct cc_graph {
     cc_node *nodes;
     int n_inputs, inputs[CC_MAX_IO];    /* runtime inputs, in order */
     int n_outputs, outputs[CC_MAX_IO];  /* graph outputs, in order */
+    int n_subgraphs;
+    struct cc_graph *subgraphs;
 } cc_graph;
 
 /* The golden reference's output for one node output: the exact value in double and,

@@ -38,7 +38,14 @@ typedef enum cc_op_id {
  * output must be a graph output that no node reads (the planners refuse a graph where
  * one feeds another node; the golden evaluation re-infers what follows) */
 #define CC_TRAIT_DYNAMIC_SHAPE 0x80u
-#define CC_TRAIT_ALL 0xffu
+/* control flow (If, Loop, Scan): runs sub-graphs (CC_ATTR_GRAPH attributes). Its outputs'
+ * shapes come from the sub-graphs (cc_control_infer, ops/control.h) and its values from
+ * evaluating them (models/model.c; the host executor runs their nodes on the target), so
+ * its infer() and golden() only refuse a node outside a graph, and it has no op cases:
+ * a case id cannot write a sub-graph. Loop's outputs stacked over iterations may end
+ * shorter than their bound, as a DYNAMIC_SHAPE op's do */
+#define CC_TRAIT_SUBGRAPH 0x100u
+#define CC_TRAIT_ALL 0x1ffu
 
 /* the most opset versions ops.def lists for one op */
 #define CC_OP_MAX_VERSIONS 8

@@ -1,12 +1,17 @@
 /* graph_exec.c — segmentation of a graph by target support and execution of the
  * segments, each as a compact sub-graph prepared once on its target, with guard bytes
- * after every output buffer and device timers where the target has them. */
+ * after every output buffer and device timers where the target has them. A control-flow
+ * node (If, Loop, Scan) is a segment of its own that the host runs: each of its
+ * sub-graphs is a graph executor of its own on the same target (and fallback), run once
+ * per branch taken or iteration, the loop-carried values kept in host memory. */
 #include "graph_exec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../models/control_eval.h"
+#include "../../ops/control.h"
 #include "stats.h"
 
 typedef struct segment {
@@ -17,6 +22,11 @@ typedef struct segment {
     int *global;           /* local value -> global value */
     void *plan;
     void **in_buf, **out_buf;
+    /* a control-flow node that the host runs (t is NULL): its sub-graphs' executors
+     * (If: then, else; Loop, Scan: body) and whether each output is read by a later node */
+    const cc_node *control;
+    cc_graph_exec *sub[2];
+    unsigned char read_later[CC_MAX_IO];
 } segment;
 
 struct cc_graph_exec {
@@ -58,6 +68,8 @@ static cc_status arm_output(const segment *s, void *buf, const cc_tensor *desc, 
 
 static void segment_free(segment *s)
 {
+    for (int i = 0; i < 2; i++) cc_graph_exec_destroy(s->sub[i]);
+    if (s->control) return;
     if (s->plan) s->t->release(s->ctx, s->plan);
     for (int i = 0; s->in_buf && i < s->g.n_inputs; i++) s->t->buffer_free(s->ctx, s->in_buf[i]);
     for (int j = 0; s->out_buf && j < s->g.n_outputs; j++) s->t->buffer_free(s->ctx, s->out_buf[j]);
@@ -86,8 +98,17 @@ void cc_graph_exec_describe(const cc_graph_exec *x, char *buf, size_t n)
     size_t len = 0;
     for (int i = 0; x && i < x->n_seg && len + 1 < n; i++) {
         const segment *s = &x->seg[i];
-        if (!CC_TARGET_HAS(s->t, describe_plan)) continue;
         char text[2048] = "";
+        if (s->control) {
+            char sub[2][900] = { "", "" };
+            for (int b = 0; b < 2; b++) cc_graph_exec_describe(s->sub[b], sub[b], sizeof sub[b]);
+            snprintf(text, sizeof text, "host %s (%s%s%s)", s->control->op->name, sub[0], sub[1][0] ? "; " : "", sub[1]);
+            int k = snprintf(buf + len, n - len, "%s%s", len ? " | " : "", text);
+            if (k < 0) break;
+            len += (size_t)k < n - len ? (size_t)k : n - len - 1;
+            continue;
+        }
+        if (!CC_TARGET_HAS(s->t, describe_plan)) continue;
         s->t->describe_plan(s->ctx, s->plan, text, sizeof text);
         if (!text[0]) continue;
         int k;
@@ -161,6 +182,50 @@ too_many:
     return cc_err_set(err, CC_ERR_UNSUPPORTED, "a graph segment needs more than %d inputs or outputs", CC_MAX_IO);
 }
 
+/* The segment of control-flow node k: an executor per sub-graph on t (and fb), host
+ * buffers for its outputs; the sub-graphs' nodes and fallbacks count in info. */
+static cc_status control_segment(cc_graph_exec *x, int k, const cc_target_iface *t, void *ctx,
+                                 const cc_target_iface *fb, void *fb_ctx, segment *s, cc_graph_exec_info *info,
+                                 cc_err *err)
+{
+    const cc_graph *g = x->g;
+    const cc_node *nd = &g->nodes[k];
+    s->control = nd;
+    s->first = k;
+    s->g.n_nodes = 1;
+    const char *attrs[2] = { nd->op->id == CC_OP_ID_If ? "then_branch" : "body",
+                             nd->op->id == CC_OP_ID_If ? "else_branch" : NULL };
+    char label[160];
+    cc_graph_node_label(nd, label, sizeof label);
+    for (int b = 0; b < 2 && attrs[b]; b++) {
+        int idx = cc_control_subgraph(nd, attrs[b]);
+        if (idx < 0 || idx >= g->n_subgraphs)
+            return cc_err_set(err, CC_ERR_INTERNAL, "%s: %s names no sub-graph", label, attrs[b]);
+        cc_graph_exec_info si;
+        cc_err e = { 0 };
+        cc_status st = cc_graph_exec_create(&g->subgraphs[idx], t, ctx, fb, fb_ctx, &s->sub[b], &si, &e);
+        if (st) return cc_err_set(err, st, "%s: %s: %s", label, attrs[b], e.msg);
+        info->n_nodes += si.n_nodes;
+        info->n_fallback += si.n_fallback;
+        if (!info->first_unsupported[0] && si.first_unsupported[0])
+            snprintf(info->first_unsupported, sizeof info->first_unsupported, "%s", si.first_unsupported);
+        size_t len = strlen(info->fallback_ops);
+        if (si.fallback_ops[0] && !strstr(info->fallback_ops, si.fallback_ops) &&
+            len + strlen(si.fallback_ops) + 3 < sizeof info->fallback_ops)
+            snprintf(info->fallback_ops + len, sizeof info->fallback_ops - len, "%s%s", len ? ", " : "", si.fallback_ops);
+    }
+    for (int j = 0; j < nd->n_out; j++) {
+        int v = nd->out[j];
+        for (int m = k + 1; m < g->n_nodes && !s->read_later[j]; m++)
+            for (int i = 0; i < g->nodes[m].n_in; i++) s->read_later[j] |= g->nodes[m].in[i] == v;
+        if (!x->host[v].data) {
+            cc_status st = host_alloc(&x->host[v], &g->values[v], err);
+            if (st) return st;
+        }
+    }
+    return CC_OK;
+}
+
 cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void *ctx, const cc_target_iface *fb,
                                void *fb_ctx, cc_graph_exec **out, cc_graph_exec_info *info, cc_err *err)
 {
@@ -177,6 +242,10 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
     x->g = g;
     for (int k = 0; k < g->n_nodes; k++) {
         char why[256] = "";
+        if (cc_op_has_trait(g->nodes[k].op, CC_TRAIT_SUBGRAPH)) {
+            on_target[k] = 2; /* the host runs it */
+            continue;
+        }
         on_target[k] = cc_target_supports(t, ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES;
         if (!on_target[k]) {
             if (!fb) {
@@ -202,8 +271,13 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
     }
     for (int a = 0; a < g->n_nodes;) {
         int b = a + 1;
-        while (b < g->n_nodes && on_target[b] == on_target[a]) b++;
+        while (b < g->n_nodes && on_target[b] == on_target[a] && on_target[a] != 2) b++;
         segment *s = &x->seg[x->n_seg++];
+        if (on_target[a] == 2) {
+            if ((st = control_segment(x, a, t, ctx, fb, fb_ctx, s, info, err))) goto fail;
+            a = b;
+            continue;
+        }
         s->t = on_target[a] ? t : fb;
         s->ctx = on_target[a] ? ctx : fb_ctx;
         s->first = a;
@@ -288,12 +362,208 @@ static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
     return CC_OK;
 }
 
+/* Value v as the host holds it: a constant, or the last value computed or bound. */
+static const cc_tensor *host_value(const cc_graph_exec *x, int v)
+{
+    return x->g->values[v].data ? &x->g->values[v] : &x->host[v];
+}
+
+/* Copies the block src (n_bytes per block, `outer` blocks) to or from position p of an
+ * axis of length len in dst: block o of src is at (o * len + p) of dst, in units of
+ * n_bytes. to_whole = 0 reads position p of whole into part instead. */
+static void move_slice(char *whole, char *part, size_t n_bytes, int64_t outer, int64_t len, int64_t p, int to_whole)
+{
+    for (int64_t o = 0; o < outer; o++) {
+        char *w = whole + (size_t)(o * len + p) * n_bytes, *q = part + (size_t)o * n_bytes;
+        memcpy(to_whole ? w : q, to_whole ? q : w, n_bytes);
+    }
+}
+
+/* Elements of shape sh before axis a, and bytes of one slice at a (those after it). */
+static void split_bytes(const cc_shape *sh, int a, cc_dtype dt, int64_t *outer, size_t *inner)
+{
+    *outer = 1;
+    *inner = cc_dtype_size(dt);
+    for (int d = 0; d < sh->rank; d++) {
+        if (d < a) *outer *= sh->dims[d];
+        if (d > a) *inner *= (size_t)sh->dims[d];
+    }
+}
+
+/* Host tensors of a sub-graph's outputs (its output shapes), freed with free_outputs. */
+static cc_status alloc_outputs(const cc_graph *sg, cc_tensor *outs, cc_err *err)
+{
+    memset(outs, 0, sizeof(cc_tensor) * CC_MAX_IO);
+    for (int j = 0; j < sg->n_outputs; j++) {
+        const cc_tensor *d = &sg->values[sg->outputs[j]];
+        cc_status st = cc_tensor_alloc(&outs[j], d->dtype, &d->shape, err);
+        if (st) return st;
+    }
+    return CC_OK;
+}
+
+static void free_outputs(cc_tensor *outs)
+{
+    for (int j = 0; j < CC_MAX_IO; j++) cc_tensor_free(&outs[j]);
+}
+
+static int64_t attr_int(const cc_node *nd, const char *name)
+{
+    return nd->attrs[cc_attr_index(nd->op, name)].i;
+}
+
+/* Runs Loop or Scan node nd: the body once per iteration. */
+static cc_status run_iterations(cc_graph_exec *x, segment *s, const cc_tensor *const *in, cc_err *err)
+{
+    const cc_node *nd = s->control;
+    const cc_graph *body = s->sub[0]->g;
+    int loop = nd->op->id == CC_OP_ID_Loop, n = (int)attr_int(nd, "carried"), k = nd->n_out - n;
+    int m = loop ? 0 : (int)attr_int(nd, "num_scan_inputs");
+    int first_carried = loop ? 2 : 0, first_out = loop ? 1 : 0; /* Loop's body takes and gives cond first */
+    int64_t trips = loop ? (in[0] ? *(const int64_t *)in[0]->data : INT64_MAX) : 0;
+    int cond = loop && nd->n_in > 1 && in[1] ? cc_load(in[1]->data, CC_BOOL, 0) != 0 : 1;
+    int iax[CC_MAX_IO] = { 0 }, idir[CC_MAX_IO] = { 0 }, oax[CC_MAX_IO] = { 0 }, odir[CC_MAX_IO] = { 0 };
+    const cc_attr_value *lists[4] = { NULL, NULL, NULL, NULL };
+    if (!loop) {
+        const char *names[4] = { "scan_input_axes", "scan_input_directions", "scan_output_axes", "scan_output_directions" };
+        int *vals[4] = { iax, idir, oax, odir };
+        for (int l = 0; l < 4; l++) {
+            lists[l] = &nd->attrs[cc_attr_index(nd->op, names[l])];
+            for (int i = 0; lists[l]->set && i < lists[l]->n && i < CC_MAX_IO; i++) vals[l][i] = (int)lists[l]->ints[i];
+        }
+        for (int j = 0; j < m; j++)
+            if (iax[j] < 0) iax[j] += in[n + j]->shape.rank;
+        for (int j = 0; j < k; j++)
+            if (oax[j] < 0) oax[j] += x->g->values[nd->out[n + j]].shape.rank;
+        trips = in[n]->shape.dims[iax[0]];
+    }
+    int64_t bound = k > 0 ? x->g->values[nd->out[n]].shape.dims[loop ? 0 : oax[0]] : INT64_MAX;
+    cc_tensor ins[CC_MAX_IO], outs[CC_MAX_IO], carried[CC_MAX_IO], it = { 0 }, cd = { 0 };
+    memset(carried, 0, sizeof carried);
+    cc_status st = alloc_outputs(body, outs, err);
+    for (int i = 0; i < n && !st; i++) {
+        st = cc_tensor_alloc(&carried[i], in[first_carried + i]->dtype, &in[first_carried + i]->shape, err);
+        if (!st) memcpy(carried[i].data, in[first_carried + i]->data, cc_tensor_bytes(in[first_carried + i]));
+    }
+    for (int j = 0; j < m && !st; j++) { /* Scan's slices */
+        const cc_tensor *d = &body->values[body->inputs[n + j]];
+        st = cc_tensor_alloc(&carried[n + j], d->dtype, &d->shape, err);
+    }
+    if (!st && loop) st = cc_tensor_alloc(&it, CC_I64, &body->values[body->inputs[0]].shape, err);
+    if (!st && loop) st = cc_tensor_alloc(&cd, CC_BOOL, &body->values[body->inputs[1]].shape, err);
+    int64_t t = 0;
+    for (; !st && t < trips && cond; t++) {
+        if (loop && t >= bound) {
+            st = cc_err_set(err, CC_ERR_ARG, "Loop: iteration %lld of a loop whose stacked outputs were sized for %lld",
+                            (long long)t + 1, (long long)bound);
+            break;
+        }
+        if (t >= CC_LOOP_MAX_ITERATIONS) {
+            st = cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: more than %d iterations", nd->op->name, CC_LOOP_MAX_ITERATIONS);
+            break;
+        }
+        int q = 0;
+        if (loop) {
+            *(int64_t *)it.data = t;
+            cc_store(cd.data, CC_BOOL, 0, 1);
+            ins[q++] = it;
+            ins[q++] = cd;
+        }
+        for (int i = 0; i < n; i++) ins[q++] = carried[i];
+        for (int j = 0; j < m; j++) {
+            const cc_tensor *src = in[n + j];
+            int64_t outer;
+            size_t inner;
+            split_bytes(&src->shape, iax[j], src->dtype, &outer, &inner);
+            move_slice(src->data, carried[n + j].data, inner, outer, trips, idir[j] ? trips - 1 - t : t, 0);
+            ins[q++] = carried[n + j];
+        }
+        for (int i = first_carried + n + m; i < nd->n_in; i++) ins[q++] = *in[i];
+        if ((st = cc_graph_exec_run(s->sub[0], ins, outs, err))) break;
+        if (cc_graph_exec_overrun(s->sub[0])) x->overrun = 1;
+        if (loop) cond = cc_load(outs[0].data, CC_BOOL, 0) != 0;
+        for (int i = 0; i < n; i++) memcpy(carried[i].data, outs[first_out + i].data, cc_tensor_bytes(&carried[i]));
+        for (int j = 0; j < k; j++) {
+            const cc_tensor *o = &outs[first_out + n + j];
+            cc_tensor *dst = &x->host[nd->out[n + j]];
+            int64_t outer = 1;
+            size_t inner = cc_tensor_bytes(o);
+            if (!loop) split_bytes(&dst->shape, oax[j], dst->dtype, &outer, &inner);
+            move_slice(dst->data, o->data, inner, outer, bound, loop || !odir[j] ? t : trips - 1 - t, 1);
+        }
+    }
+    for (int i = 0; i < n && !st; i++) {
+        cc_tensor *dst = &x->host[nd->out[i]];
+        dst->shape = carried[i].shape;
+        memcpy(dst->data, carried[i].data, cc_tensor_bytes(&carried[i]));
+    }
+    for (int j = 0; j < k && !st && loop; j++) {
+        cc_tensor *dst = &x->host[nd->out[n + j]];
+        dst->shape = x->g->values[nd->out[n + j]].shape;
+        dst->shape.dims[0] = t; /* the stacked outputs' actual length */
+        if (t != bound && s->read_later[n + j])
+            st = cc_err_set(err, CC_ERR_UNSUPPORTED,
+                            "Loop ran %lld iterations; its output %d is read by nodes prepared for %lld", (long long)t,
+                            n + j, (long long)bound);
+    }
+    for (int i = 0; i < CC_MAX_IO; i++) cc_tensor_free(&carried[i]);
+    free_outputs(outs);
+    cc_tensor_free(&it);
+    cc_tensor_free(&cd);
+    return st;
+}
+
+/* Runs the control-flow node of segment s on the host values of its inputs. */
+static cc_status run_control(cc_graph_exec *x, segment *s, cc_err *err)
+{
+    const cc_node *nd = s->control;
+    const cc_tensor *in[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < nd->n_in; i++)
+        if (nd->in[i] >= 0) in[i] = host_value(x, nd->in[i]);
+    cc_status st;
+    if (nd->op->id != CC_OP_ID_If) {
+        st = run_iterations(x, s, in, err);
+    } else {
+        cc_graph_exec *br = s->sub[cc_load(in[0]->data, CC_BOOL, 0) != 0 ? 0 : 1];
+        cc_tensor ins[CC_MAX_IO], outs[CC_MAX_IO];
+        for (int i = 1; i < nd->n_in; i++) ins[i - 1] = *in[i];
+        for (int j = 0; j < nd->n_out; j++) {
+            outs[j] = x->host[nd->out[j]];
+            outs[j].shape = x->g->values[nd->out[j]].shape;
+        }
+        st = cc_graph_exec_run(br, ins, outs, err);
+        if (cc_graph_exec_overrun(br)) x->overrun = 1;
+        for (int j = 0; j < nd->n_out && !st; j++) x->host[nd->out[j]].shape = outs[j].shape;
+    }
+    if (st) {
+        char label[160], m[sizeof err->msg];
+        snprintf(m, sizeof m, "%s", err->msg);
+        cc_err_set(err, st, "%s: %s", cc_graph_node_label(nd, label, sizeof label), m);
+    }
+    return st;
+}
+
+/* One segment, then its outputs into host memory. */
+static cc_status run_one(cc_graph_exec *x, segment *s, int upload, cc_err *err)
+{
+    if (s->control) return run_control(x, s, err);
+    cc_status st = run_segment(x, s, upload, err);
+    if (!st) st = download_segment(x, s, err);
+    return st;
+}
+
+/* A single segment on a target keeps its inputs on the target between runs. */
+static int single(const cc_graph_exec *x)
+{
+    return x->n_seg == 1 && !x->seg[0].control;
+}
+
 cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
 {
     const cc_graph *g = x->g;
     /* one segment: its inputs are uploaded straight from the caller's tensors and stay
      * resident for run_bound */
-    if (x->n_seg == 1) {
+    if (single(x)) {
         segment *s = &x->seg[0];
         for (int i = 0; i < s->g.n_inputs; i++) {
             int v = s->global[s->g.inputs[i]], k = 0;
@@ -319,10 +589,9 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
 
 cc_status cc_graph_exec_run_bound(cc_graph_exec *x, cc_err *err)
 {
-    if (x->n_seg == 1) return run_segment(x, &x->seg[0], 0, err);
+    if (single(x)) return run_segment(x, &x->seg[0], 0, err);
     for (int s = 0; s < x->n_seg; s++) {
-        cc_status st = run_segment(x, &x->seg[s], 1, err);
-        if (!st) st = download_segment(x, &x->seg[s], err);
+        cc_status st = run_one(x, &x->seg[s], 1, err);
         if (st) return st;
     }
     return CC_OK;
@@ -330,7 +599,7 @@ cc_status cc_graph_exec_run_bound(cc_graph_exec *x, cc_err *err)
 
 cc_status cc_graph_exec_run_timed(cc_graph_exec *x, double *seconds, int *device, cc_err *err)
 {
-    if (x->n_seg == 1 && CC_TARGET_HAS(x->seg[0].t, run_timed)) {
+    if (single(x) && CC_TARGET_HAS(x->seg[0].t, run_timed)) {
         segment *s = &x->seg[0];
         *device = 1;
         return s->t->run_timed(s->ctx, s->plan, s->in_buf, s->out_buf, seconds, err);
@@ -353,8 +622,7 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
     cc_status st = cc_graph_exec_bind(x, in, err);
     if (st) return st;
     for (int s = 0; s < x->n_seg; s++) {
-        st = run_segment(x, &x->seg[s], x->n_seg > 1, err); /* one segment: bound above */
-        if (!st) st = download_segment(x, &x->seg[s], err);
+        st = run_one(x, &x->seg[s], !single(x), err); /* one segment: bound above */
         if (st) return st;
     }
     const cc_graph *g = x->g;

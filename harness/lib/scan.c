@@ -115,6 +115,27 @@ static int type_index(char (*types)[64], int nt, const char *op)
     return -1;
 }
 
+/* Asks t about every node of g; a control-flow node the host runs, and the nodes of its
+ * sub-graphs are asked in turn (they are the model's nodes as the file counts them). */
+static void ask_graph(const cc_target_iface *t, void *ctx, const cc_graph *g, char (*types)[64], int nt, declined *d)
+{
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        if (cc_op_has_trait(nd->op, CC_TRAIT_SUBGRAPH)) {
+            for (int a = 0; a < nd->op->n_attrs; a++)
+                if (nd->op->attrs[a].kind == CC_ATTR_GRAPH && nd->attrs[a].set && nd->attrs[a].i >= 0 &&
+                    nd->attrs[a].i < g->n_subgraphs)
+                    ask_graph(t, ctx, &g->subgraphs[nd->attrs[a].i], types, nt, d);
+            continue;
+        }
+        char why[CC_REASON_MAX] = "";
+        if (cc_target_supports(t, ctx, g, nd, why, sizeof why) == CC_SUPPORT_YES) continue;
+        int i = type_index(types, nt, nd->op->name);
+        if (i < 0) continue;
+        if (!d->n[i]++) snprintf(d->reason[i], sizeof d->reason[i], "%s", why[0] ? why : "declined, no reason given");
+    }
+}
+
 static void ask_target(const cc_scan_options *o, int ti, const cc_model *m, char (*types)[64], int nt, declined *d)
 {
     const cc_target_iface *t = o->targets[ti];
@@ -130,13 +151,7 @@ static void ask_target(const cc_scan_options *o, int ti, const cc_model *m, char
         }
         return;
     }
-    for (int k = 0; k < g->n_nodes; k++) {
-        char why[CC_REASON_MAX] = "";
-        if (cc_target_supports(t, ctx, g, &g->nodes[k], why, sizeof why) == CC_SUPPORT_YES) continue;
-        int i = type_index(types, nt, g->nodes[k].op->name);
-        if (i < 0) continue;
-        if (!d->n[i]++) snprintf(d->reason[i], sizeof d->reason[i], "%s", why[0] ? why : "declined, no reason given");
-    }
+    ask_graph(t, ctx, g, types, nt, d);
     t->close(ctx);
 }
 

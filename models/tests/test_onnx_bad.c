@@ -4,7 +4,9 @@
  * Constant node, raw_data and float_data initializers), the rewrites of older opsets,
  * TensorProto files, and bad input: truncated, random and empty files, unknown ops,
  * domains and attributes, unsupported opsets, inconsistent shapes, symbolic dims,
- * external data. Every failure must be one line with the right status, naming the
+ * external data; control flow (an If whose branches read the outer graph, missing or
+ * mistyped graph attributes, a body that takes fewer inputs than its node passes, nesting
+ * past CC_CONTROL_MAX_DEPTH). Every failure must be one line with the right status, naming the
  * problem; none may crash. */
 #include <stdint.h>
 #include <pthread.h>
@@ -1094,6 +1096,111 @@ static void test_deep_nesting(void)
     free(buf);
 }
 
+/* ---- control flow: sub-graphs ------------------------------------------------------------------ */
+
+static Onnx__AttributeProto *hm_attr_g(hm *h, Onnx__NodeProto *nd, const char *name, Onnx__GraphProto *g)
+{
+    Onnx__AttributeProto *a = hm_attr(h, nd, name, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH);
+    a->g = g;
+    return a;
+}
+
+static int32_t cond_true[1] = { 1 };
+
+/* A branch: one node op(x) of the outer graph's x, its output named out. */
+static void branch(hm *b, const char *op, const char *out)
+{
+    hm_init(b, 16);
+    b->graph.name = (char *)out;
+    hm_node(b, op, "", 1, (const char *[]){ "x" }, 1, (const char *[]){ out });
+    hm_output(b, out, F32, 1, (int64_t[]){ 3 });
+}
+
+static void test_control_flow(void)
+{
+    static hm h, sub[2];
+    /* If(true) then Neg(x) else Relu(x): the branches read x from the outer graph */
+    hm_init(&h, 16);
+    hm_input(&h, "x", F32, 1, (int64_t[]){ 3 });
+    hm_init_tensor(&h, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, 0, NULL, cond_true, 1, 0);
+    branch(&sub[0], "Neg", "t");
+    branch(&sub[1], "Relu", "r");
+    Onnx__NodeProto *nd = hm_node(&h, "If", "", 1, (const char *[]){ "c" }, 1, (const char *[]){ "y" });
+    hm_attr_g(&h, nd, "then_branch", &sub[0].graph);
+    hm_attr_g(&h, nd, "else_branch", &sub[1].graph);
+    hm_output(&h, "y", F32, 1, (int64_t[]){ 3 });
+    cc_model *m = expect_load(hm_write(&h, "if.onnx"), NULL);
+    CHECK(m && m->graph.n_subgraphs == 2 && m->graph.nodes[0].n_in == 2); /* cond and the captured x */
+    cc_tensor x = make_x(1, (int64_t[]){ 3 }, -1); /* -1, 0, 1 */
+    expect_values(m, &x, (double[]){ 1, 0, -1 }, 3);
+    cc_model_free(m);
+    /* a branch missing, or an attribute that is no graph */
+    h.nodes[0].n_attribute = 1;
+    expect_fail(hm_write(&h, "if_half.onnx"), NULL, CC_ERR_ARG, "attribute 'else_branch' is required");
+    h.attrs[0][0].type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+    h.attrs[0][0].g = NULL;
+    h.nodes[0].n_attribute = 2;
+    expect_fail(hm_write(&h, "if_int.onnx"), NULL, CC_ERR_ARG, "attribute 'then_branch' is INT, not a graph");
+    /* a branch that reads a name no graph defines */
+    hm_init(&h, 16);
+    hm_input(&h, "x", F32, 1, (int64_t[]){ 3 });
+    hm_init_tensor(&h, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, 0, NULL, cond_true, 1, 0);
+    branch(&sub[0], "Neg", "t");
+    sub[0].node_in[0][0] = "nowhere";
+    branch(&sub[1], "Relu", "r");
+    nd = hm_node(&h, "If", "", 1, (const char *[]){ "c" }, 1, (const char *[]){ "y" });
+    hm_attr_g(&h, nd, "then_branch", &sub[0].graph);
+    hm_attr_g(&h, nd, "else_branch", &sub[1].graph);
+    hm_output(&h, "y", F32, 1, (int64_t[]){ 3 });
+    expect_fail(hm_write(&h, "if_nowhere.onnx"), NULL, CC_ERR_ARG, "input 'nowhere' is not an initializer");
+    /* Loop passing three values to a body that takes one */
+    hm_init(&h, 16);
+    hm_input(&h, "x", F32, 1, (int64_t[]){ 3 });
+    static int64_t trips[1] = { 2 };
+    hm_init_tensor(&h, "M", I64, 0, NULL, trips, 1, 0);
+    hm_init_tensor(&h, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, 0, NULL, cond_true, 1, 0);
+    hm_init(&sub[0], 16);
+    hm_input(&sub[0], "i", I64, 0, NULL);
+    hm_node(&sub[0], "Neg", "", 1, (const char *[]){ "x" }, 1, (const char *[]){ "n" });
+    hm_output(&sub[0], "n", F32, 1, (int64_t[]){ 3 });
+    nd = hm_node(&h, "Loop", "", 3, (const char *[]){ "M", "c", "x" }, 1, (const char *[]){ "y" });
+    hm_attr_g(&h, nd, "body", &sub[0].graph);
+    hm_output(&h, "y", F32, 1, (int64_t[]){ 3 });
+    expect_fail(hm_write(&h, "loop_inputs.onnx"), NULL, CC_ERR_ARG, "body takes 1 inputs, the node passes 3");
+    /* sub-graphs nested past CC_CONTROL_MAX_DEPTH: an If in the then-branch of an If ... */
+    hm *deep = calloc(12, sizeof *deep);
+    CHECK(deep != NULL);
+    if (!deep) return;
+    hm_init(&h, 16);
+    hm_input(&h, "x", F32, 1, (int64_t[]){ 3 });
+    hm_init_tensor(&h, "c", ONNX__TENSOR_PROTO__DATA_TYPE__BOOL, 0, NULL, cond_true, 1, 0);
+    nd = hm_node(&h, "If", "", 1, (const char *[]){ "c" }, 1, (const char *[]){ "y" });
+    hm_output(&h, "y", F32, 1, (int64_t[]){ 3 });
+    hm *outer = &h;
+    Onnx__NodeProto *at = nd;
+    for (int d = 0; d < 10; d++) {
+        hm *b = &deep[d];
+        hm_init(b, 16);
+        Onnx__NodeProto *inner = hm_node(b, d < 9 ? "If" : "Neg", "", 1, (const char *[]){ d < 9 ? "c" : "x" }, 1,
+                                         (const char *[]){ "y" });
+        hm_output(b, "y", F32, 1, (int64_t[]){ 3 });
+        hm_attr_g(outer, at, "then_branch", &b->graph);
+        hm_attr_g(outer, at, "else_branch", &b->graph);
+        outer = b;
+        at = inner;
+    }
+    expect_fail(hm_write(&h, "if_deep.onnx"), NULL, CC_ERR_UNSUPPORTED, "sub-graphs nest deeper than 8");
+    /* nested only twice, the same chain imports and takes the then-branches down to Neg */
+    deep[1].nodes[0].op_type = "Neg";
+    deep[1].node_in[0][0] = "x";
+    deep[1].nodes[0].n_attribute = 0;
+    m = expect_load(hm_write(&h, "if_two.onnx"), NULL);
+    expect_values(m, &x, (double[]){ 1, 0, -1 }, 3);
+    cc_model_free(m);
+    cc_tensor_free(&x);
+    free(deep);
+}
+
 int main(void)
 {
     /* the mutation test rewrites a file a thousand times: memory-backed /dev/shm keeps
@@ -1116,6 +1223,7 @@ int main(void)
     test_tensor_files();
     test_mutations();
     test_deep_nesting();
+    test_control_flow();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);

@@ -50,6 +50,7 @@ static const char *kind_name(cc_attr_kind k)
     case CC_ATTR_STRING: return "STRING";
     case CC_ATTR_STRINGS: return "STRINGS";
     case CC_ATTR_TENSOR: return "TENSOR";
+    case CC_ATTR_GRAPH: return "GRAPH";
     }
     return "?";
 }

@@ -203,6 +203,11 @@ static void catalog(void)
         cc_case *q = NULL, *f = NULL;
         int nq = 0, nf = 0;
         cc_err err = { 0 };
+        if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH)) { /* control flow: a case id cannot write a graph */
+            CHECK(cc_case_enumerate(op, CC_DTYPE_COUNT, 0, &f, &nf, &err) == CC_OK && nf == 0);
+            free(f);
+            continue;
+        }
         CHECK(cc_case_enumerate(op, CC_DTYPE_COUNT, 1, &q, &nq, &err) == CC_OK);
         CHECK(cc_case_enumerate(op, CC_DTYPE_COUNT, 0, &f, &nf, &err) == CC_OK);
         int tagged = 0, edge = 0;
