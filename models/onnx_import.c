@@ -635,6 +635,14 @@ static cc_status node_attrs(importer *im, const char *label, const Onnx__NodePro
                                   im->path, label, op->name, op->name);
             continue;
         }
+        if (legacy & CC_ONNX_LEGACY_SCAN_BATCH && strcmp(an, "directions") == 0) { /* Scan-8's name */
+            char why[128];
+            int di = cc_attr_index(op, "scan_input_directions");
+            if (attr_value(a, CC_ATTR_INTS, &attrs[di], why, sizeof why))
+                return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: attribute '%s' %s", im->path, label, an, why);
+            attrs[di].set = 2;
+            continue;
+        }
         if (legacy & CC_ONNX_LEGACY_BN_SPATIAL && strcmp(an, "spatial") == 0) {
             if (attr_type(a) == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT && a->i == 1) continue; /* the default */
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
@@ -821,10 +829,29 @@ static int64_t declared_trips(const importer *im, const Onnx__NodeProto *nd, int
     return best;
 }
 
+/* Value v without (squeeze) or with a new batch axis 0 of 1, as node `name` whose output
+ * is named out_name (NULL: after the node); *out its value. */
+static cc_status batch_axis(importer *im, const char *name, int v, int squeeze, const char *out_name, int *out,
+                            cc_err *err)
+{
+    cc_tensor axes = { 0 };
+    int64_t one = 1;
+    cc_shape s = cc_shape_make(1, &one);
+    int va;
+    char an[CC_VALUE_NAME_MAX];
+    snprintf(an, sizeof an, "%.80s/axes", name);
+    cc_status st = cc_tensor_alloc(&axes, CC_I64, &s, err);
+    if (st) return st;
+    ((int64_t *)axes.data)[0] = 0;
+    if ((st = cc_mb_const(im->b, an, &axes, &va, err))) return st;
+    return cc_mb_node(im->b, squeeze ? "Squeeze" : "Unsqueeze", name, NULL, 2, (int[]){ v, va }, 1, out,
+                      out_name ? &out_name : NULL, err);
+}
+
 /* A control-flow node (If, Loop, Scan): imports its sub-graphs, sets its graph attributes
  * and knobs, and appends the outer values they read to its inputs in[0..*n_in). */
 static cc_status control_node(importer *im, const char *label, const Onnx__NodeProto *nd, const cc_op_def *op,
-                              cc_attr_value *attrs, int *in, int *n_in, int n_out, cc_err *err)
+                              unsigned legacy, cc_attr_value *attrs, int *in, int *n_in, int n_out, cc_err *err)
 {
     cc_status st = CC_OK;
     cc_tensor formal[CC_MAX_IO];
@@ -900,6 +927,22 @@ static cc_status control_node(importer *im, const char *label, const Onnx__NodeP
         if ((!m || !m->data) && n_out > n_carried) cap = declared_trips(im, nd, n_carried);
         attrs[cc_attr_index(op, "max_trips")] = (cc_attr_value){ .set = 1, .i = cap };
     } else {
+        if (legacy & CC_ONNX_LEGACY_SCAN_BATCH) { /* Scan-8: without sequence_lens and the batch axis */
+            if (*n_in > 0 && in[0] >= 0)
+                return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: Scan-8's sequence_lens input is not supported",
+                                  im->path, label);
+            for (int i = 1; i < *n_in; i++) {
+                const cc_tensor *x = in[i] >= 0 ? cc_mb_value(im->b, in[i]) : NULL;
+                if (!x || x->shape.rank < 1 || x->shape.dims[0] != 1)
+                    return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: Scan-8 runs here with a batch of 1; input %d %s",
+                                      im->path, label, i, x ? "has another" : "is absent");
+                char name[CC_VALUE_NAME_MAX];
+                snprintf(name, sizeof name, "%.60s/unbatched%d", label, i);
+                cc_status st2 = batch_axis(im, name, in[i], 1, NULL, &in[i - 1], err);
+                if (st2) return st2;
+            }
+            (*n_in)--;
+        }
         int64_t m = attrs[cc_attr_index(op, "num_scan_inputs")].i;
         if (m < 1 || m > *n_in)
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: num_scan_inputs is %lld for %d inputs", im->path, label,
@@ -1052,14 +1095,16 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     for (int i = 0; i < op->n_attrs; i++)
         if (tmp.attrs[i].set) tmp.attrs[i].set = 1;
     if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH) &&
-        (st = control_node(im, label, nd, op, tmp.attrs, in, &n_in, (int)n_out, err)))
+        (st = control_node(im, label, nd, op, legacy, tmp.attrs, in, &n_in, (int)n_out, err)))
         return st;
 
     const char *out_names[CC_MAX_IO];
-    char oname[CC_MAX_IO][CC_VALUE_NAME_MAX];
+    char oname[CC_MAX_IO][CC_VALUE_NAME_MAX], batched[CC_MAX_IO][CC_VALUE_NAME_MAX];
     for (size_t j = 0; j < n_out; j++) {
         if (str_or(nd->output[j], "")[0]) printable(oname[j], sizeof oname[j], nd->output[j]);
         else snprintf(oname[j], sizeof oname[j], "%.60s:%zu", label, j);
+        memcpy(batched[j], oname[j], sizeof oname[j]);
+        if (legacy & CC_ONNX_LEGACY_SCAN_BATCH) snprintf(oname[j], sizeof oname[j], "%.80s/unbatched", batched[j]);
         out_names[j] = oname[j];
     }
     char name[64];
@@ -1074,6 +1119,11 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     if (!makes_output)
         st = cc_mb_fold_node(im->b, op, name, tmp.attrs, n_in, in, (int)n_out, out, out_names, &folded, &e);
     if (!st && !folded) st = cc_mb_node_values(im->b, op, name, tmp.attrs, n_in, in, (int)n_out, out, out_names, &e);
+    for (size_t j = 0; !st && (legacy & CC_ONNX_LEGACY_SCAN_BATCH) && j < n_out; j++) { /* the batch axis back */
+        char bn[CC_VALUE_NAME_MAX];
+        snprintf(bn, sizeof bn, "%.60s/batched%zu", label, j);
+        st = batch_axis(im, bn, out[j], 0, batched[j], &out[j], &e); /* the file's name on the batched value */
+    }
     if (st) return cc_err_set(err, st, "%s: %s: %s", im->path, label, strip_node_prefix(e.msg, name));
     for (size_t j = 0; j < n_out; j++) {
         if (!str_or(nd->output[j], "")[0]) continue;

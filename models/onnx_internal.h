@@ -65,9 +65,13 @@ enum {
                                          infer() refuses anyway: element types
                                          (ConstantOfShape-20), attribute values (Scatter*-18's
                                          reductions max and min) */
-    CC_ONNX_LEGACY_SET_ATTR = 128     /* RoiAlign-10: an attribute the older version lacks, set
+    CC_ONNX_LEGACY_SET_ATTR = 128,    /* RoiAlign-10: an attribute the older version lacks, set
                                          to the value that means its behaviour
                                          (cc_onnx_legacy_attr); a node that gives it is refused */
+    CC_ONNX_LEGACY_SCAN_BATCH = 512   /* Scan-8: a batch axis 0 on every input and output, a
+                                         sequence_lens input first, directions for the scan
+                                         inputs; run as Scan-16 between Squeeze and Unsqueeze
+                                         for a batch of 1 without sequence_lens */
 };
 cc_status cc_onnx_op_version(const cc_op_def *op, int opset, int *version, unsigned *legacy, cc_err *err);
 /* The attribute and the value (case-id syntax) a CC_ONNX_LEGACY_SET_ATTR version of op

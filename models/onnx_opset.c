@@ -222,7 +222,8 @@ static const op_version table[] = {
     { "Loop",               1,  0, "the same iteration rule: M and cond both bound it" },
     { "Loop",               11, 0, "clarifies the body's scan outputs" },
     { "Loop",               13, 0, "adds sequence types" },
-    { "Scan",               8,  REFUSED, "a batch axis on every input and output and a sequence_lens input" },
+    { "Scan",               8,  CC_ONNX_LEGACY_SCAN_BATCH, "a batch axis on every input and output and a "
+      "sequence_lens input: run for a batch of 1 without sequence_lens" },
     { "Scan",               9,  0, "scan axes and directions without negative axes" },
     { "Scan",               11, 0, "adds negative axes" },
 };

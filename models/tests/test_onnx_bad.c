@@ -1199,6 +1199,20 @@ static void test_control_flow(void)
     cc_model_free(m);
     cc_tensor_free(&x);
     free(deep);
+    /* Scan-8 (a batch axis on everything) runs for a batch of 1 only */
+    hm_init(&h, 8);
+    hm_input(&h, "s", F32, 2, (int64_t[]){ 2, 2 });
+    hm_input(&h, "xs", F32, 3, (int64_t[]){ 2, 3, 2 });
+    hm_init(&sub[0], 8);
+    hm_input(&sub[0], "si", F32, 1, (int64_t[]){ 2 });
+    hm_input(&sub[0], "xi", F32, 1, (int64_t[]){ 2 });
+    hm_node(&sub[0], "Add", "", 2, (const char *[]){ "si", "xi" }, 1, (const char *[]){ "so" });
+    hm_output(&sub[0], "so", F32, 1, (int64_t[]){ 2 });
+    nd = hm_node(&h, "Scan", "", 3, (const char *[]){ "", "s", "xs" }, 1, (const char *[]){ "y" });
+    hm_attr_g(&h, nd, "body", &sub[0].graph);
+    hm_attr_i(&h, nd, "num_scan_inputs", 1);
+    hm_output(&h, "y", F32, 2, (int64_t[]){ 2, 2 });
+    expect_fail(hm_write(&h, "scan8.onnx"), NULL, CC_ERR_UNSUPPORTED, "Scan-8 runs here with a batch of 1");
 }
 
 int main(void)
