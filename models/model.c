@@ -510,6 +510,10 @@ cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, c
     const cc_graph *g = &m->graph;
     const cc_node *nd = &g->nodes[k];
     const cc_op_def *op = nd->op;
+    if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH)) {
+        snprintf(buf, n, "%s runs sub-graphs", op->name);
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s runs sub-graphs, which a case id cannot write", op->name);
+    }
     size_t len = (size_t)snprintf(buf, n, "%s(", op->name);
     int first = 1, ok = 1;
     cc_dtype first_dt = CC_DTYPE_COUNT;

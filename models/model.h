@@ -104,8 +104,8 @@ double cc_model_macs(const cc_model *m);
  * inputs: per-channel scales, non-zero zero points, output type; see model.c), so a layer
  * can be rerun alone with `crosscheck run --case`. The case generates its own data,
  * scales and zero points (of the same kinds). CC_ERR_UNSUPPORTED when a constant input
- * cannot be written in a case id (a list longer than CC_MAX_INTS): buf then holds a
- * description. */
+ * cannot be written in a case id (a list longer than CC_MAX_INTS) or the node runs
+ * sub-graphs (If, Loop, Scan): buf then holds a description. */
 cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, cc_err *err);
 
 /* ---- golden evaluation --------------------------------------------------------------- */
