@@ -487,15 +487,17 @@ static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const 
  * operands' offsets from its coordinates, then an odometer over the summed labels that
  * steps each operand's offset by its stride. Floats: operands converted to float32, each
  * product of N operands formed with N - 2 multiplications and added with one fmaf.
- * Integers (i8, u8, i32, i64): 64-bit products and sums wrapping modulo 2^64, the result
- * wrapped to the dtype (numpy's integer einsum). */
+ * f64 (target ABI 8) the same in double with fma. Integers (i8, u8, i16, u16, i32, u32,
+ * i64, u64): 64-bit products and sums wrapping modulo 2^64 (signed operands sign-extended,
+ * unsigned ones zero-extended: the low bits are the same either way), the result wrapped
+ * to the dtype (numpy's integer einsum). */
 static cc_support einsum_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                   char *reason, size_t n)
 {
     (void)ctx;
     (void)out;
     cc_dtype d = in[0]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I8 && d != CC_U8 && d != CC_I32 && d != CC_I64) {
+    if ((unsigned)d >= CC_DTYPE_COUNT || d == CC_BOOL) {
         snprintf(reason, n, "%s: cpu has no kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
@@ -518,26 +520,6 @@ static cc_status einsum_prepare(void *ctx, const cc_node *node, const cc_tensor 
     return CC_OK;
 }
 
-static int64_t int_at(const void *p, cc_dtype d, int64_t i)
-{
-    switch (d) {
-    case CC_I8: return ((const int8_t *)p)[i];
-    case CC_U8: return ((const uint8_t *)p)[i];
-    case CC_I32: return ((const int32_t *)p)[i];
-    default: return ((const int64_t *)p)[i];
-    }
-}
-
-static void int_put(void *p, cc_dtype d, int64_t i, uint64_t v)
-{
-    switch (d) {
-    case CC_I8: ((int8_t *)p)[i] = (int8_t)(uint8_t)v; break;
-    case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case CC_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)v; break;
-    default: ((int64_t *)p)[i] = (int64_t)v; break;
-    }
-}
-
 static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                             void *state, cc_err *err)
 {
@@ -545,7 +527,7 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
     const cc_lower_einsum_geom *e = state;
     const int n = e->n_in, A = e->n_out, S = e->n_sum;
     const cc_dtype dt = in[0]->dtype;
-    const int is_float = cc_dtype_is_float(dt);
+    const int is_double = dt == CC_F64, is_float = cc_dtype_is_float(dt) && !is_double;
     const float *xf[CC_LOWER_EINSUM_MAX_IN] = { 0 };
     float *conv[CC_LOWER_EINSUM_MAX_IN] = { 0 }, *yf = NULL, *y = NULL;
     cc_status st = CC_OK;
@@ -572,15 +554,20 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
             for (int t = 0; t < n; t++) off[t] += k * e->stride[t][a];
         }
         float acc = 0.0f;
+        double dacc = 0.0;
         uint64_t iacc = 0;
         for (int64_t step = 0; step < e->sum_count; step++) {
             if (is_float) {
                 float p = xf[0][off[0]];
                 for (int t = 1; t < n - 1; t++) p *= xf[t][off[t]];
                 acc = n == 1 ? acc + p : fmaf(p, xf[n - 1][off[n - 1]], acc);
+            } else if (is_double) {
+                double p = ((const double *)in[0]->data)[off[0]];
+                for (int t = 1; t < n - 1; t++) p *= ((const double *)in[t]->data)[off[t]];
+                dacc = n == 1 ? dacc + p : fma(p, ((const double *)in[n - 1]->data)[off[n - 1]], dacc);
             } else {
-                uint64_t p = (uint64_t)int_at(in[0]->data, dt, off[0]);
-                for (int t = 1; t < n; t++) p *= (uint64_t)int_at(in[t]->data, dt, off[t]);
+                uint64_t p = cc_cpu_int_at(in[0]->data, dt, off[0]);
+                for (int t = 1; t < n; t++) p *= cc_cpu_int_at(in[t]->data, dt, off[t]);
                 iacc += p;
             }
             for (int s = S - 1; s >= 0; s--) {
@@ -592,7 +579,8 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
             }
         }
         if (is_float) y[o] = acc;
-        else int_put(out[0].data, dt, o, iacc);
+        else if (is_double) ((double *)out[0].data)[o] = dacc;
+        else cc_cpu_int_put(out[0].data, dt, o, iacc);
     }
     if (yf) cc_cpu_from_f32(yf, out[0].data, dt, e->out_count);
     goto done;
