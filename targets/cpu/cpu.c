@@ -53,6 +53,9 @@ static const cc_op_id wide_reused[] = {
     CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum,
     CC_OP_ID_ReduceProd, CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum,
     CC_OP_ID_ReduceLogSumExp, CC_OP_ID_ReduceSumSquare, CC_OP_ID_Einsum,
+    /* f64 through cblas_dgemm (matmul.c); nearest copies elements by size, linear and
+     * cubic decline these dtypes (resize.c) */
+    CC_OP_ID_Gemm, CC_OP_ID_MatMul, CC_OP_ID_Resize,
 };
 
 /* The families' kernels by op id (narrow: ABI 7's dtypes; wide: those of ABI 8), and the
