@@ -194,9 +194,11 @@ void cc_cpu_real_put(void *p, cc_dtype d, int64_t i, double v)
 
 void cc_cpu_int_to_real_put(void *p, cc_dtype d, int64_t i, uint64_t bits, int is_unsigned)
 {
+    /* an unsigned value below 2^63 converts as signed: the faster instruction, same value */
+    int uns = is_unsigned && (int64_t)bits < 0;
     switch (d) {
-    case CC_F64: ((double *)p)[i] = is_unsigned ? (double)bits : (double)(int64_t)bits; break;
-    case CC_F32: ((float *)p)[i] = is_unsigned ? (float)bits : (float)(int64_t)bits; break;
+    case CC_F64: ((double *)p)[i] = uns ? (double)bits : (double)(int64_t)bits; break;
+    case CC_F32: ((float *)p)[i] = uns ? (float)bits : (float)(int64_t)bits; break;
     case CC_F16:
     case CC_BF16: {
         /* rounded to odd as a float: long double holds every 64-bit integer exactly */

@@ -128,7 +128,7 @@ void cc_cpu_real_put(void *p, cc_dtype d, int64_t i, double v);
  * nearest even as a double. */
 static inline double cc_cpu_int_to_real(uint64_t bits, int is_unsigned)
 {
-    return is_unsigned ? (double)bits : (double)(int64_t)bits;
+    return is_unsigned && (int64_t)bits < 0 ? (double)bits : (double)(int64_t)bits;
 }
 
 /* Stores the integer (bits; unsigned when is_unsigned) as element i of float data of
