@@ -54,38 +54,46 @@ static cc_status cast_infer(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-/* Element i of an integer or bool tensor, exactly (int64 read as it is stored). */
-static int64_t int_at(const cc_tensor *t, int64_t i)
+/* Element i of an integer or bool tensor, exactly, as its 64 bits: signed types
+ * sign-extended, unsigned ones zero-extended (a u64 past 2^63 keeps its value as uint64). */
+static uint64_t int_at(const cc_tensor *t, int64_t i)
 {
-    if (t->dtype == CC_I64) {
-        int64_t v;
+    if (t->dtype == CC_BOOL) return cc_load(t->data, CC_BOOL, (size_t)i) != 0;
+    if (t->dtype == CC_U64) {
+        uint64_t v;
         memcpy(&v, (const char *)t->data + 8 * i, 8);
         return v;
     }
-    return (int64_t)cc_load(t->data, t->dtype, (size_t)i);
+    return (uint64_t)cc_eltwise_load_int(t->data, t->dtype, i);
 }
 
-/* An integer rounded once to float dtype d. Up to 2^53 the integer is exact in double;
- * beyond, its low 11 bits are cleared (exact in double) and, where any was set, half of
- * them added back: a value strictly between the same two neighbours of d's grid as v
- * (whose midpoints are multiples of 2^29 there), so it rounds as v does. */
-static double int_to_float(int64_t v, cc_dtype d)
+static int is_unsigned(cc_dtype d) { return d == CC_U8 || d == CC_U16 || d == CC_U32 || d == CC_U64; }
+
+/* An integer (bits v, unsigned when uns) rounded once to float dtype d. f64: C's
+ * conversion, which rounds to nearest even. The others: up to 2^53 the integer is exact in
+ * double; beyond, its low bits are cleared (11 of them below 2^63, 12 from 2^63 up: what
+ * remains is exact in double) and, where any was set, half of the cleared quantum added
+ * back: a value strictly between the same two neighbours of d's grid as v (whose midpoints
+ * are multiples of 2^29 there), so it rounds as v does. */
+static double int_to_float(uint64_t v, int uns, cc_dtype d)
 {
-    if (v >= -(INT64_C(1) << 53) && v <= (INT64_C(1) << 53)) return cc_round_to(d, (double)v);
-    int64_t hi = (int64_t)((uint64_t)v & ~(uint64_t)0x7ff); /* toward -inf, a multiple of 2^11 */
-    double x = (double)hi + (v != hi ? 1024.0 : 0.0);
+    if (d == CC_F64) return uns ? (double)v : (double)(int64_t)v;
+    if (uns && v >= (UINT64_C(1) << 63)) {
+        uint64_t hi = v & ~(uint64_t)0xfff;
+        return cc_round_to(d, (double)hi + (v != hi ? 2048.0 : 0.0));
+    }
+    int64_t s = (int64_t)v; /* an unsigned value below 2^63 reads the same signed */
+    if (s >= -(INT64_C(1) << 53) && s <= (INT64_C(1) << 53)) return cc_round_to(d, (double)s);
+    int64_t hi = (int64_t)(v & ~(uint64_t)0x7ff); /* toward -inf, a multiple of 2^11 */
+    double x = (double)hi + (s != hi ? 1024.0 : 0.0);
     return cc_round_to(d, x);
 }
 
-/* v (an integer) kept to the low bits of integer dtype d, two's complement. */
-static double wrap_to(int64_t v, cc_dtype d)
+/* v (an integer's bits) kept to the low bits of integer dtype d, two's complement. */
+static double wrap_to(uint64_t v, cc_dtype d)
 {
-    switch (d) {
-    case CC_I8: return (double)(int8_t)(uint8_t)((uint64_t)v & 0xffu);
-    case CC_U8: return (double)(uint8_t)((uint64_t)v & 0xffu);
-    case CC_I32: return (double)(int32_t)(uint32_t)((uint64_t)v & 0xffffffffu);
-    default: return (double)v; /* int64 */
-    }
+    if (d == CC_U64) return (double)v;
+    return (double)cc_eltwise_wrap_int(v, d);
 }
 
 static cc_status cast_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err)
@@ -103,15 +111,17 @@ static cc_status cast_golden(const cc_node *node, const cc_tensor *const *in, in
             if (cc_dtype_is_float(to)) {
                 y = cc_round_to(to, v);
             } else {
+                /* the range's end as a double: max + 1 (exact, 2^63 and 2^64 for the 64-bit
+                 * types, whose max itself rounds up to it) */
                 double t = trunc(v);
-                if (!(t >= cc_dtype_min(to) && t <= cc_dtype_max(to)))
+                if (!(t >= cc_dtype_min(to) && t < cc_dtype_max(to) + 1.0))
                     return cc_err_set(err, CC_ERR_ARG, "%s: element %lld is %g, outside %s's range (ONNX leaves it undefined)",
                                       node->op->name, (long long)i, v, cc_dtype_name(to));
                 y = t;
             }
         } else {
-            int64_t v = int_at(x, i);
-            y = cc_dtype_is_float(to) ? int_to_float(v, to) : wrap_to(v, to);
+            uint64_t v = int_at(x, i);
+            y = cc_dtype_is_float(to) ? int_to_float(v, is_unsigned(from), to) : wrap_to(v, to);
         }
         out[0].value[i] = y;
         out[0].mag[i] = cc_dtype_is_float(to) ? fabs(y) : 0;

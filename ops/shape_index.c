@@ -338,7 +338,7 @@ const cc_op_def cc_op_GatherND = {
 
 /* Opset 16: the output is data with updates written at the places indices name; with
  * reduction add (mul) an update is added to (multiplies) what is there, in index order, so
- * repeated places accumulate (8- and 32-bit integers wrap like numpy's). With reduction none a place named twice is left undefined by
+ * repeated places accumulate (8-, 16- and 32-bit integers wrap like numpy's). With reduction none a place named twice is left undefined by
  * the specification: the golden model refuses such indices, and case generation never
  * draws them. Sums and products round once per update (S = |data| + sum |updates| or the
  * product's magnitude, K = updates per place + 1); copies are exact. */
@@ -468,6 +468,9 @@ static double wrap_to(cc_dtype d, double v)
     case CC_I8: return (double)(int8_t)(uint8_t)(uint64_t)w;
     case CC_U8: return (double)(uint8_t)(uint64_t)w;
     case CC_I32: return (double)(int32_t)(uint32_t)(uint64_t)w;
+    case CC_I16: return (double)(int16_t)(uint16_t)(uint64_t)w;
+    case CC_U16: return (double)(uint16_t)(uint64_t)w;
+    case CC_U32: return (double)(uint32_t)(uint64_t)w;
     default: return v;
     }
 }

@@ -96,6 +96,71 @@ static void integers(void)
     cc_tensor_free(&t);
 }
 
+/* A u64 tensor of n values written exactly. */
+static cc_tensor u64s(int n, const uint64_t *v)
+{
+    int64_t d = n;
+    cc_tensor t = tensor_of(CC_U64, 1, &d, NULL);
+    memcpy(t.data, v, 8 * (size_t)n);
+    return t;
+}
+
+/* The dtypes of target ABI 8: narrowing into i16, u16 and u32 keeps the low bits (the
+ * golden once kept the whole value), a u64 past 2^63 is read as unsigned and rounded once
+ * (through double it would meet a tie and round to even), an int64 past 2^53 to f64 rounds
+ * to nearest even (not to the sticky value of the f32 path), f64 to u64 reaches past 2^63,
+ * and f64 to f16 rounds once. */
+static void wide(void)
+{
+    const double a[] = { -1, 70000, 32768 };
+    expect_cast(CC_I32, a, 3, 12, CC_U32, (double[]){ 4294967295.0, 70000, 32768 });
+    expect_cast(CC_I32, a, 3, 4, CC_U16, (double[]){ 65535, 4464, 32768 });
+    expect_cast(CC_I32, a, 3, 5, CC_I16, (double[]){ -1, 4464, -32768 });
+    expect_cast(CC_I16, (double[]){ -2 }, 1, 13, CC_U64, (double[]){ 18446744073709551614.0 });
+    const uint64_t p63 = UINT64_C(1) << 63;
+    const uint64_t u[] = { UINT64_MAX, p63 + (UINT64_C(1) << 39) + 1, p63 + (UINT64_C(1) << 39), 70000 };
+    cc_tensor t = u64s(4, u);
+    const cc_tensor *in[1] = { &t };
+    /* f32 spacing at 2^63 is 2^40: 2^63 + 2^39 is the midpoint (to even: 2^63), one more
+     * rounds up */
+    cc_node c = cast_node(T_F32);
+    golden_expect(&c, in, CC_F32, (double[]){ 0x1p64, 0x1p63 + 0x1p40, 0x1p63, 70000 }, NULL, 4, 1, 0);
+    c = cast_node(T_I64);
+    golden_expect(&c, in, CC_I64, (double[]){ -1, -0x1p63 + 0x1p39 + 1, -0x1p63 + 0x1p39, 70000 }, NULL, 4, 1, 0);
+    c = cast_node(12);
+    golden_expect(&c, in, CC_U32, (double[]){ 4294967295.0, 1, 0, 70000 }, NULL, 4, 1, 0);
+    c = cast_node(4);
+    golden_expect(&c, in, CC_U16, (double[]){ 65535, 1, 0, 4464 }, NULL, 4, 1, 0);
+    cc_tensor_free(&t);
+    /* int64 -> f64: 2^53 + 1 is a tie (to 2^53, even), 2^53 + 3 one (to 2^53 + 4) */
+    const int64_t p53 = INT64_C(1) << 53;
+    cc_tensor w = i64s(3, (int64_t[]){ p53 + 1, p53 + 3, -(p53 + 1) });
+    const cc_tensor *inw[1] = { &w };
+    c = cast_node(T_DOUBLE);
+    golden_expect(&c, inw, CC_F64, (double[]){ 0x1p53, 0x1p53 + 4, -0x1p53 }, NULL, 3, 1, 0);
+    cc_tensor_free(&w);
+    /* f64 -> u64 past 2^63 (1e19 is exact in double); 2^64 is outside */
+    expect_cast(CC_F64, (double[]){ 1e19, 2.9 }, 2, 13, CC_U64, (double[]){ 1e19, 2 });
+    int64_t one = 1;
+    cc_tensor big = tensor_of(CC_F64, 1, &one, (double[]){ 0x1p64 });
+    const cc_tensor *inb[1] = { &big };
+    c = cast_node(13);
+    cc_tensor out;
+    cc_golden g;
+    cc_err e = { 0 };
+    CHECK(golden_run(&c, inb, 1, &out, &g, &e) == CC_ERR_ARG && strstr(e.msg, "outside u64's range"));
+    cc_golden_free(&g, 1);
+    cc_store(big.data, CC_F64, 0, 0x1p63);
+    c = cast_node(T_I64);
+    CHECK(golden_run(&c, inb, 1, &out, &g, &e) == CC_ERR_ARG && strstr(e.msg, "outside i64's range"));
+    cc_golden_free(&g, 1);
+    cc_tensor_free(&big);
+    /* f64 -> f16: 1 + 2^-11 + 2^-40 lies just above the midpoint of 1 and 1 + 2^-10 */
+    expect_cast(CC_F64, (double[]){ 1 + 0x1p-11 + 0x1p-40, 1 + 0x1p-40 }, 2, T_F16, CC_F16,
+                (double[]){ 1 + 0x1p-10, 1 });
+    expect_cast(CC_F64, (double[]){ 1 + 0x1p-40 }, 1, T_F32, CC_F32, (double[]){ 1 });
+}
+
 static void targets(void)
 {
     int64_t d = 2;
@@ -141,6 +206,7 @@ int main(void)
 {
     floats();
     integers();
+    wide();
     targets();
     cases();
     return CC_TEST_RESULT();

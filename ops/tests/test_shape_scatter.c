@@ -1,6 +1,6 @@
 /* test_shape_scatter.c — ScatterND and ScatterElements: the specification's examples,
- * reduction add with a repeated place (in index order), mul, integer wrap-around, the
- * refusal of a place written twice without a reduction, and generated indices that never
+ * reduction add with a repeated place (in index order), mul, integer wrap-around (8, 16
+ * and 32 bits), the refusal of a place written twice without a reduction, and generated indices that never
  * repeat a place. */
 #include "op_test.h"
 
@@ -73,6 +73,27 @@ static void test_elements(void)
     const cc_tensor *in8[3] = { &x8, &i8, &u8 };
     cc_node n8 = scatter("ScatterElements", "add", 0);
     golden_expect(&n8, in8, CC_I8, (double[]){ -56, 0 }, NULL, 2, 2, 0);
+    /* the 16- and 32-bit types of target ABI 8 wrap too: u16 65535 + 2 = 1, i16 30000 +
+     * 30000 = -5536, u32 4294967295 * 2 = 4294967294 (mul) */
+    cc_tensor x16 = tensor_of(CC_U16, 1, (int64_t[]){ 2 }, (double[]){ 65535, 7 });
+    cc_tensor u16 = tensor_of(CC_U16, 1, (int64_t[]){ 1 }, (double[]){ 2 });
+    const cc_tensor *in16[3] = { &x16, &i8, &u16 };
+    golden_expect(&n8, in16, CC_U16, (double[]){ 1, 7 }, NULL, 2, 2, 0);
+    cc_tensor xs16 = tensor_of(CC_I16, 1, (int64_t[]){ 2 }, (double[]){ 30000, 7 });
+    cc_tensor us16 = tensor_of(CC_I16, 1, (int64_t[]){ 1 }, (double[]){ 30000 });
+    const cc_tensor *ins16[3] = { &xs16, &i8, &us16 };
+    golden_expect(&n8, ins16, CC_I16, (double[]){ -5536, 7 }, NULL, 2, 2, 0);
+    cc_tensor x32 = tensor_of(CC_U32, 1, (int64_t[]){ 2 }, (double[]){ 4294967295.0, 7 });
+    cc_tensor u32 = tensor_of(CC_U32, 1, (int64_t[]){ 1 }, (double[]){ 2 });
+    const cc_tensor *in32[3] = { &x32, &i8, &u32 };
+    cc_node nm = scatter("ScatterElements", "mul", 0);
+    golden_expect(&nm, in32, CC_U32, (double[]){ 4294967294.0, 7 }, NULL, 2, 2, 0);
+    cc_tensor_free(&x16);
+    cc_tensor_free(&u16);
+    cc_tensor_free(&xs16);
+    cc_tensor_free(&us16);
+    cc_tensor_free(&x32);
+    cc_tensor_free(&u32);
     /* rejections */
     cc_node nx = scatter("ScatterElements", "max", 0);
     expect_reject(&nx, in, 1, CC_ERR_UNSUPPORTED, "reduction max (opset 18)");

@@ -160,3 +160,57 @@ int cc_cpu_stage_operand(const cc_tensor *t, float **copy, int *fixed)
     }
     return 0;
 }
+
+/* ---- elements of every dtype ------------------------------------------------------------ */
+
+/* f with its last significand bit set (f finite or zero, of either sign). */
+static float set_last_bit(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    b |= 1u;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+float cc_cpu_f64_to_f32_odd(double v)
+{
+    float f = (float)v;
+    if (v != v || (double)f == v) return f;
+    if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f); /* toward zero: from inf too */
+    return set_last_bit(f);
+}
+
+void cc_cpu_real_put(void *p, cc_dtype d, int64_t i, double v)
+{
+    switch (d) {
+    case CC_F64: ((double *)p)[i] = v; break;
+    case CC_F32: ((float *)p)[i] = (float)v; break;
+    case CC_F16: ((uint16_t *)p)[i] = cc_f32_to_f16(cc_cpu_f64_to_f32_odd(v)); break;
+    case CC_BF16: ((uint16_t *)p)[i] = cc_f32_to_bf16(cc_cpu_f64_to_f32_odd(v)); break;
+    default: break;
+    }
+}
+
+void cc_cpu_int_to_real_put(void *p, cc_dtype d, int64_t i, uint64_t bits, int is_unsigned)
+{
+    /* an unsigned value below 2^63 converts as signed: the faster instruction, same value */
+    int uns = is_unsigned && (int64_t)bits < 0;
+    switch (d) {
+    case CC_F64: ((double *)p)[i] = uns ? (double)bits : (double)(int64_t)bits; break;
+    case CC_F32: ((float *)p)[i] = uns ? (float)bits : (float)(int64_t)bits; break;
+    case CC_F16:
+    case CC_BF16: {
+        /* rounded to odd as a float: long double holds every 64-bit integer exactly */
+        long double x = is_unsigned ? (long double)bits : (long double)(int64_t)bits;
+        float f = (float)x;
+        if ((long double)f != x) {
+            if (fabsl((long double)f) > fabsl(x)) f = nextafterf(f, 0.0f);
+            f = set_last_bit(f);
+        }
+        ((uint16_t *)p)[i] = d == CC_F16 ? cc_f32_to_f16(f) : cc_f32_to_bf16(f);
+        break;
+    }
+    default: break;
+    }
+}

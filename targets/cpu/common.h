@@ -63,6 +63,78 @@ void cc_cpu_igemm_nt(int64_t m, int64_t n, int64_t k, const int16_t *a, const in
 /* dst[C x R] = src[R x C]^T for int16 elements (blocked; on both cores when large). */
 void cc_cpu_transpose16(const int16_t *src, int64_t rows, int64_t cols, int16_t *dst);
 
+/* ---- elements of every dtype (the generic kernels: ABI 8's f64, i16, u16, u32, u64) ----- */
+
+/* 1 for the unsigned integer types (u8, u16, u32, u64) and bool. */
+static inline int cc_cpu_is_unsigned(cc_dtype d)
+{
+    return d == CC_U8 || d == CC_U16 || d == CC_U32 || d == CC_U64 || d == CC_BOOL;
+}
+
+/* Element i of integer or bool data of dtype d as 64 bits: signed types sign-extended,
+ * unsigned ones zero-extended (so a u64 past 2^63 keeps its value as uint64_t); 0 for a
+ * float dtype. */
+static inline uint64_t cc_cpu_int_at(const void *p, cc_dtype d, int64_t i)
+{
+    switch (d) {
+    case CC_I8: return (uint64_t)(int64_t)((const int8_t *)p)[i];
+    case CC_U8: case CC_BOOL: return ((const uint8_t *)p)[i];
+    case CC_I16: return (uint64_t)(int64_t)((const int16_t *)p)[i];
+    case CC_U16: return ((const uint16_t *)p)[i];
+    case CC_I32: return (uint64_t)(int64_t)((const int32_t *)p)[i];
+    case CC_U32: return ((const uint32_t *)p)[i];
+    case CC_I64: return (uint64_t)((const int64_t *)p)[i];
+    case CC_U64: return ((const uint64_t *)p)[i];
+    default: return 0;
+    }
+}
+
+/* Stores the low bits of v as element i of integer data of dtype d (two's complement
+ * wrap-around, as numpy and ONNX runtimes narrow); bool stores v != 0. */
+static inline void cc_cpu_int_put(void *p, cc_dtype d, int64_t i, uint64_t v)
+{
+    switch (d) {
+    case CC_I8: case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case CC_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+    case CC_I16: case CC_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+    case CC_I32: case CC_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+    case CC_I64: case CC_U64: ((uint64_t *)p)[i] = v; break;
+    default: break;
+    }
+}
+
+/* Element i of float data (f32, f16, bf16, f64) as a double, exactly; 0 for others. */
+static inline double cc_cpu_real_at(const void *p, cc_dtype d, int64_t i)
+{
+    switch (d) {
+    case CC_F32: return ((const float *)p)[i];
+    case CC_F64: return ((const double *)p)[i];
+    case CC_F16: return cc_f16_to_f32(((const uint16_t *)p)[i]);
+    case CC_BF16: return cc_bf16_to_f32(((const uint16_t *)p)[i]);
+    default: return 0;
+    }
+}
+
+/* v rounded to float by rounding to odd: truncated toward zero, its last bit set where
+ * bits were lost (NaN stays NaN). A second rounding of the result to f16 or bf16, whose
+ * significands are shorter by far more than two bits, rounds as v itself would. */
+float cc_cpu_f64_to_f32_odd(double v);
+
+/* Stores v as element i of float data of dtype d (f32, f16, bf16, f64), rounded once to
+ * nearest even (f16 and bf16 through cc_cpu_f64_to_f32_odd). */
+void cc_cpu_real_put(void *p, cc_dtype d, int64_t i, double v);
+
+/* The integer (bits as from cc_cpu_int_at; unsigned when is_unsigned) rounded once to
+ * nearest even as a double. */
+static inline double cc_cpu_int_to_real(uint64_t bits, int is_unsigned)
+{
+    return is_unsigned && (int64_t)bits < 0 ? (double)bits : (double)(int64_t)bits;
+}
+
+/* Stores the integer (bits; unsigned when is_unsigned) as element i of float data of
+ * dtype d, rounded once to nearest even (a 64-bit integer past 2^53 too). */
+void cc_cpu_int_to_real_put(void *p, cc_dtype d, int64_t i, uint64_t bits, int is_unsigned);
+
 /* Rounds v to the nearest integer, ties to even (the default rounding mode), for
  * |v| < 2^51 (larger values come back unchanged or off by the rounding of v + 1.5*2^52;
  * callers saturate far below that). Adding 1.5 * 2^52 leaves no fraction bits. */

@@ -28,15 +28,152 @@ static const cc_kernel_list *const families[] = {
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 
-/* The families' kernels by op id, built once (by the first open). */
-static cc_kernel_table kernel_table;
+/* ---- the dtypes of target ABI 8 ---------------------------------------------------------- *
+ *
+ * A node that reads or writes f64, i16, u16, u32 or u64 runs on a kernel listed for them:
+ * one of wide.c (ops whose ABI 7 kernels compute in f32 or treat integers as signed), or
+ * the ABI 7 kernel itself of an op below, which either moves elements by their size or
+ * computes through each dtype's own loader and store; that kernel's supports() still
+ * decides which dtypes it takes. Every other op declines such a node with the op and the
+ * dtype ("cpu has no f64 kernel for Conv"): a whitelist, so an op added later is declined
+ * until someone has looked at its kernel. */
+static const cc_op_id wide_reused[] = {
+    /* elements moved by their size */
+    CC_OP_ID_Identity, CC_OP_ID_Dropout, CC_OP_ID_Flatten, CC_OP_ID_Reshape, CC_OP_ID_Squeeze,
+    CC_OP_ID_Unsqueeze, CC_OP_ID_Transpose, CC_OP_ID_Concat, CC_OP_ID_Split, CC_OP_ID_Slice,
+    CC_OP_ID_Expand, CC_OP_ID_Tile, CC_OP_ID_Gather, CC_OP_ID_GatherElements, CC_OP_ID_GatherND,
+    CC_OP_ID_DepthToSpace, CC_OP_ID_SpaceToDepth, CC_OP_ID_Trilu, CC_OP_ID_Pad, CC_OP_ID_OneHot,
+    CC_OP_ID_ReverseSequence, CC_OP_ID_Compress, CC_OP_ID_Shape, CC_OP_ID_Size,
+    /* values through the dtype's loader and store (cc_load/cc_store: exact for these) */
+    CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape, CC_OP_ID_NonZero,
+    /* dtype-aware for every dtype: Cast (cast.c), ScatterND/ScatterElements' reductions and
+     * Unique's comparisons (shape.c, dynamic.c), the Reduce* ops in double for f64
+     * (reduce.c) and Einsum (matmul.c) */
+    CC_OP_ID_Cast, CC_OP_ID_CastLike, CC_OP_ID_ScatterND, CC_OP_ID_ScatterElements, CC_OP_ID_Unique,
+    CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum,
+    CC_OP_ID_ReduceProd, CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum,
+    CC_OP_ID_ReduceLogSumExp, CC_OP_ID_ReduceSumSquare, CC_OP_ID_Einsum,
+    /* f64 through cblas_dgemm (matmul.c); nearest copies elements by size, linear and
+     * cubic decline these dtypes (resize.c) */
+    CC_OP_ID_Gemm, CC_OP_ID_MatMul, CC_OP_ID_Resize,
+};
+
+/* The families' kernels by op id (narrow: ABI 7's dtypes; wide: those of ABI 8), and the
+ * table the planner dispatches through: one dispatching kernel per op, built once (by the
+ * first open). */
+static cc_kernel_table narrow_table, wide_table, kernel_table;
+static cc_kernel dispatchers[CC_OP_ID_COUNT];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 static cc_status table_status;
 static cc_err table_err;
 
+/* 1 when one of node's present inputs or outputs is of a dtype outside ABI 7's; *d names it. */
+static int node_is_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
+{
+    for (int side = 0; side < 2; side++) {
+        int n = side ? node->n_out : node->n_in;
+        for (int i = 0; i < n; i++) {
+            const cc_tensor *t = side ? &out[i] : in[i];
+            if (!t || (unsigned)t->dtype >= CC_DTYPE_COUNT || (CC_DTYPE_BIT(t->dtype) & CC_DTYPES_ABI7)) continue;
+            *d = t->dtype;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The kernel that runs node: the wide table's for a node of ABI 8's dtypes, else the
+ * narrow one's (NULL: none; *d then names the wide dtype when there is one). */
+static const cc_kernel *kernel_for(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
+{
+    *d = CC_DTYPE_COUNT;
+    int id = node->op->id;
+    return node_is_wide(node, in, out, d) ? wide_table.by_id[id] : narrow_table.by_id[id];
+}
+
+static cc_support dispatch_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                    char *reason, size_t n)
+{
+    cc_dtype d;
+    const cc_kernel *k = kernel_for(node, in, out, &d);
+    if (!k) {
+        if (d < CC_DTYPE_COUNT) snprintf(reason, n, "cpu has no %s kernel for %s", cc_dtype_name(d), node->op->name);
+        else snprintf(reason, n, "cpu has no kernel for %s", node->op->name);
+        return CC_SUPPORT_NO;
+    }
+    return k->supports ? k->supports(ctx, node, in, out, reason, n) : CC_SUPPORT_YES;
+}
+
+/* A dispatched kernel's state: which kernel it is, and that kernel's own state. Kernels
+ * without prepare() have none (run() finds the kernel again from the dtypes). */
+typedef struct dispatch_state {
+    const cc_kernel *k;
+    void *state;
+} dispatch_state;
+
+static cc_status dispatch_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                  const cc_tensor *out, void **state, cc_err *err)
+{
+    cc_dtype d;
+    const cc_kernel *k = kernel_for(node, in, out, &d);
+    if (!k) return cc_err_set(err, CC_ERR_UNSUPPORTED, "cpu has no kernel for %s", node->op->name);
+    *state = NULL;
+    if (!k->prepare) return CC_OK;
+    dispatch_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    s->k = k;
+    cc_status st = k->prepare(ctx, node, in, n_out, out, &s->state, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    *state = s;
+    return CC_OK;
+}
+
+static void dispatch_release(void *state)
+{
+    dispatch_state *s = state;
+    if (!s) return;
+    if (s->k->release) s->k->release(s->state);
+    free(s);
+}
+
+static cc_status dispatch_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                              void *state, cc_err *err)
+{
+    dispatch_state *s = state;
+    if (s) return s->k->run(ctx, node, in, n_out, out, s->state, err);
+    cc_dtype d;
+    const cc_kernel *k = kernel_for(node, in, out, &d);
+    if (!k) return cc_err_set(err, CC_ERR_UNSUPPORTED, "cpu has no kernel for %s", node->op->name);
+    return k->run(ctx, node, in, n_out, out, NULL, err);
+}
+
 static void build_table(void)
 {
-    table_status = cc_kernel_table_build(&kernel_table, families, N_FAMILIES, "cpu", &table_err);
+    const cc_kernel_list *const wide_families[] = { &cc_cpu_family_wide };
+    cc_err *e = &table_err;
+    if ((table_status = cc_kernel_table_build(&narrow_table, families, N_FAMILIES, "cpu", e)) ||
+        (table_status = cc_kernel_table_build(&wide_table, wide_families, 1, "cpu (wide dtypes)", e)))
+        return;
+    for (size_t i = 0; i < sizeof wide_reused / sizeof wide_reused[0]; i++) {
+        cc_op_id id = wide_reused[i];
+        if (wide_table.by_id[id] || !narrow_table.by_id[id]) {
+            table_status = cc_err_set(e, CC_ERR_INTERNAL, "cpu: %s is listed for the wide dtypes %s",
+                                      cc_op_info_of(id)->name, wide_table.by_id[id] ? "twice" : "without a kernel");
+            return;
+        }
+        wide_table.by_id[id] = narrow_table.by_id[id];
+    }
+    memset(&kernel_table, 0, sizeof kernel_table);
+    for (int id = 0; id < CC_OP_ID_COUNT; id++) {
+        if (!narrow_table.by_id[id] && !wide_table.by_id[id]) continue;
+        dispatchers[id] = (cc_kernel){ .op = (cc_op_id)id, .supports = dispatch_supports,
+                                       .prepare = dispatch_prepare, .release = dispatch_release,
+                                       .run = dispatch_run };
+        kernel_table.by_id[id] = &dispatchers[id];
+    }
 }
 
 /* ---- dtype conversion ---------------------------------------------------------------- */
@@ -343,4 +480,5 @@ const cc_target_iface cc_target_cpu = {
     .run_timed = NULL,                  /* host clock */
     .describe_plan = cpu_describe_plan, /* kernel variant per node */
     .output_shape = cpu_output_shape,   /* NonZero, Unique, NonMaxSuppression */
+    .dtypes = (1u << CC_DTYPE_COUNT) - 1u, /* every dtype; the kernels decline per op (above) */
 };

@@ -28,6 +28,11 @@ extern const cc_kernel_list cc_cpu_family_dynamic;       /* NonZero, Unique, Non
 extern const cc_kernel_list cc_cpu_family_reduce;  /* Softmax, ReduceMean, ReduceMax */
 extern const cc_kernel_list cc_cpu_family_shape;   /* Flatten, Reshape, Transpose, Concat, Split, Slice */
 extern const cc_kernel_list cc_cpu_family_resize;  /* Resize, GridSample, RoiAlign */
+/* The kernels of the ops whose ABI 7 kernels compute in f32 or as signed integers, for
+ * nodes of the dtypes of target ABI 8 (f64, i16, u16, u32, u64): Min, Max, Sum, Mean, Pow,
+ * PRelu, Mod, BitShift, CumSum (wide.c). cpu.c dispatches such a node to these, or to the
+ * ABI 7 kernel where that one takes every dtype (cpu.c's list), or declines it. */
+extern const cc_kernel_list cc_cpu_family_wide;
 
 /* Shared helpers (cpu.c). */
 /* Converts n elements of src (dtype d) to f32 in dst. */

@@ -45,13 +45,22 @@ typedef struct uniq_ctx {
 
 static _Thread_local const uniq_ctx *cmp_ctx;
 
+/* Slices a and b compared element by element: floats as doubles (NaN after every number,
+ * equal to NaN), integers in their own 64 bits (signed or unsigned: exact past 2^53). */
 static int slice_compare(int64_t a, int64_t b)
 {
     const uniq_ctx *u = cmp_ctx;
+    const cc_dtype d = u->x->dtype;
+    const int is_float = cc_dtype_is_float(d), uns = cc_cpu_is_unsigned(d);
     for (int64_t o = 0; o < u->outer; o++)
         for (int64_t i = 0; i < u->inner; i++) {
-            double va = cc_load(u->x->data, u->x->dtype, (size_t)((o * u->len + a) * u->inner + i));
-            double vb = cc_load(u->x->data, u->x->dtype, (size_t)((o * u->len + b) * u->inner + i));
+            int64_t ia = (o * u->len + a) * u->inner + i, ib = (o * u->len + b) * u->inner + i;
+            if (!is_float) {
+                uint64_t xa = cc_cpu_int_at(u->x->data, d, ia), xb = cc_cpu_int_at(u->x->data, d, ib);
+                if (xa != xb) return (uns ? xa < xb : (int64_t)xa < (int64_t)xb) ? -1 : 1;
+                continue;
+            }
+            double va = cc_cpu_real_at(u->x->data, d, ia), vb = cc_cpu_real_at(u->x->data, d, ib);
             int na = isnan(va), nb = isnan(vb);
             if (na || nb) {
                 if (na != nb) return na ? 1 : -1;

@@ -1,7 +1,7 @@
 /* matmul.c — cpu kernels of the matmul family: Gemm (transA/transB, alpha, beta, C
  * broadcast to [M,N]) and MatMul (numpy matmul: batch broadcasting, 1-D promotion) through
- * cblas_sgemm; MatMulInteger and QLinearMatMul with exact int32 accumulation; Det; Einsum
- * over the stride tables of ../lower.h.
+ * cblas_sgemm (f64 through cblas_dgemm, in double); MatMulInteger and QLinearMatMul with
+ * exact int32 accumulation; Det; Einsum over the stride tables of ../lower.h.
  *
  * f16/bf16 operands are converted to f32 scratch (constant operands once, in prepare),
  * the product is computed in f32 and rounded back to the case dtype. GEMMs run through
@@ -91,12 +91,39 @@ static int ld(int64_t v) { return v > 0 ? (int)v : 1; }
 
 /* ---- Gemm ------------------------------------------------------------------------------ */
 
+/* Gemm on f64 (target ABI 8): y = beta * C broadcast, then alpha op(A) op(B) added by one
+ * cblas_dgemm, all in double. */
+static void gemm_f64(const cc_node *node, const cc_tensor *const *in, cc_tensor *out)
+{
+    int ta = cc_attr_i(node, "transA") != 0, tb = cc_attr_i(node, "transB") != 0;
+    double alpha = cc_attr_f(node, "alpha"), beta = cc_attr_f(node, "beta");
+    const double *a = in[0]->data, *b = in[1]->data;
+    const cc_tensor *ct = node->n_in > 2 ? in[2] : NULL;
+    double *y = out[0].data;
+    int64_t m = out[0].shape.dims[0], n = out[0].shape.dims[1], k = in[0]->shape.dims[ta ? 0 : 1];
+    if (m == 0 || n == 0) return;
+    if (ct) {
+        const double *c = ct->data;
+        int64_t cm = ct->shape.rank == 2 ? ct->shape.dims[0] : 1;
+        int64_t cn = ct->shape.rank >= 1 ? ct->shape.dims[ct->shape.rank - 1] : 1;
+        for (int64_t i = 0; i < m; i++)
+            for (int64_t j = 0; j < n; j++) y[i * n + j] = beta * c[(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)];
+    }
+    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k,
+                alpha, a, ld(ta ? m : k), b, ld(tb ? k : n), ct ? 1.0 : 0.0, y, ld(n));
+}
+
 static cc_status gemm_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
     (void)node;
     (void)n_out;
+    if (out[0].dtype == CC_F64) {
+        cc_backend_note("dgemm");
+        *state = NULL;
+        return CC_OK;
+    }
     stage *s = malloc(sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "Gemm: out of memory");
     cc_status st = stage_prepare(s, in, 3, &out[0], "Gemm", err);
@@ -115,6 +142,10 @@ static cc_status gemm_run(void *ctx, const cc_node *node, const cc_tensor *const
     (void)ctx;
     (void)n_out;
     (void)err;
+    if (out[0].dtype == CC_F64) {
+        gemm_f64(node, in, out);
+        return CC_OK;
+    }
     const stage *s = state;
     int ta = cc_attr_i(node, "transA") != 0, tb = cc_attr_i(node, "transB") != 0;
     float alpha = (float)cc_attr_f(node, "alpha"), beta = (float)cc_attr_f(node, "beta");
@@ -197,12 +228,40 @@ static void mm_index(const mm_geom *g, int64_t t, int64_t *ai, int64_t *bi)
     *bi = b;
 }
 
+/* MatMul on f64 (target ABI 8): one cblas_dgemm per output matrix, in double; the
+ * matrices across threads. */
+static void matmul_f64(const cc_tensor *const *in, cc_tensor *out)
+{
+    mm_geom g;
+    mm_geom_make(&in[0]->shape, &in[1]->shape, &g);
+    const int64_t m = g.m, n = g.n, k = g.k;
+    const double *a = in[0]->data, *b = in[1]->data;
+    double *y = out[0].data;
+    if (g.n_mat == 0 || m == 0 || n == 0) return;
+    if (k == 0) {
+        memset(y, 0, (size_t)(g.n_mat * m * n) * sizeof *y);
+        return;
+    }
+#pragma omp parallel for schedule(dynamic, 1) if (g.n_mat > 1 && g.n_mat * m * n * k > 65536)
+    for (int64_t t = 0; t < g.n_mat; t++) {
+        int64_t ai, bi;
+        mm_index(&g, t, &ai, &bi);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a + ai * m * k, ld(k),
+                    b + bi * k * n, ld(n), 0.0, y + t * m * n, ld(n));
+    }
+}
+
 static cc_status matmul_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                                 const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
     (void)node;
     (void)n_out;
+    if (out[0].dtype == CC_F64) {
+        cc_backend_note("dgemm per matrix");
+        *state = NULL;
+        return CC_OK;
+    }
     stage *s = malloc(sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "MatMul: out of memory");
     cc_status st = stage_prepare(s, in, 2, &out[0], "MatMul", err);
@@ -231,6 +290,10 @@ static cc_status matmul_run(void *ctx, const cc_node *node, const cc_tensor *con
     (void)node;
     (void)n_out;
     (void)err;
+    if (out[0].dtype == CC_F64) {
+        matmul_f64(in, out);
+        return CC_OK;
+    }
     const stage *s = state;
     const float *a = stage_in(s, in[0], 0), *b = stage_in(s, in[1], 1);
     float *y = stage_out(s, &out[0], 2);
@@ -487,15 +550,17 @@ static cc_status det_run(void *ctx, const cc_node *node, const cc_tensor *const 
  * operands' offsets from its coordinates, then an odometer over the summed labels that
  * steps each operand's offset by its stride. Floats: operands converted to float32, each
  * product of N operands formed with N - 2 multiplications and added with one fmaf.
- * Integers (i8, u8, i32, i64): 64-bit products and sums wrapping modulo 2^64, the result
- * wrapped to the dtype (numpy's integer einsum). */
+ * f64 (target ABI 8) the same in double with fma. Integers (i8, u8, i16, u16, i32, u32,
+ * i64, u64): 64-bit products and sums wrapping modulo 2^64 (signed operands sign-extended,
+ * unsigned ones zero-extended: the low bits are the same either way), the result wrapped
+ * to the dtype (numpy's integer einsum). */
 static cc_support einsum_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                   char *reason, size_t n)
 {
     (void)ctx;
     (void)out;
     cc_dtype d = in[0]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I8 && d != CC_U8 && d != CC_I32 && d != CC_I64) {
+    if ((unsigned)d >= CC_DTYPE_COUNT || d == CC_BOOL) {
         snprintf(reason, n, "%s: cpu has no kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
@@ -518,26 +583,6 @@ static cc_status einsum_prepare(void *ctx, const cc_node *node, const cc_tensor 
     return CC_OK;
 }
 
-static int64_t int_at(const void *p, cc_dtype d, int64_t i)
-{
-    switch (d) {
-    case CC_I8: return ((const int8_t *)p)[i];
-    case CC_U8: return ((const uint8_t *)p)[i];
-    case CC_I32: return ((const int32_t *)p)[i];
-    default: return ((const int64_t *)p)[i];
-    }
-}
-
-static void int_put(void *p, cc_dtype d, int64_t i, uint64_t v)
-{
-    switch (d) {
-    case CC_I8: ((int8_t *)p)[i] = (int8_t)(uint8_t)v; break;
-    case CC_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case CC_I32: ((int32_t *)p)[i] = (int32_t)(uint32_t)v; break;
-    default: ((int64_t *)p)[i] = (int64_t)v; break;
-    }
-}
-
 static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                             void *state, cc_err *err)
 {
@@ -545,7 +590,7 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
     const cc_lower_einsum_geom *e = state;
     const int n = e->n_in, A = e->n_out, S = e->n_sum;
     const cc_dtype dt = in[0]->dtype;
-    const int is_float = cc_dtype_is_float(dt);
+    const int is_double = dt == CC_F64, is_float = cc_dtype_is_float(dt) && !is_double;
     const float *xf[CC_LOWER_EINSUM_MAX_IN] = { 0 };
     float *conv[CC_LOWER_EINSUM_MAX_IN] = { 0 }, *yf = NULL, *y = NULL;
     cc_status st = CC_OK;
@@ -572,15 +617,20 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
             for (int t = 0; t < n; t++) off[t] += k * e->stride[t][a];
         }
         float acc = 0.0f;
+        double dacc = 0.0;
         uint64_t iacc = 0;
         for (int64_t step = 0; step < e->sum_count; step++) {
             if (is_float) {
                 float p = xf[0][off[0]];
                 for (int t = 1; t < n - 1; t++) p *= xf[t][off[t]];
                 acc = n == 1 ? acc + p : fmaf(p, xf[n - 1][off[n - 1]], acc);
+            } else if (is_double) {
+                double p = ((const double *)in[0]->data)[off[0]];
+                for (int t = 1; t < n - 1; t++) p *= ((const double *)in[t]->data)[off[t]];
+                dacc = n == 1 ? dacc + p : fma(p, ((const double *)in[n - 1]->data)[off[n - 1]], dacc);
             } else {
-                uint64_t p = (uint64_t)int_at(in[0]->data, dt, off[0]);
-                for (int t = 1; t < n; t++) p *= (uint64_t)int_at(in[t]->data, dt, off[t]);
+                uint64_t p = cc_cpu_int_at(in[0]->data, dt, off[0]);
+                for (int t = 1; t < n; t++) p *= cc_cpu_int_at(in[t]->data, dt, off[t]);
                 iacc += p;
             }
             for (int s = S - 1; s >= 0; s--) {
@@ -592,7 +642,8 @@ static cc_status einsum_run(void *ctx, const cc_node *node, const cc_tensor *con
             }
         }
         if (is_float) y[o] = acc;
-        else int_put(out[0].data, dt, o, iacc);
+        else if (is_double) ((double *)out[0].data)[o] = dacc;
+        else cc_cpu_int_put(out[0].data, dt, o, iacc);
     }
     if (yf) cc_cpu_from_f32(yf, out[0].data, dt, e->out_count);
     goto done;

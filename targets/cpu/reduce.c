@@ -5,6 +5,7 @@
  *
  * Floating data computes in f32 (sums accumulate in double); f16/bf16 tensors are
  * converted to f32 scratch buffers sized at prepare time and the result rounded back.
+ * The Reduce* ops take f64 data too (target ABI 8), reduced in double throughout.
  * Integer reductions (Max, Min, Sum, Prod, L1, SumSquare) run in 64-bit integers. */
 #include <math.h>
 #include <stdint.h>
@@ -405,6 +406,52 @@ static void reduce_f32(const rplan *p, int k, const float *x, float *y)
     }
 }
 
+/* f64 data: acc combined with v, as acc_step does in double. */
+static inline double step_f64(int k, double acc, double v, double sh)
+{
+    switch (k) {
+    case CC_REDUCE_MAX: return (v > acc || isnan(v)) && !isnan(acc) ? v : acc;
+    case CC_REDUCE_MIN: return (v < acc || isnan(v)) && !isnan(acc) ? v : acc;
+    case CC_REDUCE_PROD: return acc * v;
+    case CC_REDUCE_L1: return acc + fabs(v);
+    case CC_REDUCE_L2: case CC_REDUCE_SUMSQUARE: return acc + v * v;
+    case CC_REDUCE_LOGSUMEXP: return acc + exp(v - sh);
+    default: return acc + v; /* Mean, Sum, LogSum */
+    }
+}
+
+/* One output of f64 data: the n_steps runs from offset off, len elements each. */
+static double pass_f64(const rplan *p, int k, const double *x, int64_t off, int64_t len, double sh)
+{
+    int64_t idx[CC_MAX_RANK] = {0};
+    double acc = acc_init(k);
+    for (int64_t s = 0; s < p->n_steps; s++) {
+        for (int64_t u = 0; u < len; u++) acc = step_f64(k, acc, x[off + u], sh);
+        off += red_step(p, idx);
+    }
+    return acc;
+}
+
+/* Reduces f64 data x into y in double, output by output (LogSumExp: its Max first, then
+ * the sum of exp(x - max)). */
+static void reduce_f64(const rplan *p, int k, const double *x, double *y)
+{
+    int64_t runs = p->run_reduced ? 1 : p->run, len = p->run_reduced ? p->run : 1;
+#pragma omp parallel for schedule(static) if (p->n_outer * runs * p->n_red > PAR_MIN)
+    for (int64_t w = 0; w < p->n_outer * runs; w++) {
+        int64_t off = kept_offset(p, w / runs) + w % runs;
+        double sh = k == CC_REDUCE_LOGSUMEXP ? pass_f64(p, CC_REDUCE_MAX, x, off, len, 0) : 0;
+        double acc = pass_f64(p, k, x, off, len, sh);
+        switch (k) {
+        case CC_REDUCE_MEAN: y[w] = acc / (double)p->n_red; break;
+        case CC_REDUCE_L2: y[w] = sqrt(acc); break;
+        case CC_REDUCE_LOGSUM: y[w] = log(acc); break;
+        case CC_REDUCE_LOGSUMEXP: y[w] = isfinite(sh) ? sh + log(acc) : sh; break;
+        default: y[w] = acc; break;
+        }
+    }
+}
+
 static int64_t load_int(const void *p, cc_dtype d, int64_t i)
 {
     switch (d) {
@@ -491,6 +538,8 @@ static cc_status reduce_run(void *ctx, const cc_node *node, const cc_tensor *con
         cc_cpu_to_f32(x->data, d, s->x, cc_shape_numel(&x->shape));
         reduce_f32(&p, k, s->x, s->y);
         cc_cpu_from_f32(s->y, y->data, d, n_out_expect);
+    } else if (d == CC_F64) {
+        reduce_f64(&p, k, x->data, y->data);
     } else if (d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) {
         reduce_int(&p, k, x->data, y->data, d);
     } else {

@@ -9,9 +9,10 @@
  * Per axis a table is computed once (at prepare when scales/sizes/roi are constants) by
  * the lowering the built-in backends share (targets/lower.h): for every output coordinate
  * its input taps (index, weight) and whether it falls outside the input
- * (tf_crop_and_resize only). Axes that map each coordinate onto itself have one tap. Nearest copies elements by size (any dtype, bit exact); linear and cubic
- * compute in f32 (other dtypes go through f32 scratch) as a sum over the product of the
- * axes' taps. */
+ * (tf_crop_and_resize only). Axes that map each coordinate onto itself have one tap.
+ * Nearest copies elements by size (any dtype, f64 and the integers of ABI 8 too, bit
+ * exact); linear and cubic compute in f32 (the other dtypes of ABI 7 go through f32
+ * scratch; those of ABI 8 are declined) as a sum over the product of the axes' taps. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,7 +118,8 @@ static void run_nearest(const rplan *p, const cc_tensor *x, cc_tensor *y)
     int64_t W = y->shape.dims[r - 1], rows = cc_shape_numel(&y->shape) / (W > 0 ? W : 1);
     const axis_table *t = &p->low.ax[r - 1];
     unsigned char ext[8];
-    cc_cpu_from_f32(&p->low.extrapolation, ext, y->dtype, 1);
+    if (CC_DTYPE_BIT(y->dtype) & CC_DTYPES_ABI7) cc_cpu_from_f32(&p->low.extrapolation, ext, y->dtype, 1);
+    else cc_store(ext, y->dtype, 0, p->low.extrapolation); /* the dtypes of ABI 8 */
     const char *xs = x->data;
     char *yd = y->data;
 #pragma omp parallel for schedule(static) if (rows * W > PAR_MIN)
@@ -180,8 +182,8 @@ static cc_support resize_supports(void *ctx, const cc_node *node, const cc_tenso
     (void)out;
     int m, c, nm;
     if (cc_lower_resize_modes(node, &m, &c, &nm, reason, n) != 0) return CC_SUPPORT_NO;
-    if (m != CC_RESIZE_NEAREST && in[0]->dtype == CC_BOOL) {
-        snprintf(reason, n, "Resize: %s on bool not implemented", mode_names[m]);
+    if (m != CC_RESIZE_NEAREST && (in[0]->dtype == CC_BOOL || !(CC_DTYPE_BIT(in[0]->dtype) & CC_DTYPES_ABI7))) {
+        snprintf(reason, n, "Resize: %s on %s not implemented", mode_names[m], cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;

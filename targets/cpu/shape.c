@@ -734,7 +734,8 @@ static cc_status gather_elements_run(void *ctx, const cc_node *node, const cc_te
 }
 
 /* ScatterND, ScatterElements: the data copied, then each update written (reduction none)
- * or combined (add, mul: in float for float types, in int64 for integers, in index order)
+ * or combined (add, mul: in float for f32/f16/bf16, in double for f64, in 64 bits that
+ * wrap for integers, stored in the data's width; in index order)
  * at the place its indices name; an index outside its dim is refused before anything is
  * written. */
 static cc_status scatter_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
@@ -790,19 +791,15 @@ static cc_status scatter_run(void *ctx, const cc_node *node, const cc_tensor *co
             const char *up = src + (size_t)(j * slice + e) * es;
             if (red == 0) {
                 memcpy(yp, up, es);
+            } else if (x->dtype == CC_F64) {
+                double a = cc_cpu_real_at(yp, CC_F64, 0), b = cc_cpu_real_at(up, CC_F64, 0);
+                cc_cpu_real_put(yp, CC_F64, 0, red == 1 ? a + b : a * b);
             } else if (is_float) {
                 float a = (float)cc_load(yp, x->dtype, 0), b = (float)cc_load(up, x->dtype, 0);
                 cc_store(yp, x->dtype, 0, red == 1 ? (double)(a + b) : (double)(a * b));
-            } else {
-                int64_t a = (int64_t)cc_load(yp, x->dtype, 0), b = (int64_t)cc_load(up, x->dtype, 0);
-                if (x->dtype == CC_I64) {
-                    memcpy(&a, yp, 8);
-                    memcpy(&b, up, 8);
-                }
-                uint64_t v = red == 1 ? (uint64_t)a + (uint64_t)b : (uint64_t)a * (uint64_t)b;
-                if (x->dtype == CC_I64) memcpy(yp, &v, 8);
-                else if (x->dtype == CC_I32) *(int32_t *)yp = (int32_t)(uint32_t)v;
-                else *(uint8_t *)yp = (uint8_t)v; /* i8, u8: the low byte, wrapped */
+            } else { /* integers: 64 bits that wrap, the low bits stored */
+                uint64_t a = cc_cpu_int_at(yp, x->dtype, 0), b = cc_cpu_int_at(up, x->dtype, 0);
+                cc_cpu_int_put(yp, x->dtype, 0, red == 1 ? a + b : a * b);
             }
         }
     }

@@ -68,9 +68,10 @@ static void test_vtable(void)
     CHECK(strcmp(reason, "cpu has no kernel for NoSuchOp") == 0);
 
     /* the host asks through cc_target_supports: a node of a dtype outside the target's
-     * dtypes (cpu: those of ABI 7) is NO before supports() sees it; one within goes on to
-     * supports(); a backend built before ABI 8 (struct_size short of dtypes) gets ABI 7's
-     * dtypes whatever lies beyond its struct */
+     * dtypes is NO before supports() sees it (a cpu declaring ABI 7's dtypes, below); one
+     * within goes on to supports() (cpu takes every dtype and declines per op:
+     * test_cpu_wide); a backend built before ABI 8 (struct_size short of dtypes) gets ABI
+     * 7's dtypes whatever lies beyond its struct */
     cc_tensor vals[2];
     memset(vals, 0, sizeof vals);
     vals[0].dtype = vals[1].dtype = CC_F64;
@@ -83,13 +84,18 @@ static void test_vtable(void)
     relu.n_in = relu.n_out = 1;
     relu.in[0] = 0;
     relu.out[0] = 1;
-    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    cc_target_iface narrow = cc_target_cpu;
+    narrow.dtypes = CC_DTYPES_ABI7;
+    CHECK(cc_target_supports(&narrow, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
     CHECK(strcmp(reason, "cpu has no f64 kernels") == 0);
+    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(strstr(reason, "Relu: input dtype f64 is not allowed") != NULL); /* the catalog's own refusal */
     vals[1].dtype = CC_F32; /* the output alone is enough too */
     vals[0].dtype = CC_U16;
-    CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
+    CHECK(cc_target_supports(&narrow, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_NO);
     CHECK(strcmp(reason, "cpu has no u16 kernels") == 0);
     vals[0].dtype = CC_F32;
+    CHECK(cc_target_supports(&narrow, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_YES);
     CHECK(cc_target_supports(t, ctx, &g, &relu, reason, sizeof reason) == CC_SUPPORT_YES);
     vals[0].dtype = vals[1].dtype = CC_F64;
     extern const cc_target_iface cc_target_ref;
