@@ -708,7 +708,7 @@ static cc_status propagate(const cc_graph *g, int k, const cc_tensor **inp, cons
     }
     /* an output whose shape follows the data has no first-order neighbourhood; integer
      * outputs carry no bound to propagate */
-    int skip = cc_op_has_trait(nd->op, CC_TRAIT_DYNAMIC_SHAPE), any_float = 0;
+    int skip = cc_node_dynamic_shape(g, nd), any_float = 0;
     for (int j = 0; j < nd->n_out; j++) any_float |= e->prop[nd->out[j]] != NULL;
     for (int i = 0; i < nd->n_in && !skip && any_float; i++) {
         int v = nd->in[i];

@@ -1125,11 +1125,14 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
         st = batch_axis(im, bn, out[j], 0, batched[j], &out[j], &e); /* the file's name on the batched value */
     }
     if (st) return cc_err_set(err, st, "%s: %s: %s", im->path, label, strip_node_prefix(e.msg, name));
+    const cc_tensor *din[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < n_in; i++) din[i] = in[i] >= 0 ? cc_mb_value(im->b, in[i]) : NULL;
+    int dynamic = cc_op_dynamic_shape(op, n_in, din);
     for (size_t j = 0; j < n_out; j++) {
         if (!str_or(nd->output[j], "")[0]) continue;
         if (map_put(&im->values, nd->output[j], out[j]))
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: value '%s' is defined twice", im->path, label, nd->output[j]);
-        if (!folded && cc_op_has_trait(op, CC_TRAIT_DYNAMIC_SHAPE) && map_put(&im->dynamic, nd->output[j], out[j]))
+        if (!folded && dynamic && map_put(&im->dynamic, nd->output[j], out[j]))
             return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", im->path);
     }
     return CC_OK;

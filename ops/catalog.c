@@ -35,6 +35,20 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
     return info && (info->traits & trait) == trait;
 }
 
+int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in)
+{
+    if (cc_op_has_trait(op, CC_TRAIT_DYNAMIC_SHAPE)) return 1;
+    return op->id == CC_OP_ID_TopK && n_in > 1 && in[1] && !in[1]->data;
+}
+
+int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd)
+{
+    const cc_tensor *in[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < nd->n_in; i++)
+        if (nd->in[i] >= 0) in[i] = &g->values[nd->in[i]];
+    return cc_op_dynamic_shape(nd->op, nd->n_in, in);
+}
+
 /* The ops grouped by family, families in the order of their first op in ops.def (an op
  * added at the end of ops.def joins its family), and the families as ranges of it. */
 static const cc_op_def *grouped[CC_OP_ID_COUNT];

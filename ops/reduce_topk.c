@@ -2,7 +2,9 @@
  * elements in order, as Values and their int64 Indices, the axis's length becoming K. Equal
  * values keep their input order (the lower index first), as the specification requires; a
  * NaN counts as larger than every number (numpy's sort puts it last). K is a constant
- * input. sorted=0 leaves the order open, which no check can judge element by element: it
+ * input, or one computed at run time: then the outputs' extent depends on the data
+ * (cc_op_dynamic_shape), their bound the axis's length, and golden() writes the actual
+ * shape. sorted=0 leaves the order open, which no check can judge element by element: it
  * is refused. Values are copies and indices exact: S = |value|, K = 1. */
 #include <math.h>
 #include <stdint.h>
@@ -18,6 +20,7 @@
 
 #define TOPK_DTYPES (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
 
+/* The axis and K; *k = -1 where K is an input computed at run time (one int64). */
 static cc_status topk_args(const cc_node *node, const cc_tensor *const *in, int *axis, int64_t *k, cc_err *err)
 {
     const cc_tensor *x = in[0];
@@ -26,6 +29,13 @@ static cc_status topk_args(const cc_node *node, const cc_tensor *const *in, int 
     if (r == 0 || a < -r || a >= r)
         return cc_err_set(err, CC_ERR_ARG, "TopK: axis %lld is outside [%d, %d] for rank %d", (long long)a, -r, r - 1, r);
     *axis = (int)(a < 0 ? a + r : a);
+    const cc_tensor *kt = shape_input(node, in, 1);
+    if (kt && !kt->data && !cc_attr_get(node, "k")->set) {
+        if (kt->dtype != CC_I64 || cc_tensor_numel(kt) != 1)
+            return cc_err_set(err, CC_ERR_ARG, "TopK: K must be one int64, got %s", cc_dtype_name(kt->dtype));
+        *k = -1;
+        return CC_OK;
+    }
     int64_t kv[CC_MAX_INTS];
     int n, present;
     cc_status st = shape_const_ints(node, in, 1, "k", kv, &n, &present, err);
@@ -59,7 +69,7 @@ static cc_status topk_infer(const cc_node *node, const cc_tensor *const *in, int
     if ((st = cc_shape_numel_checked(&x->shape, &n, err))) return st;
     out[0].dtype = x->dtype;
     out[0].shape = x->shape;
-    out[0].shape.dims[axis] = k;
+    out[0].shape.dims[axis] = k >= 0 ? k : x->shape.dims[axis]; /* K at run time: the bound */
     out[0].data = NULL;
     out[1].dtype = CC_I64;
     out[1].shape = out[0].shape;
@@ -97,6 +107,8 @@ static cc_status topk_golden(const cc_node *node, const cc_tensor *const *in, in
     int64_t k;
     cc_status st = topk_args(node, in, &axis, &k, err);
     if (st) return st;
+    if (k < 0) return cc_err_set(err, CC_ERR_INTERNAL, "TopK: K has no value");
+    out[0].shape.dims[axis] = out[1].shape.dims[axis] = k; /* the actual shape, K given at run time */
     int largest = cc_attr_i(node, "largest") != 0, is_float = cc_dtype_is_float(x->dtype);
     int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];

@@ -19,7 +19,7 @@ int cc_backend_inputs_valid(const cc_graph *g, const cc_node *node, char *reason
 
 cc_status cc_backend_dynamic_outputs_check(const cc_graph *g, const cc_node *node, const char *who, cc_err *err)
 {
-    if (!cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE)) return CC_OK;
+    if (!cc_node_dynamic_shape(g, node)) return CC_OK;
     for (int j = 0; j < node->n_out; j++) {
         int v = node->out[j], read = 0, is_out = 0;
         for (int k = 0; k < g->n_nodes; k++)

@@ -780,3 +780,11 @@ int cc_lower_roialign_check(const char *who, const cc_node *node, const cc_tenso
     }
     return 0;
 }
+
+int cc_lower_topk_check(const char *who, const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+{
+    if (!cc_op_dynamic_shape(node->op, node->n_in, in)) return 0;
+    snprintf(reason, n, "%s: TopK's K is computed at run time, so its outputs' shape depends on the data: computed on "
+             "the host (cpu)", who);
+    return -1;
+}

@@ -226,6 +226,10 @@ cc_status cc_lower_roialign(const cc_node *node, const cc_shape *x, const cc_sha
  * f16, bf16) and a geometry cc_lower_roialign accepts; 0, else -1 with the reason. */
 int cc_lower_roialign_check(const char *who, const cc_node *node, const cc_tensor *x, const cc_tensor *rois,
                             char *reason, size_t n);
+/* Whether backend `who` (a device backend, which sizes its buffers at prepare) takes
+ * TopK node with inputs in: 0, else -1 with the reason where K is computed at run time
+ * (its outputs' shape then depends on the data: the host's cpu runs it). */
+int cc_lower_topk_check(const char *who, const cc_node *node, const cc_tensor *const *in, char *reason, size_t n);
 /* The geometry of the roi with box (x1, y1, x2, y2). */
 void cc_lower_roialign_measure(const cc_lower_roialign_geom *g, const float box[4], cc_lower_roialign_roi *r);
 /* Sample i of bin b along axis a (0: y, 1: x) of roi r. */

@@ -161,7 +161,7 @@ static cc_status infer_all(cc_plan *p, cc_err *err)
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s",
                               reason[0] ? reason : "the backend does not run this node");
         if ((st = cc_backend_dynamic_outputs_check(p->g, node, p->b->name, err))) return st;
-        pn->dynamic = cc_op_has_trait(node->op, CC_TRAIT_DYNAMIC_SHAPE);
+        pn->dynamic = cc_node_dynamic_shape(p->g, node);
         for (int j = 0; j < node->n_out; j++) {
             int v = node->out[j];
             const cc_tensor *want = &g->values[v];

@@ -139,7 +139,7 @@ static int output_is_dynamic(const cc_graph *g, int v)
 {
     for (int k = 0; k < g->n_nodes; k++)
         for (int j = 0; j < g->nodes[k].n_out; j++)
-            if (g->nodes[k].out[j] == v) return cc_op_has_trait(g->nodes[k].op, CC_TRAIT_DYNAMIC_SHAPE);
+            if (g->nodes[k].out[j] == v) return cc_node_dynamic_shape(g, &g->nodes[k]);
     return 0;
 }
 

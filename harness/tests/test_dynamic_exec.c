@@ -4,7 +4,8 @@
  * count changes; opencl (which leaves such ops to the host) declines it, and with cpu as
  * its fallback runs it there; a NonZero whose output feeds another node is refused by the
  * planners with the reason, while the golden evaluation infers what follows again from the
- * actual shape. */
+ * actual shape; TopK whose K is a graph input (its outputs' extent follows K) on the golden
+ * model, ref and cpu, declined by opencl, and on opencl with cpu as its fallback. */
 #include <stdio.h>
 #include <string.h>
 
@@ -118,6 +119,101 @@ static void feeding(void)
     cc_model_free(m);
 }
 
+/* TopK with K a graph input: its outputs' extent follows K, run after run. */
+static void topk_runtime_k(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, k, out[2];
+    cc_shape sx = cc_shape_make(2, (int64_t[]){ 2, 5 }), sk = cc_shape_make(1, (int64_t[]){ 1 });
+    CHECK(cc_mb_create("topk_k", &b, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "k", CC_I64, &sk, &k, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "TopK", "topk", "axis=1", 2, (int[]){ x, k }, 2, out, NULL, &e) == CC_OK);
+    CHECK(cc_mb_output(b, out[0], &e) == CC_OK && cc_mb_output(b, out[1], &e) == CC_OK);
+    cc_model *m = NULL;
+    CHECK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e) == CC_OK);
+    if (!m) return;
+    CHECK(cc_node_dynamic_shape(&m->graph, &m->graph.nodes[0]));
+    CHECK(m->graph.values[m->graph.outputs[0]].shape.dims[1] == 5); /* the bound */
+    const float xs[10] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3 };
+    /* K = 2: [5, 4] at [4, 2] and [9, 6] at [0, 2]; K = 4: [5, 4, 3, 1] at [4, 2, 0, 1], [9, 6, 5, 3] at [0, 2, 3, 4] */
+    const float want_v[2][8] = { { 5, 4, 9, 6 }, { 5, 4, 3, 1, 9, 6, 5, 3 } };
+    const int64_t want_i[2][8] = { { 4, 2, 0, 2 }, { 4, 2, 0, 1, 0, 2, 3, 4 } };
+    const char *names[4] = { "ref", "cpu", "opencl", "opencl" };
+    for (int t = 0; t < 5; t++) {
+        const cc_target_iface *tg = t < 4 ? cc_target_find(names[t]) : NULL, *fb = t == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        if (t < 4 && (!tg || tg->open("", &ctx, &d, &e))) continue;
+        if (fb) CHECK(fb->open("", &fb_ctx, &d, &e) == CC_OK);
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        if (t < 4) {
+            cc_status st = cc_graph_exec_create(&m->graph, tg, ctx, fb, fb_ctx, &gx, &info, &e);
+            if (t == 2) { /* opencl alone declines, naming why */
+                CHECK(st == CC_ERR_UNSUPPORTED && strstr(e.msg, "K is computed at run time") != NULL);
+                tg->close(ctx);
+                continue;
+            }
+            CHECK(st == CC_OK);
+            if (t == 3) CHECK(info.n_fallback == 1);
+        }
+        for (int r = 0; r < 2; r++) {
+            int64_t kv = r ? 4 : 2;
+            cc_tensor in[2] = { { 0 } }, o[2] = { { 0 } };
+            CHECK(cc_tensor_alloc(&in[0], CC_F32, &sx, &e) == CC_OK && cc_tensor_alloc(&in[1], CC_I64, &sk, &e) == CC_OK);
+            memcpy(in[0].data, xs, sizeof xs);
+            ((int64_t *)in[1].data)[0] = kv;
+            const cc_tensor *got[2];
+            cc_model_eval ev;
+            memset(&ev, 0, sizeof ev);
+            if (t == 4) { /* the golden evaluation */
+                CHECK(cc_model_evaluate(&m->graph, in, 1, NULL, &ev, &e) == CC_OK);
+                got[0] = &ev.vals[m->graph.outputs[0]];
+                got[1] = &ev.vals[m->graph.outputs[1]];
+            } else {
+                for (int j = 0; j < 2; j++) {
+                    const cc_tensor *od = &m->graph.values[m->graph.outputs[j]];
+                    CHECK(cc_tensor_alloc(&o[j], od->dtype, &od->shape, &e) == CC_OK);
+                }
+                CHECK(cc_graph_exec_run(gx, in, o, &e) == CC_OK);
+                got[0] = &o[0];
+                got[1] = &o[1];
+            }
+            CHECK(got[0]->shape.dims[1] == kv && got[1]->shape.dims[1] == kv);
+            for (int i = 0; i < 2 * kv; i++) {
+                CHECK(((const float *)got[0]->data)[i] == want_v[r][i]);
+                CHECK(((const int64_t *)got[1]->data)[i] == want_i[r][i]);
+            }
+            cc_model_eval_free(&ev);
+            for (int j = 0; j < 2; j++) {
+                cc_tensor_free(&in[j]);
+                cc_tensor_free(&o[j]);
+            }
+        }
+        /* K beyond the axis: refused, not written past the bound */
+        if (t == 1) {
+            cc_tensor in[2] = { { 0 } }, o[2] = { { 0 } };
+            CHECK(cc_tensor_alloc(&in[0], CC_F32, &sx, &e) == CC_OK && cc_tensor_alloc(&in[1], CC_I64, &sk, &e) == CC_OK);
+            memcpy(in[0].data, xs, sizeof xs);
+            ((int64_t *)in[1].data)[0] = 6;
+            for (int j = 0; j < 2; j++)
+                CHECK(cc_tensor_alloc(&o[j], m->graph.values[m->graph.outputs[j]].dtype,
+                                      &m->graph.values[m->graph.outputs[j]].shape, &e) == CC_OK);
+            CHECK(cc_graph_exec_run(gx, in, o, &e) == CC_ERR_ARG && strstr(e.msg, "outside [0, 5]") != NULL);
+            for (int j = 0; j < 2; j++) {
+                cc_tensor_free(&in[j]);
+                cc_tensor_free(&o[j]);
+            }
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t < 4) tg->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -130,5 +226,6 @@ int main(void)
         cc_model_free(m);
     }
     feeding();
+    topk_runtime_k();
     return CC_TEST_RESULT();
 }

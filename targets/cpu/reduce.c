@@ -695,11 +695,15 @@ static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const
     (void)state;
     const cc_tensor *x = in[0], *kt = node->n_in > 1 ? in[1] : NULL;
     if (!kt || !kt->data || cc_tensor_numel(kt) != 1)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "TopK: K must be a constant");
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "TopK: K must be one value");
     int r = x->shape.rank, axis = 0;
     cc_status st = norm_axis("TopK", cc_attr_i(node, "axis"), r, &axis, err);
     if (st != CC_OK) return st;
     int64_t k = (int64_t)cc_load(kt->data, kt->dtype, 0), len = x->shape.dims[axis], outer = 1, inner = 1;
+    if (k < 0 || k > len) /* K computed at run time is checked here, its outputs sized for len */
+        return cc_err_set(err, CC_ERR_ARG, "TopK: K = %lld is outside [0, %lld] (the axis's length)", (long long)k,
+                          (long long)len);
+    out[0].shape.dims[axis] = out[1].shape.dims[axis] = k; /* the actual shape where K is given at run time */
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
     for (int d = axis + 1; d < r; d++) inner *= x->shape.dims[d];
     if (k == 0 || outer * inner == 0) return CC_OK;

@@ -179,7 +179,16 @@ static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *con
                          node->op->name, err);
 }
 
-/* TopK: one thread per line (kernels_data.cu); K read in prepare from its host copy. */
+/* TopK: one thread per line (kernels_data.cu); K read in prepare from its host copy (one
+ * computed at run time makes the outputs' shape depend on the data: left to the host). */
+static cc_support topk_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    return cc_lower_topk_check("cuda", node, in, reason, n) ? CC_SUPPORT_NO : CC_SUPPORT_YES;
+}
+
 static cc_status topk_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
                               const cc_tensor *out, void **state, cc_err *err)
 {
@@ -233,7 +242,7 @@ static cc_status loss_run(void *ctx, const cc_node *node, const cc_tensor *const
 static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_NegativeLogLikelihoodLoss, .supports = float_only, .run = loss_run },
     { .op = CC_OP_ID_SoftmaxCrossEntropyLoss, .supports = float_only, .run = loss_run },
-    { .op = CC_OP_ID_TopK, .prepare = topk_prepare, .release = free, .run = topk_run },
+    { .op = CC_OP_ID_TopK, .supports = topk_supports, .prepare = topk_prepare, .release = free, .run = topk_run },
     { .op = CC_OP_ID_CumSum, .prepare = cumsum_prepare, .release = free, .run = cumsum_run },
     { .op = CC_OP_ID_ArgMax, .run = arg_run },
     { .op = CC_OP_ID_ArgMin, .run = arg_run },

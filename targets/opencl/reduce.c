@@ -346,7 +346,14 @@ static cc_status loss_prepare(ocl_build *b, cc_err *err)
 }
 
 /* TopK: kernels/axis.cl's topk, one work-item per line (Values and Indices); K is a
- * constant. */
+ * constant (one computed at run time makes the outputs' shape depend on the data). */
+static cc_support topk_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                char *reason, size_t n)
+{
+    if (cc_lower_topk_check("opencl", node, in, reason, n)) return CC_SUPPORT_NO;
+    return arg_supports(c, node, in, out, reason, n);
+}
+
 static cc_status topk_prepare(ocl_build *b, cc_err *err)
 {
     const cc_tensor *kt = b->node->n_in > 1 ? b->in[1] : NULL;
@@ -361,7 +368,7 @@ static const ocl_op reduce_ops[] = {
     { CC_OP_ID_NegativeLogLikelihoodLoss, reduce_supports, loss_prepare },
     { CC_OP_ID_SoftmaxCrossEntropyLoss, reduce_supports, loss_prepare },
     { CC_OP_ID_LRN, reduce_supports, lrn_prepare },
-    { CC_OP_ID_TopK, arg_supports, topk_prepare },
+    { CC_OP_ID_TopK, topk_supports, topk_prepare },
     { CC_OP_ID_LayerNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_InstanceNormalization, reduce_supports, layernorm_prepare },
     { CC_OP_ID_CumSum, arg_supports, cumsum_prepare },
