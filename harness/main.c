@@ -272,6 +272,9 @@ static int cmd_run(int argc, char **argv, const char *command_line)
     if (ensure_out_dir(o.db_path)) return fail(EXIT_INFRA, "cannot create out/: %s", strerror(errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    if (o.shard_source && strcmp(o.shard_source, "option") != 0)
+        fprintf(stderr, "crosscheck: shard %d of %d, from %s%s%s\n", o.sel.shard_i, o.sel.shard_n, o.shard_source,
+                o.scheduler_job && o.scheduler_job[0] ? ": " : "", o.scheduler_job ? o.scheduler_job : "");
     progress_state ps = { .tty = isatty(2), .last_decile = -1, .seed = o.seed };
     cc_run_summary sum;
     cc_err err = { 0 };
