@@ -4,7 +4,7 @@
 # (suite.sbatch), then one merge-and-report job (merge.sbatch) that starts when every task
 # has ended, however it ended (--dependency=afterany), merges the shards that finished into
 # one database, renders the report and names the shards that are missing or failed.
-# README "Slurm" has the walk-through.
+# README "Fleets on a cluster" has the walk-through.
 #
 #   scripts/slurm/submit.sh --out /shared/cc [--shards 4] [options] [-- RUN OPTIONS]
 #   scripts/slurm/submit.sh --out /shared/cc --fleet fleet.conf [options] [-- RUN OPTIONS]
@@ -28,7 +28,8 @@
 #                      run (crosscheck run --resume); then a new merge job
 #   --dry-run          print the sbatch commands instead of submitting them
 #   RUN OPTIONS        options of `crosscheck run` for every group (--quick, --ops, ...),
-#                      before the group's own; never --shard or --db (the array sets them)
+#                      before the group's own (list options add up); never --shard, --db,
+#                      --tag or --resume (the array sets them)
 #
 # Prints the job ids; exit 0 when everything was submitted, 2 on bad usage, 3 when sbatch
 # failed.

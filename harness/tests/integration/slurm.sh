@@ -5,6 +5,9 @@
 # and logs; free ports), stopped again at exit. Skipped (77) where Slurm is not installed
 # or its daemons cannot start here (no privileges); it never passes without them.
 #
+# First, without Slurm, submit.sh --dry-run turns the example fleet file into the sbatch
+# commands it should, and refuses wrong fleet files with their line.
+#
 # The selection is the quick sweep on the default targets (crosscheck run --quick
 # --no-timing: every op, about 36000 jobs, 16 s unsharded on the 2-core machine it was
 # written on).
@@ -26,6 +29,28 @@
 #     fleet's runs by machine.
 . "$(dirname "$0")/common.sh"
 scripts="$(cd "$(dirname "$0")/../../../scripts/slurm" && pwd)"
+
+# the recipe's own logic first, Slurm or not: the example fleet file as sbatch commands
+# (--dry-run), and fleet files that are wrong, refused with their line
+"$scripts/submit.sh" --dry-run --out "$WORK/dry" --fleet "$scripts/fleet.example" --crosscheck "$CC" -- --quick \
+    >"$WORK/dry.txt" 2>&1 || fail "dry run: $(cat "$WORK/dry.txt")"
+expect_eq "$(grep -c '^sbatch --array=1-[0-9]* --job-name=crosscheck-' "$WORK/dry.txt")" 5 "an array per group"
+grep -q '^sbatch --array=1-8 --job-name=crosscheck-cpu .*CROSSCHECK_SHARD_COUNT=8 --partition=cpu --cpus-per-task=16 .*/suite.sbatch --quick --targets ref\\,cpu\\,onednn\\,opencl $' \
+    "$WORK/dry.txt" || fail "group cpu: $(grep crosscheck-cpu "$WORK/dry.txt")"
+grep -q '^sbatch --array=1-4 --job-name=crosscheck-a100 .*CC_TAG=.*-a100.* --partition=gpu --gres=gpu:a100:1 ' "$WORK/dry.txt" ||
+    fail "group a100: $(grep crosscheck-a100 "$WORK/dry.txt")"
+grep -q '^sbatch --dependency=afterany:DRY[0-9]*:DRY[0-9]*:DRY[0-9]*:DRY[0-9]*:DRY[0-9]* --job-name=crosscheck-merge ' "$WORK/dry.txt" ||
+    fail "merge job: $(grep crosscheck-merge "$WORK/dry.txt")"
+[ -e "$WORK/dry/launch.sh" ] && fail "a dry run left a launch behind"
+printf 'ok 2 | --targets cpu\nbad two --partition=x\n' >"$WORK/bad.conf"
+expect_exit 2 "$scripts/submit.sh" --dry-run --out "$WORK/bad" --fleet "$WORK/bad.conf" --crosscheck "$CC"
+one_line_error "bad.conf:2: SHARDS must be a number"
+printf 'ok 2 | --targets cpu --shard 1/2\n' >"$WORK/bad.conf"
+expect_exit 2 "$scripts/submit.sh" --dry-run --out "$WORK/bad" --fleet "$WORK/bad.conf" --crosscheck "$CC"
+one_line_error "bad.conf:1: run options may not hold --shard"
+expect_exit 2 "$scripts/submit.sh" --out "$WORK/bad" --shards 0 --crosscheck "$CC"
+one_line_error "shards takes 1 to 100000"
+if [ "$failures" -gt 0 ]; then finish; fi
 
 skip() {
     echo "skipped: $*"
@@ -182,6 +207,8 @@ expect_eq "$(sql "$out/merged.db" "SELECT count(*) FROM runs WHERE scheduler_job
     4 "each run names its array task"
 for i in 1 2 3 4; do
     expect_eq "$(sql "$out/shards/all/shard-$i.db" "SELECT count(*) FROM runs WHERE shard_index = $i")" 1 "shard $i in its own database"
+    grep -q "^crosscheck: shard $i of 4, from slurm: slurm ${array}_$i (job [0-9]*)$" "$out/logs/all-$i-$array.out" ||
+        fail "task $i's log: $(head -n 3 "$out/logs/all-$i-$array.out")"
 done
 grep -q "^group all: 4 of 4 shards finished$" "$out/shards.txt" || fail "shards.txt: $(cat "$out/shards.txt")"
 grep -q "^shards: 1 of 1 shard set complete$" "$out/shards.txt" || fail "merge's shard sets: $(cat "$out/shards.txt")"
