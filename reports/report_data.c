@@ -311,9 +311,9 @@ static cc_status load_shards(cc_db *store, int64_t run_id, cc_rdata *d, cc_err *
         if (id && id != run_id) s = add_shard_run(store, d, id, err);
     }
     if (s != CC_OK) return s;
-    qsort(d->res, (size_t)d->n_res, sizeof *d->res, result_order);
-    qsort(d->models, (size_t)d->n_models, sizeof *d->models, model_order);
-    qsort(d->conf, (size_t)d->n_conf, sizeof *d->conf, conformance_order);
+    if (d->n_res > 1) qsort(d->res, (size_t)d->n_res, sizeof *d->res, result_order);
+    if (d->n_models > 1) qsort(d->models, (size_t)d->n_models, sizeof *d->models, model_order);
+    if (d->n_conf > 1) qsort(d->conf, (size_t)d->n_conf, sizeof *d->conf, conformance_order);
     return CC_OK;
 }
 

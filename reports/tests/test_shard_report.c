@@ -3,12 +3,14 @@
  * verdict counts add up over the shards), a table of the shards with the missing one
  * named, a warning that names missing and unfinished shards, an older run of a shard
  * standing for its shard when it is the one asked for, and nothing of the kind for a
- * complete set's or an unsharded run's report. */
+ * complete set's or an unsharded run's report. The JUnit report covers the set too, a
+ * missing shard a failing test case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/cctest.h"
+#include "reports/junit.h"
 #include "reports/report.h"
 #include "results/tests/synth.h"
 
@@ -93,6 +95,19 @@ int main(void)
     CHECK(!strstr(md, "Relu(x=3x5:f32)"));
     free(md);
 
+    char *xml = NULL;
+    cc_err err = { 0 };
+    CHECK_OK(cc_report_junit(db, s4, &xml, &err));
+    if (xml) {
+        CHECK(strstr(xml, "<testsuites name=\"crosscheck run ") && strstr(xml, "tests=\"10\" failures=\"2\""));
+        CHECK(strstr(xml, "<testcase classname=\"crosscheck.cpu.Relu\" name=\"Relu(x=1x5:f32)\""));
+        CHECK(strstr(xml, "<testsuite name=\"crosscheck.shards\" tests=\"4\" failures=\"1\""));
+        CHECK(strstr(xml, "<testcase classname=\"crosscheck.shards\" name=\"shard 3 of 4\">\n      <failure "
+                          "message=\"missing: no run of this shard in the database\"/>"));
+        CHECK(strstr(xml, "<testcase classname=\"crosscheck.shards\" name=\"shard 2 of 4\"/>"));
+    }
+    free(xml);
+
     /* the older, interrupted run of shard 2 asked for: it stands for shard 2 */
     md = report(db, s2_old);
     CHECK(strstr(md, "> ⚠️ **2 of 4 shards** did not finish: shard 3 missing (no run in this database); "
@@ -122,6 +137,10 @@ int main(void)
     CHECK(!strstr(md, "**Shards**") && !strstr(md, "## Shards") && !strstr(md, "did not finish"));
     CHECK(cpu_op_total(md) == 16);
     free(md);
+    xml = NULL;
+    CHECK_OK(cc_report_junit(db, p, &xml, &err));
+    CHECK(xml && !strstr(xml, "crosscheck.shards"));
+    free(xml);
     cc_store_close(db);
     return CC_TEST_RESULT();
 }

@@ -216,6 +216,7 @@ grep -q "this report covers the 4 shards of its set in this database (same selec
     "$out/report.md" || fail "the report of a complete array: $(grep -i shard "$out/report.md" | head -3)"
 grep -q "did not finish" "$out/report.md" && fail "a complete array's report warns"
 grep -q "<table>" "$out/report.html" || fail "no HTML report"
+grep -q '<testsuite name="crosscheck.shards" tests="4" failures="0"' "$out/report.xml" || fail "JUnit's shards"
 
 # ---- 2: a shard cancelled while pending, one while running; resubmitted ----------------
 out="$WORK/out2"
@@ -250,6 +251,7 @@ grep -q "^shards: incomplete: tag 'two-all', 2 of 4 finished; missing: 4; unfini
 grep -qF "**2 of 4 shards** did not finish: shard 4 missing (no run in this database); shard 2 unfinished" "$out/report.md" ||
     fail "the report's warning: $(grep -i 'did not finish' "$out/report.md")"
 grep -q "| 4 | — | ❓ missing | | | |" "$out/report.md" || fail "the report's shard table"
+grep -q '<testsuite name="crosscheck.shards" tests="4" failures="2"' "$out/report.xml" || fail "JUnit's missing shards"
 
 t3=$(date +%s.%N)
 "$scripts/submit.sh" --out "$out" --resume >"$WORK/resume.txt" || fail "resubmit: $(cat "$WORK/resume.txt")"
