@@ -251,6 +251,12 @@ int cc_cli_parse_selection(const cc_cli *cli, int argc, char **argv, cc_selectio
     return -1;
 }
 
+static const char *process_env(const char *name, void *user)
+{
+    (void)user;
+    return getenv(name);
+}
+
 static void bad_csv_row(void *user, int line, const char *message)
 {
     fprintf(stderr, "crosscheck run: %s:%d: %s\n", (const char *)user, line, message);
@@ -320,6 +326,7 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
             cc_err err = { 0 };
             if (k < 0) return 2;
             if (cc_shard_parse(v, &o->sel.shard_i, &o->sel.shard_n, &err)) return usage_error(cli, "%s", err.msg);
+            o->shard_source = CC_SHARD_SOURCE_OPTION;
         } else if ((k = cc_cli_value(cli, argc, argv, &i, "--cases-file", &v)) != 0) {
             cc_err err = { 0 };
             cc_case *cases = NULL;
@@ -354,6 +361,24 @@ int cc_cli_parse_run(const cc_cli *cli, int argc, char **argv, cc_run_options *o
     if (o->sel.tags && (o->sel.case_id || o->sel.cases))
         return usage_error(cli, "--tags picks cases of the sweep: it does not go with --case or --cases-file");
     o->sel.random_seed = o->seed;
+    if (o->sel.shard_n == 0) {
+        /* no --shard: a scheduler's array task takes its shard from the environment */
+        static cc_shard_origin origin;
+        cc_err err = { 0 };
+        if (cc_shard_from_env(process_env, NULL, &origin, &err)) return usage_error(cli, "%s", err.msg);
+        if (origin.count > 0) {
+            o->sel.shard_i = origin.index;
+            o->sel.shard_n = origin.count;
+            o->shard_source = origin.source;
+            o->scheduler_job = origin.job;
+        }
+    } else {
+        /* --shard inside an array task: the shard is the option's, the task still named */
+        static cc_shard_origin origin;
+        cc_err err = { 0 };
+        if (cc_shard_from_env(process_env, NULL, &origin, &err) == CC_OK && origin.job[0])
+            o->scheduler_job = origin.job;
+    }
     if (o->n_targets == 0) add_target(&c, "all");
     if (o->params.min_time < 0) o->params.min_time = o->sel.quick ? 0.02 : 0.1;
     if (o->params.max_samples < o->params.min_samples) o->params.max_samples = o->params.min_samples;

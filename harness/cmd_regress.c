@@ -16,6 +16,7 @@
 #include "../reports/regression.h"
 #include "../reports/report.h"
 #include "../results/merge.h"
+#include "../results/shards.h"
 #include "../results/store_query.h"
 #include "cli.h"
 #include "exit_codes.h"
@@ -503,6 +504,35 @@ done:
 
 /* ---- merge ------------------------------------------------------------------------------------ */
 
+/* After a merge: how many shard sets of `into` are complete, and a line per incomplete one
+ * naming its missing and unfinished shards (results/shards.h). */
+static int print_shard_sets(const char *into)
+{
+    cc_db *db = NULL;
+    cc_shard_set *sets = NULL;
+    int n = 0;
+    cc_err err = { 0 };
+    if (cc_store_open(into, 1, &db, &err) || cc_store_shard_sets(db, &sets, &n, &err)) {
+        cc_store_close(db);
+        return complain(EXIT_INFRA, "merge", "%s", err.msg);
+    }
+    cc_store_close(db);
+    int complete = 0;
+    for (int i = 0; i < n; i++) complete += sets[i].n_finished == sets[i].count;
+    if (n) printf("shards: %d of %d shard set%s complete\n", complete, n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        const cc_shard_set *s = &sets[i];
+        if (s->n_finished == s->count) continue;
+        char missing[512], unfinished[512];
+        cc_shard_set_list(s, 0, missing, sizeof missing);
+        cc_shard_set_list(s, 2, unfinished, sizeof unfinished);
+        printf("shards: incomplete: tag '%s', %d of %d finished; missing: %s; unfinished: %s (%s)\n", s->tag,
+               s->n_finished, s->count, missing, unfinished, s->selection);
+    }
+    cc_shard_sets_free(sets, n);
+    return EXIT_OK;
+}
+
 int cc_cmd_merge(int argc, char **argv)
 {
     cc_cli cli;
@@ -510,8 +540,13 @@ int cc_cmd_merge(int argc, char **argv)
                 "crosscheck merge A.db [B.db ...] --into ALL.db\n"
                 "  copies every run of the inputs (with its machine, targets, results and raw\n"
                 "  samples) into ALL.db, created or upgraded as needed; a run already there (same\n"
-                "  uid) is skipped, so merging a shard twice adds nothing. Inputs are opened\n"
-                "  read-only. Merging a database into itself is refused.\n"
+                "  uid) is skipped, so merging a shard twice adds nothing, unless ALL.db holds it\n"
+                "  unfinished and the input a later state (a shard resumed since): then it is\n"
+                "  replaced. A run still running in its input is skipped. Inputs are opened\n"
+                "  read-only. Merging a database into itself is refused. Then, when ALL.db holds\n"
+                "  shards (run --shard, or a Slurm or Kubernetes array task), it says how many\n"
+                "  shard sets are complete and names each incomplete one's missing and\n"
+                "  unfinished shards (\"shards: incomplete: tag 'T', ...\").\n"
                 "  exit: 0, 2 bad usage (no such input database), 3 database error\n");
     const char *into = NULL;
     const char **inputs = calloc((size_t)(argc ? argc : 1), sizeof *inputs);
@@ -536,11 +571,11 @@ int cc_cmd_merge(int argc, char **argv)
             rc = complain(st == CC_ERR_ARG ? EXIT_USAGE : EXIT_INFRA, "merge", "%s", err.msg);
         } else {
             printf("merged %d database%s into %s: %d run%s copied (%lld results, %lld samples, %lld model "
-                   "results), %d already present, %d still running (skipped)\n",
+                   "results), %d already present, %d updated (resumed since), %d still running (skipped)\n",
                    n, n == 1 ? "" : "s", into, s.runs_copied, s.runs_copied == 1 ? "" : "s",
                    (long long)s.results, (long long)s.samples, (long long)s.model_results, s.runs_present,
-                   s.runs_running);
-            rc = EXIT_OK;
+                   s.runs_updated, s.runs_running);
+            rc = print_shard_sets(into);
         }
     }
     free(inputs);

@@ -247,7 +247,12 @@ static int cmd_run(int argc, char **argv, const char *command_line)
                 "  --min-samples N   minimum timing samples (default 5)\n"
                 "  --max-samples N   maximum timing samples (default 1000)\n"
                 "  --no-timing       correctness only\n"
-                "  --shard I/N       run only shard I of N (1 <= I <= N): cases split by a hash of their id\n"
+                "  --shard I/N       run only shard I of N (1 <= I <= N): cases split by a hash of their id.\n"
+                "                    Without it, a Slurm array task or a Kubernetes Indexed Job pod runs its\n"
+                "                    own shard: SLURM_ARRAY_TASK_ID (shard ID - MIN + 1 of the array's\n"
+                "                    SLURM_ARRAY_TASK_COUNT; with CROSSCHECK_SHARD_COUNT=N the id is the\n"
+                "                    shard number 1..N), JOB_COMPLETION_INDEX (shard index + 1 of\n"
+                "                    CROSSCHECK_SHARD_COUNT, required); --shard 1/1 runs everything there\n"
                 "  --cases-file F    run the case ids listed in CSV file F (first column, or a column named\n"
                 "                    case; bad rows are named by line on stderr and skipped)\n"
                 "  --random N        N cases drawn at random (from --seed) over the selected ops, each\n"
@@ -267,6 +272,9 @@ static int cmd_run(int argc, char **argv, const char *command_line)
     if (ensure_out_dir(o.db_path)) return fail(EXIT_INFRA, "cannot create out/: %s", strerror(errno));
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
+    if (o.shard_source && strcmp(o.shard_source, "option") != 0)
+        fprintf(stderr, "crosscheck: shard %d of %d, from %s%s%s\n", o.sel.shard_i, o.sel.shard_n, o.shard_source,
+                o.scheduler_job && o.scheduler_job[0] ? ": " : "", o.scheduler_job ? o.scheduler_job : "");
     progress_state ps = { .tty = isatty(2), .last_decile = -1, .seed = o.seed };
     cc_run_summary sum;
     cc_err err = { 0 };

@@ -1,6 +1,8 @@
 /* junit.c — JUnit XML of a run: targets as test suites, (case, target) pairs and (model,
  * target, precision) results as test cases, verdicts as failures, errors and skips with
- * their figures and repro lines. */
+ * their figures and repro lines. A shard's run is read with every shard of its set (as the
+ * Markdown report reads it), and each shard is a test case of its own that fails when the
+ * shard is missing or did not finish. */
 #include "junit.h"
 
 #include <math.h>
@@ -168,18 +170,17 @@ cc_status cc_report_junit(cc_db *store, int64_t run_id, char **out, cc_err *err)
         if (st != CC_OK) return st;
         if (run_id == 0) return cc_err_set(err, CC_ERR_ARG, "JUnit report: the database holds no run");
     }
-    cc_run_info *run = malloc(sizeof *run);
-    cc_result *res = NULL;
-    cc_model_result *mr = NULL;
+    /* the run as the Markdown report reads it: a shard with every shard of its set */
+    cc_rdata d;
+    st = cc_rdata_load(store, run_id, NULL, &d, err);
+    if (st != CC_OK) return st;
+    const cc_run_info *run = d.run;
+    const cc_result *res = d.res;
+    const cc_model_result *mr = d.models;
     outcome *oc = NULL;
     const char **targets = NULL;
-    int n_res = 0, n_mr = 0, n_oc = 0, n_targets = 0;
+    int n_res = d.n_res, n_mr = d.n_models, n_oc = 0, n_targets = 0;
     cc_text t = { 0 };
-    if (!run) return cc_err_set(err, CC_ERR_NOMEM, "JUnit report: out of memory");
-    st = cc_store_get_run(store, run_id, run, err);
-    if (st == CC_OK) st = cc_store_load_results(store, run_id, &res, &n_res, err);
-    if (st == CC_OK) st = cc_store_load_model_results(store, run_id, &mr, &n_mr, err);
-    if (st != CC_OK) goto done;
     oc = malloc(sizeof *oc * (size_t)(n_res ? n_res : 1));
     targets = malloc(sizeof *targets * (size_t)(n_res + n_mr + 1));
     if (!oc || !targets) goto nomem;
@@ -210,6 +211,11 @@ cc_status cc_report_junit(cc_db *store, int64_t run_id, char **out, cc_err *err)
     int total[4] = { 0 }; /* tests, failures, errors, skipped */
     for (int i = 0; i < n_oc; i++) tally(total, res[oc[i].worst].verdict);
     for (int i = 0; i < n_mr; i++) tally(total, mr[i].verdict);
+    const cc_shard_set *sh = &d.shards;
+    for (int i = 0; i < sh->count; i++) {
+        total[0]++;
+        total[1] += strcmp(sh->members[i].status, "finished") != 0;
+    }
     cc_text_put(&t, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"crosscheck run ");
     cc_xml_text(&t, run->uid);
     cc_text_printf(&t, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n", total[0],
@@ -243,6 +249,31 @@ cc_status cc_report_junit(cc_db *store, int64_t run_id, char **out, cc_err *err)
             if (strcmp(mr[i].target, targets[k]) == 0) model_testcase(&t, &mr[i]);
         cc_text_put(&t, "  </testsuite>\n");
     }
+    if (sh->count > 0) {
+        /* a shard that is missing or did not finish fails, so that a merged report with a
+         * shard lost is not green */
+        int bad = sh->n_missing + sh->n_unfinished;
+        cc_text_printf(&t, "  <testsuite name=\"crosscheck.shards\" tests=\"%d\" failures=\"%d\" errors=\"0\" "
+                           "skipped=\"0\">\n", sh->count, bad);
+        for (int i = 0; i < sh->count; i++) {
+            const cc_shard_member *m = &sh->members[i];
+            cc_text_printf(&t, "    <testcase classname=\"crosscheck.shards\" name=\"shard %d of %d\"", i + 1,
+                           sh->count);
+            if (strcmp(m->status, "finished") == 0) {
+                cc_text_put(&t, "/>\n");
+                continue;
+            }
+            cc_text_put(&t, ">\n      <failure message=\"");
+            if (m->run_id == 0) cc_text_put(&t, "missing: no run of this shard in the database");
+            else {
+                cc_text_put(&t, "unfinished: its run is ");
+                cc_xml_text(&t, m->status);
+                cc_text_put(&t, " (crosscheck run --resume, as the same shard, finishes it)");
+            }
+            cc_text_put(&t, "\"/>\n    </testcase>\n");
+        }
+        cc_text_put(&t, "  </testsuite>\n");
+    }
     cc_text_put(&t, "</testsuites>\n");
     if (t.failed) goto nomem;
     *out = t.s;
@@ -253,9 +284,7 @@ nomem:
     st = cc_err_set(err, CC_ERR_NOMEM, "JUnit report: out of memory");
 done:
     cc_text_free(&t);
-    free(run);
-    free(res);
-    free(mr);
+    cc_rdata_free(&d);
     free(oc);
     free(targets);
     return st;

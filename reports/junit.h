@@ -8,7 +8,10 @@
  * crashed, timeout -> <error type=...> with the reason and the repro line; unsupported ->
  * <skipped message=reason>; passed and mistrusted pass (mistrusted with a note in
  * <system-out>). time is the median time in seconds when the case was timed, for a model
- * its median latency at batch 1. Every text is XML-escaped. */
+ * its median latency at batch 1. A shard's run (run --shard, a Slurm or Kubernetes array
+ * task) is rendered with every shard of its set (results/shards.h), and a <testsuite
+ * name="crosscheck.shards"> holds a <testcase name="shard I of N"> per shard, with a
+ * <failure> when the shard is missing or did not finish. Every text is XML-escaped. */
 #ifndef CC_JUNIT_H
 #define CC_JUNIT_H
 

@@ -1,13 +1,15 @@
 /* machines.c — per-machine views of a results database: a run's volatile conditions as one
  * line, and, for a database merged from several machines (`crosscheck merge`), each
- * machine's support rate, op support and throughput side by side. A machine is a stable
- * fingerprint (cc_env_machine_key: CPU model, cores, libraries), the unit that `compare`
- * matches runs on. */
+ * machine's support rate, op support, the machines that ran each op on each target, and
+ * throughput side by side. A machine is a stable fingerprint (cc_env_machine_key: CPU
+ * model, cores, libraries, the unit that `compare` matches runs on) split where a target
+ * saw another device (results/fleet.h: an A100 node and an H100 node are two machines). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../results/compare.h"
+#include "../results/fleet.h"
 #include "../results/store_query.h"
 #include "report_data.h"
 
@@ -52,7 +54,6 @@ void cc_report_conditions(cc_text *t, const cc_run_info *r)
 /* ---- machines ------------------------------------------------------------------------------- */
 
 typedef struct machine {
-    char key[512];
     int latest;            /* index into runs: its latest finished run (else its latest run) */
     int n_runs, n_selected;
 } machine;
@@ -175,15 +176,29 @@ static cc_status select_runs(cc_db *store, const cc_run_info *runs, int n, const
     return CC_OK;
 }
 
-static void machines_table(cc_text *t, const cc_run_info *runs, int n, const int *mof, const machine *ms, int nm)
+static cc_status machines_table(cc_db *store, cc_text *t, const cc_run_info *runs, int n, const int *mof,
+                                const machine *ms, int nm, cc_err *err)
 {
-    cc_text_put(t, "| | machine | libraries | hosts | runs | latest run | build | conditions of the latest run |\n"
-                   "|---|---|---|---|--:|---|---|---|\n");
+    cc_text_put(t, "| | machine | devices of the latest run | libraries | hosts | runs | latest run | build | "
+                   "conditions of the latest run |\n|---|---|---|---|---|--:|---|---|---|\n");
     for (int m = 0; m < nm; m++) {
         const cc_run_info *r = &runs[ms[m].latest];
         cc_text_printf(t, "| M%d | ", m + 1);
         cc_text_md(t, r->cpu_model[0] ? r->cpu_model : "unknown CPU");
         cc_text_printf(t, " · %d cores | ", r->cores);
+        cc_run_target *tg = NULL;
+        int nt = 0, shown = 0;
+        cc_status st = cc_store_load_targets(store, r->id, &tg, &nt, err);
+        if (st != CC_OK) return st;
+        for (int k = 0; k < nt; k++) {
+            if (tg[k].available <= 0) continue;
+            cc_text_put(t, shown++ ? "; " : "");
+            cc_text_md_code(t, tg[k].name, 1);
+            cc_text_put(t, " ");
+            cc_text_md(t, tg[k].desc.name[0] ? tg[k].desc.name : "?");
+        }
+        free(tg);
+        cc_text_put(t, shown ? " | " : "— | ");
         cc_text_md(t, r->libraries);
         cc_text_put(t, " | ");
         int first = 1;
@@ -209,6 +224,7 @@ static void machines_table(cc_text *t, const cc_run_info *runs, int n, const int
         cc_text_put(t, " |\n");
     }
     cc_text_put(t, "\n");
+    return CC_OK;
 }
 
 /* Support and op-support tables from the deduplicated rows (sorted by machine, case,
@@ -276,6 +292,34 @@ static void support_tables(cc_text *t, const row *v, int nv, int nm, const char 
                 if (x[0] == 0) cc_text_put(t, " | ·");
                 else cc_text_printf(t, " | %s %d/%d", cc_report_verdict_symbol(x[2]), x[1], x[0]);
             }
+        cc_text_put(t, " |\n");
+    }
+    cc_text_put(t, "\n");
+    /* the same cells turned around: per op and target, the machines that ran it */
+    cc_text_put(t, "### Machines per op and target\n\nEach cell: the machines that ran the op on the target, "
+                   "each with the worst verdict over its cases there; · none did.\n\n| op |");
+    for (int tg = 0; tg < nt; tg++) {
+        cc_text_put(t, " ");
+        cc_text_md_code(t, targets[tg], 1);
+        cc_text_put(t, " |");
+    }
+    cc_text_put(t, "\n|---|");
+    for (int tg = 0; tg < nt; tg++) cc_text_put(t, "---|");
+    cc_text_put(t, "\n");
+    for (int o = 0; o < no; o++) {
+        cc_text_put(t, "| ");
+        cc_text_md(t, ops[o]);
+        for (int tg = 0; tg < nt; tg++) {
+            int any = 0;
+            cc_text_put(t, " |");
+            for (int m = 0; m < nm; m++) {
+                const int *x = &cells[((o * nm + m) * nt + tg) * 3];
+                if (x[0] == 0) continue;
+                cc_text_printf(t, "%s M%d%s%s", any ? " ·" : "", m + 1, CC_NBSP, cc_report_verdict_symbol(x[2]));
+                any = 1;
+            }
+            if (!any) cc_text_put(t, " ·");
+        }
         cc_text_put(t, " |\n");
     }
     cc_text_put(t, "\n");
@@ -362,17 +406,12 @@ cc_status cc_report_machines(cc_db *store, int min_machines, const char *heading
     int *counts = NULL, *cells = NULL;
     name_list *names = NULL;
     if (!mof || !picked || !ms) goto nomem;
+    st = cc_fleet_machines(store, runs, n, mof, &nm, err);
+    if (st != CC_OK) goto done;
+    for (int m = 0; m < nm; m++) memset(&ms[m], 0, sizeof ms[m]);
     for (int i = 0; i < n; i++) {
-        char key[512];
-        cc_env_machine_key(&runs[i], key, sizeof key);
-        int m = 0;
-        while (m < nm && strcmp(ms[m].key, key) != 0) m++;
-        if (m == nm) {
-            memset(&ms[nm], 0, sizeof ms[nm]);
-            memcpy(ms[nm].key, key, sizeof key);
-            ms[nm++].latest = i;
-        }
-        mof[i] = m;
+        int m = mof[i];
+        if (ms[m].n_runs == 0) ms[m].latest = i;
         ms[m].n_runs++;
         if (strcmp(runs[i].status, "finished") == 0 || strcmp(runs[ms[m].latest].status, "finished") != 0)
             ms[m].latest = i;
@@ -405,11 +444,13 @@ cc_status cc_report_machines(cc_db *store, int min_machines, const char *heading
 
     cc_text_printf(t, "## %s\n\n", heading);
     cc_text_printf(t, "This database holds %d runs of %d machines (a machine is a CPU model, core count and library "
-                      "set: the stable fingerprint `compare` matches runs on). Per machine, its latest build "
-                      "(git commit) is shown: the latest finished run of each distinct selection, so that shards "
-                      "add up, each result taken from the newest of those runs.\n\n",
+                      "set, the stable fingerprint `compare` matches runs on, and the devices its targets found). "
+                      "Per machine, its latest build (git commit) is shown: the latest finished run of each "
+                      "distinct selection, so that shards add up, each result taken from the newest of those "
+                      "runs.\n\n",
                    n, nm);
-    machines_table(t, runs, n, mof, ms, nm);
+    st = machines_table(store, t, runs, n, mof, ms, nm, err);
+    if (st != CC_OK) goto done;
     if (nv == 0) {
         cc_text_put(t, "No results.\n\n");
         goto done;

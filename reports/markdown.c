@@ -198,13 +198,43 @@ static void summary(const cc_rdata *d, cc_text *t)
         cc_text_put(t, shown++ ? " · " : "\n- **Models** ");
         cc_text_md_code(t, c, 0);
     }
+    if (d->shards.count > 0) {
+        cc_text_printf(t, "\n- **Shards** this run is shard %d of %d", run->shard_index, run->shard_count);
+        if (run->shard_source[0]) {
+            cc_text_put(t, " (from ");
+            cc_text_md(t, run->shard_source);
+            cc_text_put(t, ")");
+        }
+        cc_text_printf(t, "; this report covers the %d shard%s of its set in this database (same selection, "
+                          "tag and build): %d finished, %d unfinished, %d missing",
+                       d->shards.count - d->shards.n_missing, d->shards.count - d->shards.n_missing == 1 ? "" : "s",
+                       d->shards.n_finished, d->shards.n_unfinished, d->shards.n_missing);
+    }
+    if (run->scheduler_jobs[0]) {
+        cc_text_put(t, "\n- **Scheduler** ");
+        cc_text_md(t, run->scheduler_jobs);
+    }
     if (run->command[0]) {
         cc_text_put(t, "\n- **Command** ");
         cc_text_md_code(t, run->command, 0);
     }
     cc_text_put(t, "\n\n");
 
-    if (strcmp(run->status, "finished") != 0) {
+    const cc_shard_set *sh = &d->shards;
+    if (sh->count > 0 && sh->n_finished < sh->count) {
+        char missing[256], unfinished[256];
+        cc_shard_set_list(sh, 0, missing, sizeof missing);
+        cc_shard_set_list(sh, 2, unfinished, sizeof unfinished);
+        cc_text_printf(t, "> ⚠️ **%d of %d shards** did not finish:", sh->count - sh->n_finished, sh->count);
+        if (sh->n_missing)
+            cc_text_printf(t, " shard%s %s missing (no run in this database)%s", sh->n_missing == 1 ? "" : "s",
+                           missing, sh->n_unfinished ? ";" : ".");
+        if (sh->n_unfinished)
+            cc_text_printf(t, " shard%s %s unfinished (interrupted, killed or still running: `crosscheck run "
+                              "--resume` with the same options, as the same shard, finishes it).",
+                           sh->n_unfinished == 1 ? "" : "s", unfinished);
+        cc_text_put(t, " The results below are incomplete.\n\n");
+    } else if (sh->count == 0 && strcmp(run->status, "finished") != 0) {
         cc_text_put(t, "> ⚠️ This run is **");
         cc_text_md(t, run->status);
         cc_text_put(t, "**: its results are incomplete.\n\n");
@@ -289,6 +319,44 @@ static void verdict_counts(const cc_rdata *d, cc_text *t)
     cc_text_put(t, "\n");
 }
 
+/* The shards of a sharded run: per shard the run that stands for it, its status, host,
+ * scheduler tasks and result count, or that it is missing. */
+static cc_status shards_section(cc_db *store, const cc_rdata *d, cc_text *t, cc_err *err)
+{
+    const cc_shard_set *sh = &d->shards;
+    if (sh->count == 0) return CC_OK;
+    cc_run_info *r = malloc(sizeof *r);
+    if (!r) return cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+    cc_text_put(t, "## Shards\n\nThe runs of this sharded run's set, one per shard (the latest finished run of "
+                   "each shard, else its latest run).\n\n| shard | run | status | host | scheduler tasks | "
+                   "results |\n| ---: | --- | --- | --- | --- | ---: |\n");
+    cc_status s = CC_OK;
+    for (int i = 0; i < sh->count && s == CC_OK; i++) {
+        const cc_shard_member *m = &sh->members[i];
+        if (m->run_id == 0) {
+            cc_text_printf(t, "| %d | — | ❓ missing | | | |\n", i + 1);
+            continue;
+        }
+        int64_t n = 0;
+        s = cc_store_get_run(store, m->run_id, r, err);
+        if (s == CC_OK) s = cc_store_count_results(store, m->run_id, -1, &n, err);
+        if (s != CC_OK) break;
+        cc_text_printf(t, "| %d | %lld · ", i + 1, (long long)m->run_id);
+        cc_text_md_code(t, r->uid, 1);
+        cc_text_put(t, strcmp(r->status, "finished") == 0 ? " | ✅ " : " | ⚠️ ");
+        cc_text_md(t, r->status);
+        if (m->n_runs > 1) cc_text_printf(t, " (%d runs)", m->n_runs);
+        cc_text_put(t, " | ");
+        cc_text_md(t, r->hostname);
+        cc_text_put(t, " | ");
+        cc_text_md(t, r->scheduler_jobs[0] ? r->scheduler_jobs : "—");
+        cc_text_printf(t, " | %lld |\n", (long long)n);
+    }
+    cc_text_put(t, "\n");
+    free(r);
+    return s;
+}
+
 cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_options *opt,
                              char **out_md, cc_err *err)
 {
@@ -302,6 +370,8 @@ cc_status cc_report_markdown(cc_db *store, int64_t run_id, const cc_report_optio
     cc_report_glance(&d, &t);
     targets(&d, &t);
     verdict_counts(&d, &t);
+    s = shards_section(store, &d, &t, err);
+    if (s != CC_OK) goto done;
     cc_report_scans(&d, &t);
     cc_report_models(&d, &t);
     cc_report_conformance(&d, &t);

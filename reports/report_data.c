@@ -67,6 +67,7 @@ void cc_rdata_free(cc_rdata *d)
     free(d->model_target);
     free(d->conf);
     free(d->scans);
+    cc_shard_set_free(&d->shards);
     memset(d, 0, sizeof *d);
 }
 
@@ -195,6 +196,127 @@ static cc_status index_cases(cc_rdata *d, cc_err *err)
     return CC_OK;
 }
 
+/* Appends n items of size elem at src to *arr (holding *have of them); frees src. */
+static int append(void **arr, int *have, void *src, int n, size_t elem)
+{
+    if (n == 0) {
+        free(src);
+        return 0;
+    }
+    void *p = realloc(*arr, ((size_t)*have + (size_t)n) * elem);
+    if (!p) {
+        free(src);
+        return -1;
+    }
+    memcpy((char *)p + (size_t)*have * elem, src, (size_t)n * elem);
+    free(src);
+    *arr = p;
+    *have += n;
+    return 0;
+}
+
+/* Adds the results, targets, model results, node tests and scans of another shard's run. */
+static cc_status add_shard_run(cc_db *store, cc_rdata *d, int64_t id, cc_err *err)
+{
+    cc_run_target *tg = NULL;
+    cc_result *res = NULL;
+    cc_model_result *models = NULL;
+    cc_conformance_result *conf = NULL;
+    cc_scan_result *scans = NULL;
+    int nt = 0, nr = 0, nm = 0, nc = 0, ns = 0;
+    cc_status s = cc_store_load_targets(store, id, &tg, &nt, err);
+    if (s == CC_OK) s = cc_store_load_results(store, id, &res, &nr, err);
+    if (s == CC_OK) s = cc_store_load_model_results(store, id, &models, &nm, err);
+    if (s == CC_OK) s = cc_store_load_conformance(store, id, &conf, &nc, err);
+    if (s == CC_OK) s = cc_store_load_scans(store, id, &scans, &ns, err);
+    if (s == CC_OK) {
+        for (int i = 0; i < nt; i++) {
+            int known = 0;
+            for (int k = 0; k < d->n_targets && !known; k++) known = strcmp(d->targets[k].name, tg[i].name) == 0;
+            if (known) continue;
+            cc_run_target *p = realloc(d->targets, ((size_t)d->n_targets + 1) * sizeof *p);
+            if (!p) {
+                s = cc_err_set(err, CC_ERR_NOMEM, "report: out of memory");
+                break;
+            }
+            d->targets = p;
+            d->targets[d->n_targets++] = tg[i];
+        }
+    }
+    free(tg);
+    if (s != CC_OK) {
+        free(res);
+        free(models);
+        free(conf);
+        free(scans);
+        return s;
+    }
+    int bad = append((void **)&d->res, &d->n_res, res, nr, sizeof *res);
+    bad |= append((void **)&d->models, &d->n_models, models, nm, sizeof *models);
+    bad |= append((void **)&d->conf, &d->n_conf, conf, nc, sizeof *conf);
+    bad |= append((void **)&d->scans, &d->n_scans, scans, ns, sizeof *scans);
+    return bad ? cc_err_set(err, CC_ERR_NOMEM, "report: out of memory") : CC_OK;
+}
+
+/* The orders the store reads a run in (store.h, conformance.h, model_result.h): SQLite's
+ * binary text order, which strcmp follows. */
+static int result_order(const void *pa, const void *pb)
+{
+    const cc_result *a = pa, *b = pb;
+    int k = strcmp(a->op, b->op);
+    if (!k) k = strcmp(a->dtype, b->dtype);
+    if (!k) k = strcmp(a->case_id, b->case_id);
+    if (!k) k = strcmp(a->target, b->target);
+    if (!k) k = strcmp(cc_regime_name(a->regime), cc_regime_name(b->regime));
+    return k;
+}
+
+static int model_order(const void *pa, const void *pb)
+{
+    const cc_model_result *a = pa, *b = pb;
+    int k = strcmp(a->model, b->model);
+    if (!k) k = strcmp(a->target, b->target);
+    if (!k) k = strcmp(a->precision, b->precision);
+    return k;
+}
+
+static int conformance_order(const void *pa, const void *pb)
+{
+    const cc_conformance_result *a = pa, *b = pb;
+    int k = strcmp(a->op, b->op);
+    if (!k) k = strcmp(a->test, b->test);
+    if (!k) k = strcmp(a->target, b->target);
+    return k;
+}
+
+/* Every shard of run_id's set (when it is a shard) joins what d holds of run_id. */
+static cc_status load_shards(cc_db *store, int64_t run_id, cc_rdata *d, cc_err *err)
+{
+    cc_status s = cc_store_shard_set(store, run_id, &d->shards, err);
+    if (s != CC_OK || d->shards.count == 0) return s;
+    cc_shard_member *own = &d->shards.members[d->run->shard_index - 1];
+    if (own->run_id != run_id) {
+        /* an older run of this shard was asked for: it stands for its shard here */
+        own->run_id = run_id;
+        snprintf(own->status, sizeof own->status, "%s", d->run->status);
+        d->shards.n_finished = d->shards.n_unfinished = 0;
+        for (int i = 0; i < d->shards.count; i++)
+            if (d->shards.members[i].run_id) {
+                if (strcmp(d->shards.members[i].status, "finished") == 0) d->shards.n_finished++;
+                else d->shards.n_unfinished++;
+            }
+    }
+    for (int i = 0; i < d->shards.count && s == CC_OK; i++) {
+        int64_t id = d->shards.members[i].run_id;
+        if (id && id != run_id) s = add_shard_run(store, d, id, err);
+    }
+    if (s != CC_OK) return s;
+    if (d->n_res > 1) qsort(d->res, (size_t)d->n_res, sizeof *d->res, result_order);
+    if (d->n_models > 1) qsort(d->models, (size_t)d->n_models, sizeof *d->models, model_order);
+    if (d->n_conf > 1) qsort(d->conf, (size_t)d->n_conf, sizeof *d->conf, conformance_order);
+    return CC_OK;
+}
+
 cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *opt,
                         cc_rdata *d, cc_err *err)
 {
@@ -228,6 +350,7 @@ cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *o
     if (s == CC_OK) s = cc_store_load_model_results(store, run_id, &d->models, &d->n_models, err);
     if (s == CC_OK) s = cc_store_load_conformance(store, run_id, &d->conf, &d->n_conf, err);
     if (s == CC_OK) s = cc_store_load_scans(store, run_id, &d->scans, &d->n_scans, err);
+    if (s == CC_OK) s = load_shards(store, run_id, d, err);
     if (s != CC_OK) goto fail;
     d->n_listed = d->n_targets;
 

@@ -6,6 +6,7 @@
 
 #include "../results/conformance.h"
 #include "../results/model_result.h"
+#include "../results/shards.h"
 #include "report.h"
 #include "text.h"
 
@@ -49,6 +50,10 @@ typedef struct cc_rdata {
     int n_conf;
     cc_scan_result *scans;    /* the run's model scans: by model, then as stored */
     int n_scans;
+    cc_shard_set shards;      /* the run is a shard (shards.count > 0): everything above holds
+                                 the results of every shard's run of its set (the run asked
+                                 for stands for its own shard), targets in the order first
+                                 seen; shards.members[i].run_id 0 where shard i + 1 is missing */
 } cc_rdata;
 
 /* A target's op cases: those it ran (0 for a target only the model jobs used), passed
@@ -76,7 +81,8 @@ int cc_report_op_order(const char *name);
 /* Display rank of a dtype name: the dtype enum order; unknown names after them. */
 int cc_report_dtype_order(const char *name);
 
-/* Loads and indexes run run_id (<= 0: latest). On error d holds nothing to free. */
+/* Loads and indexes run run_id (<= 0: latest); a shard's run with the other shards of its
+ * set (results/shards.h). On error d holds nothing to free. */
 cc_status cc_rdata_load(cc_db *store, int64_t run_id, const cc_report_options *opt,
                         cc_rdata *d, cc_err *err);
 void cc_rdata_free(cc_rdata *d);

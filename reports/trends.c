@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../results/fleet.h"
 #include "../results/store_query.h"
 #include "charts.h"
 #include "report_data.h"
@@ -250,26 +251,19 @@ cc_status cc_report_fleet(cc_db *store, const char *chart_prefix, char **md, cc_
     if (st != CC_OK) return st;
     int *machine = malloc(sizeof *machine * (size_t)(n ? n : 1));
     int *which = malloc(sizeof *which * (size_t)(n ? n : 1));
-    char(*keys)[512] = malloc(sizeof *keys * (size_t)(n ? n : 1));
     cc_text t = { 0 };
     cc_charts made = { 0 };
     cc_tput_set tput = { 0 };
     int n_machines = 0;
-    if (!machine || !which || !keys) {
+    if (!machine || !which) {
         st = cc_err_set(err, CC_ERR_NOMEM, "fleet report: out of memory");
         goto fail;
     }
-    for (int i = 0; i < n; i++) {
-        char key[512];
-        cc_env_machine_key(&runs[i], key, sizeof key);
-        int m = 0;
-        while (m < n_machines && strcmp(keys[m], key) != 0) m++;
-        if (m == n_machines) snprintf(keys[n_machines++], sizeof keys[0], "%s", key);
-        machine[i] = m;
-    }
+    st = cc_fleet_machines(store, runs, n, machine, &n_machines, err);
+    if (st != CC_OK) goto fail;
     cc_text_put(&t, "# crosscheck runs by machine\n\n");
-    cc_text_printf(&t, "%d run%s on %d machine%s (a machine is a CPU model, core count and library set; "
-                       "runs are compared only within one).\n\n",
+    cc_text_printf(&t, "%d run%s on %d machine%s (a machine is a CPU model, core count and library set, "
+                       "and the devices its targets found; runs are compared only within one).\n\n",
                    n, n == 1 ? "" : "s", n_machines, n_machines == 1 ? "" : "s");
     for (int m = 0; m < n_machines && st == CC_OK; m++) {
         int k = 0;
@@ -308,6 +302,5 @@ done:
     free(runs);
     free(machine);
     free(which);
-    free(keys);
     return st;
 }

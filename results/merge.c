@@ -14,9 +14,9 @@
 
 #define RUN_COLS                                                                        \
     "uid, started_at, finished_at, status, tag, config, seed, quick, command, version, " \
-    "git_commit, libraries"
-#define RUN_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-#define N_RUN_COLS 12
+    "git_commit, libraries, shard_index, shard_count, shard_source, scheduler_jobs"
+#define RUN_QMARKS "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+#define N_RUN_COLS 16
 #define ENV_COLS                                                                          \
     "cpu_model, cpu_flags, cores, memory_bytes, os, hostname, compiler, load_start, "      \
     "governor_start, mhz_start, max_mhz_start, load_end, governor_end, mhz_end, max_mhz_end, " \
@@ -48,7 +48,7 @@
 
 /* The statements of one merge: reads on an input (S_*), writes on the target (D_*). */
 enum { S_RUNS, S_ENV, S_TARGETS, S_RESULTS, S_SAMPLES, S_MODELS, S_MODEL_SAMPLES, S_COUNT };
-enum { D_HAS_UID, D_RUN, D_ENV, D_TARGET, D_CASE, D_CASE_FIND, D_RESULT, D_SAMPLE, D_MODEL, D_MODEL_SAMPLE, D_COUNT };
+enum { D_HAS_UID, D_DROP_RUN, D_RUN, D_ENV, D_TARGET, D_CASE, D_CASE_FIND, D_RESULT, D_SAMPLE, D_MODEL, D_MODEL_SAMPLE, D_COUNT };
 
 static const char *const src_sql[S_COUNT] = {
     [S_RUNS] = "SELECT id, " RUN_COLS " FROM runs ORDER BY started_at, id",
@@ -62,7 +62,8 @@ static const char *const src_sql[S_COUNT] = {
 };
 
 static const char *const dst_sql[D_COUNT] = {
-    [D_HAS_UID] = "SELECT 1 FROM runs WHERE uid = ?",
+    [D_HAS_UID] = "SELECT id, status, coalesce(finished_at, '') FROM runs WHERE uid = ?",
+    [D_DROP_RUN] = "DELETE FROM runs WHERE id = ?",
     [D_RUN] = "INSERT INTO runs (" RUN_COLS ") VALUES (" RUN_QMARKS ")",
     [D_ENV] = "INSERT INTO environments (run_id, " ENV_COLS ") VALUES (?, " ENV_QMARKS ")",
     [D_TARGET] = "INSERT INTO run_targets (run_id, " TARGET_COLS ") VALUES (?, " TARGET_QMARKS ")",
@@ -290,23 +291,40 @@ static cc_status merge_one(merge_ctx *m, cc_err *err)
             m->stats.runs_running++;
             continue;
         }
+        /* a run already there is copied again only when the input holds a later state of
+         * it: an interrupted or killed shard since resumed (finished, or ended later) */
         sqlite3_stmt *has = fresh(m->d[D_HAS_UID]);
         sqlite3_bind_value(has, 1, sqlite3_column_value(runs, 1));
         int hr = sqlite3_step(has);
-        sqlite3_reset(has);
+        int64_t stale = 0;
         if (hr == SQLITE_ROW) {
+            const char *dst_status = (const char *)sqlite3_column_text(has, 1);
+            const char *dst_end = (const char *)sqlite3_column_text(has, 2);
+            const char *src_end = (const char *)sqlite3_column_text(runs, 3);
+            int later = run_status && strcmp(run_status, "finished") == 0;
+            if (!later && src_end && dst_end) later = strcmp(src_end, dst_end) > 0;
+            if (dst_status && strcmp(dst_status, "finished") != 0 && later) stale = sqlite3_column_int64(has, 0);
+        }
+        sqlite3_reset(has);
+        if (hr == SQLITE_ROW && !stale) {
             m->stats.runs_present++;
             continue;
         }
-        if (hr != SQLITE_DONE) return cc_db_error(m->dst, "looking up a run uid", err);
+        if (hr != SQLITE_ROW && hr != SQLITE_DONE) return cc_db_error(m->dst, "looking up a run uid", err);
         if ((status = exec(m->dst, "BEGIN IMMEDIATE", err)) != CC_OK) return status;
-        status = copy_run(m, runs, sqlite3_column_int64(runs, 0), err);
+        if (stale) {
+            sqlite3_stmt *drop = fresh(m->d[D_DROP_RUN]);
+            sqlite3_bind_int64(drop, 1, stale);
+            status = step_done(m->dst, drop, "replacing an unfinished run", err);
+        }
+        if (status == CC_OK) status = copy_run(m, runs, sqlite3_column_int64(runs, 0), err);
         if (status == CC_OK) status = exec(m->dst, "COMMIT", err);
         if (status != CC_OK) {
             sqlite3_exec(m->dst->db, "ROLLBACK", NULL, NULL, NULL);
             return status;
         }
-        m->stats.runs_copied++;
+        if (stale) m->stats.runs_updated++;
+        else m->stats.runs_copied++;
     }
     if (rc != SQLITE_DONE) return cc_db_error(m->src, "reading runs", err);
     return CC_OK;

@@ -9,6 +9,8 @@
 typedef struct cc_merge_stats {
     int runs_copied;
     int runs_present;      /* skipped: a run with the same uid is already in the target */
+    int runs_updated;      /* copied again: the target's copy was unfinished (interrupted or
+                              killed) and the input's is finished or ended later */
     int runs_running;      /* skipped: still "running" in its input (in progress or killed) */
     int64_t results;       /* results copied */
     int64_t samples;       /* timing samples copied (op results' and model latencies) */
@@ -22,8 +24,11 @@ typedef struct cc_merge_stats {
  * read-only and never modified; an input of an older schema is read through an upgraded
  * temporary copy (cc_store_open_readonly), one of a newer schema is refused. Runs are
  * copied in each input's time order, each in its own transaction, keeping uid, dates,
- * status, tag, selection, machine and targets; a run whose uid is already in `into` is
- * skipped (merging the same shard twice adds nothing), as is a run still "running".
+ * status, tag, selection, shard, machine and targets; a run whose uid is already in `into`
+ * is skipped (merging the same shard twice adds nothing), unless `into` holds it unfinished
+ * ("interrupted" or "running") and the input holds it "finished" or ended later (a shard
+ * resumed since): then `into`'s copy is replaced, results and all, in the same transaction.
+ * A run still "running" in its input is skipped.
  * Cases are matched by case id; a case id stored with another op or dtype is CC_ERR_DB.
  * CC_ERR_ARG when there are no inputs, an input does not exist, or `into` is the same
  * file as an input (merging a database into itself); CC_ERR_DB when a database is

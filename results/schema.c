@@ -208,6 +208,29 @@ static const char schema_v10[] =
     ");\n"
     "PRAGMA user_version = 10;\n";
 
+/* Version 11: the shard a run is (`run --shard I/N`, or a scheduler's array task: Slurm's
+ * SLURM_ARRAY_TASK_ID, a Kubernetes Indexed Job's JOB_COMPLETION_INDEX), where that came
+ * from ('option', 'slurm', 'kubernetes'; '' not a shard) and the scheduler's names of the
+ * tasks that ran it (a resubmitted shard resumes its run: one name per session). Shards
+ * stored before version 11 said so only in their config text (";shard=I/N", its end):
+ * they are read from there, with the source 'option', the only one there was. */
+static const char schema_v11[] =
+    "ALTER TABLE runs ADD COLUMN shard_index INTEGER;\n"
+    "ALTER TABLE runs ADD COLUMN shard_count INTEGER;\n"
+    "ALTER TABLE runs ADD COLUMN shard_source TEXT NOT NULL DEFAULT '';\n"
+    "ALTER TABLE runs ADD COLUMN scheduler_jobs TEXT NOT NULL DEFAULT '';\n"
+    "UPDATE runs SET\n"
+    "  shard_index = CAST(substr(substr(config, instr(config, ';shard=') + 7), 1,\n"
+    "                     instr(substr(config, instr(config, ';shard=') + 7), '/') - 1) AS INTEGER),\n"
+    "  shard_count = CAST(substr(substr(config, instr(config, ';shard=') + 7),\n"
+    "                     instr(substr(config, instr(config, ';shard=') + 7), '/') + 1) AS INTEGER),\n"
+    "  shard_source = 'option'\n"
+    " WHERE instr(config, ';shard=') > 0\n"
+    "   AND substr(config, instr(config, ';shard=') + 7) GLOB '[0-9]*/[0-9]*'\n"
+    "   AND substr(config, instr(config, ';shard=') + 7) NOT GLOB '*[^0-9/]*'\n"
+    "   AND substr(config, instr(config, ';shard=') + 7) NOT GLOB '*/*/*';\n"
+    "PRAGMA user_version = 11;\n";
+
 const cc_migration cc_schema_steps[] = {
     { 1, "create the initial tables", schema_v1 },
     { 2, "add model results", schema_v2 },
@@ -219,6 +242,7 @@ const cc_migration cc_schema_steps[] = {
     { 8, "add conformance results (ONNX node tests)", schema_v8 },
     { 9, "add model results' comparison with recorded outputs", schema_v9 },
     { 10, "add model scans", schema_v10 },
+    { 11, "add the shard of each run and the scheduler tasks that ran it", schema_v11 },
 };
 const int cc_schema_step_count = (int)(sizeof cc_schema_steps / sizeof cc_schema_steps[0]);
 

@@ -66,7 +66,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_ROLLBACK] = "ROLLBACK",
     [ST_RUN_INSERT] =
         "INSERT INTO runs (uid, started_at, status, tag, config, seed, quick, command, version,"
-        " git_commit, libraries) VALUES (?, " NOW_SQL ", 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+        " git_commit, libraries, shard_index, shard_count, shard_source, scheduler_jobs)"
+        " VALUES (?, " NOW_SQL ", 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     [ST_ENV_INSERT] =
         "INSERT INTO environments (run_id, cpu_model, cpu_flags, cores, memory_bytes, os,"
         " hostname, compiler, load_start, governor_start, mhz_start, max_mhz_start)"
@@ -78,6 +79,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_RUN_EXISTS] = "SELECT 1 FROM runs WHERE id = ?",
     [ST_RUN_STATUS] = "UPDATE runs SET status = ?, finished_at = " NOW_SQL " WHERE id = ?",
     [ST_RUN_RESUME] = "UPDATE runs SET status = 'running', finished_at = NULL WHERE id = ?",
+    [ST_RUN_ADD_JOB] =
+        "UPDATE runs SET scheduler_jobs = CASE"
+        " WHEN scheduler_jobs = '' THEN ?1"
+        " WHEN scheduler_jobs = ?1 OR substr(scheduler_jobs, -length(?1) - 2) = ', ' || ?1"
+        "   OR length(scheduler_jobs) + 2 + length(?1) > 255 THEN scheduler_jobs"
+        " ELSE scheduler_jobs || ', ' || ?1 END WHERE id = ?2",
     [ST_TARGET_PUT] =
         "INSERT INTO run_targets (run_id, name, available, reason, device, driver, library,"
         " peak_gflops, peak_gbps, peak_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -102,6 +109,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     [ST_GET_RUN] =
         "SELECT r.id, r.uid, r.started_at, coalesce(r.finished_at, ''), r.status, r.tag,"
         " r.config, r.seed, r.quick, r.command, r.version, r.git_commit, r.libraries,"
+        " coalesce(r.shard_index, 0), coalesce(r.shard_count, 0), r.shard_source, r.scheduler_jobs,"
         " e.cpu_model, e.cpu_flags, e.cores, e.memory_bytes, e.os, e.hostname, e.compiler,"
         " e.load_start, e.governor_start, e.mhz_start, e.max_mhz_start,"
         " e.load_end, e.governor_end, e.mhz_end, e.max_mhz_end, e.others_cpu, e.busy"
@@ -466,6 +474,12 @@ cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run
     cc_db_bind_text(st, 7, info->version);
     cc_db_bind_text(st, 8, info->git_commit);
     cc_db_bind_text(st, 9, info->libraries);
+    if (info->shard_count > 0) {
+        sqlite3_bind_int(st, 10, info->shard_index);
+        sqlite3_bind_int(st, 11, info->shard_count);
+    }
+    cc_db_bind_text(st, 12, info->shard_count > 0 ? info->shard_source : "");
+    cc_db_bind_text(st, 13, info->scheduler_jobs);
     status = cc_db_step_done(store, st, "inserting a run", err);
     if (status != CC_OK) goto fail;
     int64_t id = sqlite3_last_insert_rowid(store->db);
@@ -518,6 +532,31 @@ cc_status cc_store_run_resume(cc_db *store, int64_t run_id, cc_err *err)
 {
     if (!store) return cc_err_set(err, CC_ERR_ARG, "cc_store_run_resume: NULL store");
     return update_run(store, ST_RUN_RESUME, run_id, NULL, err);
+}
+
+cc_status cc_store_run_add_job(cc_db *store, int64_t run_id, const char *job, cc_err *err)
+{
+    if (!store) return cc_err_set(err, CC_ERR_ARG, "cc_store_run_add_job: NULL store");
+    sqlite3_stmt *st = NULL;
+    cc_status status = cc_db_stmt(store, job && job[0] ? ST_RUN_ADD_JOB : ST_RUN_EXISTS, &st, err);
+    if (status != CC_OK) return status;
+    if (job && job[0]) {
+        cc_db_bind_text(st, 1, job);
+        sqlite3_bind_int64(st, 2, run_id);
+        status = cc_db_step_done(store, st, "adding a scheduler task to a run", err);
+        if (status == CC_OK && sqlite3_changes(store->db) != 1)
+            status = cc_err_set(err, CC_ERR_ARG, "results database '%s': no run with id %lld", store->path,
+                                (long long)run_id);
+        return status;
+    }
+    sqlite3_bind_int64(st, 1, run_id);
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW) return CC_OK;
+    if (rc == SQLITE_DONE)
+        return cc_err_set(err, CC_ERR_ARG, "results database '%s': no run with id %lld", store->path,
+                          (long long)run_id);
+    return cc_db_error(store, "looking up a run", err);
 }
 
 cc_status cc_store_run_end(cc_db *store, int64_t run_id, const char *status, cc_err *err)

@@ -27,7 +27,7 @@
 #include "result.h"
 
 /* The schema version this code writes and understands (PRAGMA user_version). */
-#define CC_STORE_SCHEMA_VERSION 10
+#define CC_STORE_SCHEMA_VERSION 11
 
 /* An open results database. (Named cc_db, not cc_store: ops/core/dtype.h already has a
  * function cc_store.) */
@@ -66,6 +66,13 @@ typedef struct cc_run_info {
     char version[32];          /* crosscheck version */
     char git_commit[64];
     char libraries[1024];      /* library versions the binary was built/linked with */
+    int shard_index;           /* the shard this run is, shard_index of shard_count (its */
+    int shard_count;           /* config ends ";shard=I/N"); shard_count 0: not a shard */
+    char shard_source[16];     /* where the shard came from: "option" (--shard), "slurm",
+                                  "kubernetes" (harness/lib/shard.h); "" not a shard */
+    char scheduler_jobs[256];  /* the scheduler's names of the tasks that ran this run,
+                                  oldest first, ", " between ("slurm 12_3 (job 15), slurm
+                                  20_3 (job 20)" for a resubmitted shard); "" none */
 
     /* filled by cc_env_collect */
     char cpu_model[256];
@@ -162,6 +169,11 @@ cc_status cc_store_run_begin(cc_db *store, const cc_run_info *info, int64_t *run
 /* Sets an existing run back to "running" and clears finished_at (resuming it).
  * CC_ERR_ARG when no run has that id. */
 cc_status cc_store_run_resume(cc_db *store, int64_t run_id, cc_err *err);
+
+/* Adds a scheduler task's name (cc_run_info.scheduler_jobs) to a run's list: nothing when
+ * job is NULL or "" or already the last name; names past the column's 255 bytes are
+ * dropped. CC_ERR_ARG when no run has that id. */
+cc_status cc_store_run_add_job(cc_db *store, int64_t run_id, const char *job, cc_err *err);
 
 /* Ends a run: status must be "finished" or "interrupted"; finished_at = now.
  * CC_ERR_ARG for another status or an unknown run. */

@@ -2,10 +2,12 @@
 # test.sh — set up, build, and run the tests: the unit tests under AddressSanitizer and
 # UndefinedBehaviorSanitizer first (but those labelled `slow`, which build whole reference
 # models), then 30 s of fuzzing per input parser (scripts/fuzz.sh), then every test (unit
-# and integration) on the release build. The last line printed is ctest's summary.
+# and integration) on the release build. The last line printed is ctest's summary. The
+# set-up installs what only the tests need too (scripts/setup.sh --for-tests: Slurm and
+# munge for the Slurm recipe's test on a single-node cluster, python3-yaml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh build
+scripts/setup.sh --for-tests build
 jobs="$(nproc)"
 echo "test: unit tests under -fsanitize=address,undefined"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCC_SANITIZE=ON >/dev/null

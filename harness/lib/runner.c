@@ -279,6 +279,7 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
             st = cc_run_lock_take(o->db_path, run_id, &lock, err);
             if (st) goto done;
             st = cc_store_run_resume(store, run_id, err);
+            if (st == CC_OK) st = cc_store_run_add_job(store, run_id, o->scheduler_job, err);
             if (st) goto done;
             sum->resumed = 1;
         }
@@ -292,6 +293,12 @@ cc_status cc_run_suite(const cc_run_options *o, cc_progress_fn fn, void *user, c
         snprintf(info.version, sizeof info.version, "%s", o->version ? o->version : "");
         snprintf(info.git_commit, sizeof info.git_commit, "%s", o->git_commit ? o->git_commit : "");
         snprintf(info.libraries, sizeof info.libraries, "%s", o->libraries ? o->libraries : "");
+        if (o->sel.shard_n > 0) {
+            info.shard_index = o->sel.shard_i;
+            info.shard_count = o->sel.shard_n;
+            snprintf(info.shard_source, sizeof info.shard_source, "%s", o->shard_source ? o->shard_source : "");
+        }
+        snprintf(info.scheduler_jobs, sizeof info.scheduler_jobs, "%s", o->scheduler_job ? o->scheduler_job : "");
         st = cc_store_run_begin(store, &info, &run_id, err);
         if (st) goto done;
         st = cc_run_lock_take(o->db_path, run_id, &lock, err);

@@ -38,6 +38,11 @@ typedef struct cc_run_options {
     size_t mem_limit_mb;
     cc_exec_params params;
     int resume;
+    const char *shard_source;         /* where sel's shard came from (lib/shard.h's
+                                         CC_SHARD_SOURCE_*), stored with the run; NULL when
+                                         the run is not a shard */
+    const char *scheduler_job;        /* the scheduler's name for this task, added to the
+                                         run's scheduler_jobs (a resumed run's too); NULL none */
     const char *tag;
     const char *command_line;
     const char *libraries;            /* library versions text for the fingerprint */

@@ -384,6 +384,9 @@ cc_status cc_worker_run(cc_worker *w, int ci, int t, cc_regime regime, uint64_t 
         *n_samples = n;
         return CC_OK;
     }
+    /* a worker that died after the run was interrupted died of the same signal (a job
+     * scheduler sends SIGTERM to every process of a task): the job is not done, not crashed */
+    if (r < 0 && w->cfg->interrupt && *w->cfg->interrupt) r = 2;
     int status = 0;
     stop(w, r == 1 || r == 2 ? SIGKILL : 0, &status);
     char label[64];

@@ -1,5 +1,6 @@
 /* schema_old.h — SQL that takes a database of the current schema back to an older version,
- * as an older crosscheck wrote it, for the migration tests: version 9 has no model scans,
+ * as an older crosscheck wrote it, for the migration tests: version 10 does not say which
+ * shard a run is (but in its config text), version 9 has no model scans,
  * version 8 no comparison
  * with recorded outputs, version 7 no conformance results, version 6 no reference loop
  * times of op results, version 5 does not say which
@@ -10,7 +11,13 @@
 #ifndef CC_TEST_SCHEMA_OLD_H
 #define CC_TEST_SCHEMA_OLD_H
 
-#define SYNTH_DOWNGRADE_TO_V9                                                                   \
+#define SYNTH_DOWNGRADE_TO_V10                                                                  \
+    "ALTER TABLE runs DROP COLUMN shard_index;"                                                 \
+    "ALTER TABLE runs DROP COLUMN shard_count;"                                                 \
+    "ALTER TABLE runs DROP COLUMN shard_source;"                                                \
+    "ALTER TABLE runs DROP COLUMN scheduler_jobs;"                                              \
+    "PRAGMA user_version = 10;"
+#define SYNTH_DOWNGRADE_TO_V9 SYNTH_DOWNGRADE_TO_V10                                            \
     "DROP TABLE scan_results;"                                                                  \
     "PRAGMA user_version = 9;"
 #define SYNTH_DOWNGRADE_TO_V8 SYNTH_DOWNGRADE_TO_V9                                             \

@@ -798,7 +798,7 @@ static void test_model_samples(void)
     CHECK(cc_store_open(path, 1, &db, &err) == CC_ERR_DB && strstr(err.msg, "older") != NULL);
     CHECK_OK(cc_store_open(path, 0, &db, &err));
     if (!db) return;
-    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 10);
+    CHECK(cc_store_schema_version(db) == CC_STORE_SCHEMA_VERSION && CC_STORE_SCHEMA_VERSION == 11);
     CHECK_OK(cc_store_load_model_results(db, cand, &mr, &n, &err));
     CHECK(n == 2 && mr[0].plan[0] == '\0' && mr[1].lat_p50 == 0.010 && mr[1].lat_device_timer == 0);
     free(mr);

@@ -261,11 +261,11 @@ int main(void)
     CHECK(cc_merge_databases(inputs, 0, merged, &st, &err) == CC_ERR_ARG);
 
     /* the merge's column lists cover the schema: results has id, run_id, case_ref and the
-     * 40 copied; runs id and 12; environments run_id and 17; run_targets id, run_id and 9;
+     * 40 copied; runs id and 16; environments run_id and 17; run_targets id, run_id and 9;
      * model_results id, run_id and 41; model_samples 3; conformance_results and
      * scan_results id, run_id and the 6 copy_rows copies */
     CHECK(columns(merged, "results") == 3 + 40);
-    CHECK(columns(merged, "runs") == 1 + 12);
+    CHECK(columns(merged, "runs") == 1 + 16);
     CHECK(columns(merged, "environments") == 1 + 17);
     CHECK(columns(merged, "run_targets") == 2 + 9);
     CHECK(columns(merged, "model_results") == 2 + 41);

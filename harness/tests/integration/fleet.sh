@@ -4,7 +4,9 @@
 # merged into one (the second machine faked: a copy of the run with another CPU model, a
 # new uid and its Relu failing on cpu) are reported per machine: `report` appends each
 # machine's support rate, op support and throughput, which a one-machine database lacks,
-# and `history` groups the runs by machine likewise.
+# and `history` groups the runs by machine likewise. A third run with machine A's CPU whose
+# cpu target found another device (a node of the same CPU with another accelerator) is a
+# machine of its own, and the table of machines per op and target names who ran what.
 . "$(dirname "$0")/common.sh"
 "$CC" run --quick --targets ref,cpu --ops Conv,Relu,Add --db "$WORK/a.db" --tag machine-a >/dev/null 2>&1 ||
     fail "run on machine A"
@@ -46,4 +48,25 @@ expect_exit 0 "$CC" history --db "$WORK/fleet.db"
 grep -q "2 runs on 2 machines" "$WORK/out.txt" || fail "history: runs by machine"
 grep -q "## Support and throughput per machine" "$WORK/out.txt" || fail "history: per-machine tables"
 expect_eq "$(sha256sum "$WORK/fleet.db" | cut -d' ' -f1)" "$before" "report and history leave the database alone"
+
+cp "$WORK/a.db" "$WORK/c.db"
+sql "$WORK/c.db" "UPDATE runs SET uid = lower(hex(randomblob(16))), tag = 'machine-c';
+    UPDATE environments SET hostname = 'host-c';
+    UPDATE run_targets SET device = 'Fleet Test Accelerator' WHERE name = 'cpu';
+    DELETE FROM results WHERE target = 'ref' AND case_ref IN (SELECT id FROM cases WHERE op = 'Conv');"
+expect_exit 0 "$CC" merge "$WORK/a.db" "$WORK/b.db" "$WORK/c.db" --into "$WORK/fleet3.db"
+expect_exit 0 "$CC" report --db "$WORK/fleet3.db" --out "$WORK/fleet3.md"
+md="$WORK/fleet3.md"
+grep -q 'holds 3 runs of 3 machines' "$md" || fail "a device of its own makes a machine: $(grep 'holds' "$md")"
+grep -qF "| M3 | $cpu · $cores cores | \`ref\` golden reference" "$md" || fail "machine 3 row: $(grep '^| M3 |' "$md")"
+grep -qF "\`cpu\` Fleet Test Accelerator |" "$md" || fail "machine 3's device"
+grep -q '^### Machines per op and target$' "$md" || fail "machines per op and target"
+grep -qF '| op | `cpu` | `ref` |' "$md" || fail "its header: $(grep -A2 '### Machines per op' "$md")"
+nb=$'\xc2\xa0'   # a machine and its verdict are held together by a no-break space
+grep -qF "| Relu | M1${nb}✅ · M2${nb}❌ · M3${nb}✅ | M1${nb}✅ · M2${nb}✅ · M3${nb}✅ |" "$md" ||
+    fail "Relu: $(grep "^| Relu | M1${nb}" "$md")"
+grep -qF "| Conv | M1${nb}✅ · M2${nb}✅ · M3${nb}✅ | M1${nb}✅ · M2${nb}✅ |" "$md" ||
+    fail "Conv without M3 on ref: $(grep "^| Conv | M1${nb}" "$md")"
+expect_exit 0 "$CC" history --db "$WORK/fleet3.db"
+grep -q "3 runs on 3 machines" "$WORK/out.txt" || fail "history: 3 machines"
 finish
