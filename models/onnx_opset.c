@@ -37,7 +37,8 @@ typedef struct op_version {
 static const op_version table[] = {
     { "Conv",               1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
     { "ConvTranspose",      1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* with strides was specified only from opset 11" },
-    { "MaxPool",            1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
+    { "MaxPool",            1,  CC_ONNX_LEGACY_NO_SAME_PAD | CC_ONNX_LEGACY_ONE_OUTPUT,
+      "auto_pad SAME_* meant 'output size matches input'; no Indices output" },
     { "MaxPool",            8,  CC_ONNX_LEGACY_NO_SAME_PAD, "adds storage_order and the Indices output" },
     { "MaxPool",            10, CC_ONNX_LEGACY_NO_SAME_PAD, "adds ceil_mode and dilations" },
     { "MaxPool",            11, 0, "clarifies auto_pad" },

@@ -269,6 +269,13 @@ typedef struct cc_cuda_window {
 cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype, const void *x,
                          void *y, const cc_cuda_window *g);
 
+/* MaxPool with its Indices output (int64): per window the first tap in scan order holding
+ * the maximum (the first tap on the input where every tap is -inf) and its flat index into
+ * x, plane * spatial volume plus the spatial offset in row-major order or, with col_major
+ * (storage_order 1), column-major order over the spatial axes. f32, f16, bf16, i8, u8. */
+cudaError_t cc_cuda_maxpool_indices(cudaStream_t s, int dtype, const void *x, void *y, int64_t *ind, int col_major,
+                                    const cc_cuda_window *g);
+
 /* ConvTranspose of n_img images of c channels into m filters in `group` groups (w is
  * c x m/group x taps): one thread per output, y[o] = sum of x * w over the taps whose input
  * position (o + pad0 - k * dil) / stride is whole and inside the input (+ bias[m] when

@@ -1,5 +1,5 @@
-/* pool.c — cuda kernels of the pooling family: MaxPool, AveragePool and
- * GlobalAveragePool.
+/* pool.c — cuda kernels of the pooling family: MaxPool (with its optional Indices output),
+ * AveragePool, GlobalAveragePool and GlobalMaxPool.
  *
  * cudnnPoolingForward runs a MaxPool/AveragePool node where its semantics are ONNX's
  * exactly: f32 or f16 data, no dilation, the same padding at both ends of every axis and
@@ -8,7 +8,9 @@
  * inside the padded input, AVERAGE_COUNT_INCLUDE_PADDING divides by the window volume and
  * AVERAGE_COUNT_EXCLUDE_PADDING by the taps on real elements, as ONNX does. Every other
  * node (dilations, ceil_mode windows that overhang, asymmetric pads, bf16, i8/u8 MaxPool)
- * runs the project's direct kernel, which implements the ONNX definition tap by tap.
+ * runs the project's direct kernel, which implements the ONNX definition tap by tap. A
+ * MaxPool that asks for Indices runs a direct kernel that writes both outputs (cuDNN's
+ * pooling has no indices); without them nothing changes.
  * GlobalAveragePool and GlobalMaxPool are a mean and a maximum over the spatial dims (the
  * reduction kernel). */
 #include <limits.h>
@@ -20,6 +22,7 @@
 
 typedef struct pool_state {
     int max, include_pad;
+    int indices, col_major;          /* MaxPool's Indices output asked for; storage_order */
     cc_cuda_window win;
     cudnnPoolingDescriptor_t pd;     /* non-NULL: cudnnPoolingForward */
     cudnnTensorDescriptor_t xd, yd;
@@ -89,7 +92,6 @@ static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *c
                               int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
-    (void)n_out;
     const char *op = node->op->name;
     const cc_shape *x = &in[0]->shape;
     const cc_attr_value *ks = cc_attr_get(node, "kernel_shape");
@@ -100,11 +102,13 @@ static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *c
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
     s->max = strcmp(op, "MaxPool") == 0;
     s->include_pad = !s->max && cc_attr_i(node, "count_include_pad") != 0;
+    s->indices = s->max && n_out > 1;
+    s->col_major = s->indices && cc_attr_i(node, "storage_order") != 0;
     cc_status st = cc_cuda_window_make(node, x, ks->ints, &out[0].shape, &s->win, err);
     if (st) goto fail;
     cc_dtype d = in[0]->dtype;
-    if (!dnn_exact(s, d, x, &out[0].shape)) {
-        cc_backend_note("cuda direct kernel");
+    if (s->indices || !dnn_exact(s, d, x, &out[0].shape)) {
+        cc_backend_note(s->indices ? "cuda direct kernel with indices" : "cuda direct kernel");
         *state = s;
         return CC_OK;
     }
@@ -170,6 +174,10 @@ static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const
                                                      s->yd, out[0].data),
                                  node->op->name, err);
     }
+    if (s->indices)
+        return cc_cuda_check(cc_cuda_maxpool_indices(c->stream, in[0]->dtype, in[0]->data, out[0].data,
+                                                     (int64_t *)out[1].data, s->col_major, &s->win),
+                             node->op->name, err);
     return cc_cuda_check(cc_cuda_pool(c->stream, s->max, s->include_pad, in[0]->dtype, in[0]->data,
                                       out[0].data, &s->win),
                          node->op->name, err);

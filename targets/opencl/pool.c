@@ -1,8 +1,9 @@
 /* pool.c — the opencl backend's MaxPool (f32, f16, bf16, i8, u8) and AveragePool (f32,
  * f16, bf16): 1 to 3 spatial axes, strides, dilations (MaxPool), explicit pads and
  * auto_pad, ceil_mode (through the inferred output size) and count_include_pad; one
- * work-item per output (kernels/pool.cl). MaxPool's optional Indices output is not
- * offered. GlobalAveragePool is a mean over the spatial axes (reduce.c). */
+ * work-item per output (kernels/pool.cl). MaxPool's optional Indices output (int64) comes
+ * from a kernel of its own (maxpool_idx), so a MaxPool without it runs the plain one.
+ * GlobalAveragePool is a mean over the spatial axes (reduce.c). */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,8 +22,8 @@ static cc_support pool_supports(ocl_ctx *c, const cc_node *node, const cc_tensor
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
-    if (node->n_out != 1) {
-        snprintf(reason, n, "opencl: MaxPool's Indices output is not implemented");
+    if (node->n_out != 1 && !(is_max && node->n_out == 2)) {
+        snprintf(reason, n, "opencl: %s with %d outputs", node->op->name, node->n_out);
         return CC_SUPPORT_NO;
     }
     int nsp = in[0]->shape.rank - 2;
@@ -57,16 +58,20 @@ static cc_status pool_prepare(ocl_build *b, cc_err *err)
     int gslot;
     if ((st = cc_ocl_const(b, v, sizeof v, &gslot, err))) return st;
     char name[32], prog[32];
-    snprintf(name, sizeof name, "%s_%s", is_max ? "maxpool" : "avgpool", cc_ocl_suffix(x->dtype));
+    int indices = is_max && b->node->n_out > 1;
+    snprintf(name, sizeof name, "%s_%s", indices ? "maxpool_idx" : is_max ? "maxpool" : "avgpool",
+             cc_ocl_suffix(x->dtype));
     snprintf(prog, sizeof prog, "pool_%s", cc_ocl_suffix(x->dtype));
     ocl_launch *l;
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(b->out[0]), rows = w.out[2] ? n / w.out[2] : 0;
     cc_ocl_arg_mem(l, b->in_slot[0]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
+    if (indices) cc_ocl_arg_mem(l, b->out_slot[1]);
     cc_ocl_arg_int(l, rows);
     if (!is_max) cc_ocl_arg_int(l, cc_attr_i(b->node, "count_include_pad") != 0);
     cc_ocl_arg_mem(l, gslot);
+    if (indices) cc_ocl_arg_int(l, cc_attr_i(b->node, "storage_order") != 0);
     size_t wg = cc_ocl_wg_limit(b, l, POOL_WG), lx = 1;
     while (lx < (size_t)w.out[2] && lx * 2 <= wg) lx *= 2;
     size_t gws[2] = { (size_t)w.out[2], (size_t)rows }, lws[2] = { lx, wg / lx };

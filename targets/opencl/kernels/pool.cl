@@ -42,6 +42,39 @@ kernel void KN(maxpool)(global const TY *restrict x, global TY *restrict y, int 
     ST(y, r * OW + ow, best);
 }
 
+/* MaxPool with Indices: the first tap in scan order holding the maximum (where every tap
+ * is -inf, the first tap on the input), and its flat index into x: plane * D*H*W plus the
+ * spatial offset, row-major ((id * H + ih) * W + iw) or, with col_major, column-major over
+ * the spatial axes ((iw * H + ih) * D + id). */
+kernel void KN(maxpool_idx)(global const TY *restrict x, global TY *restrict y, global long *restrict ind, int rows,
+                            global const int *restrict g, int col_major)
+{
+    POOL_GEOMETRY
+    float best = -INFINITY;
+    int at = -1, first = -1;
+    for (int kd = 0; kd < KD; kd++) {
+        int id = id0 + kd * DD;
+        if (id < 0 || id >= D) continue;
+        for (int kh = 0; kh < KH; kh++) {
+            int ih = ih0 + kh * DH;
+            if (ih < 0 || ih >= H) continue;
+            for (int kw = 0; kw < KW; kw++) {
+                int iw = iw0 + kw * DW;
+                if (iw < 0 || iw >= W) continue;
+                float v = LD(xp, (id * H + ih) * W + iw);
+                int s = col_major ? (iw * H + ih) * D + id : (id * H + ih) * W + iw;
+                if (first < 0) first = s;
+                if (v > best) {
+                    best = v;
+                    at = s;
+                }
+            }
+        }
+    }
+    ST(y, r * OW + ow, best);
+    ind[r * OW + ow] = (long)plane * (long)(D * H * W) + (long)(at >= 0 ? at : first);
+}
+
 kernel void KN(avgpool)(global const TY *restrict x, global TY *restrict y, int rows, int include_pad,
                         global const int *restrict g)
 {
