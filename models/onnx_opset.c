@@ -215,6 +215,7 @@ static const op_version table[] = {
     { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
     { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
+    { "MaxUnpool",          9,  0, "11 says strides default to 1" },
     { "RoiAlign",           10, CC_ONNX_LEGACY_SET_ATTR, "no coordinate_transformation_mode: no half-pixel shift, "
       "rois of at least 1 x 1 (16's output_half_pixel)", "coordinate_transformation_mode", "output_half_pixel" },
 };

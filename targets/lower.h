@@ -251,4 +251,17 @@ typedef struct cc_lower_einsum_geom {
 } cc_lower_einsum_geom;
 cc_status cc_lower_einsum(const cc_node *node, const cc_tensor *const *in, cc_lower_einsum_geom *e, cc_err *err);
 
+/* MaxUnpool (opset 11; ops/pool_unpool.c states the semantics) of X with the output shape
+ * y: the unpooled shape u the indices count in, N x C x ((D - 1) * stride + kernel - pads)
+ * per spatial axis (without the pads where output_shape is given: has_output_shape), which
+ * the output holds in its leading corner (u == y without output_shape). Unpooled element
+ * I[k] (row-major over u) is X[k], the later k winning where indices repeat; an index
+ * outside [0, numel(u)) writes nothing; every other output element is 0. CC_ERR_ARG for
+ * what infer() refuses (lower_unpool.c). */
+cc_status cc_lower_maxunpool(const cc_node *node, const cc_shape *x, const cc_shape *y, int has_output_shape, cc_shape *u,
+                             cc_err *err);
+/* The output element (row-major over y) of unpooled element at (row-major over u), u
+ * inside y's leading corner. */
+int64_t cc_lower_maxunpool_place(const cc_shape *u, const cc_shape *y, int64_t at);
+
 #endif

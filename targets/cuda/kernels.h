@@ -276,6 +276,20 @@ cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype, co
 cudaError_t cc_cuda_maxpool_indices(cudaStream_t s, int dtype, const void *x, void *y, int64_t *ind, int col_major,
                                     const cc_cuda_window *g);
 
+/* MaxUnpool (ops/pool_unpool.c; targets/lower.h's cc_lower_maxunpool): the output y (rank,
+ * sides y[]) holds the unpooled tensor (sides u[]) in its leading corner. */
+typedef struct cc_cuda_unpool {
+    int rank;
+    int64_t y[8], u[8];
+} cc_cuda_unpool;
+
+/* Unpooled element ind[k] gets x[k] for k < nx, the last k winning where indices repeat (an
+ * index outside the unpooled elements is skipped), every other output element 0: owner (one
+ * int per unpooled element, nx < 2^31) cleared to -1, claimed with atomicMax, then read by
+ * one thread per output element copying elem-byte values (2 or 4). */
+cudaError_t cc_cuda_maxunpool(cudaStream_t s, size_t elem, const void *x, const int64_t *ind, void *y, int *owner,
+                              const cc_cuda_unpool *g, int64_t nx);
+
 /* ConvTranspose of n_img images of c channels into m filters in `group` groups (w is
  * c x m/group x taps): one thread per output, y[o] = sum of x * w over the taps whose input
  * position (o + pad0 - k * dil) / stride is whole and inside the input (+ bias[m] when

@@ -145,6 +145,59 @@ extern "C" cudaError_t cc_cuda_maxpool_indices(cudaStream_t s, int dtype, const 
     return cudaGetLastError();
 }
 
+/* MaxUnpool: an owner table of the unpooled elements, -1, then claimed by atomicMax from
+ * every element of X (the last in X's order wins), then each output element copies X at
+ * its owner (raw bits) where it lies in the unpooled corner and one owns it, else 0. */
+__global__ void unpool_clear_k(int *owner, int64_t nu)
+{
+    GRID_LOOP(i, nu) owner[i] = -1;
+}
+
+__global__ void unpool_claim_k(const int64_t *ind, int *owner, int64_t nx, int64_t nu)
+{
+    GRID_LOOP(k, nx) {
+        int64_t at = ind[k];
+        if (at >= 0 && at < nu) atomicMax(&owner[at], (int)k);
+    }
+}
+
+template <typename T>
+__global__ void unpool_gather_k(const T *x, T *y, const int *owner, cc_cuda_unpool g, int64_t ny)
+{
+    GRID_LOOP(o, ny) {
+        int64_t rest = o, at = 0, unit = 1;
+        int inside = 1;
+        for (int a = g.rank - 1; a >= 0; a--) {
+            int64_t c = rest % g.y[a];
+            rest /= g.y[a];
+            inside = inside && c < g.u[a];
+            at += c * unit;
+            unit *= g.u[a];
+        }
+        int w = inside ? owner[at] : -1;
+        y[o] = w >= 0 ? x[w] : (T)0;
+    }
+}
+
+extern "C" cudaError_t cc_cuda_maxunpool(cudaStream_t s, size_t elem, const void *x, const int64_t *ind, void *y,
+                                         int *owner, const cc_cuda_unpool *g, int64_t nx)
+{
+    int64_t nu = 1, ny = 1;
+    for (int a = 0; a < g->rank; a++) {
+        nu *= g->u[a];
+        ny *= g->y[a];
+    }
+    if (nu > 0) unpool_clear_k<<<cc_cuda_blocks(nu, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(owner, nu);
+    if (nu > 0 && nx > 0) unpool_claim_k<<<cc_cuda_blocks(nx, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(ind, owner, nx, nu);
+    if (ny > 0) {
+        unsigned b = cc_cuda_blocks(ny, CC_CUDA_THREADS);
+        if (elem == 4) unpool_gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)x, (uint32_t *)y, owner, *g, ny);
+        else if (elem == 2) unpool_gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)x, (uint16_t *)y, owner, *g, ny);
+        else return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- ConvTranspose ----------------------------------------------------------------------- */
 
 /* One thread per output element: the sum over the channels of the output's group and the

@@ -1,5 +1,5 @@
 /* pool.c — cuda kernels of the pooling family: MaxPool (with its optional Indices output),
- * AveragePool, GlobalAveragePool and GlobalMaxPool.
+ * AveragePool, GlobalAveragePool, GlobalMaxPool and MaxUnpool (an owner table, below).
  *
  * cudnnPoolingForward runs a MaxPool/AveragePool node where its semantics are ONNX's
  * exactly: f32 or f16 data, no dilation, the same padding at both ends of every axis and
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cuda_internal.h"
 
 typedef struct pool_state {
@@ -234,7 +235,74 @@ static cc_status gap_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
+/* ---- MaxUnpool --------------------------------------------------------------------------- */
+
+typedef struct unpool_state {
+    cc_cuda_unpool g;
+    int *owner;        /* one int per unpooled element */
+} unpool_state;
+
+static cc_support unpool_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if (!cc_dtype_is_float(in[0]->dtype) || in[0]->shape.rank > 8 || cc_tensor_numel(in[0]) > INT_MAX) {
+        snprintf(reason, n, "%s: cuda unpools f32, f16 or bf16 of rank <= 8 and under 2^31 values", node->op->name);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static void unpool_release(void *state)
+{
+    unpool_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->owner);
+    free(s);
+}
+
+static cc_status unpool_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    cc_shape u;
+    cc_status st = cc_lower_maxunpool(node, &in[0]->shape, &out[0].shape, node->n_in > 2 && in[2] != NULL, &u, err);
+    if (st) return st;
+    unpool_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "MaxUnpool: out of memory");
+    s->g.rank = u.rank;
+    for (int a = 0; a < u.rank; a++) {
+        s->g.u[a] = u.dims[a];
+        s->g.y[a] = out[0].shape.dims[a];
+    }
+    void *buf = NULL;
+    int64_t nu = cc_shape_numel(&u);
+    if ((st = cc_cuda_alloc(sizeof(int) * (size_t)(nu > 0 ? nu : 1), &buf, "MaxUnpool owners", err))) {
+        free(s);
+        return st;
+    }
+    s->owner = buf;
+    cc_backend_note("owner table: atomicMax claims, then a gather");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status unpool_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const unpool_state *s = state;
+    return cc_cuda_check(cc_cuda_maxunpool(c->stream, cc_dtype_size(in[0]->dtype), in[0]->data, in[1]->data, out[0].data,
+                                           s->owner, &s->g, cc_tensor_numel(in[0])),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MaxUnpool, .supports = unpool_supports, .prepare = unpool_prepare, .release = unpool_release,
+      .run = unpool_run },
     { .op = CC_OP_ID_MaxPool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
     { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare,

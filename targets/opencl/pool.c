@@ -3,10 +3,12 @@
  * auto_pad, ceil_mode (through the inferred output size) and count_include_pad; one
  * work-item per output (kernels/pool.cl). MaxPool's optional Indices output (int64) comes
  * from a kernel of its own (maxpool_idx), so a MaxPool without it runs the plain one.
- * GlobalAveragePool is a mean over the spatial axes (reduce.c). */
+ * MaxUnpool scatters through an owner table (below). GlobalAveragePool is a mean over the
+ * spatial axes (reduce.c). */
 #include <stdio.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "ocl.h"
 
 #define POOL_WG 128
@@ -80,7 +82,76 @@ static cc_status pool_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* MaxUnpool: kernels/pool.cl's unpool_clear, unpool_claim and unpool_gather over an int32
+ * owner table of the unpooled elements (node scratch); the unpooled shape from
+ * targets/lower.c. */
+static cc_support unpool_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static cc_status unpool_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    const cc_shape *y = &b->out[0]->shape;
+    cc_shape u;
+    int given = b->node->n_in > 2 && b->in_slot[2] >= 0;
+    cc_status st = cc_lower_maxunpool(b->node, &x->shape, y, given, &u, err);
+    if (st) return st;
+    int64_t nx = cc_tensor_numel(x), nu = cc_shape_numel(&u), ny = cc_shape_numel(y);
+    int d[2 * CC_MAX_RANK];
+    for (int a = 0; a < y->rank; a++) {
+        d[a] = (int)y->dims[a];
+        d[y->rank + a] = (int)u.dims[a];
+    }
+    int owner, dims;
+    if ((st = cc_ocl_scratch(b, sizeof(int) * (size_t)(nu > 0 ? nu : 1), &owner, err)) ||
+        (st = cc_ocl_const(b, d, sizeof(int) * (size_t)(2 * y->rank), &dims, err)))
+        return st;
+    const char *sfx = cc_ocl_suffix(x->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "pool_%s", sfx);
+    cc_ocl_note(b, "unpool_clear, unpool_claim (atomic_max), unpool_gather_%s%s", sfx, cc_ocl_storage_note(x->dtype));
+    ocl_launch *l;
+    if (nu > 0) {
+        snprintf(name, sizeof name, "unpool_clear_%s", sfx);
+        if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+        cc_ocl_arg_mem(l, owner);
+        cc_ocl_arg_int(l, nu);
+        cc_ocl_range1(l, (size_t)nu, cc_ocl_wg_limit(b, l, POOL_WG));
+    }
+    if (nu > 0 && nx > 0) {
+        snprintf(name, sizeof name, "unpool_claim_%s", sfx);
+        if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+        cc_ocl_arg_mem(l, b->in_slot[1]);
+        cc_ocl_arg_mem(l, owner);
+        cc_ocl_arg_int(l, nx);
+        cc_ocl_arg_int(l, nu);
+        cc_ocl_range1(l, (size_t)nx, cc_ocl_wg_limit(b, l, POOL_WG));
+    }
+    if (ny == 0) return CC_OK;
+    snprintf(name, sizeof name, "unpool_gather_%s", sfx);
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, owner);
+    cc_ocl_arg_int(l, ny);
+    cc_ocl_arg_int(l, y->rank);
+    cc_ocl_arg_mem(l, dims);
+    cc_ocl_range1(l, (size_t)ny, cc_ocl_wg_limit(b, l, POOL_WG));
+    return CC_OK;
+}
+
 static const ocl_op pool_ops[] = {
+    { CC_OP_ID_MaxUnpool, unpool_supports, unpool_prepare },
     { CC_OP_ID_MaxPool, pool_supports, pool_prepare },
     { CC_OP_ID_AveragePool, pool_supports, pool_prepare },
 };

@@ -1,5 +1,5 @@
 /* pool.cl - template (S = f32, f16, bf16, i8, u8): MaxPool and AveragePool over 1 to 3
- * spatial axes (as D x H x W), one work-item per output element: work-item (ow, r) with
+ * spatial axes (as D x H x W), and MaxUnpool (at the end), one work-item per output element: work-item (ow, r) with
  * r = (plane * OD + od) * OH + oh, planes being N*C. Taps outside the input are skipped.
  * AveragePool divides by the taps on the input, or with count_include_pad by the taps
  * inside the padded input [-pad_begin, in + pad_end) (a ceil_mode window reaching past
@@ -99,4 +99,41 @@ kernel void KN(avgpool)(global const TY *restrict x, global TY *restrict y, int 
     }
     int count = include_pad ? padded : real;
     ST(y, r * OW + ow, sum / (float)count);
+}
+
+/* MaxUnpool in three launches over an owner table (int32, one per unpooled element): -1
+ * everywhere; then each element k of X claims the unpooled element its index names with
+ * atomic_max, so the largest k, the last in X's order, owns it (an index outside
+ * [0, nu) claims nothing); then output element o (of rank r, sides y = d[0..r), the
+ * unpooled sides u = d[r..2r) in its leading corner) copies X[owner] where it lies in the
+ * unpooled corner and one owns it, else 0 (raw storage bits: every float dtype). */
+kernel void KN(unpool_clear)(global int *restrict owner, int nu)
+{
+    int i = get_global_id(0);
+    if (i < nu) owner[i] = -1;
+}
+
+kernel void KN(unpool_claim)(global const long *restrict ind, global int *owner, int nx, int nu)
+{
+    int k = get_global_id(0);
+    if (k >= nx) return;
+    long at = ind[k];
+    if (at >= 0 && at < (long)nu) atomic_max(&owner[(int)at], k);
+}
+
+kernel void KN(unpool_gather)(global const TY *restrict x, global TY *restrict y, global const int *restrict owner,
+                              int ny, int r, global const int *restrict d)
+{
+    int o = get_global_id(0);
+    if (o >= ny) return;
+    int rest = o, at = 0, unit = 1, inside = 1;
+    for (int a = r - 1; a >= 0; a--) {
+        int c = rest % d[a];
+        rest /= d[a];
+        inside = inside && c < d[r + a];
+        at += c * unit;
+        unit *= d[r + a];
+    }
+    int w = inside ? owner[at] : -1;
+    y[o] = w >= 0 ? x[w] : (TY)0;
 }
