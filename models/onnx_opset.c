@@ -216,6 +216,7 @@ static const op_version table[] = {
     { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
     { "MaxUnpool",          9,  0, "11 says strides default to 1" },
+    { "MeanVarianceNormalization", 9, 0, "without bfloat16" },
     { "RoiAlign",           10, CC_ONNX_LEGACY_SET_ATTR, "no coordinate_transformation_mode: no half-pixel shift, "
       "rois of at least 1 x 1 (16's output_half_pixel)", "coordinate_transformation_mode", "output_half_pixel" },
 };

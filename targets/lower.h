@@ -264,4 +264,24 @@ cc_status cc_lower_maxunpool(const cc_node *node, const cc_shape *x, const cc_sh
  * inside y's leading corner. */
 int64_t cc_lower_maxunpool_place(const cc_shape *u, const cc_shape *y, int64_t at);
 
+/* MeanVarianceNormalization (opset 13) and BatchNormalization in training mode (opset 15):
+ * the groups of elements that share a mean and a variance. MeanVarianceNormalization
+ * reduces over its axes (negative from the end; default [0, 2, 3]), BatchNormalization
+ * over every axis but 1 (the channels). Adjacent axes that are both kept or both reduced
+ * are merged, size-1 axes dropped: group k (row-major over the kept axes, so with
+ * BatchNormalization the channel) starts at element sum_i c_i * kept_stride[i] of its kept
+ * coordinates c, and its element j (row-major over the reduced axes) lies red_stride
+ * further on the same way. groups and n are the products of the kept and reduced sizes.
+ * CC_ERR_ARG for axes infer() refuses (lower_norm.c). */
+typedef struct cc_lower_groups {
+    int nk, nr;
+    int64_t kept[CC_MAX_RANK], kept_stride[CC_MAX_RANK];
+    int64_t red[CC_MAX_RANK], red_stride[CC_MAX_RANK];
+    int64_t groups, n;
+} cc_lower_groups;
+cc_status cc_lower_norm_groups(const cc_node *node, const cc_shape *x, cc_lower_groups *g, cc_err *err);
+/* The offset of element j of group k. */
+int64_t cc_lower_group_base(const cc_lower_groups *g, int64_t k);
+int64_t cc_lower_group_offset(const cc_lower_groups *g, int64_t j);
+
 #endif

@@ -9,7 +9,9 @@
  *
  * LayerNormalization (opset 17) and InstanceNormalization (opset 6): per row (the
  * normalized axes flattened; an (image, channel) plane) a two-pass mean and variance in
- * double, y in f32; Scale and B through targets/lower.c's index maps. */
+ * double, y in f32; Scale and B through targets/lower.c's index maps.
+ * MeanVarianceNormalization (opset 13): the same per group of elements sharing the
+ * statistics (targets/lower.c's groups, as tables of offsets). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,7 +253,82 @@ static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* ---- MeanVarianceNormalization ------------------------------------------------------------ */
+
+/* The groups (targets/lower.c) as tables: each group's first element and the offsets of a
+ * group's elements from it. */
+typedef struct group_state {
+    cc_lower_groups g;
+    int64_t *base, *off;
+} group_state;
+
+static void group_release(void *state)
+{
+    group_state *s = state;
+    if (!s) return;
+    free(s->base);
+    free(s->off);
+    free(s);
+}
+
+static cc_status group_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    group_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    cc_status st = cc_lower_norm_groups(node, &in[0]->shape, &s->g, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    s->base = malloc(sizeof(int64_t) * (size_t)(s->g.groups > 0 ? s->g.groups : 1));
+    s->off = malloc(sizeof(int64_t) * (size_t)(s->g.n > 0 ? s->g.n : 1));
+    if (!s->base || !s->off) {
+        group_release(s);
+        return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for the group tables", node->op->name);
+    }
+    for (int64_t k = 0; k < s->g.groups; k++) s->base[k] = cc_lower_group_base(&s->g, k);
+    for (int64_t j = 0; j < s->g.n; j++) s->off[j] = cc_lower_group_offset(&s->g, j);
+    cc_backend_note("%lld groups of %lld, two passes in double", (long long)s->g.groups, (long long)s->g.n);
+    *state = s;
+    return CC_OK;
+}
+
+/* Per group, two passes in double: the mean, then the mean of squared differences; y =
+ * (x - mean) * inv in float32 with inv = 1 / (sqrt(var) + 1e-9f). */
+static cc_status mvn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)node;
+    (void)n_out;
+    (void)err;
+    const group_state *s = state;
+    const cc_tensor *x = in[0];
+    cc_dtype d = x->dtype;
+    const int64_t n = s->g.n;
+    if (n == 0) return CC_OK;
+#pragma omp parallel for schedule(static) if (s->g.groups * n > (1 << 15))
+    for (int64_t k = 0; k < s->g.groups; k++) {
+        const int64_t b = s->base[k];
+        double sum = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) sum += ln_load(x->data, d, b + s->off[j]);
+        double mean = sum / (double)n;
+        for (int64_t j = 0; j < n; j++) {
+            double dv = ln_load(x->data, d, b + s->off[j]) - mean;
+            var += dv * dv;
+        }
+        float inv = (float)(1.0 / (sqrt(var / (double)n) + (double)1e-9f)), fm = (float)mean;
+        for (int64_t j = 0; j < n; j++) ln_store(out[0].data, d, b + s->off[j], (ln_load(x->data, d, b + s->off[j]) - fm) * inv);
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MeanVarianceNormalization, .prepare = group_prepare, .release = group_release, .run = mvn_run },
     { .op = CC_OP_ID_LRN, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_InstanceNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },

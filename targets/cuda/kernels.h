@@ -200,6 +200,17 @@ cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const vo
                               float *mean, float *inv, int64_t rows, int64_t n, float eps, const int32_t *sidx,
                               const int32_t *bidx, int64_t rmod);
 
+/* MeanVarianceNormalization (mode 0) and BatchNormalization in training mode (mode 1) over
+ * groups of n elements (targets/lower.c's groups: element j of group g at base[g] + off[j];
+ * with BatchNormalization the group is the channel): per group the f32 mean and variance
+ * (two passes), then mode 0: y = (x - mean) / (sqrt(var) + eps); mode 1: y = (x - mean) /
+ * sqrt(var + eps) * p[0][g] + p[1][g], and where rm is not NULL the running statistics
+ * rm[g] = p[2][g] * mom + mean * (1 - mom), rv[g] = p[3][g] * mom + var * (1 - mom). p's
+ * four vectors and rm, rv share x's dtype (p unused and may be NULL in mode 0). */
+cudaError_t cc_cuda_groupnorm(cudaStream_t s, int dtype, const void *x, void *y, const int64_t *base, const int64_t *off,
+                              int64_t groups, int64_t n, int mode, float eps, const void *const *p, void *rm, void *rv,
+                              float mom);
+
 /* LRN across channels (x viewed as images x c x inner): y = x / (bias + alpha / size *
  * the window's sum of squares)^beta, the window floor((size - 1) / 2) channels before and
  * ceil((size - 1) / 2) after, clipped. */

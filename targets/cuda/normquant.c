@@ -3,7 +3,8 @@
  * the four parameters are constants, else per run on the device) and of QuantizeLinear /
  * DequantizeLinear (per tensor or per axis; scales and zero points read from device
  * memory by the kernel, so they need not be constants); LayerNormalization and
- * InstanceNormalization one block per row. */
+ * InstanceNormalization one block per row, MeanVarianceNormalization one block per group
+ * (targets/lower.c's groups). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,6 +299,64 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
                          node->op->name, err);
 }
 
+/* ---- MeanVarianceNormalization (and BatchNormalization's training mode) ------------------- */
+
+/* targets/lower.c's groups as two device tables: each group's first element, the offsets
+ * within a group. */
+typedef struct group_state {
+    cc_lower_groups g;
+    int64_t *tables;   /* base[groups], then off[n] */
+} group_state;
+
+static void group_release(void *state)
+{
+    group_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->tables);
+    free(s);
+}
+
+static cc_status group_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)out;
+    group_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    cc_status st = cc_lower_norm_groups(node, &in[0]->shape, &s->g, err);
+    size_t count = st ? 0 : (size_t)(s->g.groups + s->g.n);
+    int64_t *host = st ? NULL : malloc(sizeof *host * (count ? count : 1));
+    if (!st && !host) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for the group tables", node->op->name);
+    for (int64_t k = 0; !st && k < s->g.groups; k++) host[k] = cc_lower_group_base(&s->g, k);
+    for (int64_t j = 0; !st && j < s->g.n; j++) host[s->g.groups + j] = cc_lower_group_offset(&s->g, j);
+    void *buf = NULL;
+    if (!st) st = cc_cuda_alloc(sizeof *host * (count ? count : 1), &buf, "group tables", err);
+    if (!st) {
+        s->tables = buf;
+        st = cc_cuda_put(c, s->tables, host, sizeof *host * count, "group tables", err);
+    }
+    free(host);
+    if (st) {
+        group_release(s);
+        return st;
+    }
+    cc_backend_note("block per group, %lld groups of %lld", (long long)s->g.groups, (long long)s->g.n);
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status mvn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const group_state *s = state;
+    return cc_cuda_check(cc_cuda_groupnorm(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->tables,
+                                           s->tables + s->g.groups, s->g.groups, s->g.n, 0, 1e-9f, NULL, NULL, NULL, 0),
+                         node->op->name, err);
+}
+
 static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                          void *state, cc_err *err)
 {
@@ -347,6 +406,8 @@ static cc_status dql_run(void *ctx, const cc_node *node, const cc_tensor *const 
 }
 
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MeanVarianceNormalization, .supports = float_only, .prepare = group_prepare,
+      .release = group_release, .run = mvn_run },
     { .op = CC_OP_ID_LRN, .supports = float_only, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
       .run = ln_run },

@@ -1,6 +1,7 @@
 /* test_cpu_norm.c — the cpu backend's BatchNormalization (inference): a hand example in
- * f32 and bf16, the training-mode refusal, and every quick case through the cpu target's
- * vtable against the golden model. */
+ * f32 and bf16, the training-mode refusal; MeanVarianceNormalization by hand (a constant
+ * channel gives zeros); and every quick case of both through the cpu target's vtable
+ * against the golden model. */
 #include "cpu_sweep.h"
 
 #define F (&cc_cpu_family_norm)
@@ -34,11 +35,29 @@ static void test_bn_hand(cc_dtype dt)
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
 }
 
+/* MeanVarianceNormalization over axes [0, 2, 3] of 2x2x1x2: channel 0 = [1 3 | 5 7] (mean
+ * 4, variance 5), channel 1 = [2 2 | 2 2] (variance 0: zeros, not NaN). */
+static void test_mvn_hand(void)
+{
+    cc_tensor x = tensor_make(CC_F32, 4, (int64_t[]){ 2, 2, 1, 2 }, (double[]){ 1, 3, 2, 2, 5, 7, 2, 2 });
+    cc_tensor y = tensor_make(CC_F32, 4, (int64_t[]){ 2, 2, 1, 2 }, NULL);
+    const cc_tensor *in[1] = { &x };
+    cc_err e = { 0 };
+    cc_node n = node_make("MeanVarianceNormalization", 1, 1);
+    CHECK_OK(kernel_call(F, &n, in, 1, &y, &e));
+    const double r = 1 / sqrt(5.0), want[8] = { -3 * r, -r, 0, 0, r, 3 * r, 0, 0 };
+    for (int i = 0; i < 8; i++) CHECK_NEAR(((float *)y.data)[i], want[i], 1e-6);
+    CHECK(guard_ok(&y));
+    free(x.data);
+    free(y.data);
+}
+
 int main(void)
 {
     test_bn_hand(CC_F32);
     test_bn_hand(CC_BF16);
-    static const char *const ops[] = { "BatchNormalization" };
-    sweep_ops(ops, 1);
+    test_mvn_hand();
+    static const char *const ops[] = { "BatchNormalization", "MeanVarianceNormalization" };
+    sweep_ops(ops, 2);
     return CC_TEST_RESULT();
 }

@@ -229,6 +229,26 @@ kernel void KN(loss)(global const TY *restrict x, global const int *restrict t32
     else if (reduction == 2) ST(y, 0, total / den);
 }
 
+/* MeanVarianceNormalization: one work-item per group of n elements, element j of group k
+ * at base[k] + off[j] (targets/lower.c's groups as tables); two passes in f32, the mean,
+ * then the mean of squared differences; y = (x - mean) * (1 / (sqrt(var) + eps)). */
+kernel void KN(mvn)(global const TY *restrict x, global TY *restrict y, global const int *restrict base,
+                    global const int *restrict off, int groups, int n, float eps)
+{
+    int k = get_global_id(0);
+    if (k >= groups) return;
+    const int b = base[k];
+    float sum = 0.0f, var = 0.0f;
+    for (int j = 0; j < n; j++) sum += LD(x, b + off[j]);
+    const float mean = sum / (float)n;
+    for (int j = 0; j < n; j++) {
+        float d = LD(x, b + off[j]) - mean;
+        var += d * d;
+    }
+    const float inv = 1.0f / (sqrt(var / (float)n) + eps);
+    for (int j = 0; j < n; j++) ST(y, b + off[j], (LD(x, b + off[j]) - mean) * inv);
+}
+
 #else /* integer copies */
 
 #define REDUCE_INT_KERNEL(NAME, INIT, BODY) REDUCE_KERNEL_OF(NAME, ulong, INIT, BODY, y[i] = (TY)acc)
