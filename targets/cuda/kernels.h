@@ -204,8 +204,8 @@ cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const vo
  * groups of n elements (targets/lower.c's groups: element j of group g at base[g] + off[j];
  * with BatchNormalization the group is the channel): per group the f32 mean and variance
  * (two passes), then mode 0: y = (x - mean) / (sqrt(var) + eps); mode 1: y = (x - mean) /
- * sqrt(var + eps) * p[0][g] + p[1][g], and where rm is not NULL the running statistics
- * rm[g] = p[2][g] * mom + mean * (1 - mom), rv[g] = p[3][g] * mom + var * (1 - mom). p's
+ * sqrt(var + eps) * p[0][g] + p[1][g], and the running statistics where rm and rv are not
+ * NULL: rm[g] = p[2][g] * mom + mean * (1 - mom), rv[g] = p[3][g] * mom + var * (1 - mom). p's
  * four vectors and rm, rv share x's dtype (p unused and may be NULL in mode 0). */
 cudaError_t cc_cuda_groupnorm(cudaStream_t s, int dtype, const void *x, void *y, const int64_t *base, const int64_t *off,
                               int64_t groups, int64_t n, int mode, float eps, const void *const *p, void *rm, void *rv,

@@ -644,8 +644,8 @@ extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *
 /* One block per group: element j of group g at base[g] + off[j]; two passes in f32. Mode 0
  * (MeanVarianceNormalization): y = (x - mean) / (sqrt(var) + eps). Mode 1 (BatchNormalization
  * training, the group is the channel): y = (x - mean) / sqrt(var + eps) * p[0][g] + p[1][g],
- * and where rm is not NULL rm[g] = p[2][g] * mom + mean * (1 - mom), rv[g] = p[3][g] * mom +
- * var * (1 - mom). */
+ * and where rm (rv) is not NULL rm[g] = p[2][g] * mom + mean * (1 - mom) (rv[g] = p[3][g] *
+ * mom + var * (1 - mom)). */
 template <typename T>
 __global__ void groupnorm_k(const T *x, T *y, const int64_t *base, const int64_t *off, int64_t groups, int64_t n,
                             int mode, float eps, const T *sc, const T *bi, const T *im, const T *iv, T *rm, T *rv,
@@ -666,9 +666,9 @@ __global__ void groupnorm_k(const T *x, T *y, const int64_t *base, const int64_t
         const float inv = mode ? 1.0f / sqrtf(var + eps) : 1.0f / (sqrtf(var) + eps);
         const float a = mode ? inv * ldf(sc, g) : inv, c = mode ? ldf(bi, g) : 0.0f;
         for (int64_t j = threadIdx.x; j < n; j += blockDim.x) stf(y, b + off[j], (ldf(x, b + off[j]) - mean) * a + c);
-        if (mode && rm && threadIdx.x == 0) {
-            stf(rm, g, ldf(im, g) * mom + mean * (1.0f - mom));
-            stf(rv, g, ldf(iv, g) * mom + var * (1.0f - mom));
+        if (mode && threadIdx.x == 0) {
+            if (rm) stf(rm, g, ldf(im, g) * mom + mean * (1.0f - mom));
+            if (rv) stf(rv, g, ldf(iv, g) * mom + var * (1.0f - mom));
         }
     }
 }

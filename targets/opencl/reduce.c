@@ -403,6 +403,60 @@ static cc_status mvn_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
+/* BatchNormalization in training mode (eltwise.c's entry sends it here): kernels/reduce.cl's
+ * bn_train, one work-item per channel; scale, B, input_mean and input_var of x's dtype,
+ * constant or not. */
+cc_support cc_ocl_bn_train_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no BatchNormalization kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    for (int i = 1; i <= 4; i++)
+        if (!in[i] || in[i]->dtype != d) {
+            snprintf(reason, n, "opencl: BatchNormalization's training kernel takes scale, B, input_mean and input_var "
+                     "of x's dtype %s", cc_dtype_name(d));
+            return CC_SUPPORT_NO;
+        }
+    if (node->n_out < 1 || node->n_out > 3) {
+        snprintf(reason, n, "opencl: BatchNormalization with %d outputs", node->n_out);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+cc_status cc_ocl_bn_train_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    const int64_t n = x->shape.dims[0], c = x->shape.dims[1];
+    const int64_t inner = n * c != 0 ? cc_tensor_numel(x) / (n * c) : 0;
+    const char *sfx = cc_ocl_suffix(x->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "bn_train_%s", sfx);
+    cc_ocl_note(b, "%s, a work-item per channel of %lld%s", name, (long long)(n * inner), cc_ocl_storage_note(x->dtype));
+    if (c == 0 || n * inner == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    const int outs = b->node->n_out;
+    /* x, y, the four parameters, the running statistics (y's slot where not asked for) */
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    for (int i = 1; i <= 4; i++) cc_ocl_arg_mem(l, b->in_slot[i]);
+    cc_ocl_arg_mem(l, outs > 1 ? b->out_slot[1] : b->out_slot[0]);
+    cc_ocl_arg_mem(l, outs > 2 ? b->out_slot[2] : b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, c);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "epsilon"));
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "momentum"));
+    cc_ocl_arg_int(l, outs);
+    cc_ocl_range1(l, (size_t)c, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
     { CC_OP_ID_MeanVarianceNormalization, reduce_supports, mvn_prepare },
     { CC_OP_ID_NegativeLogLikelihoodLoss, reduce_supports, loss_prepare },
