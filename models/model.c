@@ -462,7 +462,9 @@ static int any_nonzero(const cc_tensor *t)
  *    element;
  *  - zp: 1 when a zero point is given; x_zp, w_zp: 1 when x's / w's zero point is
  *    non-zero;
- *  - to: the output's dtype.
+ *  - to: the output's dtype;
+ *  - outputs: how many outputs the node asks for (MaxPool's Indices, LayerNormalization's
+ *    Mean and InvStdDev, ...).
  * A knob is set only where its value differs from its default (the case id stays the
  * one a sweep would write); other knobs keep their defaults. */
 static void infer_knobs(const cc_graph *g, const cc_node *nd, cc_attr_value *attrs)
@@ -493,7 +495,10 @@ static void infer_knobs(const cc_graph *g, const cc_node *nd, cc_attr_value *att
             v.i = xz && any_nonzero(xz);
         else if (!strcmp(d->name, "w_zp"))
             v.i = wz && any_nonzero(wz);
-        else if (!strcmp(d->name, "to") && nd->n_out > 0) {
+        else if (!strcmp(d->name, "outputs")) {
+            if (!op->count_outputs || nd->n_out == op->count_outputs(nd)) continue; /* the op's default count */
+            v.i = nd->n_out;
+        } else if (!strcmp(d->name, "to") && nd->n_out > 0) {
             cc_dtype out = g->values[nd->out[0]].dtype, first = nd->n_in > 0 && nd->in[0] >= 0 ? g->values[nd->in[0]].dtype : out;
             if (!d->def && out == first) continue;
             snprintf(v.s, sizeof v.s, "%s", cc_dtype_name(out));

@@ -567,9 +567,12 @@ static cc_status legacy_checks(importer *im, const char *label, const cc_op_def 
                                cc_attr_value *attrs, const int *in, int n_out, cc_err *err)
 {
     if (legacy & CC_ONNX_LEGACY_ONE_OUTPUT && n_out != 1)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                          "%s: %s: %s-%d with %d outputs runs in training mode, which the catalog does not have",
-                          im->path, label, op->name, version, n_out);
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %s-%d with %d outputs: %s", im->path, label, op->name,
+                          version, n_out,
+                          op->id == CC_OP_ID_BatchNormalization
+                              ? "its extra outputs meant training as that version defined it (mean, var, saved_mean, "
+                                "saved_var), which the catalog does not compute"
+                              : "that version has one output");
     if (legacy & CC_ONNX_LEGACY_NO_SAME_PAD) {
         const cc_attr_value *ap = &attrs[cc_attr_index(op, "auto_pad")];
         const cc_attr_value *sv = &attrs[cc_attr_index(op, "strides")];

@@ -54,7 +54,8 @@ enum {
                                          Split-2/11 split, Slice-1 starts/ends/axes) */
     CC_ONNX_LEGACY_SOFTMAX_AXIS = 2,  /* (Log)Softmax, Hardmax-1/11: coerced 2-D; same as -13 only when the
                                          axis is the last one; default axis 1 */
-    CC_ONNX_LEGACY_ONE_OUTPUT = 4,    /* BatchNormalization-7/9: extra outputs mean training */
+    CC_ONNX_LEGACY_ONE_OUTPUT = 4,    /* one output only: MaxPool-1 (no Indices yet); BatchNormalization-7/9,
+                                         whose extra outputs meant training as they defined it */
     CC_ONNX_LEGACY_NO_SAME_PAD = 8,   /* Conv-1, AveragePool-7/10, MaxPool-8/10: auto_pad
                                          SAME_* defined differently before opset 11 */
     CC_ONNX_LEGACY_BN_SPATIAL = 16,   /* BatchNormalization-7: attribute spatial, 1 only */

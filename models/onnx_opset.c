@@ -37,7 +37,8 @@ typedef struct op_version {
 static const op_version table[] = {
     { "Conv",               1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
     { "ConvTranspose",      1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* with strides was specified only from opset 11" },
-    { "MaxPool",            1,  CC_ONNX_LEGACY_NO_SAME_PAD, "auto_pad SAME_* meant 'output size matches input'" },
+    { "MaxPool",            1,  CC_ONNX_LEGACY_NO_SAME_PAD | CC_ONNX_LEGACY_ONE_OUTPUT,
+      "auto_pad SAME_* meant 'output size matches input'; no Indices output" },
     { "MaxPool",            8,  CC_ONNX_LEGACY_NO_SAME_PAD, "adds storage_order and the Indices output" },
     { "MaxPool",            10, CC_ONNX_LEGACY_NO_SAME_PAD, "adds ceil_mode and dilations" },
     { "MaxPool",            11, 0, "clarifies auto_pad" },
@@ -214,6 +215,8 @@ static const op_version table[] = {
     { "NonMaxSuppression",  10, 0, "11 clarifies that boxes may be flipped corners" },
     { "Compress",           9,  0, "11 adds negative axes" },
     { "OneHot",             9,  0, "11 adds negative indices and axis" },
+    { "MaxUnpool",          9,  0, "11 says strides default to 1" },
+    { "MeanVarianceNormalization", 9, 0, "without bfloat16" },
     { "RoiAlign",           10, CC_ONNX_LEGACY_SET_ATTR, "no coordinate_transformation_mode: no half-pixel shift, "
       "rois of at least 1 x 1 (16's output_half_pixel)", "coordinate_transformation_mode", "output_half_pixel" },
     { "If",                 1,  0, "the branches' outputs of one shape (the catalog needs that at every version)" },

@@ -1,9 +1,14 @@
-/* norm.c — the normalization family: BatchNormalization (opset 15) in inference mode,
+/* norm.c — the normalization family: BatchNormalization (opset 15), in inference mode
  *     y = (x - input_mean) / sqrt(input_var + epsilon) * scale + b   per channel (axis 1),
+ * and in training mode (training_mode = 1) with the batch's own statistics,
+ *     mean = E[x], var = E[(x - mean)^2]   over every axis but the channel (population
+ *     variance: the spec's "ReduceVar ... does not use sample size N - 1", and the node
+ *     tests' numpy x.var), y = (x - mean) / sqrt(var + epsilon) * scale + b,
+ *     running_mean = input_mean * momentum + mean * (1 - momentum),
+ *     running_var = input_var * momentum + var * (1 - momentum)  (outputs 1 and 2, optional);
  * LayerNormalization (opset 17), InstanceNormalization (opset 6) and LRN (opset 13,
  * across channels), below, with shape inference, cost, case sweeps and the golden
- * references. BatchNormalization's training mode (batch statistics and the
- * running_mean/running_var outputs) is not implemented. */
+ * references. MeanVarianceNormalization is in norm_mvn.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +21,14 @@ enum { BN_X, BN_SCALE, BN_B, BN_MEAN, BN_VAR };
 
 static const char *const bn_names[] = { "x", "scale", "b", "input_mean", "input_var" };
 
+/* the case knob outputs (a model node has its own outputs): 1, or with training_mode = 1
+ * up to 3 (running_mean, running_var) */
+static int bn_count_outputs(const cc_node *node)
+{
+    const cc_attr_value *k = cc_attr_get(node, "outputs");
+    return k->set ? (int)k->i : 1;
+}
+
 static cc_status bn_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, cc_err *err)
 {
@@ -24,12 +37,14 @@ static cc_status bn_infer(const cc_node *node, const cc_tensor *const *in, int n
     if (training != 0 && training != 1)
         return cc_err_set(err, CC_ERR_ARG, "%s: training_mode must be 0 or 1, got %lld", op,
                           (long long)training);
-    if (training)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: training_mode=1 is not supported", op);
-    if (n_out != 1)
+    if (!training && n_out != 1)
         return cc_err_set(err, CC_ERR_ARG,
                           "%s: running_mean and running_var are outputs of training mode only (%d outputs requested)",
                           op, n_out);
+    if (n_out < 1 || n_out > 3) return cc_err_set(err, CC_ERR_ARG, "%s: has 1 to 3 outputs, %d requested", op, n_out);
+    const cc_attr_value *outs = cc_attr_get(node, "outputs");
+    if (outs->set && outs->i != n_out)
+        return cc_err_set(err, CC_ERR_ARG, "%s: outputs is %lld but %d are asked for", op, (long long)outs->i, n_out);
     for (int i = 0; i <= BN_VAR; i++)
         if (!in[i]) return cc_err_set(err, CC_ERR_ARG, "%s: input %s is required", op, bn_names[i]);
     const cc_tensor *x = in[BN_X];
@@ -39,9 +54,11 @@ static cc_status bn_infer(const cc_node *node, const cc_tensor *const *in, int n
     if (x->shape.rank < 2)
         return cc_err_set(err, CC_ERR_ARG, "%s: x must have rank >= 2 (N x C x ...), got rank %d",
                           op, x->shape.rank);
-    double eps = cc_attr_f(node, "epsilon");
+    double eps = cc_attr_f(node, "epsilon"), momentum = cc_attr_f(node, "momentum");
     if (!(eps >= 0) || !isfinite(eps))
         return cc_err_set(err, CC_ERR_ARG, "%s: epsilon must be finite and >= 0, got %g", op, eps);
+    if (training && !isfinite(momentum))
+        return cc_err_set(err, CC_ERR_ARG, "%s: momentum must be finite, got %g", op, momentum);
     int64_t c = x->shape.dims[1];
     for (int i = BN_SCALE; i <= BN_VAR; i++) {
         const cc_tensor *t = in[i];
@@ -56,23 +73,101 @@ static cc_status bn_infer(const cc_node *node, const cc_tensor *const *in, int n
     if (in[BN_B]->dtype != in[BN_SCALE]->dtype || in[BN_VAR]->dtype != in[BN_MEAN]->dtype)
         return cc_err_set(err, CC_ERR_ARG, "%s: scale and b, and input_mean and input_var, must share a type",
                           op);
+    int64_t n;
+    cc_status st = cc_shape_numel_checked(&x->shape, &n, err);
+    if (st) return st;
+    if (training && n == 0 && c > 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: the batch statistics of an empty batch are not defined", op);
     out[0].dtype = x->dtype;
     out[0].shape = x->shape;
     out[0].data = NULL;
+    for (int j = 1; j < n_out; j++) { /* running_mean, running_var: input_mean's type */
+        out[j].dtype = in[BN_MEAN]->dtype;
+        out[j].shape = in[BN_MEAN]->shape;
+        out[j].data = NULL;
+    }
     return CC_OK;
 }
 
-/* Folded form: a multiply and an add per element (2), plus per channel the fold itself
- * (add, square root, divide, multiply, multiply-subtract: 5). */
+/* Inference, folded form: a multiply and an add per element (2), plus per channel the fold
+ * itself (add, square root, divide, multiply, multiply-subtract: 5). Training: per element
+ * the mean's add, the difference, its square and add, then the normalization's subtract,
+ * multiply and add (7); per channel the statistics' divisions, the square root, the
+ * factor and the running statistics (10). */
 static void bn_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
                     const cc_tensor *out, double *flops, double *bytes)
 {
-    (void)node;
     double c = in[BN_X]->shape.rank >= 2 ? (double)in[BN_X]->shape.dims[1] : 0;
-    *flops = 2 * (double)cc_tensor_numel(in[BN_X]) + 5 * c;
+    if (cc_attr_i(node, "training_mode") == 1) *flops = 7 * (double)cc_tensor_numel(in[BN_X]) + 10 * c;
+    else *flops = 2 * (double)cc_tensor_numel(in[BN_X]) + 5 * c;
     *bytes = 0;
     for (int i = 0; i <= BN_VAR; i++) *bytes += (double)cc_tensor_bytes(in[i]);
     for (int j = 0; j < n_out; j++) *bytes += (double)cc_tensor_bytes(&out[j]);
+}
+
+/* Training mode, per channel c over its M = N x spatial elements, in double: mean = sum x
+ * / M, var = sum (x - mean)^2 / M, inv = 1 / sqrt(var + eps), y = (x - mean) * inv *
+ * scale + b. Error terms, as LayerNormalization's with the channel's M elements for a row:
+ * the mean carries M u mean|x| (any summation order), which x - mean passes on and the
+ * factor multiplies; the variance's relative error (M + 2) u halves through the square
+ * root; the add of epsilon, the root, the division, the scaling and the add of b round
+ * once each. So
+ *     Y:            S = |scale| inv (mean|x| + |x - mean|) + |b|,          K = M + 4
+ *     running_mean: S = |momentum| |input_mean| + |1 - momentum| mean|x|,  K = M + 4
+ *     running_var:  S = |momentum| |input_var| + |1 - momentum| var,       K = M + 4
+ * (the running statistics: the mean's or the variance's M + 2, two products and a sum; the
+ * mean's own error enters the variance only to second order). */
+static cc_status bn_golden_training(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out,
+                                    cc_err *err)
+{
+    const cc_tensor *x = in[BN_X];
+    const double eps = (double)(float)cc_attr_f(node, "epsilon"), m = (double)(float)cc_attr_f(node, "momentum");
+    const int64_t n = x->shape.dims[0], c = x->shape.dims[1];
+    int64_t inner = 1;
+    for (int d = 2; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    const double count = (double)(n * inner);
+    for (int64_t ch = 0; ch < c; ch++) {
+        double sum = 0, asum = 0, var = 0;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) {
+                double v = cc_load(x->data, x->dtype, (size_t)((i * c + ch) * inner + k));
+                sum += v;
+                asum += fabs(v);
+            }
+        const double mean = sum / count, amean = asum / count;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) {
+                double dv = cc_load(x->data, x->dtype, (size_t)((i * c + ch) * inner + k)) - mean;
+                var += dv * dv;
+            }
+        var /= count;
+        if (!(var + eps > 0))
+            return cc_err_set(err, CC_ERR_ARG,
+                              "BatchNormalization: channel %lld has variance + epsilon = 0 (no square root to divide by)",
+                              (long long)ch);
+        const double inv = 1 / sqrt(var + eps);
+        const double scale = cc_load(in[BN_SCALE]->data, in[BN_SCALE]->dtype, (size_t)ch);
+        const double bias = cc_load(in[BN_B]->data, in[BN_B]->dtype, (size_t)ch);
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) {
+                size_t at = (size_t)((i * c + ch) * inner + k);
+                double dv = cc_load(x->data, x->dtype, at) - mean;
+                out[0].value[at] = dv * inv * scale + bias;
+                out[0].mag[at] = fabs(scale) * inv * (amean + fabs(dv)) + fabs(bias);
+            }
+        const double im = cc_load(in[BN_MEAN]->data, in[BN_MEAN]->dtype, (size_t)ch);
+        const double iv = cc_load(in[BN_VAR]->data, in[BN_VAR]->dtype, (size_t)ch);
+        if (n_out > 1) {
+            out[1].value[ch] = im * m + mean * (1 - m);
+            out[1].mag[ch] = fabs(m) * fabs(im) + fabs(1 - m) * amean;
+        }
+        if (n_out > 2) {
+            out[2].value[ch] = iv * m + var * (1 - m);
+            out[2].mag[ch] = fabs(m) * fabs(iv) + fabs(1 - m) * var;
+        }
+    }
+    for (int j = 0; j < n_out; j++) out[j].k = count + 4;
+    return CC_OK;
 }
 
 /* value = (x - mean) * a + b with a = scale / sqrt(var + eps), exactly in double.
@@ -85,7 +180,7 @@ static void bn_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
 static cc_status bn_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
                            cc_golden *out, cc_err *err)
 {
-    (void)n_out;
+    if (cc_attr_i(node, "training_mode") == 1) return bn_golden_training(node, in, n_out, out, err);
     const cc_tensor *x = in[BN_X];
     double eps = (double)(float)cc_attr_f(node, "epsilon");
     int64_t n = x->shape.dims[0], c = x->shape.dims[1];
@@ -127,6 +222,15 @@ static const cc_sweep_row bn_sweep[] = {
     { CC_SWEEP_MODEL, "x=1x32x320x320,scale=32,b=32,input_mean=32,input_var=32", "epsilon=0.001" },
     { CC_SWEEP_EDGE, "x=1x16x1x1,scale=16,b=16,input_mean=16,input_var=16" },
     { CC_SWEEP_EDGE, "x=3x5x7x9,scale=5,b=5,input_mean=5,input_var=5", "epsilon=0.5" },
+    /* training mode: the batch's statistics, with and without the running ones */
+    { CC_SWEEP_QUICK, "x=2x3x4x5,scale=3,b=3,input_mean=3,input_var=3", "outputs=3,training_mode=1" },
+    { CC_SWEEP_QUICK, "x=4x16,scale=16,b=16,input_mean=16,input_var=16", "momentum=0.5,outputs=3,training_mode=1" },
+    { CC_SWEEP_QUICK, "x=2x4x10,scale=4,b=4,input_mean=4,input_var=4", "epsilon=0.001,outputs=2,training_mode=1" },
+    { CC_SWEEP_QUICK, "x=1x2x3x4x4,scale=2,b=2,input_mean=2,input_var=2", "training_mode=1" },
+    { CC_SWEEP_EDGE, "x=1x8x1x1,scale=8,b=8,input_mean=8,input_var=8", "outputs=3,training_mode=1" }, /* y = b */
+    { CC_SWEEP_EDGE, "x=3x5x7x9,scale=5,b=5,input_mean=5,input_var=5", "momentum=0|1,outputs=3,training_mode=1" },
+    { 0, "x=5x7x9x3,scale=7,b=7,input_mean=7,input_var=7", "epsilon=0.01,outputs=3,training_mode=1" },
+    { CC_SWEEP_MODEL, "x=8x64x56x56,scale=64,b=64,input_mean=64,input_var=64", "outputs=3,training_mode=1" },
 };
 
 const cc_op_def cc_op_BatchNormalization = {
@@ -146,8 +250,12 @@ const cc_op_def cc_op_BatchNormalization = {
     },
     .min_outputs = 1,
     .max_outputs = 3,
-    .n_attrs = CC_ONNX_NATTRS(BatchNormalization, 15),
-    .attrs = { CC_ONNX_ATTRS(BatchNormalization, 15) },
+    .count_outputs = bn_count_outputs,
+    .n_attrs = CC_ONNX_NATTRS(BatchNormalization, 15) + 1,
+    .attrs = {
+        CC_ONNX_ATTRS(BatchNormalization, 15)
+        { .name = "outputs", .kind = CC_ATTR_INT, .def = NULL, .input = -1, .knob = 1 },
+    },
     .dtypes = CC_DTYPES_FLOAT,
     .infer = bn_infer,
     .cost = bn_cost,

@@ -1,6 +1,7 @@
-/* pool.c — the pooling family: MaxPool (opset 12), AveragePool (opset 11),
- * GlobalAveragePool and GlobalMaxPool (opset 1), with shape inference, cost, case sweeps and the golden
- * reference. Window geometry (auto_pad, ceil_mode, dilations) comes from window.c.
+/* pool.c — the pooling family: MaxPool (opset 12) with its optional Indices output,
+ * AveragePool (opset 11), GlobalAveragePool and GlobalMaxPool (opset 1), with shape
+ * inference, cost, case sweeps and the golden reference (MaxUnpool is in pool_unpool.c).
+ * Window geometry (auto_pad, ceil_mode, dilations) comes from window.c.
  *
  * ceil_mode and the edges of the input, exactly (ONNX as clarified in its current
  * spec, PyTorch, onnxruntime):
@@ -15,7 +16,20 @@
  * A window that covers no input element at all (possible with pads >= kernel extent, or
  * dilated windows straddling a tiny input) has no defined maximum or average without
  * padding: such nodes are CC_ERR_UNSUPPORTED here (AveragePool with count_include_pad = 1
- * is still defined: the average of zeros). */
+ * is still defined: the average of zeros).
+ *
+ * MaxPool's Indices (int64, the shape of Y): where the maximum of each window lies, as a
+ * flat index into x counting the image and channel, n * C * V + c * V + s with V the
+ * spatial volume, and padding never (the spec: "the indices do not consider padding ...
+ * the values in indices are in [0, N x C x D1 x ... x Dn)"). s is the spatial offset in
+ * row-major order with storage_order = 0, i.e. (i1 * n2 + i2) * n3 + i3 over the
+ * spatial axes 1..3, and in column-major order over the spatial axes with storage_order
+ * = 1, i.e. i1 + i2 * n1 + i3 * n1 * n2 (ONNX's reference; the node test
+ * test_maxpool_with_argmax_2d_precomputed_strides checks it). Ties go to the first tap
+ * in scan order (kernel axes outermost first) holding the maximum, as ONNX's reference
+ * and onnxruntime take the first value greater than every earlier one. A NaN never wins,
+ * as for Y; a window whose taps are all -inf (or NaN) points at its first tap on the
+ * input. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,10 +114,11 @@ enum { POOL_MAX, POOL_AVG };
 /* The golden window loop of both pools. For every output element it visits the kernel's
  * taps; a tap inside the input contributes its value, a tap inside the padded input
  * [-pad_begin, in + pad_end) counts for count_include_pad. MaxPool: value = the largest
- * input value, S = |value|, K = 1. AveragePool: value = sum / divisor, S = sum |x| /
- * divisor, K = kernel volume (the longest sum). */
+ * input value, S = |value|, K = 1; with indices (non-NULL) also where it lies (the file
+ * comment), in column-major spatial order where col_major, exact (K = 1). AveragePool:
+ * value = sum / divisor, S = sum |x| / divisor, K = kernel volume (the longest sum). */
 static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int include_pad,
-                     cc_golden *out)
+                     cc_golden *out, cc_golden *indices, int col_major)
 {
     cc_window v;
     cc_window_as_3d(win, &v);
@@ -116,7 +131,7 @@ static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int inc
             for (int64_t oh = 0; oh < v.out[1]; oh++)
                 for (int64_t ow = 0; ow < v.out[2]; ow++, o++) {
                     double best = -INFINITY, sum = 0, abs_sum = 0;
-                    int64_t real = 0, padded = 0;
+                    int64_t real = 0, padded = 0, at = -1, first = -1;
                     for (int64_t kd = 0; kd < v.kernel[0]; kd++) {
                         int64_t id = od * v.stride[0] - v.pad_begin[0] + kd * v.dilation[0];
                         for (int64_t kh = 0; kh < v.kernel[1]; kh++) {
@@ -130,8 +145,13 @@ static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int inc
                                 padded += in_padded;
                                 if (!in_input) continue;
                                 double xv = cc_load(x->data, x->dtype, base + (size_t)((id * H + ih) * W + iw));
+                                int64_t spatial = col_major ? (iw * H + ih) * D + id : (id * H + ih) * W + iw;
                                 real++;
-                                if (xv > best) best = xv;
+                                if (first < 0) first = spatial;
+                                if (xv > best) {
+                                    best = xv;
+                                    at = spatial;
+                                }
                                 sum += xv;
                                 abs_sum += fabs(xv);
                             }
@@ -140,6 +160,10 @@ static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int inc
                     if (kind == POOL_MAX) {
                         out->value[o] = best;
                         out->mag[o] = fabs(best);
+                        if (indices) {
+                            indices->value[o] = (double)(p * D * H * W + (at >= 0 ? at : first));
+                            indices->mag[o] = indices->value[o];
+                        }
                     } else {
                         double n = (double)(include_pad ? padded : real);
                         out->value[o] = n > 0 ? sum / n : 0;
@@ -148,6 +172,7 @@ static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int inc
                 }
     }
     out->k = kind == POOL_MAX ? 1 : (double)cc_window_kernel_numel(win);
+    if (indices) indices->k = 1;
 }
 
 /* clang-format off */
@@ -159,9 +184,10 @@ static void pool_run(const cc_window *win, const cc_tensor *x, int kind, int inc
 static cc_status maxpool_infer(const cc_node *node, const cc_tensor *const *in, int n_out,
                                cc_tensor *out, cc_err *err)
 {
-    if (n_out == 2)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "MaxPool: the Indices output is not supported");
-    if (n_out != 1) return cc_err_set(err, CC_ERR_ARG, "MaxPool: has 1 or 2 outputs, %d requested", n_out);
+    if (n_out != 1 && n_out != 2) return cc_err_set(err, CC_ERR_ARG, "MaxPool: has 1 or 2 outputs, %d requested", n_out);
+    const cc_attr_value *outs = cc_attr_get(node, "outputs");
+    if (outs->set && outs->i != n_out)
+        return cc_err_set(err, CC_ERR_ARG, "MaxPool: outputs is %lld but %d are asked for", (long long)outs->i, n_out);
     const cc_tensor *x = in[0];
     if (!x) return cc_err_set(err, CC_ERR_ARG, "MaxPool: input x is required");
     if (!(POOL_DTYPES_MAX & CC_DTYPE_BIT(x->dtype)))
@@ -174,31 +200,41 @@ static cc_status maxpool_infer(const cc_node *node, const cc_tensor *const *in, 
     if (st) return st;
     out[0].dtype = x->dtype;
     out[0].data = NULL;
+    if (n_out == 2) {
+        out[1].dtype = CC_I64;
+        out[1].shape = out[0].shape;
+        out[1].data = NULL;
+    }
     return CC_OK;
+}
+
+/* the case knob outputs (a model node has its own outputs): 1, or 2 with Indices */
+static int maxpool_count_outputs(const cc_node *node)
+{
+    const cc_attr_value *k = cc_attr_get(node, "outputs");
+    return k->set ? (int)k->i : 1;
 }
 
 /* One comparison per tap. */
 static void maxpool_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
                          const cc_tensor *out, double *flops, double *bytes)
 {
-    (void)n_out;
     cc_window w;
     cc_shape y;
     *flops = 0;
     if (pool_geometry(node, &in[0]->shape, 1, &w, &y, NULL) == CC_OK)
         *flops = (double)cc_shape_numel(&y) * (double)cc_window_kernel_numel(&w);
-    *bytes = pool_bytes(in[0], &out[0]);
+    *bytes = pool_bytes(in[0], &out[0]) + (n_out > 1 ? (double)cc_tensor_bytes(&out[1]) : 0);
 }
 
 static cc_status maxpool_golden(const cc_node *node, const cc_tensor *const *in, int n_out,
                                 cc_golden *out, cc_err *err)
 {
-    (void)n_out;
     cc_window w;
     cc_shape y;
     cc_status st = pool_geometry(node, &in[0]->shape, 1, &w, &y, err);
     if (st) return st;
-    pool_run(&w, in[0], POOL_MAX, 0, &out[0]);
+    pool_run(&w, in[0], POOL_MAX, 0, &out[0], n_out > 1 ? &out[1] : NULL, cc_attr_i(node, "storage_order") != 0);
     return CC_OK;
 }
 
@@ -240,6 +276,20 @@ static const cc_sweep_row maxpool_sweep[] = {
     /* every padding mode with strides, dilations and ceil_mode, on odd sizes: a cross product */
     { EDGE, "x=1x2x9x10", "auto_pad=-|SAME_UPPER|SAME_LOWER|VALID,ceil_mode=-|1,dilations=-|[2,1],"
       "kernel_shape=[3,2],strides=-|[2,3]" },
+    /* with Indices, in both storage orders: windows apart, overlapping (ties between windows
+     * in the exact regime), padded, 1-D and 3-D with batches (the image and channel offsets) */
+    { Q, "x=1x3x8x8", "kernel_shape=[2,2],outputs=2,storage_order=-|1,strides=[2,2]" },
+    { Q, "x=2x2x7x9", "kernel_shape=[3,3],outputs=2,pads=[1,1,1,1],storage_order=-|1,strides=[2,2]" },
+    { Q, "x=2x3x12", "kernel_shape=[3],outputs=2,strides=[2]" },
+    { Q, "x=2x2x4x5x6", "kernel_shape=[2,3,2],outputs=2,storage_order=-|1,strides=[2,2,2]" },
+    { EDGE, "x=1x2x6x7", "ceil_mode=1,kernel_shape=[3,3],outputs=2,pads=[1,1,1,1],storage_order=1,strides=[2,2]" },
+    { EDGE, "x=1x2x9x9", "dilations=[2,2],kernel_shape=[3,3],outputs=2,storage_order=-|1" },
+    { EDGE, "x=1x3x7x8", "auto_pad=SAME_LOWER,kernel_shape=[4,3],outputs=2,strides=[2,2]" },
+    { EDGE, "x=1x1x5x5", "kernel_shape=[5,5],outputs=2,pads=[2,2,2,2]" },   /* the node test's geometry */
+    { EDGE, "x=1x4x1x1", "kernel_shape=[1,1],outputs=2" },
+    /* SegNet's and ENet's encoders keep the indices for their decoders' MaxUnpool */
+    { MODEL, "x=1x64x224x224", "kernel_shape=[2,2],outputs=2,strides=[2,2]" },
+    { MODEL, "x=1x16x256x256", "kernel_shape=[2,2],outputs=2,strides=[2,2]" },
 };
 
 static const cc_sweep_row avgpool_sweep[] = {
@@ -287,9 +337,13 @@ const cc_op_def cc_op_MaxPool = {
     .n_inputs = 1,
     .inputs = { { .name = "x", .role = CC_IN_DATA } },
     .min_outputs = 1,
-    .max_outputs = 1, /* the optional Indices output is not implemented */
-    .n_attrs = CC_ONNX_NATTRS(MaxPool, 12),
-    .attrs = { CC_ONNX_ATTRS(MaxPool, 12) },
+    .max_outputs = 2,
+    .count_outputs = maxpool_count_outputs,
+    .n_attrs = CC_ONNX_NATTRS(MaxPool, 12) + 1,
+    .attrs = {
+        CC_ONNX_ATTRS(MaxPool, 12)
+        { .name = "outputs", .kind = CC_ATTR_INT, .def = NULL, .input = -1, .knob = 1 },
+    },
     .dtypes = POOL_DTYPES_MAX,
     .infer = maxpool_infer,
     .cost = maxpool_cost,
@@ -340,7 +394,7 @@ static cc_status avgpool_golden(const cc_node *node, const cc_tensor *const *in,
     cc_shape y;
     cc_status st = pool_geometry(node, &in[0]->shape, !include_pad, &w, &y, err);
     if (st) return st;
-    pool_run(&w, in[0], POOL_AVG, include_pad, &out[0]);
+    pool_run(&w, in[0], POOL_AVG, include_pad, &out[0], NULL, 0);
     return CC_OK;
 }
 

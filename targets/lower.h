@@ -255,4 +255,37 @@ typedef struct cc_lower_einsum_geom {
 } cc_lower_einsum_geom;
 cc_status cc_lower_einsum(const cc_node *node, const cc_tensor *const *in, cc_lower_einsum_geom *e, cc_err *err);
 
+/* MaxUnpool (opset 11; ops/pool_unpool.c states the semantics) of X with the output shape
+ * y: the unpooled shape u the indices count in, N x C x ((D - 1) * stride + kernel - pads)
+ * per spatial axis (without the pads where output_shape is given: has_output_shape), which
+ * the output holds in its leading corner (u == y without output_shape). Unpooled element
+ * I[k] (row-major over u) is X[k], the later k winning where indices repeat; an index
+ * outside [0, numel(u)) writes nothing; every other output element is 0. CC_ERR_ARG for
+ * what infer() refuses (lower_unpool.c). */
+cc_status cc_lower_maxunpool(const cc_node *node, const cc_shape *x, const cc_shape *y, int has_output_shape, cc_shape *u,
+                             cc_err *err);
+/* The output element (row-major over y) of unpooled element at (row-major over u), u
+ * inside y's leading corner. */
+int64_t cc_lower_maxunpool_place(const cc_shape *u, const cc_shape *y, int64_t at);
+
+/* MeanVarianceNormalization (opset 13) and BatchNormalization in training mode (opset 15):
+ * the groups of elements that share a mean and a variance. MeanVarianceNormalization
+ * reduces over its axes (negative from the end; default [0, 2, 3]), BatchNormalization
+ * over every axis but 1 (the channels). Adjacent axes that are both kept or both reduced
+ * are merged, size-1 axes dropped: group k (row-major over the kept axes, so with
+ * BatchNormalization the channel) starts at element sum_i c_i * kept_stride[i] of its kept
+ * coordinates c, and its element j (row-major over the reduced axes) lies red_stride
+ * further on the same way. groups and n are the products of the kept and reduced sizes.
+ * CC_ERR_ARG for axes infer() refuses (lower_norm.c). */
+typedef struct cc_lower_groups {
+    int nk, nr;
+    int64_t kept[CC_MAX_RANK], kept_stride[CC_MAX_RANK];
+    int64_t red[CC_MAX_RANK], red_stride[CC_MAX_RANK];
+    int64_t groups, n;
+} cc_lower_groups;
+cc_status cc_lower_norm_groups(const cc_node *node, const cc_shape *x, cc_lower_groups *g, cc_err *err);
+/* The offset of element j of group k. */
+int64_t cc_lower_group_base(const cc_lower_groups *g, int64_t k);
+int64_t cc_lower_group_offset(const cc_lower_groups *g, int64_t j);
+
 #endif

@@ -1,9 +1,12 @@
-/* test_norm.c — BatchNormalization (inference mode) against hand-worked examples, its
- * magnitude term, its shape inference rejections, its cost, its generated variances and
- * its case sweep. */
+/* test_norm.c — BatchNormalization against hand-worked examples in inference and training
+ * mode (the population variance, the running statistics, S and K), an independent
+ * one-pass formula for training mode, its shape inference rejections, its cost, its
+ * generated variances and its case sweep. */
 #include "op_test.h"
 
 #define cc_family_norm (*cc_catalog_family("norm"))
+
+enum { BN_MEAN_T = 3, BN_VAR_T = 4 };
 
 static cc_node make_node(void) { return node_make(family_op(&cc_family_norm, "BatchNormalization"), -1); }
 
@@ -111,7 +114,11 @@ static void test_rejects(void)
     bn_inputs b;
     bn_make(&b, CC_F32, 4, dims, NULL, NULL, NULL, NULL, NULL);
     const char *train[][2] = { { "training_mode", "1" } };
-    bn_reject(&b, train, 1, 3, CC_ERR_UNSUPPORTED, "training_mode=1 is not supported");
+    bn_reject(&b, train, 1, 4, CC_ERR_ARG, "has 1 to 3 outputs, 4 requested");
+    const char *inf_m[][2] = { { "training_mode", "1" }, { "momentum", "inf" } };
+    bn_reject(&b, inf_m, 2, 3, CC_ERR_ARG, "momentum must be finite");
+    const char *knob[][2] = { { "training_mode", "1" }, { "outputs", "3" } };
+    bn_reject(&b, knob, 2, 2, CC_ERR_ARG, "outputs is 3 but 2 are asked for");
     const char *bad[][2] = { { "training_mode", "2" } };
     bn_reject(&b, bad, 1, 1, CC_ERR_ARG, "training_mode must be 0 or 1");
     bn_reject(&b, NULL, 0, 3, CC_ERR_ARG, "outputs of training mode only");
@@ -151,6 +158,103 @@ static void test_rejects(void)
     bn_free(&ix);
 }
 
+/* Training mode by hand: x 2x2x1x1 = [1 2 | 3 6], channel 0 = [1 3] (mean 2, variance 1),
+ * channel 1 = [2 6] (mean 4, variance 4, not the sample variance 8); scale [1 2], b [0 1],
+ * epsilon 0, momentum 0.5, input_mean [0 2], input_var [1 2]:
+ *     y = [(1-2)/1, (2-4)/2*2+1 | (3-2)/1, (6-4)/2*2+1] = [-1 -1 | 1 3],
+ *     running_mean = [0 * 0.5 + 2 * 0.5, 2 * 0.5 + 4 * 0.5] = [1 3],
+ *     running_var = [1 * 0.5 + 1 * 0.5, 2 * 0.5 + 4 * 0.5] = [1 3];
+ * M = 2, so K = 6; S of y: |scale| inv (mean|x| + |x - mean|) + |b| = 1 * 1 * (2 + 1) = 3 and
+ * 2 * 0.5 * (4 + 2) + 1 = 7; of the running statistics 0.5 |input| + 0.5 times mean|x| or
+ * the variance: [1 3] and [1 3]. */
+static void test_training(void)
+{
+    static const int64_t dims[4] = { 2, 2, 1, 1 };
+    bn_inputs b;
+    bn_make(&b, CC_F32, 4, dims, (double[]){ 1, 2, 3, 6 }, (double[]){ 1, 2 }, (double[]){ 0, 1 }, (double[]){ 0, 2 },
+            (double[]){ 1, 2 });
+    cc_node node = make_node();
+    attr_set_text(&node, "training_mode", "1");
+    attr_set_text(&node, "epsilon", "0");
+    attr_set_text(&node, "momentum", "0.5");
+    cc_tensor out[3];
+    cc_golden g[3];
+    cc_err e = { 0 };
+    CHECK(golden_run(&node, b.in, 3, out, g, &e) == CC_OK);
+    CHECK(out[1].shape.rank == 1 && out[1].shape.dims[0] == 2 && out[2].dtype == CC_F32);
+    const double y[4] = { -1, -1, 1, 3 }, ys[4] = { 3, 7, 3, 7 }, r[2] = { 1, 3 };
+    for (int i = 0; i < 4; i++) CHECK(g[0].value[i] == y[i] && g[0].mag[i] == ys[i]);
+    for (int i = 0; i < 2; i++)
+        CHECK(g[1].value[i] == r[i] && g[2].value[i] == r[i] && g[1].mag[i] == r[i] && g[2].mag[i] == r[i]);
+    CHECK(g[0].k == 6 && g[1].k == 6 && g[2].k == 6);
+    cc_golden_free(g, 3);
+    /* Y alone (the running statistics are optional outputs) */
+    golden_expect(&node, b.in, CC_F32, y, NULL, 4, 6, 0);
+    /* a channel without spread and epsilon 0 has nothing to divide by */
+    bn_inputs flat;
+    bn_make(&flat, CC_F32, 4, dims, (double[]){ 5, 2, 5, 6 }, (double[]){ 1, 1 }, (double[]){ 0, 0 }, (double[]){ 0, 0 },
+            (double[]){ 1, 1 });
+    CHECK(golden_run(&node, flat.in, 1, out, g, &e) == CC_ERR_ARG && strstr(e.msg, "channel 0 has variance + epsilon = 0"));
+    cc_golden_free(g, 1);
+    /* an empty batch has no statistics */
+    bn_inputs empty;
+    bn_make(&empty, CC_F32, 4, (int64_t[]){ 0, 2, 1, 1 }, NULL, NULL, NULL, NULL, NULL);
+    expect_reject(&node, empty.in, 3, CC_ERR_UNSUPPORTED, "the batch statistics of an empty batch are not defined");
+    /* running statistics take input_mean's type: f16 mean and var beside f32 data */
+    bn_inputs mixed;
+    bn_make(&mixed, CC_F32, 4, dims, NULL, NULL, NULL, NULL, NULL);
+    for (int i = BN_MEAN_T; i <= BN_VAR_T; i++) {
+        cc_tensor_free(&mixed.t[i]);
+        mixed.t[i] = tensor_of(CC_F16, 1, (int64_t[]){ 2 }, NULL);
+    }
+    CHECK(node.op->infer(&node, mixed.in, 3, out, &e) == CC_OK && out[0].dtype == CC_F32 && out[1].dtype == CC_F16 &&
+          out[2].dtype == CC_F16);
+    bn_free(&b), bn_free(&flat), bn_free(&empty), bn_free(&mixed);
+}
+
+/* Independently: per channel c of random x 3x4x5x2 its 30 values gathered, the one-pass
+ * variance E[x^2] - E[x]^2 (in double, agreeing to rounding), y and the running ones. */
+static void test_training_formula(void)
+{
+    double v[120], sc[4], bi[4], im[4], iv[4];
+    cc_rng rng;
+    cc_rng_seed(&rng, 8);
+    for (int i = 0; i < 120; i++) v[i] = (double)(float)(cc_rng_uniform(&rng) * 3 - 1);
+    for (int c = 0; c < 4; c++) {
+        sc[c] = c - 1.5;
+        bi[c] = 0.25 * c;
+        im[c] = -c;
+        iv[c] = 1 + c;
+    }
+    bn_inputs b;
+    bn_make(&b, CC_F32, 4, (int64_t[]){ 3, 4, 5, 2 }, v, sc, bi, im, iv);
+    cc_node node = make_node();
+    attr_set_text(&node, "training_mode", "1");
+    cc_tensor out[3];
+    cc_golden g[3];
+    CHECK(golden_run(&node, b.in, 3, out, g, NULL) == CC_OK);
+    const double eps = (double)1e-5f, m = (double)0.9f;
+    double worst = 0;
+    for (int c = 0; c < 4; c++) {
+        double vals[30], s = 0, s2 = 0;
+        for (int n = 0; n < 3; n++)
+            for (int k = 0; k < 10; k++) vals[n * 10 + k] = v[(n * 4 + c) * 10 + k];
+        for (int j = 0; j < 30; j++) s += vals[j], s2 += vals[j] * vals[j];
+        double mean = s / 30, var = s2 / 30 - mean * mean;
+        for (int n = 0; n < 3; n++)
+            for (int k = 0; k < 10; k++) {
+                int at = (n * 4 + c) * 10 + k;
+                worst = fmax(worst, fabs(g[0].value[at] - ((v[at] - mean) / sqrt(var + eps) * sc[c] + bi[c])));
+            }
+        worst = fmax(worst, fabs(g[1].value[c] - (im[c] * m + mean * (1 - m))));
+        worst = fmax(worst, fabs(g[2].value[c] - (iv[c] * m + var * (1 - m))));
+    }
+    CHECK(worst < 1e-12);
+    CHECK(g[0].k == 34);
+    cc_golden_free(g, 3);
+    bn_free(&b);
+}
+
 static void test_cost(void)
 {
     static const int64_t dims[4] = { 1, 64, 112, 112 };
@@ -164,6 +268,12 @@ static void test_cost(void)
     node.op->cost(&node, b.in, 1, &out, &flops, &bytes);
     CHECK(flops == 2.0 * 64 * 112 * 112 + 5 * 64);
     CHECK(bytes == 4.0 * (2 * 64 * 112 * 112 + 4 * 64));
+    attr_set_text(&node, "training_mode", "1");
+    cc_tensor outs[3];
+    CHECK(node.op->infer(&node, b.in, 3, outs, NULL) == CC_OK);
+    node.op->cost(&node, b.in, 3, outs, &flops, &bytes);
+    CHECK(flops == 7.0 * 64 * 112 * 112 + 10 * 64);
+    CHECK(bytes == 4.0 * (2 * 64 * 112 * 112 + 6 * 64));
     bn_free(&b);
 }
 
@@ -200,6 +310,8 @@ int main(void)
 {
     test_hand();
     test_rejects();
+    test_training();
+    test_training_formula();
     test_cost();
     test_cases();
     return CC_TEST_RESULT();

@@ -1,6 +1,8 @@
 /* norm.c — cpu kernel of the normalization family: BatchNormalization in inference mode
  * (training_mode = 0): y = (x - mean[c]) * (scale[c] / sqrt(var[c] + epsilon)) + B[c]
- * over x = N x C x spatial (or N x C).
+ * over x = N x C x spatial (or N x C); in training mode the same with the channel's batch
+ * mean and (population) variance, two passes in double, and the running statistics
+ * input * momentum + batch * (1 - momentum) in double, stored in their dtype.
  *
  * The per-channel factor scale / sqrt(var + epsilon) is computed in double and rounded
  * to f32 once, in prepare when scale and var are constants; per element the kernel
@@ -9,7 +11,9 @@
  *
  * LayerNormalization (opset 17) and InstanceNormalization (opset 6): per row (the
  * normalized axes flattened; an (image, channel) plane) a two-pass mean and variance in
- * double, y in f32; Scale and B through targets/lower.c's index maps. */
+ * double, y in f32; Scale and B through targets/lower.c's index maps.
+ * MeanVarianceNormalization (opset 13): the same per group of elements sharing the
+ * statistics (targets/lower.c's groups, as tables of offsets). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +28,7 @@ typedef struct bn_state {
     int64_t c;
     float *mul, *mean, *add;   /* per channel */
     int fixed;                 /* per-channel values made in prepare */
+    int training;              /* training_mode = 1: the batch's statistics */
     float *x, *y;              /* f32 staging of non-f32 data */
 } bn_state;
 
@@ -48,11 +53,8 @@ static double attr_float(const cc_node *node, const char *name, double def)
 static cc_support bn_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, char *reason, size_t n)
 {
     (void)ctx;
+    (void)node;
     (void)out;
-    if (cc_backend_attr_int(node, "training_mode", 0) != 0) {
-        snprintf(reason, n, "BatchNormalization: cpu implements inference only (training_mode=0)");
-        return CC_SUPPORT_NO;
-    }
     for (int i = 0; i <= BN_VAR; i++)
         if (!in[i] || !cc_dtype_is_float(in[i]->dtype)) {
             snprintf(reason, n, "BatchNormalization: cpu needs five float inputs");
@@ -102,6 +104,12 @@ static cc_status bn_prepare(void *ctx, const cc_node *node, const cc_tensor *con
         bn_release(s);
         return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
     }
+    s->training = cc_backend_attr_int(node, "training_mode", 0) == 1;
+    if (s->training) {
+        cc_backend_note("batch statistics per channel, two passes in double");
+        *state = s;
+        return CC_OK;
+    }
     if (in[BN_SCALE]->data && in[BN_B]->data && in[BN_MEAN]->data && in[BN_VAR]->data) {
         bn_params(s, in, (double)(float)attr_float(node, "epsilon", 1e-5));
         s->fixed = 1;
@@ -111,13 +119,61 @@ static cc_status bn_prepare(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
+/* Training mode: per channel the batch mean and variance over N x spatial in double, y in
+ * f32 as in inference, the running statistics where asked for. */
+static cc_status bn_train_run(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out, bn_state *s,
+                              cc_err *err)
+{
+    const cc_tensor *xt = in[BN_X];
+    const float *x = cc_cpu_f32_in(xt, s->x);
+    float *y = out[0].dtype == CC_F32 ? out[0].data : s->y;
+    const int64_t c = s->c, n = xt->shape.dims[0], inner = n * c != 0 ? cc_tensor_numel(xt) / (n * c) : 0;
+    const double eps = (double)(float)attr_float(node, "epsilon", 1e-5), m = (double)(float)attr_float(node, "momentum", 0.9);
+    const double count = (double)(n * inner);
+    int bad = -1;
+#pragma omp parallel for schedule(static) if (n * c * inner > 65536)
+    for (int64_t ch = 0; ch < c; ch++) {
+        double sum = 0, var = 0;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) sum += x[(i * c + ch) * inner + k];
+        const double mean = sum / count;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) {
+                double d = x[(i * c + ch) * inner + k] - mean;
+                var += d * d;
+            }
+        var /= count;
+        if (!(var + eps > 0)) {
+#pragma omp critical
+            bad = (int)ch;
+            continue;
+        }
+        const float a = (float)(cc_load(in[BN_SCALE]->data, in[BN_SCALE]->dtype, (size_t)ch) / sqrt(var + eps));
+        const float b = (float)cc_load(in[BN_B]->data, in[BN_B]->dtype, (size_t)ch), fm = (float)mean;
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t k = 0; k < inner; k++) {
+                int64_t at = (i * c + ch) * inner + k;
+                y[at] = (x[at] - fm) * a + b;
+            }
+        if (n_out > 1)
+            cc_store(out[1].data, out[1].dtype, (size_t)ch,
+                     cc_load(in[BN_MEAN]->data, in[BN_MEAN]->dtype, (size_t)ch) * m + mean * (1 - m));
+        if (n_out > 2)
+            cc_store(out[2].data, out[2].dtype, (size_t)ch,
+                     cc_load(in[BN_VAR]->data, in[BN_VAR]->dtype, (size_t)ch) * m + var * (1 - m));
+    }
+    if (bad >= 0)
+        return cc_err_set(err, CC_ERR_ARG, "BatchNormalization: channel %d has variance + epsilon = 0", bad);
+    if (out[0].dtype != CC_F32) cc_cpu_from_f32(y, out[0].data, out[0].dtype, cc_tensor_numel(&out[0]));
+    return CC_OK;
+}
+
 static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                         void *state, cc_err *err)
 {
     (void)ctx;
-    (void)n_out;
-    (void)err;
     bn_state *s = state;
+    if (s->training) return bn_train_run(node, in, n_out, out, s, err);
     if (!s->fixed) bn_params(s, in, (double)(float)attr_float(node, "epsilon", 1e-5));
     const cc_tensor *xt = in[BN_X];
     const float *x = cc_cpu_f32_in(xt, s->x);
@@ -251,7 +307,82 @@ static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const 
     return CC_OK;
 }
 
+/* ---- MeanVarianceNormalization ------------------------------------------------------------ */
+
+/* The groups (targets/lower.c) as tables: each group's first element and the offsets of a
+ * group's elements from it. */
+typedef struct group_state {
+    cc_lower_groups g;
+    int64_t *base, *off;
+} group_state;
+
+static void group_release(void *state)
+{
+    group_state *s = state;
+    if (!s) return;
+    free(s->base);
+    free(s->off);
+    free(s);
+}
+
+static cc_status group_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)out;
+    group_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    cc_status st = cc_lower_norm_groups(node, &in[0]->shape, &s->g, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    s->base = malloc(sizeof(int64_t) * (size_t)(s->g.groups > 0 ? s->g.groups : 1));
+    s->off = malloc(sizeof(int64_t) * (size_t)(s->g.n > 0 ? s->g.n : 1));
+    if (!s->base || !s->off) {
+        group_release(s);
+        return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for the group tables", node->op->name);
+    }
+    for (int64_t k = 0; k < s->g.groups; k++) s->base[k] = cc_lower_group_base(&s->g, k);
+    for (int64_t j = 0; j < s->g.n; j++) s->off[j] = cc_lower_group_offset(&s->g, j);
+    cc_backend_note("%lld groups of %lld, two passes in double", (long long)s->g.groups, (long long)s->g.n);
+    *state = s;
+    return CC_OK;
+}
+
+/* Per group, two passes in double: the mean, then the mean of squared differences; y =
+ * (x - mean) * inv in float32 with inv = 1 / (sqrt(var) + 1e-9f). */
+static cc_status mvn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)node;
+    (void)n_out;
+    (void)err;
+    const group_state *s = state;
+    const cc_tensor *x = in[0];
+    cc_dtype d = x->dtype;
+    const int64_t n = s->g.n;
+    if (n == 0) return CC_OK;
+#pragma omp parallel for schedule(static) if (s->g.groups * n > (1 << 15))
+    for (int64_t k = 0; k < s->g.groups; k++) {
+        const int64_t b = s->base[k];
+        double sum = 0, var = 0;
+        for (int64_t j = 0; j < n; j++) sum += ln_load(x->data, d, b + s->off[j]);
+        double mean = sum / (double)n;
+        for (int64_t j = 0; j < n; j++) {
+            double dv = ln_load(x->data, d, b + s->off[j]) - mean;
+            var += dv * dv;
+        }
+        float inv = (float)(1.0 / (sqrt(var / (double)n) + (double)1e-9f)), fm = (float)mean;
+        for (int64_t j = 0; j < n; j++) ln_store(out[0].data, d, b + s->off[j], (ln_load(x->data, d, b + s->off[j]) - fm) * inv);
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MeanVarianceNormalization, .prepare = group_prepare, .release = group_release, .run = mvn_run },
     { .op = CC_OP_ID_LRN, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },
     { .op = CC_OP_ID_InstanceNormalization, .prepare = ln_prepare, .release = ln_release, .run = ln_run },

@@ -1,6 +1,7 @@
 /* pool.c — cpu kernels of the pooling family: MaxPool (with the optional Indices output,
  * dilations, storage_order), AveragePool (count_include_pad, ceil_mode) and
- * GlobalAveragePool and GlobalMaxPool, over 1 to 3 spatial dims, OpenMP over (image, channel) planes.
+ * GlobalAveragePool and GlobalMaxPool, over 1 to 3 spatial dims, OpenMP over (image, channel)
+ * planes; MaxUnpool, a scatter in X's order (its indices may cross planes).
  *
  * The output size comes from the op's shape inference; a window is placed at
  * o * stride - pad_begin. MaxPool ignores taps outside the input. AveragePool divides by
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "common.h"
 
 typedef struct pool_state {
@@ -245,7 +247,61 @@ static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const
     return CC_OK;
 }
 
+/* ---- MaxUnpool -------------------------------------------------------------------------- */
+
+typedef struct unpool_state {
+    cc_shape u, y;
+    int same;      /* u == y: an index is the output element itself */
+} unpool_state;
+
+static cc_status unpool_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    unpool_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "MaxUnpool: out of memory");
+    int given = node->n_in > 2 && in[2] != NULL;
+    cc_status st = cc_lower_maxunpool(node, &in[0]->shape, &out[0].shape, given, &s->u, err);
+    if (st) {
+        free(s);
+        return st;
+    }
+    s->y = out[0].shape;
+    s->same = cc_shape_equal(&s->u, &s->y);
+    cc_backend_note("scatter in X's order");
+    *state = s;
+    return CC_OK;
+}
+
+/* The output zeroed, then each value of X copied (its bytes: every float dtype) to the
+ * element its index names, in X's order so that a repeated index keeps the last value. */
+static cc_status unpool_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)node;
+    (void)n_out;
+    const unpool_state *s = state;
+    const size_t es = cc_dtype_size(in[0]->dtype);
+    const int64_t nx = cc_tensor_numel(in[0]), nu = cc_shape_numel(&s->u);
+    const int64_t *ind = in[1]->data;
+    const unsigned char *x = in[0]->data;
+    unsigned char *y = out[0].data;
+    memset(y, 0, (size_t)cc_tensor_numel(&out[0]) * es);
+    for (int64_t k = 0; k < nx; k++) {
+        int64_t at = ind[k];
+        if (at < 0 || at >= nu)
+            return cc_err_set(err, CC_ERR_ARG, "MaxUnpool: I[%lld] = %lld is outside [0, %lld)", (long long)k,
+                              (long long)at, (long long)nu);
+        int64_t o = s->same ? at : cc_lower_maxunpool_place(&s->u, &s->y, at);
+        memcpy(y + (size_t)o * es, x + (size_t)k * es, es);
+    }
+    return CC_OK;
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MaxUnpool, .prepare = unpool_prepare, .release = free, .run = unpool_run },
     { .op = CC_OP_ID_MaxPool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
     { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,

@@ -200,6 +200,17 @@ cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *x, const vo
                               float *mean, float *inv, int64_t rows, int64_t n, float eps, const int32_t *sidx,
                               const int32_t *bidx, int64_t rmod);
 
+/* MeanVarianceNormalization (mode 0) and BatchNormalization in training mode (mode 1) over
+ * groups of n elements (targets/lower.c's groups: element j of group g at base[g] + off[j];
+ * with BatchNormalization the group is the channel): per group the f32 mean and variance
+ * (two passes), then mode 0: y = (x - mean) / (sqrt(var) + eps); mode 1: y = (x - mean) /
+ * sqrt(var + eps) * p[0][g] + p[1][g], and the running statistics where rm and rv are not
+ * NULL: rm[g] = p[2][g] * mom + mean * (1 - mom), rv[g] = p[3][g] * mom + var * (1 - mom). p's
+ * four vectors and rm, rv share x's dtype (p unused and may be NULL in mode 0). */
+cudaError_t cc_cuda_groupnorm(cudaStream_t s, int dtype, const void *x, void *y, const int64_t *base, const int64_t *off,
+                              int64_t groups, int64_t n, int mode, float eps, const void *const *p, void *rm, void *rv,
+                              float mom);
+
 /* LRN across channels (x viewed as images x c x inner): y = x / (bias + alpha / size *
  * the window's sum of squares)^beta, the window floor((size - 1) / 2) channels before and
  * ceil((size - 1) / 2) after, clipped. */
@@ -268,6 +279,27 @@ typedef struct cc_cuda_window {
  * handles i8 and u8. */
 cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, int dtype, const void *x,
                          void *y, const cc_cuda_window *g);
+
+/* MaxPool with its Indices output (int64): per window the first tap in scan order holding
+ * the maximum (the first tap on the input where every tap is -inf) and its flat index into
+ * x, plane * spatial volume plus the spatial offset in row-major order or, with col_major
+ * (storage_order 1), column-major order over the spatial axes. f32, f16, bf16, i8, u8. */
+cudaError_t cc_cuda_maxpool_indices(cudaStream_t s, int dtype, const void *x, void *y, int64_t *ind, int col_major,
+                                    const cc_cuda_window *g);
+
+/* MaxUnpool (ops/pool_unpool.c; targets/lower.h's cc_lower_maxunpool): the output y (rank,
+ * sides y[]) holds the unpooled tensor (sides u[]) in its leading corner. */
+typedef struct cc_cuda_unpool {
+    int rank;
+    int64_t y[8], u[8];
+} cc_cuda_unpool;
+
+/* Unpooled element ind[k] gets x[k] for k < nx, the last k winning where indices repeat (an
+ * index outside the unpooled elements is skipped), every other output element 0: owner (one
+ * int per unpooled element, nx < 2^31) cleared to -1, claimed with atomicMax, then read by
+ * one thread per output element copying elem-byte values (2 or 4). */
+cudaError_t cc_cuda_maxunpool(cudaStream_t s, size_t elem, const void *x, const int64_t *ind, void *y, int *owner,
+                              const cc_cuda_unpool *g, int64_t nx);
 
 /* ConvTranspose of n_img images of c channels into m filters in `group` groups (w is
  * c x m/group x taps): one thread per output, y[o] = sum of x * w over the taps whose input

@@ -82,6 +82,122 @@ extern "C" cudaError_t cc_cuda_pool(cudaStream_t s, int max, int include_pad, in
     return cudaGetLastError();
 }
 
+/* MaxPool with Indices: one thread per output element, the first tap in scan order holding
+ * the maximum (the first tap on the input where every tap is -inf) and its flat index into
+ * x: plane * D*H*W plus the row-major spatial offset, or with col_major the column-major
+ * one over the spatial axes. */
+template <typename T>
+__global__ void maxpool_idx_k(const T *x, T *y, int64_t *ind, int col_major, cc_cuda_window g, int64_t n)
+{
+    const int64_t D = g.in[0], H = g.in[1], W = g.in[2];
+    const int64_t OD = g.out[0], OH = g.out[1], OW = g.out[2];
+    GRID_LOOP(o, n) {
+        int64_t r = o;
+        int64_t ow = r % OW;
+        r /= OW;
+        int64_t oh = r % OH;
+        r /= OH;
+        int64_t od = r % OD;
+        int64_t p = r / OD;
+        const int64_t base = p * D * H * W;
+        float best = -INFINITY;
+        int64_t at = -1, first = -1;
+        for (int64_t kd = 0; kd < g.k[0]; kd++) {
+            int64_t id = od * g.stride[0] - g.pad0[0] + kd * g.dil[0];
+            if (id < 0 || id >= D) continue;
+            for (int64_t kh = 0; kh < g.k[1]; kh++) {
+                int64_t ih = oh * g.stride[1] - g.pad0[1] + kh * g.dil[1];
+                if (ih < 0 || ih >= H) continue;
+                for (int64_t kw = 0; kw < g.k[2]; kw++) {
+                    int64_t iw = ow * g.stride[2] - g.pad0[2] + kw * g.dil[2];
+                    if (iw < 0 || iw >= W) continue;
+                    float v = ldf(x, base + (id * H + ih) * W + iw);
+                    int64_t sp = col_major ? (iw * H + ih) * D + id : (id * H + ih) * W + iw;
+                    if (first < 0) first = sp;
+                    if (v > best) {
+                        best = v;
+                        at = sp;
+                    }
+                }
+            }
+        }
+        stf(y, o, best);
+        ind[o] = base + (at >= 0 ? at : first);
+    }
+}
+
+extern "C" cudaError_t cc_cuda_maxpool_indices(cudaStream_t s, int dtype, const void *x, void *y, int64_t *ind,
+                                               int col_major, const cc_cuda_window *g)
+{
+    int64_t n = g->planes * g->out[0] * g->out[1] * g->out[2];
+    if (n <= 0) return cudaSuccess;
+    unsigned b = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    switch (dtype) {
+    case CC_F32: maxpool_idx_k<<<b, CC_CUDA_THREADS, 0, s>>>((const float *)x, (float *)y, ind, col_major, *g, n); break;
+    case CC_F16: maxpool_idx_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __half *)x, (__half *)y, ind, col_major, *g, n); break;
+    case CC_BF16:
+        maxpool_idx_k<<<b, CC_CUDA_THREADS, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, ind, col_major, *g, n);
+        break;
+    case CC_I8: maxpool_idx_k<<<b, CC_CUDA_THREADS, 0, s>>>((const int8_t *)x, (int8_t *)y, ind, col_major, *g, n); break;
+    case CC_U8: maxpool_idx_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint8_t *)x, (uint8_t *)y, ind, col_major, *g, n); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+/* MaxUnpool: an owner table of the unpooled elements, -1, then claimed by atomicMax from
+ * every element of X (the last in X's order wins), then each output element copies X at
+ * its owner (raw bits) where it lies in the unpooled corner and one owns it, else 0. */
+__global__ void unpool_clear_k(int *owner, int64_t nu)
+{
+    GRID_LOOP(i, nu) owner[i] = -1;
+}
+
+__global__ void unpool_claim_k(const int64_t *ind, int *owner, int64_t nx, int64_t nu)
+{
+    GRID_LOOP(k, nx) {
+        int64_t at = ind[k];
+        if (at >= 0 && at < nu) atomicMax(&owner[at], (int)k);
+    }
+}
+
+template <typename T>
+__global__ void unpool_gather_k(const T *x, T *y, const int *owner, cc_cuda_unpool g, int64_t ny)
+{
+    GRID_LOOP(o, ny) {
+        int64_t rest = o, at = 0, unit = 1;
+        int inside = 1;
+        for (int a = g.rank - 1; a >= 0; a--) {
+            int64_t c = rest % g.y[a];
+            rest /= g.y[a];
+            inside = inside && c < g.u[a];
+            at += c * unit;
+            unit *= g.u[a];
+        }
+        int w = inside ? owner[at] : -1;
+        y[o] = w >= 0 ? x[w] : (T)0;
+    }
+}
+
+extern "C" cudaError_t cc_cuda_maxunpool(cudaStream_t s, size_t elem, const void *x, const int64_t *ind, void *y,
+                                         int *owner, const cc_cuda_unpool *g, int64_t nx)
+{
+    int64_t nu = 1, ny = 1;
+    for (int a = 0; a < g->rank; a++) {
+        nu *= g->u[a];
+        ny *= g->y[a];
+    }
+    if (nu > 0) unpool_clear_k<<<cc_cuda_blocks(nu, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(owner, nu);
+    if (nu > 0 && nx > 0) unpool_claim_k<<<cc_cuda_blocks(nx, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(ind, owner, nx, nu);
+    if (ny > 0) {
+        unsigned b = cc_cuda_blocks(ny, CC_CUDA_THREADS);
+        if (elem == 4) unpool_gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint32_t *)x, (uint32_t *)y, owner, *g, ny);
+        else if (elem == 2) unpool_gather_k<<<b, CC_CUDA_THREADS, 0, s>>>((const uint16_t *)x, (uint16_t *)y, owner, *g, ny);
+        else return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- ConvTranspose ----------------------------------------------------------------------- */
 
 /* One thread per output element: the sum over the channels of the output's group and the

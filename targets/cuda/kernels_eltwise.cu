@@ -639,6 +639,69 @@ extern "C" cudaError_t cc_cuda_layernorm(cudaStream_t s, int dtype, const void *
     return cudaGetLastError();
 }
 
+/* ---- MeanVarianceNormalization, BatchNormalization in training mode -------------------------- */
+
+/* One block per group: element j of group g at base[g] + off[j]; two passes in f32. Mode 0
+ * (MeanVarianceNormalization): y = (x - mean) / (sqrt(var) + eps). Mode 1 (BatchNormalization
+ * training, the group is the channel): y = (x - mean) / sqrt(var + eps) * p[0][g] + p[1][g],
+ * and where rm (rv) is not NULL rm[g] = p[2][g] * mom + mean * (1 - mom) (rv[g] = p[3][g] *
+ * mom + var * (1 - mom)). */
+template <typename T>
+__global__ void groupnorm_k(const T *x, T *y, const int64_t *base, const int64_t *off, int64_t groups, int64_t n,
+                            int mode, float eps, const T *sc, const T *bi, const T *im, const T *iv, T *rm, T *rv,
+                            float mom)
+{
+    __shared__ float sh[32];
+    for (int64_t g = blockIdx.x; g < groups; g += gridDim.x) {
+        const int64_t b = base[g];
+        float sum = 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) sum += ldf(x, b + off[j]);
+        const float mean = block_reduce(sum, 0, sh) / (float)n;
+        float var = 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) {
+            float d = ldf(x, b + off[j]) - mean;
+            var += d * d;
+        }
+        var = block_reduce(var, 0, sh) / (float)n;
+        const float inv = mode ? 1.0f / sqrtf(var + eps) : 1.0f / (sqrtf(var) + eps);
+        const float a = mode ? inv * ldf(sc, g) : inv, c = mode ? ldf(bi, g) : 0.0f;
+        for (int64_t j = threadIdx.x; j < n; j += blockDim.x) stf(y, b + off[j], (ldf(x, b + off[j]) - mean) * a + c);
+        if (mode && threadIdx.x == 0) {
+            if (rm) stf(rm, g, ldf(im, g) * mom + mean * (1.0f - mom));
+            if (rv) stf(rv, g, ldf(iv, g) * mom + var * (1.0f - mom));
+        }
+    }
+}
+
+extern "C" cudaError_t cc_cuda_groupnorm(cudaStream_t s, int dtype, const void *x, void *y, const int64_t *base,
+                                         const int64_t *off, int64_t groups, int64_t n, int mode, float eps,
+                                         const void *const *p, void *rm, void *rv, float mom)
+{
+    if (groups <= 0 || n <= 0) return cudaSuccess;
+    int t = row_threads(n);
+    unsigned g = row_blocks(groups);
+    const void *q[4] = { p ? p[0] : NULL, p ? p[1] : NULL, p ? p[2] : NULL, p ? p[3] : NULL };
+    switch (dtype) {
+    case CC_F32:
+        groupnorm_k<<<g, t, 0, s>>>((const float *)x, (float *)y, base, off, groups, n, mode, eps, (const float *)q[0],
+                                    (const float *)q[1], (const float *)q[2], (const float *)q[3], (float *)rm,
+                                    (float *)rv, mom);
+        break;
+    case CC_F16:
+        groupnorm_k<<<g, t, 0, s>>>((const __half *)x, (__half *)y, base, off, groups, n, mode, eps, (const __half *)q[0],
+                                    (const __half *)q[1], (const __half *)q[2], (const __half *)q[3], (__half *)rm,
+                                    (__half *)rv, mom);
+        break;
+    case CC_BF16:
+        groupnorm_k<<<g, t, 0, s>>>((const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, base, off, groups, n, mode, eps,
+                                    (const __nv_bfloat16 *)q[0], (const __nv_bfloat16 *)q[1], (const __nv_bfloat16 *)q[2],
+                                    (const __nv_bfloat16 *)q[3], (__nv_bfloat16 *)rm, (__nv_bfloat16 *)rv, mom);
+        break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* ---- LRN ------------------------------------------------------------------------------------ */
 
 /* One thread per element: the window's sum of squares across channels in f32, then

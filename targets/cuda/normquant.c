@@ -1,9 +1,11 @@
 /* normquant.c — cuda kernels of BatchNormalization (inference: per channel
  * y = (x - mean) * a + b with a = scale / sqrt(var + epsilon), folded once in prepare when
- * the four parameters are constants, else per run on the device) and of QuantizeLinear /
+ * the four parameters are constants, else per run on the device; training mode: a block
+ * per channel computing the batch's statistics, the groups kernel) and of QuantizeLinear /
  * DequantizeLinear (per tensor or per axis; scales and zero points read from device
  * memory by the kernel, so they need not be constants); LayerNormalization and
- * InstanceNormalization one block per row. */
+ * InstanceNormalization one block per row, MeanVarianceNormalization one block per group
+ * (targets/lower.c's groups). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,53 @@
 
 #include "../lower.h"
 #include "cuda_internal.h"
+
+/* ---- MeanVarianceNormalization (and BatchNormalization's training mode) ------------------- */
+
+/* targets/lower.c's groups as two device tables: each group's first element, the offsets
+ * within a group. */
+typedef struct group_state {
+    cc_lower_groups g;
+    int64_t *tables;   /* base[groups], then off[n] */
+} group_state;
+
+static void group_release(void *state)
+{
+    group_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->tables);
+    free(s);
+}
+
+static cc_status group_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                               const cc_tensor *out, void **state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    (void)out;
+    group_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    cc_status st = cc_lower_norm_groups(node, &in[0]->shape, &s->g, err);
+    size_t count = st ? 0 : (size_t)(s->g.groups + s->g.n);
+    int64_t *host = st ? NULL : malloc(sizeof *host * (count ? count : 1));
+    if (!st && !host) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for the group tables", node->op->name);
+    for (int64_t k = 0; !st && k < s->g.groups; k++) host[k] = cc_lower_group_base(&s->g, k);
+    for (int64_t j = 0; !st && j < s->g.n; j++) host[s->g.groups + j] = cc_lower_group_offset(&s->g, j);
+    void *buf = NULL;
+    if (!st) st = cc_cuda_alloc(sizeof *host * (count ? count : 1), &buf, "group tables", err);
+    if (!st) {
+        s->tables = buf;
+        st = cc_cuda_put(c, s->tables, host, sizeof *host * count, "group tables", err);
+    }
+    free(host);
+    if (st) {
+        group_release(s);
+        return st;
+    }
+    cc_backend_note("block per group, %lld groups of %lld", (long long)s->g.groups, (long long)s->g.n);
+    *state = s;
+    return CC_OK;
+}
 
 /* ---- BatchNormalization ------------------------------------------------------------------ */
 
@@ -21,6 +70,7 @@ typedef struct bn_state {
     int folded;      /* fold computed in prepare */
     double eps;
     int64_t outer, channels, inner;
+    group_state *train;  /* training_mode = 1: the channels as groups */
 } bn_state;
 
 static cc_support bn_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
@@ -28,9 +78,13 @@ static cc_support bn_supports(void *ctx, const cc_node *node, const cc_tensor *c
 {
     (void)ctx;
     (void)out;
-    if (cc_attr_i(node, "training_mode") != 0) {
-        snprintf(reason, n, "BatchNormalization: cuda has no kernel for training_mode=1 yet");
-        return CC_SUPPORT_NO;
+    if (cc_attr_i(node, "training_mode") == 1) {
+        for (int i = BN_X; i <= BN_VAR; i++)
+            if (!in[i] || !cc_dtype_is_float(in[i]->dtype) || in[i]->dtype != in[BN_X]->dtype) {
+                snprintf(reason, n, "BatchNormalization: cuda's training kernel takes five inputs of one float dtype");
+                return CC_SUPPORT_NO;
+            }
+        return CC_SUPPORT_YES;
     }
     for (int i = BN_X; i <= BN_VAR; i++)
         if (!in[i] || !cc_dtype_is_float(in[i]->dtype)) {
@@ -45,6 +99,7 @@ static void bn_release(void *state)
     bn_state *s = state;
     if (!s) return;
     cc_cuda_free(s->fold);
+    group_release(s->train);
     free(s);
 }
 
@@ -59,6 +114,17 @@ static cc_status bn_prepare(void *ctx, const cc_node *node, const cc_tensor *con
     bn_state *s = calloc(1, sizeof *s);
     float *host = NULL;
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "BatchNormalization: out of memory");
+    if (cc_attr_i(node, "training_mode") == 1) { /* a block per channel, the batch's statistics */
+        void *g = NULL;
+        cc_status gs = group_prepare(ctx, node, in, n_out, out, &g, err);
+        if (gs) {
+            free(s);
+            return gs;
+        }
+        s->train = g;
+        *state = s;
+        return CC_OK;
+    }
     s->eps = (double)(float)cc_attr_f(node, "epsilon");
     s->outer = x->dims[0];
     s->channels = x->dims[1];
@@ -106,6 +172,15 @@ static cc_status bn_run(void *ctx, const cc_node *node, const cc_tensor *const *
     (void)n_out;
     bn_state *s = state;
     cc_status st;
+    if (s->train) {
+        const group_state *g = s->train;
+        const void *p[4] = { in[BN_SCALE]->data, in[BN_B]->data, in[BN_MEAN]->data, in[BN_VAR]->data };
+        return cc_cuda_check(cc_cuda_groupnorm(c->stream, in[BN_X]->dtype, in[BN_X]->data, out[0].data, g->tables,
+                                               g->tables + g->g.groups, g->g.groups, g->g.n, 1,
+                                               (float)cc_attr_f(node, "epsilon"), p, n_out > 1 ? out[1].data : NULL,
+                                               n_out > 2 ? out[2].data : NULL, (float)cc_attr_f(node, "momentum")),
+                             node->op->name, err);
+    }
     if (!s->folded &&
         (st = cc_cuda_check(cc_cuda_bn_fold(c->stream, in[BN_SCALE]->dtype, in[BN_SCALE]->data,
                                             in[BN_B]->data, in[BN_MEAN]->dtype, in[BN_MEAN]->data,
@@ -298,6 +373,17 @@ static cc_status ln_run(void *ctx, const cc_node *node, const cc_tensor *const *
                          node->op->name, err);
 }
 
+static cc_status mvn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const group_state *s = state;
+    return cc_cuda_check(cc_cuda_groupnorm(c->stream, in[0]->dtype, in[0]->data, out[0].data, s->tables,
+                                           s->tables + s->g.groups, s->g.groups, s->g.n, 0, 1e-9f, NULL, NULL, NULL, 0),
+                         node->op->name, err);
+}
+
 static cc_status lrn_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
                          void *state, cc_err *err)
 {
@@ -347,6 +433,8 @@ static cc_status dql_run(void *ctx, const cc_node *node, const cc_tensor *const 
 }
 
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MeanVarianceNormalization, .supports = float_only, .prepare = group_prepare,
+      .release = group_release, .run = mvn_run },
     { .op = CC_OP_ID_LRN, .supports = float_only, .run = lrn_run },
     { .op = CC_OP_ID_LayerNormalization, .supports = float_only, .prepare = ln_prepare, .release = ln_release,
       .run = ln_run },

@@ -1,5 +1,5 @@
-/* pool.c — cuda kernels of the pooling family: MaxPool, AveragePool and
- * GlobalAveragePool.
+/* pool.c — cuda kernels of the pooling family: MaxPool (with its optional Indices output),
+ * AveragePool, GlobalAveragePool, GlobalMaxPool and MaxUnpool (an owner table, below).
  *
  * cudnnPoolingForward runs a MaxPool/AveragePool node where its semantics are ONNX's
  * exactly: f32 or f16 data, no dilation, the same padding at both ends of every axis and
@@ -8,7 +8,9 @@
  * inside the padded input, AVERAGE_COUNT_INCLUDE_PADDING divides by the window volume and
  * AVERAGE_COUNT_EXCLUDE_PADDING by the taps on real elements, as ONNX does. Every other
  * node (dilations, ceil_mode windows that overhang, asymmetric pads, bf16, i8/u8 MaxPool)
- * runs the project's direct kernel, which implements the ONNX definition tap by tap.
+ * runs the project's direct kernel, which implements the ONNX definition tap by tap. A
+ * MaxPool that asks for Indices runs a direct kernel that writes both outputs (cuDNN's
+ * pooling has no indices); without them nothing changes.
  * GlobalAveragePool and GlobalMaxPool are a mean and a maximum over the spatial dims (the
  * reduction kernel). */
 #include <limits.h>
@@ -16,10 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lower.h"
 #include "cuda_internal.h"
 
 typedef struct pool_state {
     int max, include_pad;
+    int indices, col_major;          /* MaxPool's Indices output asked for; storage_order */
     cc_cuda_window win;
     cudnnPoolingDescriptor_t pd;     /* non-NULL: cudnnPoolingForward */
     cudnnTensorDescriptor_t xd, yd;
@@ -89,7 +93,6 @@ static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *c
                               int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
     (void)ctx;
-    (void)n_out;
     const char *op = node->op->name;
     const cc_shape *x = &in[0]->shape;
     const cc_attr_value *ks = cc_attr_get(node, "kernel_shape");
@@ -100,11 +103,13 @@ static cc_status pool_prepare(void *ctx, const cc_node *node, const cc_tensor *c
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", op);
     s->max = strcmp(op, "MaxPool") == 0;
     s->include_pad = !s->max && cc_attr_i(node, "count_include_pad") != 0;
+    s->indices = s->max && n_out > 1;
+    s->col_major = s->indices && cc_attr_i(node, "storage_order") != 0;
     cc_status st = cc_cuda_window_make(node, x, ks->ints, &out[0].shape, &s->win, err);
     if (st) goto fail;
     cc_dtype d = in[0]->dtype;
-    if (!dnn_exact(s, d, x, &out[0].shape)) {
-        cc_backend_note("cuda direct kernel");
+    if (s->indices || !dnn_exact(s, d, x, &out[0].shape)) {
+        cc_backend_note(s->indices ? "cuda direct kernel with indices" : "cuda direct kernel");
         *state = s;
         return CC_OK;
     }
@@ -170,6 +175,10 @@ static cc_status pool_run(void *ctx, const cc_node *node, const cc_tensor *const
                                                      s->yd, out[0].data),
                                  node->op->name, err);
     }
+    if (s->indices)
+        return cc_cuda_check(cc_cuda_maxpool_indices(c->stream, in[0]->dtype, in[0]->data, out[0].data,
+                                                     (int64_t *)out[1].data, s->col_major, &s->win),
+                             node->op->name, err);
     return cc_cuda_check(cc_cuda_pool(c->stream, s->max, s->include_pad, in[0]->dtype, in[0]->data,
                                       out[0].data, &s->win),
                          node->op->name, err);
@@ -226,7 +235,74 @@ static cc_status gap_run(void *ctx, const cc_node *node, const cc_tensor *const 
                          node->op->name, err);
 }
 
+/* ---- MaxUnpool --------------------------------------------------------------------------- */
+
+typedef struct unpool_state {
+    cc_cuda_unpool g;
+    int *owner;        /* one int per unpooled element */
+} unpool_state;
+
+static cc_support unpool_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if (!cc_dtype_is_float(in[0]->dtype) || in[0]->shape.rank > 8 || cc_tensor_numel(in[0]) > INT_MAX) {
+        snprintf(reason, n, "%s: cuda unpools f32, f16 or bf16 of rank <= 8 and under 2^31 values", node->op->name);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+static void unpool_release(void *state)
+{
+    unpool_state *s = state;
+    if (!s) return;
+    cc_cuda_free(s->owner);
+    free(s);
+}
+
+static cc_status unpool_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
+                                const cc_tensor *out, void **state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    cc_shape u;
+    cc_status st = cc_lower_maxunpool(node, &in[0]->shape, &out[0].shape, node->n_in > 2 && in[2] != NULL, &u, err);
+    if (st) return st;
+    unpool_state *s = calloc(1, sizeof *s);
+    if (!s) return cc_err_set(err, CC_ERR_NOMEM, "MaxUnpool: out of memory");
+    s->g.rank = u.rank;
+    for (int a = 0; a < u.rank; a++) {
+        s->g.u[a] = u.dims[a];
+        s->g.y[a] = out[0].shape.dims[a];
+    }
+    void *buf = NULL;
+    int64_t nu = cc_shape_numel(&u);
+    if ((st = cc_cuda_alloc(sizeof(int) * (size_t)(nu > 0 ? nu : 1), &buf, "MaxUnpool owners", err))) {
+        free(s);
+        return st;
+    }
+    s->owner = buf;
+    cc_backend_note("owner table: atomicMax claims, then a gather");
+    *state = s;
+    return CC_OK;
+}
+
+static cc_status unpool_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                            void *state, cc_err *err)
+{
+    cc_cuda_ctx *c = ctx;
+    (void)n_out;
+    const unpool_state *s = state;
+    return cc_cuda_check(cc_cuda_maxunpool(c->stream, cc_dtype_size(in[0]->dtype), in[0]->data, in[1]->data, out[0].data,
+                                           s->owner, &s->g, cc_tensor_numel(in[0])),
+                         node->op->name, err);
+}
+
 static const cc_kernel kernels[] = {
+    { .op = CC_OP_ID_MaxUnpool, .supports = unpool_supports, .prepare = unpool_prepare, .release = unpool_release,
+      .run = unpool_run },
     { .op = CC_OP_ID_MaxPool, .supports = pool_supports, .prepare = pool_prepare, .release = pool_release,
       .run = pool_run },
     { .op = CC_OP_ID_AveragePool, .supports = pool_supports, .prepare = pool_prepare,

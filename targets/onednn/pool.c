@@ -10,7 +10,9 @@
  * maximum) and for AveragePool with count_include_pad = 0 (oneDNN divides by the taps on
  * real input). With count_include_pad = 1, oneDNN divides by the kernel volume, ONNX by
  * the taps inside the padded input: the two agree unless a window reaches past the
- * padded input, which such nodes report as unsupported. */
+ * padded input, which such nodes report as unsupported. MaxPool's Indices output is
+ * declined: oneDNN's max-pooling workspace (forward_training) records the winning tap of
+ * each window for the backward pass, in its own encoding, not ONNX's flat index. */
 #include "onednn.h"
 
 #include <stdio.h>
@@ -71,6 +73,11 @@ static cc_status window_pool(cc_onednn_build *b, cc_err *err)
     int nsp = x->shape.rank - 2;
     if (nsp < 1 || nsp > 3)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: oneDNN pooling takes 1 to 3 spatial axes", op);
+    if (is_max && b->node->n_out > 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                          "MaxPool: oneDNN has no Indices output (its max-pooling workspace, for the training "
+                          "backward pass, holds each window's tap in its own layout, not ONNX's flat index into "
+                          "the input)");
     const cc_attr_value *ks = cc_attr_get(b->node, "kernel_shape");
     cc_window w;
     cc_status st = cc_window_resolve(b->node, nsp, x->shape.dims + 2, ks->ints, &w, err);

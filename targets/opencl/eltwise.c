@@ -252,10 +252,7 @@ static cc_support bn_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *
 {
     (void)c;
     (void)out;
-    if (cc_attr_i(node, "training_mode") != 0 || node->n_out != 1) {
-        snprintf(reason, n, "opencl: BatchNormalization runs in inference mode only");
-        return CC_SUPPORT_NO;
-    }
+    if (cc_attr_i(node, "training_mode") == 1) return cc_ocl_bn_train_supports(node, in, reason, n);
     if (!is_float(in[BN_X]->dtype)) {
         snprintf(reason, n, "opencl: no BatchNormalization kernel for %s", cc_dtype_name(in[BN_X]->dtype));
         return CC_SUPPORT_NO;
@@ -268,9 +265,11 @@ static cc_support bn_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *
     return CC_SUPPORT_YES;
 }
 
-/* y = x * a + (b - mean * a) with a = scale / sqrt(var + epsilon), folded in double. */
+/* Inference: y = x * a + (b - mean * a) with a = scale / sqrt(var + epsilon), folded in
+ * double; training mode: reduce.c's kernel with the batch's statistics. */
 static cc_status bn_prepare(ocl_build *b, cc_err *err)
 {
+    if (cc_attr_i(b->node, "training_mode") == 1) return cc_ocl_bn_train_prepare(b, err);
     const cc_tensor *x = b->in[BN_X];
     int64_t ch = x->shape.dims[1], inner = 1;
     for (int d = 2; d < x->shape.rank; d++) inner *= x->shape.dims[d];

@@ -191,6 +191,11 @@ void cc_ocl_note(ocl_build *b, const char *fmt, ...) __attribute__((format(print
 /* Appends to the node's plan note (truncated at OCL_NOTE_MAX). */
 void cc_ocl_note_append(ocl_build *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---- BatchNormalization's training mode (reduce.c), for eltwise.c's entry of the op ------ */
+
+cc_support cc_ocl_bn_train_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n);
+cc_status cc_ocl_bn_train_prepare(ocl_build *b, cc_err *err);
+
 /* ---- GEMM launches (matmul.c), shared with the convolutions ---------------------------- */
 
 /* C = alpha * A @ B + beta * bias over a batch of products; A's element (m, k) is

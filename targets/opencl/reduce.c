@@ -2,8 +2,8 @@
  * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten Reduce* ops over
  * any set of axes (keepdims either way; the axes shared with the other backends in
  * targets/lower.c), GlobalAveragePool and GlobalMaxPool as a mean and a maximum over the
- * spatial axes, Softmax, LogSoftmax and Hardmax along one axis and LayerNormalization per
- * row (kernels/reduce.cl), ArgMax, ArgMin, CumSum and TopK (kernels/axis.cl). One
+ * spatial axes, Softmax, LogSoftmax and Hardmax along one axis, LayerNormalization per
+ * row and MeanVarianceNormalization per group (kernels/reduce.cl), ArgMax, ArgMin, CumSum and TopK (kernels/axis.cl). One
  * work-item per output element (per row for the softmaxes); adjacent kept and reduced
  * dimensions are merged first, so a reduction over contiguous trailing axes is one
  * strided loop. */
@@ -364,7 +364,108 @@ static cc_status topk_prepare(ocl_build *b, cc_err *err)
                        err);
 }
 
+/* The groups of MeanVarianceNormalization and BatchNormalization's training mode
+ * (targets/lower.c) as two constant int tables, each group's first element and the
+ * offsets within a group, in slots *bs and *os. */
+static cc_status group_tables(ocl_build *b, const cc_lower_groups *g, int *bs, int *os, cc_err *err)
+{
+    int32_t *base = malloc(sizeof *base * (size_t)(g->groups > 0 ? g->groups : 1));
+    int32_t *off = malloc(sizeof *off * (size_t)(g->n > 0 ? g->n : 1));
+    cc_status st = CC_OK;
+    if (!base || !off) st = cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory for the group tables", b->node->op->name);
+    for (int64_t k = 0; !st && k < g->groups; k++) base[k] = (int32_t)cc_lower_group_base(g, k);
+    for (int64_t j = 0; !st && j < g->n; j++) off[j] = (int32_t)cc_lower_group_offset(g, j);
+    if (!st) st = cc_ocl_const(b, base, sizeof *base * (size_t)(g->groups > 0 ? g->groups : 1), bs, err);
+    if (!st) st = cc_ocl_const(b, off, sizeof *off * (size_t)(g->n > 0 ? g->n : 1), os, err);
+    free(base);
+    free(off);
+    return st;
+}
+
+/* MeanVarianceNormalization: kernels/reduce.cl's mvn, one work-item per group. */
+static cc_status mvn_prepare(ocl_build *b, cc_err *err)
+{
+    cc_lower_groups g;
+    cc_status st = cc_lower_norm_groups(b->node, &b->in[0]->shape, &g, err);
+    if (st) return st;
+    const char *sfx = cc_ocl_suffix(b->in[0]->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "mvn_%s", sfx);
+    cc_ocl_note(b, "%s, %lld groups of %lld%s", name, (long long)g.groups, (long long)g.n,
+                cc_ocl_storage_note(b->in[0]->dtype));
+    if (g.groups == 0 || g.n == 0) return CC_OK;
+    int bs, os;
+    if ((st = group_tables(b, &g, &bs, &os, err))) return st;
+    ocl_launch *l;
+    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    cc_ocl_arg_mem(l, bs);
+    cc_ocl_arg_mem(l, os);
+    cc_ocl_arg_int(l, g.groups);
+    cc_ocl_arg_int(l, g.n);
+    cc_ocl_arg_float(l, 1e-9f);
+    cc_ocl_range1(l, (size_t)g.groups, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    return CC_OK;
+}
+
+/* BatchNormalization in training mode (eltwise.c's entry sends it here): kernels/reduce.cl's
+ * bn_train, one work-item per channel; scale, B, input_mean and input_var of x's dtype,
+ * constant or not. */
+cc_support cc_ocl_bn_train_supports(const cc_node *node, const cc_tensor *const *in, char *reason, size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
+        snprintf(reason, n, "opencl: no BatchNormalization kernel for %s", cc_dtype_name(d));
+        return CC_SUPPORT_NO;
+    }
+    for (int i = 1; i <= 4; i++)
+        if (!in[i] || in[i]->dtype != d) {
+            snprintf(reason, n, "opencl: BatchNormalization's training kernel takes scale, B, input_mean and input_var "
+                     "of x's dtype %s", cc_dtype_name(d));
+            return CC_SUPPORT_NO;
+        }
+    if (node->n_out < 1 || node->n_out > 3) {
+        snprintf(reason, n, "opencl: BatchNormalization with %d outputs", node->n_out);
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
+cc_status cc_ocl_bn_train_prepare(ocl_build *b, cc_err *err)
+{
+    const cc_tensor *x = b->in[0];
+    const int64_t n = x->shape.dims[0], c = x->shape.dims[1];
+    const int64_t inner = n * c != 0 ? cc_tensor_numel(x) / (n * c) : 0;
+    const char *sfx = cc_ocl_suffix(x->dtype);
+    char prog[32], name[32];
+    snprintf(prog, sizeof prog, "reduce_%s", sfx);
+    snprintf(name, sizeof name, "bn_train_%s", sfx);
+    cc_ocl_note(b, "%s, a work-item per channel of %lld%s", name, (long long)(n * inner), cc_ocl_storage_note(x->dtype));
+    if (c == 0 || n * inner == 0) return CC_OK;
+    ocl_launch *l;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
+    const int outs = b->node->n_out;
+    /* x, y, the four parameters, the running statistics (y's slot where not asked for) */
+    cc_ocl_arg_mem(l, b->in_slot[0]);
+    cc_ocl_arg_mem(l, b->out_slot[0]);
+    for (int i = 1; i <= 4; i++) cc_ocl_arg_mem(l, b->in_slot[i]);
+    cc_ocl_arg_mem(l, outs > 1 ? b->out_slot[1] : b->out_slot[0]);
+    cc_ocl_arg_mem(l, outs > 2 ? b->out_slot[2] : b->out_slot[0]);
+    cc_ocl_arg_int(l, n);
+    cc_ocl_arg_int(l, c);
+    cc_ocl_arg_int(l, inner);
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "epsilon"));
+    cc_ocl_arg_float(l, (float)cc_attr_f(b->node, "momentum"));
+    cc_ocl_arg_int(l, outs);
+    cc_ocl_range1(l, (size_t)c, cc_ocl_wg_limit(b, l, REDUCE_WG));
+    return CC_OK;
+}
+
 static const ocl_op reduce_ops[] = {
+    { CC_OP_ID_MeanVarianceNormalization, reduce_supports, mvn_prepare },
     { CC_OP_ID_NegativeLogLikelihoodLoss, reduce_supports, loss_prepare },
     { CC_OP_ID_SoftmaxCrossEntropyLoss, reduce_supports, loss_prepare },
     { CC_OP_ID_LRN, reduce_supports, lrn_prepare },

@@ -1,6 +1,7 @@
-/* test_cpu_pool.c — the cpu backend's MaxPool, AveragePool and GlobalAveragePool: hand
- * examples (ceil_mode with count_include_pad both ways, dilated max pooling, the Indices
- * output in both storage orders, f16 data) and every quick case through the cpu target's
+/* test_cpu_pool.c — the cpu backend's MaxPool, AveragePool, GlobalAveragePool,
+ * GlobalMaxPool and MaxUnpool: hand examples (ceil_mode with count_include_pad both ways,
+ * dilated max pooling, the Indices output in both storage orders, f16 data, unpooling with
+ * a repeated index and into a larger output_shape) and every quick case through the cpu target's
  * vtable against the golden model. */
 #include "cpu_sweep.h"
 
@@ -121,13 +122,45 @@ static void test_global_average(void)
     free(y.data);
 }
 
+/* MaxUnpool: x = [1 2 3 4] at [5 5 13 0] of a 1x1x4x4 unpooling (k 2, s 2): element 5 keeps
+ * the later 2; with output_shape 1x1x5x5 the 4 x 4 sits in the corner, so 13 (row 3,
+ * column 1) lands at 3 * 5 + 1 = 16. An index past the 16 unpooled elements is refused. */
+static void test_maxunpool(void)
+{
+    cc_tensor x = tensor_make(CC_F32, 4, (int64_t[]){ 1, 1, 2, 2 }, (double[]){ 1, 2, 3, 4 });
+    cc_tensor ind = tensor_make(CC_I64, 4, (int64_t[]){ 1, 1, 2, 2 }, (double[]){ 5, 5, 13, 0 });
+    cc_tensor os = tensor_make(CC_I64, 1, (int64_t[]){ 4 }, (double[]){ 1, 1, 5, 5 });
+    cc_tensor y = tensor_make(CC_F32, 4, (int64_t[]){ 1, 1, 4, 4 }, NULL);
+    cc_tensor y5 = tensor_make(CC_F32, 4, (int64_t[]){ 1, 1, 5, 5 }, NULL);
+    const cc_tensor *in[3] = { &x, &ind, &os };
+    cc_err e = { 0 };
+    cc_node n = node_make("MaxUnpool", 2, 1);
+    node_set_ints(&n, "kernel_shape", 2, (int64_t[]){ 2, 2 });
+    node_set_ints(&n, "strides", 2, (int64_t[]){ 2, 2 });
+    CHECK_OK(kernel_call(F, &n, in, 1, &y, &e));
+    const float *yv = y.data;
+    CHECK(yv[0] == 4 && yv[5] == 2 && yv[13] == 3);
+    float sum = 0;
+    for (int i = 0; i < 16; i++) sum += yv[i];
+    CHECK(sum == 9 && guard_ok(&y));
+    n.n_in = 3;
+    CHECK_OK(kernel_call(F, &n, in, 1, &y5, &e));
+    const float *v5 = y5.data;
+    CHECK(v5[0] == 4 && v5[6] == 2 && v5[16] == 3 && guard_ok(&y5));
+    n.n_in = 2;
+    ((int64_t *)ind.data)[1] = 16;
+    CHECK(kernel_call(F, &n, in, 1, &y, &e) == CC_ERR_ARG && strstr(e.msg, "I[1] = 16 is outside [0, 16)"));
+    free(x.data), free(ind.data), free(os.data), free(y.data), free(y5.data);
+}
+
 int main(void)
 {
     test_maxpool();
     test_maxpool_indices();
     test_averagepool_ceil();
     test_global_average();
-    static const char *const ops[] = { "MaxPool", "AveragePool", "GlobalAveragePool" };
-    sweep_ops(ops, 3);
+    test_maxunpool();
+    static const char *const ops[] = { "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "MaxUnpool" };
+    sweep_ops(ops, 5);
     return CC_TEST_RESULT();
 }

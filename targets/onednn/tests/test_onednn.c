@@ -30,10 +30,12 @@ static int isa_has(void *ctx, dnnl_cpu_isa_t isa)
 }
 
 /* (op, dtype) pairs whose quick cases the backend maps with no caveat on any ISA: every
- * one of them must be claimed (f32 broadly; int8 pooling and i64 Transpose). */
+ * one of them must be claimed (f32 broadly; int8 pooling and i64 Transpose), but for
+ * MaxPool asking for Indices, which oneDNN has not. */
+#define NO_INDICES "outputs=2"
 /* clang-format off */
 static const sweep_must_claim must[] = {
-    { CC_OP_ID_Conv, CC_F32 },                { CC_OP_ID_MaxPool, CC_F32 },
+    { CC_OP_ID_Conv, CC_F32 },                { CC_OP_ID_MaxPool, CC_F32, NO_INDICES },
     { CC_OP_ID_GlobalAveragePool, CC_F32 },   { CC_OP_ID_Relu, CC_F32 },
     { CC_OP_ID_LeakyRelu, CC_F32 },           { CC_OP_ID_BatchNormalization, CC_F32 },
     { CC_OP_ID_Sigmoid, CC_F32 },             { CC_OP_ID_Tanh, CC_F32 },
@@ -46,7 +48,7 @@ static const sweep_must_claim must[] = {
     { CC_OP_ID_Gemm, CC_F32 },                { CC_OP_ID_MatMul, CC_F32 },
     { CC_OP_ID_Flatten, CC_F32 },             { CC_OP_ID_Reshape, CC_F32 },
     { CC_OP_ID_Transpose, CC_F32 },           { CC_OP_ID_Concat, CC_F32 },
-    { CC_OP_ID_MaxPool, CC_I8 },              { CC_OP_ID_MaxPool, CC_U8 },
+    { CC_OP_ID_MaxPool, CC_I8, NO_INDICES },  { CC_OP_ID_MaxPool, CC_U8, NO_INDICES },
     { CC_OP_ID_Transpose, CC_I64 },
     { CC_OP_ID_ReduceMin, CC_F32 },           { CC_OP_ID_ReduceSum, CC_F32 },
     { CC_OP_ID_ReduceProd, CC_F32 },          { CC_OP_ID_ReduceL1, CC_F32 },

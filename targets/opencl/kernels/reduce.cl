@@ -229,6 +229,62 @@ kernel void KN(loss)(global const TY *restrict x, global const int *restrict t32
     else if (reduction == 2) ST(y, 0, total / den);
 }
 
+/* MeanVarianceNormalization: one work-item per group of n elements, element j of group k
+ * at base[k] + off[j] (targets/lower.c's groups as tables); two passes in f32, the mean,
+ * then the mean of squared differences; y = (x - mean) * (1 / (sqrt(var) + eps)). */
+kernel void KN(mvn)(global const TY *restrict x, global TY *restrict y, global const int *restrict base,
+                    global const int *restrict off, int groups, int n, float eps)
+{
+    int k = get_global_id(0);
+    if (k >= groups) return;
+    const int b = base[k];
+    float sum = 0.0f, var = 0.0f;
+    for (int j = 0; j < n; j++) sum += LD(x, b + off[j]);
+    const float mean = sum / (float)n;
+    for (int j = 0; j < n; j++) {
+        float d = LD(x, b + off[j]) - mean;
+        var += d * d;
+    }
+    const float inv = 1.0f / (sqrt(var / (float)n) + eps);
+    for (int j = 0; j < n; j++) ST(y, b + off[j], (LD(x, b + off[j]) - mean) * inv);
+}
+
+/* BatchNormalization in training mode: one work-item per channel ch of x (n x c x inner),
+ * two passes in f32 over its n * inner elements, the mean, then the mean of squared
+ * differences (the population variance); y = (x - mean) * (scale / sqrt(var + eps)) + b;
+ * with outs > 1 running_mean = input_mean * mom + mean * (1 - mom), with outs > 2
+ * running_var likewise. The parameters and running statistics share x's storage type. */
+kernel void KN(bn_train)(global const TY *restrict x, global TY *restrict y, global const TY *restrict sc,
+                         global const TY *restrict bb, global const TY *restrict im, global const TY *restrict iv,
+                         global TY *restrict rm, global TY *restrict rv, int n, int c, int inner, float eps, float mom,
+                         int outs)
+{
+    int ch = get_global_id(0);
+    if (ch >= c) return;
+    const float count = (float)n * (float)inner;
+    float sum = 0.0f, var = 0.0f;
+    for (int i = 0; i < n; i++) {
+        const long row = ((long)i * c + ch) * inner;
+        for (int k = 0; k < inner; k++) sum += LD(x, row + k);
+    }
+    const float mean = sum / count;
+    for (int i = 0; i < n; i++) {
+        const long row = ((long)i * c + ch) * inner;
+        for (int k = 0; k < inner; k++) {
+            float d = LD(x, row + k) - mean;
+            var += d * d;
+        }
+    }
+    var /= count;
+    const float a = LD(sc, ch) / sqrt(var + eps), b = LD(bb, ch);
+    for (int i = 0; i < n; i++) {
+        const long row = ((long)i * c + ch) * inner;
+        for (int k = 0; k < inner; k++) ST(y, row + k, (LD(x, row + k) - mean) * a + b);
+    }
+    if (outs > 1) ST(rm, ch, LD(im, ch) * mom + mean * (1.0f - mom));
+    if (outs > 2) ST(rv, ch, LD(iv, ch) * mom + var * (1.0f - mom));
+}
+
 #else /* integer copies */
 
 #define REDUCE_INT_KERNEL(NAME, INIT, BODY) REDUCE_KERNEL_OF(NAME, ulong, INIT, BODY, y[i] = (TY)acc)
