@@ -176,7 +176,8 @@ typedef struct cc_onednn_family {
 extern const cc_onednn_family cc_onednn_family_conv;    /* Conv, ConvInteger, QLinearConv */
 extern const cc_onednn_family cc_onednn_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
 extern const cc_onednn_family cc_onednn_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
-extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div */
+extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div, Min, Max, Sum,
+                                                           Mean, PRelu, comparisons, And, Or, Xor, Not */
 extern const cc_onednn_family cc_onednn_family_reduce;  /* Softmax, ReduceMean/Max, BatchNormalization */
 extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Identity, Dropout, Squeeze, Unsqueeze, Transpose, Concat, Slice */
 extern const cc_onednn_family cc_onednn_family_resize;  /* Resize */
