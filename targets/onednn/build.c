@@ -267,9 +267,8 @@ cc_status cc_onednn_mem_const(cc_onednn_build *b, int i, const dnnl_memory_desc_
     return mem_create(b, md, b->in[i]->data, mem, err);
 }
 
-/* A memory over the data of memory `of` (which owns its buffer), seen through md. */
-static cc_status mem_view(cc_onednn_build *b, dnnl_memory_t of, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
-                          cc_err *err)
+cc_status cc_onednn_mem_view(cc_onednn_build *b, dnnl_memory_t of, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                             cc_err *err)
 {
     *mem = NULL;
     if (!b->plan) return CC_OK;
@@ -307,7 +306,7 @@ cc_status cc_onednn_input(cc_onednn_build *b, int i, const dnnl_memory_desc_t *p
     dnnl_memory_t dm = NULL, view = NULL;
     if ((st = cc_onednn_md_shape(&dense, &b->in[i]->shape, stored->data_type, err)) ||
         (st = cc_onednn_to_layout(b, src, stored, &dense, 0, &dm, err)) ||
-        (b->plan && (st = mem_view(b, dm, plain, &view, err))))
+        (b->plan && (st = cc_onednn_mem_view(b, dm, plain, &view, err))))
         return st;
     return cc_onednn_to_layout(b, view, plain, want, 0, mem, err);
 }
@@ -411,7 +410,7 @@ cc_status cc_onednn_input_padded(cc_onednn_build *b, int i, const dnnl_memory_de
         (st = cc_onednn_reorder_pd(b, &have, &view, NULL, "reorder into a padded buffer", &pd, err)))
         return st;
     if ((st = cc_onednn_mem_new(b, want, NULL, &padded, err)) ||
-        (b->plan && (st = mem_view(b, padded, &view, &interior, err)))) {
+        (b->plan && (st = cc_onednn_mem_view(b, padded, &view, &interior, err)))) {
         dnnl_primitive_desc_destroy(pd);
         return st;
     }
@@ -569,9 +568,7 @@ cc_status cc_onednn_output(cc_onednn_build *b, int j, const dnnl_memory_desc_t *
                            cc_err *err)
 {
     *mem = NULL;
-    if (j >= CC_ONEDNN_MAX_PEND)
-        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s output %d", b->node->op->name, j);
-    b->pend[j] = 0;
+    if (j < CC_ONEDNN_MAX_PEND) b->pend[j] = 0;
     int v = cc_onednn_out_value(b, j);
     dnnl_memory_desc_t dense;
     cc_status st = out_dense(b, j, have->data_type, &dense, err);
@@ -582,6 +579,9 @@ cc_status cc_onednn_output(cc_onednn_build *b, int j, const dnnl_memory_desc_t *
         b->vals[v].has_md = 1;
         return cc_onednn_mem_value(b, v, have, mem, err);
     }
+    /* a scratch in `have`, reordered into the dense output by cc_onednn_output_finish */
+    if (j >= CC_ONEDNN_MAX_PEND)
+        return cc_err_set(err, CC_ERR_INTERNAL, "onednn: %s output %d through a scratch", b->node->op->name, j);
     b->pend[j] = 1;
     b->pend_md[j] = *have;
     b->pend_mem[j] = NULL;
@@ -594,7 +594,8 @@ cc_status cc_onednn_output_view(cc_onednn_build *b, int j, const dnnl_memory_des
                                 cc_err *err)
 {
     *mem = NULL;
-    if (j < CC_ONEDNN_MAX_PEND && b->pend[j]) return b->plan ? mem_view(b, b->pend_mem[j], view, mem, err) : CC_OK;
+    if (j < CC_ONEDNN_MAX_PEND && b->pend[j])
+        return b->plan ? cc_onednn_mem_view(b, b->pend_mem[j], view, mem, err) : CC_OK;
     return bind_value(b, cc_onednn_out_value(b, j), view, mem, err);
 }
 

@@ -1,6 +1,6 @@
 /* onednn.c — the onednn backend: oneDNN (Debian's libdnnl 2.6) on the CPU. The vtable,
  * the device description, dispatch of nodes to the family builders (conv.c, matmul.c,
- * pool.c, eltwise.c, reduce.c, shape.c, resize.c, quant.c) and supports(); graph plans
+ * pool.c, eltwise.c, reduce.c, shape.c, resize.c, quant.c, copy.c) and supports(); graph plans
  * (prepare, run, describe_plan) live in plan.c. Buffers are host memory (cc_host_*). */
 #include "onednn.h"
 
@@ -14,6 +14,7 @@
 static const cc_onednn_family *const families[] = {
     &cc_onednn_family_conv,   &cc_onednn_family_matmul, &cc_onednn_family_pool,   &cc_onednn_family_eltwise,
     &cc_onednn_family_reduce, &cc_onednn_family_shape,  &cc_onednn_family_resize, &cc_onednn_family_quant,
+    &cc_onednn_family_copy,
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 

@@ -176,11 +176,14 @@ typedef struct cc_onednn_family {
 extern const cc_onednn_family cc_onednn_family_conv;    /* Conv, ConvInteger, QLinearConv */
 extern const cc_onednn_family cc_onednn_family_matmul;  /* Gemm, MatMul, MatMulInteger, QLinearMatMul */
 extern const cc_onednn_family cc_onednn_family_pool;    /* MaxPool, AveragePool, GlobalAveragePool */
-extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div */
+extern const cc_onednn_family cc_onednn_family_eltwise; /* unary activations, Add, Sub, Mul, Div, Min, Max, Sum,
+                                                           Mean, PRelu, comparisons, And, Or, Xor, Not */
 extern const cc_onednn_family cc_onednn_family_reduce;  /* Softmax, ReduceMean/Max, BatchNormalization */
 extern const cc_onednn_family cc_onednn_family_shape;   /* Flatten, Reshape, Identity, Dropout, Squeeze, Unsqueeze, Transpose, Concat, Slice */
 extern const cc_onednn_family cc_onednn_family_resize;  /* Resize */
 extern const cc_onednn_family cc_onednn_family_quant;   /* QuantizeLinear, DequantizeLinear */
+extern const cc_onednn_family cc_onednn_family_copy;    /* Split, DepthToSpace, SpaceToDepth, Expand, Tile, Pad,
+                                                           EyeLike, ConstantOfShape, Shape, Size */
 
 /* ---- build.c: data types and memory descriptors --------------------------------------- */
 
@@ -259,6 +262,12 @@ cc_status cc_onednn_input_padded(cc_onednn_build *b, int i, const dnnl_memory_de
  * check mode. */
 cc_status cc_onednn_mem_new(cc_onednn_build *b, const dnnl_memory_desc_t *md, const void *data,
                             dnnl_memory_t *mem, cc_err *err);
+/* A memory over the data of memory `of`, which must own its buffer (cc_onednn_mem_new, a
+ * reorder's destination from cc_onednn_input or cc_onednn_to_layout; not one bound to a
+ * graph value, whose data is set only at run), seen through md: a sub-memory or a strided
+ * view of it. NULL in check mode. */
+cc_status cc_onednn_mem_view(cc_onednn_build *b, dnnl_memory_t of, const dnnl_memory_desc_t *md, dnnl_memory_t *mem,
+                             cc_err *err);
 /* A plain f32 memory of n values computed by the caller (scales, folded constants). */
 cc_status cc_onednn_mem_f32(cc_onednn_build *b, int64_t n, const float *values, dnnl_memory_t *mem,
                             cc_err *err);
@@ -311,7 +320,8 @@ void cc_onednn_in_md(const cc_onednn_build *b, int i, const dnnl_memory_desc_t *
  * intermediate that the plan lets its producer lay out is stored in `have` (readers see
  * that layout); anything else is dense: when `have` is not, the primitive writes a scratch
  * memory and cc_onednn_output_finish (called after the primitive's step) appends its
- * reorder into the output. *mem is NULL in check mode. */
+ * reorder into the output (outputs j < CC_ONEDNN_MAX_PEND only; a later one passes a
+ * dense `have` when it is not a free intermediate). *mem is NULL in check mode. */
 cc_status cc_onednn_output(cc_onednn_build *b, int j, const dnnl_memory_desc_t *have, dnnl_memory_t *mem,
                            cc_err *err);
 cc_status cc_onednn_output_finish(cc_onednn_build *b, int j, cc_err *err);
@@ -330,6 +340,38 @@ cc_status cc_onednn_copy_in(cc_onednn_build *b, int value, const dnnl_memory_des
 /* The layout value v is stored in (its plan layout, else dense of its shape and dt). */
 cc_status cc_onednn_value_md(const cc_onednn_build *b, int v, dnnl_data_type_t dt, dnnl_memory_desc_t *md,
                              cc_err *err);
+
+/* ---- copy.c: moving elements of any type ------------------------------------------------- */
+
+/* The oneDNN type moving dtype d, and the bytes per element an extra innermost u8
+ * dimension carries (0: d is a oneDNN type). Types oneDNN 2.x lacks (i64, bool) are moved
+ * as bytes: a reorder copies them exactly. */
+void cc_onednn_move_type(cc_dtype d, dnnl_data_type_t *dt, int *bytes);
+/* dims (and element strides when st is non-NULL, scaled to bytes) of an r-D tensor with
+ * the byte dimension appended when bytes != 0; returns the new rank. */
+int cc_onednn_with_bytes(int r, const int64_t *dims, const int64_t *st, int bytes, int64_t *od, int64_t *ost);
+/* An nd-dims descriptor of type dt in the dimension order of ref's strides when ref has no
+ * blocks (channels-last stays channels-last), else dense. */
+cc_status cc_onednn_like_layout(const dnnl_memory_desc_t *ref, int nd, const int64_t *dims, dnnl_data_type_t dt,
+                                dnnl_memory_desc_t *md, cc_err *err);
+/* The element strides input 0 is stored with when that layout has no blocks (dense,
+ * channels-last or a strided view; its offset in *offset): 1; 0 for a blocked layout.
+ * plain is the input's dense descriptor (dense strides in check mode). */
+int cc_onednn_stored_strides(const cc_onednn_build *b, const dnnl_memory_desc_t *plain, int64_t *st, int64_t *offset);
+/* A memory over input i seen through `view`, an md of the input's dense layout (a
+ * sub-memory, strides, stride 0 for a broadcast): bound to the input where it is stored
+ * dense or is a constant; where the plan stores it otherwise (*copied = 1), over a dense
+ * copy the node makes at run. NULL in check mode. */
+cc_status cc_onednn_input_through(cc_onednn_build *b, int i, const dnnl_memory_desc_t *view, dnnl_memory_t *mem,
+                                  int *copied, cc_err *err);
+
+/* ---- copy.c: fills ------------------------------------------------------------------------- */
+
+/* Appends a reorder writing the one element in cell (bytes of output j's dtype) into every
+ * element of output j, from a memory of the node's own viewed with stride 0; none for an
+ * empty output. main != 0 names it the node's implementation. Run at every run: an output's
+ * buffer is not the node's to keep. */
+cc_status cc_onednn_fill(cc_onednn_build *b, int j, const unsigned char *cell, int main, cc_err *err);
 
 /* ---- fuse.c: fusion groups --------------------------------------------------------------- */
 

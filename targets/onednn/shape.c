@@ -21,31 +21,6 @@
 
 #include <stdio.h>
 
-/* The oneDNN type moving dtype d, and the bytes per element the extra innermost u8
- * dimension carries (0: d is a oneDNN type). */
-static void move_type(cc_dtype d, dnnl_data_type_t *dt, int *bytes)
-{
-    cc_err e;
-    *bytes = 0;
-    if (cc_onednn_dt("", d, dt, &e) == CC_OK) return;
-    *dt = dnnl_u8;
-    *bytes = (int)cc_dtype_size(d);
-}
-
-/* dims (and strides when st is non-NULL) of an r-D tensor with the byte dimension
- * appended; returns the new rank. */
-static int with_bytes(int r, const int64_t *dims, const int64_t *st, int bytes, int64_t *od, int64_t *ost)
-{
-    for (int i = 0; i < r; i++) {
-        od[i] = dims[i];
-        if (ost) ost[i] = st[i] * (bytes ? bytes : 1);
-    }
-    if (!bytes) return r;
-    od[r] = bytes;
-    if (ost) ost[r] = 1;
-    return r + 1;
-}
-
 /* Adds a reorder step from src (input 0, descriptor smd) to output 0 (descriptor dmd). */
 static cc_status copy_step(cc_onednn_build *b, const dnnl_memory_desc_t *smd, const dnnl_memory_desc_t *dmd,
                            const char *what, cc_err *err)
@@ -157,19 +132,6 @@ static const cc_op_id view_readers[] = { CC_OP_ID_Transpose, CC_OP_ID_QuantizeLi
                                          CC_OP_ID_COUNT };
 static const cc_op_id quant_readers[] = { CC_OP_ID_QuantizeLinear, CC_OP_ID_DequantizeLinear, CC_OP_ID_COUNT };
 
-/* The element strides input 0 is stored with when that layout has no blocks (a
- * channels-last or a strided view; its offset in *offset), else 0. */
-static int stored_strides(const cc_onednn_build *b, const dnnl_memory_desc_t *plain, int64_t *st, int64_t *offset)
-{
-    dnnl_memory_desc_t md;
-    cc_onednn_in_md(b, 0, plain, &md);
-    const dnnl_blocking_desc_t *bd = &md.format_desc.blocking;
-    if (md.format_kind != dnnl_blocked || bd->inner_nblks != 0) return 0;
-    for (int d = 0; d < md.ndims; d++) st[d] = bd->strides[d];
-    *offset = md.offset0;
-    return 1;
-}
-
 /* Makes output 0 a strided view (dims, strides, offset) of input 0's buffer: no step. */
 static cc_status as_view(cc_onednn_build *b, int nd, const int64_t *dims, const int64_t *st, int64_t offset,
                          dnnl_data_type_t dt, cc_err *err)
@@ -201,11 +163,11 @@ static cc_status reshape_view(cc_onednn_build *b, int *done, cc_err *err)
         return CC_OK;
     dnnl_data_type_t dt;
     int bytes;
-    move_type(b->in[0]->dtype, &dt, &bytes);
+    cc_onednn_move_type(b->in[0]->dtype, &dt, &bytes);
     dnnl_memory_desc_t plain;
     int64_t ist[CC_MAX_RANK], ost[CC_MAX_RANK], offset = 0;
     cc_status st = cc_onednn_md_shape(&plain, xs, dt, err);
-    if (st || bytes || !stored_strides(b, &plain, ist, &offset) ||
+    if (st || bytes || !cc_onednn_stored_strides(b, &plain, ist, &offset) ||
         !reshape_strides(xs->rank, xs->dims, ist, ys->rank, ys->dims, ost))
         return st;
     *done = 1;
@@ -233,10 +195,10 @@ static cc_status reshape(cc_onednn_build *b, cc_err *err)
         return reshape_from_layout(b, err);
     dnnl_data_type_t dt;
     int bytes;
-    move_type(b->in[0]->dtype, &dt, &bytes);
+    cc_onednn_move_type(b->in[0]->dtype, &dt, &bytes);
     int64_t n = cc_tensor_numel(b->in[0]), d[2], od[2];
     d[0] = n;
-    int r = with_bytes(1, d, NULL, bytes, od, NULL);
+    int r = cc_onednn_with_bytes(1, d, NULL, bytes, od, NULL);
     dnnl_memory_desc_t md;
     cc_status st = cc_onednn_md(&md, r, od, dt, 0, err);
     if (st) return st;
@@ -248,12 +210,18 @@ static cc_status reshape(cc_onednn_build *b, cc_err *err)
 }
 
 /* Identity, Squeeze, Unsqueeze and inference Dropout move no element: a reshape (the
- * same data in the output's dims). Dropout's mask output has no primitive. */
+ * same data in the output's dims). Dropout's mask (the catalog runs Dropout only where it
+ * keeps every element) is filled with true (copy.c). */
 static cc_status same_data(cc_onednn_build *b, cc_err *err)
 {
-    if (b->n_out > 1)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: its mask output has no oneDNN primitive", b->node->op->name);
-    return reshape(b, err);
+    cc_status st = reshape(b, err);
+    if (st || b->n_out < 2) return st;
+    const unsigned char keep[8] = { 1 };
+    if (b->out[1].dtype != CC_BOOL)
+        return cc_err_set(err, CC_ERR_INTERNAL, "%s: mask of %s", b->node->op->name, cc_dtype_name(b->out[1].dtype));
+    st = cc_onednn_fill(b, 1, keep, 0, err);
+    if (!st) cc_onednn_note(b, " and a fill of the mask");
+    return st;
 }
 
 /* Cast and CastLike: one reorder, which converts between float types rounding to nearest
@@ -295,7 +263,7 @@ static cc_status transpose(cc_onednn_build *b, cc_err *err)
     if (r == 0) return reshape(b, err);
     dnnl_data_type_t dt;
     int bytes;
-    move_type(x->dtype, &dt, &bytes);
+    cc_onednn_move_type(x->dtype, &dt, &bytes);
     int perm[CC_MAX_RANK];
     const cc_attr_value *p = cc_attr_get(b->node, "perm");
     for (int i = 0; i < r; i++) perm[i] = p->set ? (int)p->ints[i] : r - 1 - i;
@@ -308,7 +276,7 @@ static cc_status transpose(cc_onednn_build *b, cc_err *err)
     dnnl_memory_desc_t plain;
     cc_status st = cc_onednn_md_shape(&plain, &x->shape, dt, err);
     if (st) return st;
-    int strided = !bytes && !x->data && b->vals && stored_strides(b, &plain, xs, &offset);
+    int strided = !bytes && !x->data && b->vals && cc_onednn_stored_strides(b, &plain, xs, &offset);
     for (int i = 0; i < r; i++) {
         od[i] = x->shape.dims[perm[i]];
         os[i] = xs[perm[i]];
@@ -319,8 +287,8 @@ static cc_status transpose(cc_onednn_build *b, cc_err *err)
         b->vals[y].free_layout && readers_are(b, y, quant_readers))
         return as_view(b, r, od, os, offset, dt, err);
     int64_t sd[CC_MAX_RANK + 1], ss[CC_MAX_RANK + 1], dd[CC_MAX_RANK + 1];
-    int n = with_bytes(r, od, os, bytes, sd, ss);
-    with_bytes(r, od, NULL, bytes, dd, NULL);
+    int n = cc_onednn_with_bytes(r, od, os, bytes, sd, ss);
+    cc_onednn_with_bytes(r, od, NULL, bytes, dd, NULL);
     dnnl_memory_desc_t smd, dmd;
     st = cc_onednn_md_strides(&smd, n, sd, ss, dt, err);
     if (!st) st = cc_onednn_md(&dmd, n, dd, dt, 0, err);
@@ -371,11 +339,13 @@ static cc_status slice(cc_onednn_build *b, cc_err *err)
         if (s < 0) s += dim;
         start[ax] = (int64_t)(s < 0 ? 0 : s > dim ? dim : s);
     }
-    if (cc_tensor_numel(&b->out[0]) == 0)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Slice: an empty output leaves oneDNN nothing to copy");
+    if (cc_tensor_numel(&b->out[0]) == 0) { /* nothing to write */
+        cc_onednn_note(b, "empty output: no step");
+        return CC_OK;
+    }
     dnnl_data_type_t dt;
     int bytes;
-    move_type(x->dtype, &dt, &bytes);
+    cc_onednn_move_type(x->dtype, &dt, &bytes);
     /* the input's element strides: as stored when that layout has no blocks, else dense */
     dnnl_memory_desc_t plain, stored;
     if ((st = cc_onednn_md_shape(&plain, &x->shape, dt, err))) return st;
@@ -393,8 +363,8 @@ static cc_status slice(cc_onednn_build *b, cc_err *err)
         offset += start[d] * xs[d];
     }
     int64_t sd[CC_MAX_RANK + 1], ss[CC_MAX_RANK + 1], dd[CC_MAX_RANK + 1];
-    int n = with_bytes(r, b->out[0].shape.dims, vs, bytes, sd, ss);
-    with_bytes(r, b->out[0].shape.dims, NULL, bytes, dd, NULL);
+    int n = cc_onednn_with_bytes(r, b->out[0].shape.dims, vs, bytes, sd, ss);
+    cc_onednn_with_bytes(r, b->out[0].shape.dims, NULL, bytes, dd, NULL);
     dnnl_memory_desc_t view, dmd;
     if ((st = cc_onednn_md_strides(&view, n, sd, ss, dt, err)) || (st = cc_onednn_md(&dmd, n, dd, dt, 0, err)))
         return st;
@@ -415,30 +385,6 @@ static cc_status slice(cc_onednn_build *b, cc_err *err)
     return CC_OK;
 }
 
-/* An nd-dims descriptor of type dt in the dimension order of ref's strides when ref has no
- * blocks (channels-last stays channels-last), else dense. */
-static cc_status like_layout(const dnnl_memory_desc_t *ref, int nd, const int64_t *dims, dnnl_data_type_t dt,
-                             dnnl_memory_desc_t *md, cc_err *err)
-{
-    const dnnl_blocking_desc_t *bd = &ref->format_desc.blocking;
-    if (ref->format_kind != dnnl_blocked || bd->inner_nblks != 0 || ref->ndims != nd)
-        return cc_onednn_md(md, nd, dims, dt, 0, err);
-    int order[CC_MAX_RANK]; /* dims from outermost to innermost */
-    for (int i = 0; i < nd; i++) order[i] = i;
-    for (int i = 1; i < nd; i++)
-        for (int j = i; j > 0 && bd->strides[order[j]] > bd->strides[order[j - 1]]; j--) {
-            int t = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = t;
-        }
-    int64_t st[CC_MAX_RANK], s = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-        st[order[i]] = s;
-        s *= dims[order[i]] > 0 ? dims[order[i]] : 1;
-    }
-    return cc_onednn_md_strides(md, nd, dims, st, dt, err);
-}
-
 /* A requantizing concat group (fuse.c): each 8-bit input reordered, with its scale ratio
  * and zero points, into its slice of the 8-bit output. Where zero points meet layouts
  * unlike each other (cc_onednn_md_zero_point_safe: a channels-last slice, an input
@@ -456,7 +402,7 @@ static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
     cc_status st = cc_onednn_dt("Concat", y->dtype, &ydt, err);
     if (!st) st = cc_onednn_dt("Concat", b->vals[f->cat_value[0]].desc.dtype, &qdt, err);
     if (!st) st = cc_onednn_value_md(b, f->cat_value[0], qdt, &q0, err);
-    if (!st) st = like_layout(&q0, r, y->shape.dims, ydt, &omd, err);
+    if (!st) st = cc_onednn_like_layout(&q0, r, y->shape.dims, ydt, &omd, err);
     dnnl_memory_t out = NULL;
     if (st || (st = cc_onednn_output(b, 0, &omd, &out, err))) return st;
     int64_t offset = 0;
@@ -478,8 +424,8 @@ static cc_status concat_requant(cc_onednn_build *b, cc_err *err)
         dnnl_memory_desc_t from = qmd, to = sub;
         int zps = f->cat_zero_point[i] || f->out_zero_point;
         if (zps && !cc_onednn_md_zero_point_safe(&qmd, &sub) &&
-            ((st = like_layout(&omd, r, q->shape.dims, qdt, &from, err)) ||
-             (st = like_layout(&omd, r, q->shape.dims, ydt, &to, err))))
+            ((st = cc_onednn_like_layout(&omd, r, q->shape.dims, qdt, &from, err)) ||
+             (st = cc_onednn_like_layout(&omd, r, q->shape.dims, ydt, &to, err))))
             return st;
         if (zps && cc_onednn_md_zero_point_safe(&from, &sub)) to = sub;
         dnnl_primitive_attr_t attr = NULL;
@@ -534,7 +480,7 @@ static cc_status concat_reorders(cc_onednn_build *b, int n, const int *idx, cons
     dnnl_primitive_desc_t pd[CC_MAX_IO] = { 0 };
     int ov = cc_onednn_out_value(b, 0);
     int free_out = b->vals && b->vals[ov].free_layout; /* else dense: written as it is */
-    cc_status st = free_out ? like_layout(&src[0], r, b->out[0].shape.dims, dt, &omd, err)
+    cc_status st = free_out ? cc_onednn_like_layout(&src[0], r, b->out[0].shape.dims, dt, &omd, err)
                             : cc_onednn_md(&omd, r, b->out[0].shape.dims, dt, 0, err);
     int64_t offset = 0;
     for (int k = 0; k < n && !st; k++) {
@@ -573,7 +519,7 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
     int r = x0->shape.rank;
     dnnl_data_type_t dt;
     int bytes;
-    move_type(x0->dtype, &dt, &bytes);
+    cc_onednn_move_type(x0->dtype, &dt, &bytes);
     int64_t a = cc_attr_i(b->node, "axis");
     int axis = (int)(a < 0 ? a + r : a);
     dnnl_memory_desc_t plain[CC_MAX_IO], src[CC_MAX_IO], dmd;
@@ -582,7 +528,7 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
     int64_t d[CC_MAX_RANK + 1];
     for (int i = 0; i < b->node->n_in; i++) {
         if (!b->in[i]) continue;
-        int nd = with_bytes(r, b->in[i]->shape.dims, NULL, bytes, d, NULL);
+        int nd = cc_onednn_with_bytes(r, b->in[i]->shape.dims, NULL, bytes, d, NULL);
         if ((st = cc_onednn_md(&plain[n], nd, d, dt, 0, err))) return st;
         src[n] = plain[n];
         if (!bytes) cc_onednn_in_md(b, i, &plain[n], &src[n]);
@@ -599,7 +545,7 @@ static cc_status concat(cc_onednn_build *b, cc_err *err)
         if (st == CC_OK) return concat_reorders(b, n, idx, plain, src, axis, dt, err);
         if (st != CC_ERR_UNSUPPORTED) return cc_err_set(err, st, "%s", e.msg);
     }
-    int nd = with_bytes(r, b->out[0].shape.dims, NULL, bytes, d, NULL);
+    int nd = cc_onednn_with_bytes(r, b->out[0].shape.dims, NULL, bytes, d, NULL);
     if ((st = cc_onednn_md(&dmd, nd, d, dt, !bytes, err))) return st;
     char what[64];
     snprintf(what, sizeof what, "concat of %d %s%s tensors", n, cc_onednn_dt_name(dt), bytes ? " byte" : "");

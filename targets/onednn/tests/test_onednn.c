@@ -30,8 +30,8 @@ static int isa_has(void *ctx, dnnl_cpu_isa_t isa)
 }
 
 /* (op, dtype) pairs whose quick cases the backend maps with no caveat on any ISA: every
- * one of them must be claimed (f32 broadly; int8 pooling and i64 Transpose), but for
- * MaxPool asking for Indices, which oneDNN has not. */
+ * one of them must be claimed (f32 broadly; int8 pooling, moves of i64 and bool, the
+ * logical ops on bool), but for MaxPool asking for Indices, which oneDNN has not. */
 #define NO_INDICES "outputs=2"
 /* clang-format off */
 static const sweep_must_claim must[] = {
@@ -54,6 +54,19 @@ static const sweep_must_claim must[] = {
     { CC_OP_ID_ReduceProd, CC_F32 },          { CC_OP_ID_ReduceL1, CC_F32 },
     { CC_OP_ID_ReduceL2, CC_F32 },            { CC_OP_ID_ReduceSumSquare, CC_F32 },
     { CC_OP_ID_LogSoftmax, CC_F32 },
+    /* reorders of views and fills (copy.c), variadic and logical binaries (eltwise.c) */
+    { CC_OP_ID_Split, CC_F32 },               { CC_OP_ID_Split, CC_I64 },
+    { CC_OP_ID_DepthToSpace, CC_F32 },        { CC_OP_ID_DepthToSpace, CC_BOOL },
+    { CC_OP_ID_SpaceToDepth, CC_F32 },        { CC_OP_ID_Expand, CC_F32 },
+    { CC_OP_ID_Expand, CC_I64 },              { CC_OP_ID_Tile, CC_F32 },
+    { CC_OP_ID_Tile, CC_BOOL },               { CC_OP_ID_EyeLike, CC_F32 },
+    { CC_OP_ID_ConstantOfShape, CC_F32 },     { CC_OP_ID_Shape, CC_F32 },
+    { CC_OP_ID_Size, CC_F32 },                { CC_OP_ID_Dropout, CC_F32 },
+    { CC_OP_ID_Sum, CC_F32 },                 { CC_OP_ID_Mean, CC_F32 },
+    { CC_OP_ID_Min, CC_F32 },                 { CC_OP_ID_Max, CC_F32 },
+    { CC_OP_ID_Max, CC_U8 },                  { CC_OP_ID_Equal, CC_BOOL },
+    { CC_OP_ID_And, CC_BOOL },                { CC_OP_ID_Or, CC_BOOL },
+    { CC_OP_ID_Xor, CC_BOOL },                { CC_OP_ID_Not, CC_BOOL },
 };
 /* clang-format on */
 

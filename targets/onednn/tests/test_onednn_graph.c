@@ -31,7 +31,17 @@
  *     (oneDNN 2.6 drops zero points on reorders into a channels-last slice);
  * 12. an INT8 detector head on a run-time input: Reshape -> Transpose (a strided view)
  *     -> DequantizeLinear with a zero point, which reads a dense copy of the view (oneDNN
- *     2.6 dropped the zero point reading that view).
+ *     2.6 dropped the zero point reading that view);
+ * 13. Split of a convolution's output (stored in oneDNN's layout) into pieces of 16
+ *     channels and into pieces of 3 and 29, the former into Relus (outputs the plan lays
+ *     out); where the layout is blocked (nChw8c with ONEDNN_MAX_CPU_ISA=AVX2) the pieces
+ *     of 3 and 29 cut its blocks and come from a dense copy;
+ * 14. Pad of a convolution's output (constant 5, with a crop) and of an input (edge mode)
+ *     into graph outputs, whose border bytes hold the guard pattern before every run:
+ *     the border is written at run; DepthToSpace and Tile of the convolution's output;
+ * 15. Mean of three inputs of one shape (a sum, then a division by 3), Sum of three
+ *     inputs that broadcast (a broadcast reorder, then adds in place), Max of three that
+ *     all broadcast.
  * Float graphs use small integers and BatchNormalizations whose factor is a power of two,
  * so every f32 result but the swish is exact and must equal the golden model's bit for
  * bit; the swish is held to the Sigmoid row of the policy (check.c) with the magnitude of
@@ -250,6 +260,9 @@ static void check_model(void *ctx, cc_model *m, const char *const *want, int n_w
                 distinct += w != first;
             }
             CHECK(bad == 0);
+            if (distinct <= n / 4)
+                fprintf(stderr, "%s output %d: %lld of %lld differ from the first\n", m->name, j, (long long)distinct,
+                        (long long)n);
             CHECK(distinct > n / 4); /* a check that could fail: outputs are not constant */
         }
         cc_model_eval_free(&ev);
@@ -642,6 +655,75 @@ static void int8_matmul_bias(void *ctx, int64_t k, int wlo, int whi, double xq, 
     cc_model_free(m);
 }
 
+/* conv_bn (8 -> 32 channels) -> Split [16, 16] -> Relu, Relu; the same output -> Split
+ * [3, 29]: four outputs. */
+static void conv_split(void *ctx)
+{
+    cc_model_builder *b = begin("conv_split");
+    if (!b) return;
+    int x = input(b, "x", 8);
+    int y = conv_bn(b, "c", x, 8, 32);
+    const int64_t halves[2] = { 16, 16 }, cut[2] = { 3, 29 };
+    int in[2] = { y, shape_const(b, "halves", 2, halves) }, h[2] = { -1, -1 }, outs[4] = { -1, -1, -1, -1 };
+    cc_err err = { 0 };
+    CHECK_OK(cc_mb_node(b, "Split", "split16", "axis=1", 2, in, 2, h, NULL, &err));
+    outs[0] = node(b, "Relu", "relu0", NULL, 1, &h[0]);
+    outs[1] = node(b, "Relu", "relu1", NULL, 1, &h[1]);
+    in[1] = shape_const(b, "cut", 2, cut);
+    CHECK_OK(cc_mb_node(b, "Split", "split3", "axis=1", 2, in, 2, outs + 2, NULL, &err));
+    const char *want[] = { "Split: ", "x2 from the input's slices" };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, outs, 4), want, 2, &cs);
+}
+
+/* conv_bn (4 -> 8 channels) -> Pad (constant 5; H padded 1 before and cropped 1 after, W
+ * 2 before and 1 after); x -> Pad (edge; C 1 before, W 2 after); the convolution's output
+ * -> DepthToSpace (blocksize 2) and -> Tile [1, 1, 2, 1]. */
+static void conv_pad(void *ctx)
+{
+    cc_model_builder *b = begin("conv_pad");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    int y = conv_bn(b, "c", x, 4, 8);
+    const int64_t pc[8] = { 0, 0, 1, 2, 0, 0, -1, 1 }, pe[8] = { 0, 1, 0, 0, 0, 0, 0, 2 }, rep[4] = { 1, 1, 2, 1 };
+    int in[3] = { y, shape_const(b, "pc", 8, pc), scalar(b, "five", CC_F32, 5) }, outs[4];
+    outs[0] = node(b, "Pad", "pad_const", NULL, 3, in);
+    in[0] = x, in[1] = shape_const(b, "pe", 8, pe);
+    outs[1] = node(b, "Pad", "pad_edge", "mode=edge", 2, in);
+    outs[2] = node(b, "DepthToSpace", "d2s", "blocksize=2", 1, &y);
+    in[0] = y, in[1] = shape_const(b, "rep", 4, rep);
+    outs[3] = node(b, "Tile", "tile", NULL, 2, in);
+    const char *want[] = { "Pad: ", "fill boxes", "edge boxes", "DepthToSpace: ", "Tile: " };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, outs, 4), want, 5, &cs);
+}
+
+/* Mean(x0, x1, x2) of [1,4,6,6] each; Sum(x0, [4,1,1], [6]) and Max([1,4,1,6], [1,1,6,1],
+ * [4,1,1]) of an input and constants that broadcast (the constants in [-4, 0], so that the
+ * maxima vary). Integers: the sums are exact, the
+ * Mean's division by 3 one rounding, which the golden model's double value rounded to f32
+ * equals. */
+static void variadic(void *ctx)
+{
+    cc_model_builder *b = begin("variadic");
+    if (!b) return;
+    int x0 = input(b, "x0", 4), x1 = input(b, "x1", 4), x2 = input(b, "x2", 4);
+    int in[3] = { x0, x1, x2 }, outs[3];
+    outs[0] = node(b, "Mean", "mean3", NULL, 3, in);
+    const int64_t c[3] = { 4, 1, 1 }, w[1] = { 6 }, r[4] = { 1, 4, 1, 6 }, col[4] = { 1, 1, 6, 1 };
+    in[1] = konst(b, "c", CC_F32, 3, c, -3, 3, 1), in[2] = konst(b, "w", CC_F32, 1, w, -3, 3, 1);
+    outs[1] = node(b, "Sum", "sum3", NULL, 3, in);
+    int sl[3] = { -1, -1, konst(b, "c2", CC_F32, 3, c, -4, 0, 1) };
+    cc_err err = { 0 };
+    cc_shape rs = cc_shape_make(4, r);
+    CHECK_OK(cc_mb_input(b, "row", CC_F32, &rs, &sl[0], &err));
+    sl[1] = konst(b, "col", CC_F32, 4, col, -4, 0, 1);
+    outs[2] = node(b, "Max", "max3", NULL, 3, sl);
+    const char *want[] = { "Mean: ", "then binary_div by 3 in place", "Sum: ", "after a broadcast", "Max: " };
+    check_spec cs = { .kind = EXACT };
+    check_model(ctx, finish(b, outs, 3), want, 5, &cs);
+}
+
 int main(void)
 {
     void *ctx = NULL;
@@ -667,6 +749,9 @@ int main(void)
     int8_matmul_bias(ctx, 16, -100, 100, 1, 128, 0);
     int8_matmul_bias(ctx, 4096, 100, 100, 85, 0, 0);
     int8_matmul_bias(ctx, 16, -100, 100, 1, 128, 1);
+    conv_split(ctx);
+    conv_pad(ctx);
+    variadic(ctx);
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }
