@@ -44,7 +44,7 @@ static int run_id(const char *id, int n_set, const void *const *set, int which, 
     int rc = -1;
     char reason[256] = "";
     if (cc_target_supports(t, cpu_ctx, g, &g->nodes[0], reason, sizeof reason) != CC_SUPPORT_YES) {
-        snprintf(e.msg, sizeof e.msg, "declined: %s", reason);
+        snprintf(e.msg, sizeof e.msg, "declined: %.230s", reason);
         goto done;
     }
     if (t->prepare(cpu_ctx, g, &plan, &e)) goto done;
