@@ -86,9 +86,10 @@ expect_exit 0 "$CC" compare --db "$db" --baseline base --no-timing
 # an older schema is read through an upgraded copy; a newer one is refused
 cp "$db" "$WORK/old.db"
 # (schema 1: no model results, no run conditions, no peak sources, no reference loop times,
-# no conformance results, no model scans)
+# no conformance results, no model scans, no shards recorded)
 sql "$WORK/old.db" "DROP TABLE conformance_results; DROP TABLE scan_results; ALTER TABLE results DROP COLUMN t_ref; ALTER TABLE run_targets DROP COLUMN peak_source; $(for c in load_start governor_start mhz_start max_mhz_start load_end governor_end mhz_end \
     max_mhz_end others_cpu busy; do echo "ALTER TABLE environments DROP COLUMN $c;"; done)
+    $(for c in shard_index shard_count shard_source scheduler_jobs; do echo "ALTER TABLE runs DROP COLUMN $c;"; done)
     DROP TABLE model_samples; DROP TABLE model_results; PRAGMA user_version = 1;"
 old_sum=$(sum "$WORK/old.db")
 expect_exit 0 "$CC" compare --baseline "$WORK/old.db:1" --candidate "$WORK/same.db:1"
