@@ -76,7 +76,7 @@ typedef struct importer {
     int opset;
     cc_model_builder *b;
     name_map values;      /* ONNX value name -> builder value index */
-    name_map dynamic;     /* values of data-dependent shape (CC_TRAIT_DYNAMIC_SHAPE nodes make) */
+    name_map dynamic;     /* values of data-dependent shape (cc_op_dynamic_shape nodes make, and what reads them) */
     /* a sub-graph (If's branches, Loop's and Scan's body): the importer of the graph whose
      * node runs it, and the values of outer graphs it reads, captured as its trailing
      * inputs: captured[i] is the parent's value, captured_v[i] this graph's input */
@@ -1130,7 +1130,9 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
     if (st) return cc_err_set(err, st, "%s: %s: %s", im->path, label, strip_node_prefix(e.msg, name));
     const cc_tensor *din[CC_MAX_IO] = { 0 };
     for (int i = 0; i < n_in; i++) din[i] = in[i] >= 0 ? cc_mb_value(im->b, in[i]) : NULL;
-    int dynamic = cc_op_dynamic_shape(op, n_in, din);
+    int dynamic = cc_op_dynamic_shape(op, n_in, din); /* or reads a value whose shape follows the data */
+    for (size_t i = 0; i < nd->n_input && !dynamic; i++)
+        dynamic = str_or(nd->input[i], "")[0] && map_get(&im->dynamic, nd->input[i]) >= 0;
     for (size_t j = 0; j < n_out; j++) {
         if (!str_or(nd->output[j], "")[0]) continue;
         if (map_put(&im->values, nd->output[j], out[j]))

@@ -49,6 +49,17 @@ int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd)
     return cc_op_dynamic_shape(nd->op, nd->n_in, in);
 }
 
+void cc_graph_dynamic_values(const cc_graph *g, unsigned char *dyn)
+{
+    memset(dyn, 0, (size_t)g->n_values);
+    for (int k = 0; k < g->n_nodes; k++) {
+        const cc_node *nd = &g->nodes[k];
+        int d = cc_node_dynamic_shape(g, nd);
+        for (int i = 0; i < nd->n_in && !d; i++) d = nd->in[i] >= 0 && dyn[nd->in[i]];
+        for (int j = 0; j < nd->n_out; j++) dyn[nd->out[j]] = (unsigned char)d;
+    }
+}
+
 /* The ops grouped by family, families in the order of their first op in ops.def (an op
  * added at the end of ops.def joins its family), and the families as ranges of it. */
 static const cc_op_def *grouped[CC_OP_ID_COUNT];

@@ -257,6 +257,9 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait);
 int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in);
 /* The same for node nd of graph g. */
 int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd);
+/* dyn[v] = 1 for each value of g whose shape follows the data: an output of such a node,
+ * or of any node that reads one (dyn: g->n_values bytes). */
+void cc_graph_dynamic_values(const cc_graph *g, unsigned char *dyn);
 
 /* ---- attributes -------------------------------------------------------------------- */
 

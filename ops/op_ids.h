@@ -34,9 +34,11 @@ typedef enum cc_op_id {
 /* the extent of its outputs depends on its input values (NonZero, Unique,
  * NonMaxSuppression): infer() gives an upper bound of each output's shape, and golden()
  * and a kernel's run() write the actual shape into their outputs' shape (each buffer is
- * allocated at the bound; the actual shape's elements come first, row-major). Such an
- * output must be a graph output that no node reads (the planners refuse a graph where
- * one feeds another node; the golden evaluation re-infers what follows) */
+ * allocated at the bound; the actual shape's elements come first, row-major). Within one
+ * plan such an output must be a graph output that no node reads (the planners refuse a
+ * graph where one feeds another node); the model executor ends a segment with such a node
+ * and prepares what reads its outputs for their actual shapes at run time, and the golden
+ * evaluation re-infers what follows (cc_graph_dynamic_values) */
 #define CC_TRAIT_DYNAMIC_SHAPE 0x80u
 /* control flow (If, Loop, Scan): runs sub-graphs (CC_ATTR_GRAPH attributes). Its outputs'
  * shapes come from the sub-graphs (cc_control_infer, ops/control.h) and its values from

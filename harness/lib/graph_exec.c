@@ -23,18 +23,25 @@ typedef struct segment {
     void *plan;
     void **in_buf, **out_buf;
     /* a control-flow node that the host runs (t is NULL): its sub-graphs' executors
-     * (If: then, else; Loop, Scan: body) and whether each output is read by a later node */
+     * (If: then, else; Loop, Scan: body) */
     const cc_node *control;
     cc_graph_exec *sub[2];
-    unsigned char read_later[CC_MAX_IO];
+    /* lazy: an input's shape follows the data (a data-dependent output upstream), so the
+     * segment is prepared at run time for the shapes its inputs have, again when they
+     * change; in_shape holds the shapes of its last preparation */
+    int lazy, prepared;
+    cc_shape in_shape[CC_MAX_IO];
 } segment;
 
 struct cc_graph_exec {
     const cc_graph *g;
+    const cc_target_iface *fb;  /* the fallback target, if any (messages) */
     int n_seg;
     segment *seg;
     cc_tensor *host;       /* one host tensor per global value that crosses a boundary,
                               with room for the guard bytes after its data */
+    size_t *host_cap;      /* bytes of data each host tensor has room for */
+    unsigned char *dyn;    /* per value: its shape follows the data (cc_graph_dynamic_values) */
     int overrun;           /* the last run found a changed guard byte */
 };
 
@@ -52,6 +59,22 @@ static cc_status host_alloc(cc_tensor *t, const cc_tensor *desc, cc_err *err)
     return CC_OK;
 }
 
+/* Host tensor of value v with room for desc's bytes (and the guard bytes), its shape desc's:
+ * allocated at first use, again where an actual shape needs more than the room it has. */
+static cc_status host_ensure(cc_graph_exec *x, int v, const cc_tensor *desc, cc_err *err)
+{
+    size_t bytes = cc_tensor_bytes(desc);
+    if (!x->host[v].data || bytes > x->host_cap[v]) {
+        cc_tensor_free(&x->host[v]);
+        cc_status st = host_alloc(&x->host[v], desc, err);
+        if (st) return st;
+        x->host_cap[v] = bytes;
+    }
+    x->host[v].dtype = desc->dtype;
+    x->host[v].shape = desc->shape;
+    return CC_OK;
+}
+
 /* Fills a new output buffer of the target: canary over the data (all-ones bytes for
  * floats, a NaN; the guard byte for other types), then the guard bytes. */
 static cc_status arm_output(const segment *s, void *buf, const cc_tensor *desc, cc_err *err)
@@ -66,15 +89,26 @@ static cc_status arm_output(const segment *s, void *buf, const cc_tensor *desc, 
     return st;
 }
 
+/* Releases the segment's plan and target buffers (a lazy one is prepared again). */
+static void segment_unprepare(segment *s)
+{
+    if (s->plan) s->t->release(s->ctx, s->plan);
+    s->plan = NULL;
+    for (int i = 0; s->in_buf && i < s->g.n_inputs; i++)
+        if (s->in_buf[i]) s->t->buffer_free(s->ctx, s->in_buf[i]);
+    for (int j = 0; s->out_buf && j < s->g.n_outputs; j++)
+        if (s->out_buf[j]) s->t->buffer_free(s->ctx, s->out_buf[j]);
+    free(s->in_buf);
+    free(s->out_buf);
+    s->in_buf = s->out_buf = NULL;
+    s->prepared = 0;
+}
+
 static void segment_free(segment *s)
 {
     for (int i = 0; i < 2; i++) cc_graph_exec_destroy(s->sub[i]);
     if (s->control) return;
-    if (s->plan) s->t->release(s->ctx, s->plan);
-    for (int i = 0; s->in_buf && i < s->g.n_inputs; i++) s->t->buffer_free(s->ctx, s->in_buf[i]);
-    for (int j = 0; s->out_buf && j < s->g.n_outputs; j++) s->t->buffer_free(s->ctx, s->out_buf[j]);
-    free(s->in_buf);
-    free(s->out_buf);
+    segment_unprepare(s);
     free(s->g.values);
     free(s->g.nodes);
     free(s->global);
@@ -88,6 +122,8 @@ void cc_graph_exec_destroy(cc_graph_exec *x)
     if (x->host)
         for (int i = 0; i < x->g->n_values; i++) cc_tensor_free(&x->host[i]);
     free(x->host);
+    free(x->host_cap);
+    free(x->dyn);
     free(x);
 }
 
@@ -108,7 +144,7 @@ void cc_graph_exec_describe(const cc_graph_exec *x, char *buf, size_t n)
             len += (size_t)k < n - len ? (size_t)k : n - len - 1;
             continue;
         }
-        if (!CC_TARGET_HAS(s->t, describe_plan)) continue;
+        if (!s->plan || !CC_TARGET_HAS(s->t, describe_plan)) continue;
         s->t->describe_plan(s->ctx, s->plan, text, sizeof text);
         if (!text[0]) continue;
         int k;
@@ -216,14 +252,74 @@ static cc_status control_segment(cc_graph_exec *x, int k, const cc_target_iface 
     }
     for (int j = 0; j < nd->n_out; j++) {
         int v = nd->out[j];
-        for (int m = k + 1; m < g->n_nodes && !s->read_later[j]; m++)
-            for (int i = 0; i < g->nodes[m].n_in; i++) s->read_later[j] |= g->nodes[m].in[i] == v;
-        if (!x->host[v].data) {
-            cc_status st = host_alloc(&x->host[v], &g->values[v], err);
-            if (st) return st;
-        }
+        cc_status st = host_ensure(x, v, &g->values[v], err);
+        if (st) return st;
     }
     return CC_OK;
+}
+
+/* Prepares segment s on its target for the shapes of s->g, with its buffers. */
+static cc_status segment_prepare(cc_graph_exec *x, segment *s, cc_err *err)
+{
+    cc_err e = { 0 };
+    cc_status st = s->t->prepare(s->ctx, &s->g, &s->plan, &e);
+    if (st) {
+        s->plan = NULL;
+        int b = s->first + s->g.n_nodes - 1;
+        if (x->fb) return cc_err_set(err, st, "%s: prepare of nodes %d..%d: %s", s->t->name, s->first, b, e.msg);
+        *err = e;
+        return st;
+    }
+    s->in_buf = calloc((size_t)s->g.n_inputs + 1, sizeof(void *));
+    s->out_buf = calloc((size_t)s->g.n_outputs + 1, sizeof(void *));
+    if (!s->in_buf || !s->out_buf) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < s->g.n_inputs; i++) {
+        st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(&s->g.values[s->g.inputs[i]]) + 1, &s->in_buf[i], err);
+        if (st) return st;
+        s->in_shape[i] = s->g.values[s->g.inputs[i]].shape;
+    }
+    for (int j = 0; j < s->g.n_outputs; j++) {
+        const cc_tensor *d = &s->g.values[s->g.outputs[j]];
+        st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(d) + CC_GUARD_BYTES, &s->out_buf[j], err);
+        if (!st) st = arm_output(s, s->out_buf[j], d, err);
+        if (!st) st = host_ensure(x, s->global[s->g.outputs[j]], d, err);
+        if (st) return st;
+    }
+    s->prepared = 1;
+    return CC_OK;
+}
+
+/* A lazy segment for the shapes its inputs have now: where they differ from its last
+ * preparation (or it has none), every value of the segment is inferred again from them
+ * and the segment prepared anew. */
+static cc_status segment_reshape(cc_graph_exec *x, segment *s, cc_err *err)
+{
+    int same = s->prepared;
+    for (int i = 0; i < s->g.n_inputs && same; i++)
+        same = cc_shape_equal(&x->host[s->global[s->g.inputs[i]]].shape, &s->in_shape[i]);
+    if (same) return CC_OK;
+    segment_unprepare(s);
+    for (int i = 0; i < s->g.n_inputs; i++) s->g.values[s->g.inputs[i]].shape = x->host[s->global[s->g.inputs[i]]].shape;
+    for (int k = 0; k < s->g.n_nodes; k++) {
+        const cc_node *nd = &s->g.nodes[k];
+        const cc_tensor *in[CC_MAX_IO] = { 0 };
+        cc_tensor outs[CC_MAX_IO];
+        memset(outs, 0, sizeof outs);
+        for (int i = 0; i < nd->n_in; i++)
+            if (nd->in[i] >= 0) in[i] = &s->g.values[nd->in[i]];
+        cc_err e = { 0 };
+        cc_status st = nd->op->infer(nd, in, nd->n_out, outs, &e);
+        if (st) {
+            char label[160];
+            return cc_err_set(err, st, "%s, for the shapes its inputs have at run time: %s",
+                              cc_graph_node_label(nd, label, sizeof label), e.msg);
+        }
+        for (int j = 0; j < nd->n_out; j++) {
+            s->g.values[nd->out[j]].dtype = outs[j].dtype;
+            s->g.values[nd->out[j]].shape = outs[j].shape;
+        }
+    }
+    return segment_prepare(x, s, err);
 }
 
 cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void *ctx, const cc_target_iface *fb,
@@ -240,6 +336,7 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     }
     x->g = g;
+    x->fb = fb;
     for (int k = 0; k < g->n_nodes; k++) {
         char why[256] = "";
         if (cc_op_has_trait(g->nodes[k].op, CC_TRAIT_SUBGRAPH)) {
@@ -264,14 +361,21 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         }
     }
     x->seg = calloc((size_t)g->n_nodes + 1, sizeof(segment));
-    x->host = calloc((size_t)g->n_values, sizeof(cc_tensor));
-    if (!x->seg || !x->host) {
+    x->host = calloc((size_t)g->n_values + 1, sizeof(cc_tensor));
+    x->host_cap = calloc((size_t)g->n_values + 1, sizeof(size_t));
+    x->dyn = calloc((size_t)g->n_values + 1, 1);
+    if (!x->seg || !x->host || !x->host_cap || !x->dyn) {
         st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         goto fail;
     }
+    cc_graph_dynamic_values(g, x->dyn);
     for (int a = 0; a < g->n_nodes;) {
+        /* a segment ends with a node of data-dependent output shape: what reads its outputs
+         * is prepared once their actual shapes are known */
         int b = a + 1;
-        while (b < g->n_nodes && on_target[b] == on_target[a] && on_target[a] != 2) b++;
+        while (b < g->n_nodes && on_target[b] == on_target[a] && on_target[a] != 2 &&
+               !cc_node_dynamic_shape(g, &g->nodes[b - 1]))
+            b++;
         segment *s = &x->seg[x->n_seg++];
         if (on_target[a] == 2) {
             if ((st = control_segment(x, a, t, ctx, fb, fb_ctx, s, info, err))) goto fail;
@@ -283,31 +387,15 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         s->first = a;
         st = build_segment(g, a, b, s, err);
         if (st) goto fail;
-        cc_err e = { 0 };
-        st = s->t->prepare(s->ctx, &s->g, &s->plan, &e);
-        if (st) {
-            s->plan = NULL;
-            if (fb) st = cc_err_set(err, st, "%s: prepare of nodes %d..%d: %s", s->t->name, a, b - 1, e.msg);
-            else *err = e;
-            goto fail;
-        }
-        s->in_buf = calloc((size_t)s->g.n_inputs + 1, sizeof(void *));
-        s->out_buf = calloc((size_t)s->g.n_outputs + 1, sizeof(void *));
-        if (!s->in_buf || !s->out_buf) {
-            st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-            goto fail;
-        }
-        for (int i = 0; i < s->g.n_inputs; i++) {
-            st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(&s->g.values[s->g.inputs[i]]) + 1, &s->in_buf[i], err);
+        for (int i = 0; i < s->g.n_inputs; i++) s->lazy |= x->dyn[s->global[s->g.inputs[i]]];
+        if (s->lazy) { /* prepared at run time; host room for the outputs' bounds meanwhile */
+            for (int j = 0; j < s->g.n_outputs && !st; j++)
+                st = host_ensure(x, s->global[s->g.outputs[j]], &g->values[s->global[s->g.outputs[j]]], err);
             if (st) goto fail;
+            a = b;
+            continue;
         }
-        for (int j = 0; j < s->g.n_outputs; j++) {
-            int v = s->global[s->g.outputs[j]];
-            st = s->t->buffer_alloc(s->ctx, cc_tensor_bytes(&g->values[v]) + CC_GUARD_BYTES, &s->out_buf[j], err);
-            if (!st) st = arm_output(s, s->out_buf[j], &g->values[v], err);
-            if (st) goto fail;
-            if (!x->host[v].data && (st = host_alloc(&x->host[v], &g->values[v], err))) goto fail;
-        }
+        if ((st = segment_prepare(x, s, err))) goto fail;
         a = b;
     }
     info->n_segments = x->n_seg;
@@ -320,13 +408,16 @@ fail:
     return st;
 }
 
+static const cc_tensor *host_value(const cc_graph_exec *x, int v);
+
 static cc_status run_segment(cc_graph_exec *x, segment *s, int upload, cc_err *err)
 {
     cc_status st = CC_OK;
     if (upload)
         for (int i = 0; i < s->g.n_inputs && !st; i++) {
             int v = s->global[s->g.inputs[i]];
-            st = s->t->upload(s->ctx, s->in_buf[i], x->host[v].data, cc_tensor_bytes(&x->g->values[v]), err);
+            st = s->t->upload(s->ctx, s->in_buf[i], host_value(x, v)->data, cc_tensor_bytes(&s->g.values[s->g.inputs[i]]),
+                              err);
         }
     if (!st) st = s->t->run(s->ctx, s->plan, s->in_buf, s->out_buf, err);
     if (!st) st = s->t->sync(s->ctx, err);
@@ -338,7 +429,8 @@ static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
 {
     for (int j = 0; j < s->g.n_outputs; j++) {
         int v = s->global[s->g.outputs[j]];
-        size_t bytes = cc_tensor_bytes(&x->g->values[v]);
+        const cc_tensor *d = &s->g.values[s->g.outputs[j]]; /* a lazy segment's: this run's shapes */
+        size_t bytes = cc_tensor_bytes(d);
         cc_status st = s->t->download(s->ctx, s->out_buf[j], x->host[v].data, bytes + CC_GUARD_BYTES, err);
         if (st) return st;
         const unsigned char *guard = (const unsigned char *)x->host[v].data + bytes;
@@ -350,7 +442,7 @@ static cc_status download_segment(cc_graph_exec *x, segment *s, cc_err *err)
             }
         /* an output of data-dependent shape: the actual shape the target reports, within
          * the bound its buffer was sized for */
-        x->host[v].shape = x->g->values[v].shape;
+        x->host[v].shape = d->shape;
         if (CC_TARGET_HAS(s->t, output_shape)) {
             cc_shape sh;
             if ((st = s->t->output_shape(s->ctx, s->plan, j, &sh, err))) return st;
@@ -501,10 +593,6 @@ static cc_status run_iterations(cc_graph_exec *x, segment *s, const cc_tensor *c
         cc_tensor *dst = &x->host[nd->out[n + j]];
         dst->shape = x->g->values[nd->out[n + j]].shape;
         dst->shape.dims[0] = t; /* the stacked outputs' actual length */
-        if (t != bound && s->read_later[n + j])
-            st = cc_err_set(err, CC_ERR_UNSUPPORTED,
-                            "Loop ran %lld iterations; its output %d is read by nodes prepared for %lld", (long long)t,
-                            n + j, (long long)bound);
     }
     for (int i = 0; i < CC_MAX_IO; i++) cc_tensor_free(&carried[i]);
     free_outputs(outs);
@@ -547,7 +635,8 @@ static cc_status run_control(cc_graph_exec *x, segment *s, cc_err *err)
 static cc_status run_one(cc_graph_exec *x, segment *s, int upload, cc_err *err)
 {
     if (s->control) return run_control(x, s, err);
-    cc_status st = run_segment(x, s, upload, err);
+    cc_status st = s->lazy ? segment_reshape(x, s, err) : CC_OK;
+    if (!st) st = run_segment(x, s, upload, err);
     if (!st) st = download_segment(x, s, err);
     return st;
 }
@@ -578,10 +667,8 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
     /* several: the inputs go through host memory like every value between segments */
     for (int i = 0; i < g->n_inputs; i++) {
         int v = g->inputs[i];
-        if (!x->host[v].data) {
-            cc_status st = host_alloc(&x->host[v], &g->values[v], err);
-            if (st) return st;
-        }
+        cc_status st = host_ensure(x, v, &g->values[v], err);
+        if (st) return st;
         memcpy(x->host[v].data, in[i].data, cc_tensor_bytes(&g->values[v]));
     }
     return CC_OK;
@@ -633,7 +720,14 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
             if (g->inputs[k] == v) src = in[k].data;
         if (!src) src = g->values[v].data; /* a constant */
         if (!src) return cc_err_set(err, CC_ERR_INTERNAL, "graph output %d was not computed", j);
-        if (src == x->host[v].data) out[j].shape = x->host[v].shape; /* the actual shape */
+        if (src == x->host[v].data) { /* the actual shape, within the room of the declared one */
+            if (cc_tensor_numel(&x->host[v]) > cc_tensor_numel(&g->values[v]))
+                return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                  "graph output %d came out with more elements than its shape inferred from the "
+                                  "data-dependent bounds (%lld > %lld)",
+                                  j, (long long)cc_tensor_numel(&x->host[v]), (long long)cc_tensor_numel(&g->values[v]));
+            out[j].shape = x->host[v].shape;
+        }
         memcpy(out[j].data, src, cc_tensor_bytes(&out[j]));
     }
     return CC_OK;

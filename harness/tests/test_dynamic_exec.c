@@ -84,6 +84,8 @@ static void run_on(const cc_model *m, const char *name, const char *fallback)
     t->close(ctx);
 }
 
+/* A NonZero that feeds a Transpose: refused by a planner as one plan, run by the executor
+ * in two segments, and evaluated by the golden model. */
 static void feeding(void)
 {
     cc_model *m = nonzero_model(1);
@@ -97,6 +99,46 @@ static void feeding(void)
         CHECK(t->open("", &ctx, &d, &e) == CC_OK);
         CHECK(t->prepare(ctx, &m->graph, &plan, &e) == CC_ERR_UNSUPPORTED);
         CHECK(strstr(e.msg, "data-dependent shape and feeds another node") != NULL);
+        t->close(ctx);
+    }
+    /* the executor: NonZero ends a segment and the Transpose after it is prepared for the
+     * actual [2, nnz] at each run (on opencl, NonZero falls back to cpu) */
+    const char *names[4] = { "ref", "cpu", "opencl", "opencl" };
+    const float xs[2][12] = { { 0, 1, 0, 2, 3, 0, 0, 0, 4, 0, 0, 5 }, { 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 8 } };
+    const int64_t want_t[2][10] = { { 0, 1, 0, 3, 1, 0, 2, 0, 2, 3 }, { 1, 2, 2, 3 } };
+    const int64_t nnz[2] = { 5, 2 };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = cc_target_find(names[k]), *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        cc_err e = { 0 };
+        if (!t || t->open("", &ctx, &d, &e)) continue;
+        if (fb) CHECK(fb->open("", &fb_ctx, &d, &e) == CC_OK);
+        cc_graph_exec *x = NULL;
+        cc_graph_exec_info info;
+        cc_status st = cc_graph_exec_create(&m->graph, t, ctx, fb, fb_ctx, &x, &info, &e);
+        if (k == 2) {
+            CHECK(st == CC_ERR_UNSUPPORTED); /* NonZero: no fallback asked for */
+        } else {
+            if (st) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(st == CC_OK && info.n_segments == 2);
+            for (int r = 0; x && r < 2; r++) {
+                cc_tensor in = { 0 }, out = { 0 };
+                cc_shape s = cc_shape_make(2, (int64_t[]){ 3, 4 });
+                CHECK(cc_tensor_alloc(&in, CC_F32, &s, &e) == CC_OK);
+                memcpy(in.data, xs[r], sizeof xs[r]);
+                const cc_tensor *o = &m->graph.values[m->graph.outputs[0]];
+                CHECK(cc_tensor_alloc(&out, o->dtype, &o->shape, &e) == CC_OK); /* the bound: 12 x 2 */
+                st = cc_graph_exec_run(x, &in, &out, &e);
+                if (st) fprintf(stderr, "%s run %d: %s\n", names[k], r, e.msg);
+                CHECK(st == CC_OK && out.shape.dims[0] == nnz[r] && out.shape.dims[1] == 2);
+                for (int i = 0; !st && i < 2 * nnz[r]; i++) CHECK(((int64_t *)out.data)[i] == want_t[r][i]);
+                cc_tensor_free(&in);
+                cc_tensor_free(&out);
+            }
+        }
+        cc_graph_exec_destroy(x);
+        if (fb) fb->close(fb_ctx);
         t->close(ctx);
     }
     /* the golden evaluation: Transpose of the actual [2, 3] is [3, 2] */
