@@ -344,6 +344,22 @@ cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err)
     return CC_OK;
 }
 
+cc_status cc_mb_narrow(cc_model_builder *b, int v, const cc_shape *s, cc_err *err)
+{
+    if (v < 0 || v >= b->n_values || b->values[v].data)
+        return cc_err_set(err, CC_ERR_INTERNAL, "%s: narrowing a value that is no computed value", b->name);
+    cc_tensor *t = &b->values[v];
+    int ok = s->rank == t->shape.rank;
+    for (int d = 0; ok && d < s->rank; d++) ok = s->dims[d] >= 0 && s->dims[d] <= t->shape.dims[d];
+    if (!ok) {
+        char a[96], c[96];
+        return cc_err_set(err, CC_ERR_ARG, "%s: value %s is declared %s, outside its bound %s", b->name, b->names[v],
+                          cc_shape_format(s, a, sizeof a), cc_shape_format(&t->shape, c, sizeof c));
+    }
+    t->shape = *s;
+    return CC_OK;
+}
+
 const cc_tensor *cc_mb_value(const cc_model_builder *b, int v)
 {
     return v >= 0 && v < b->n_values ? &b->values[v] : NULL;

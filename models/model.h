@@ -83,6 +83,11 @@ int cc_graph_has_control(const cc_graph *g);
 void cc_graph_free_contents(cc_graph *g);
 /* Marks value v as a graph output (in order). */
 cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err);
+/* Narrows the shape of value v, a value whose shape follows the data (its bound was
+ * inferred), to s: a shape the model asserts for it (a sub-graph output that its file
+ * declares), of v's rank and no larger than its bound in any dim. The golden evaluation and
+ * the executor compute the actual shape and refuse one that outgrows s. */
+cc_status cc_mb_narrow(cc_model_builder *b, int v, const cc_shape *s, cc_err *err);
 /* Shape of value v (valid until finish). */
 const cc_tensor *cc_mb_value(const cc_model_builder *b, int v);
 /* Finishes the model; the builder is consumed (freed) whatever the result. */

@@ -763,13 +763,21 @@ static cc_status sub_import(importer *im, const char *label, const char *attr, c
         if ((st = value_of(child, name, &v, err))) return st;
         if (v < 0)
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s output '%s' is not computed", im->path, label, attr, name);
-        if (map_get(&child->dynamic, name) >= 0)
-            return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: %s: %s output '%s' has a data-dependent shape", im->path,
-                              label, attr, name);
         cc_dtype dt;
         cc_shape s;
         int has_dt, has_shape;
         if ((st = value_info_type(child, sg->output[j], "sub-graph output", &dt, &has_dt, &s, &has_shape, err))) return st;
+        if (map_get(&child->dynamic, name) >= 0) {
+            /* a shape that follows the data: the one the file declares is asserted (and checked
+             * at run time), or the sub-graph is refused */
+            int fixed = has_shape;
+            for (int d = 0; fixed && d < s.rank; d++) fixed = s.dims[d] >= 0;
+            if (!fixed)
+                return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                  "%s: %s: %s output '%s' has a data-dependent shape and the file declares none", im->path,
+                                  label, attr, name);
+            if ((st = cc_mb_narrow(child->b, v, &s, err))) return st;
+        }
         if (has_dt && dt != cc_mb_value(child->b, v)->dtype)
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s output '%s' is declared %s, the graph computes %s", im->path,
                               label, attr, name, cc_dtype_name(dt), cc_dtype_name(cc_mb_value(child->b, v)->dtype));

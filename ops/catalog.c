@@ -38,7 +38,11 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
 int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in)
 {
     if (cc_op_has_trait(op, CC_TRAIT_DYNAMIC_SHAPE)) return 1;
-    return op->id == CC_OP_ID_TopK && n_in > 1 && in[1] && !in[1]->data;
+    if (op->id == CC_OP_ID_TopK) return n_in > 1 && in[1] && !in[1]->data;
+    if (op->id == CC_OP_ID_Slice)
+        for (int i = 1; i < n_in && i < 5; i++)
+            if (in[i] && !in[i]->data) return 1;
+    return 0;
 }
 
 int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd)

@@ -252,8 +252,9 @@ const cc_op_family *cc_catalog_family(const char *name);
  * an op whose id is out of range). */
 int cc_op_has_trait(const cc_op_def *op, unsigned trait);
 /* 1 when a node of op with inputs in[0..n_in) (descriptions: data non-NULL for a constant)
- * has outputs of data-dependent shape: an op of CC_TRAIT_DYNAMIC_SHAPE, or TopK whose K is
- * computed at run time (its outputs then have the axis's length as their bound). */
+ * has outputs of data-dependent shape: an op of CC_TRAIT_DYNAMIC_SHAPE, TopK whose K is
+ * computed at run time (its outputs then have the axis's length as their bound), or Slice
+ * whose starts, ends, axes or steps are (bound: the input's shape). */
 int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in);
 /* The same for node nd of graph g. */
 int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd);

@@ -414,6 +414,19 @@ static cc_status slice_infer(const cc_node *node, const cc_tensor *const *in, in
                              cc_tensor *out, cc_err *err)
 {
     (void)n_out;
+    const cc_tensor *x = shape_input(node, in, 0);
+    if (x && cc_op_dynamic_shape(node->op, node->n_in, in)) {
+        /* starts, ends, axes or steps computed at run time: every axis at most as long as x's */
+        for (int i = 1; i < node->n_in && i < 5; i++) {
+            const cc_tensor *t = shape_input(node, in, i);
+            if (t && ((t->dtype != CC_I64 && t->dtype != CC_I32) || t->shape.rank != 1))
+                return cc_err_set(err, CC_ERR_ARG, "Slice: input %d must be a 1-D int32 or int64 tensor", i);
+        }
+        out[0].dtype = x->dtype;
+        out[0].shape = x->shape;
+        out[0].data = NULL;
+        return CC_OK;
+    }
     slice_plan p;
     cc_status st = slice_make_plan(node, in, &p, err);
     if (st) return st;
@@ -435,6 +448,7 @@ static cc_status slice_golden(const cc_node *node, const cc_tensor *const *in, i
     int64_t xst[CC_MAX_RANK], idx[CC_MAX_RANK] = { 0 };
     shape_strides(&x->shape, xst);
     int64_t n = cc_shape_numel(&p.out);
+    out[0].shape = p.out; /* the actual shape where the bounds came at run time */
     for (int64_t j = 0; j < n; j++) {
         int64_t src = 0;
         for (int d = 0; d < p.out.rank; d++) src += (p.start[d] + idx[d] * p.step[d]) * xst[d];

@@ -256,6 +256,68 @@ static void topk_runtime_k(void)
     cc_model_free(m);
 }
 
+/* Slice whose starts and ends are graph inputs, feeding a Neg: the Slice's extent follows
+ * them run after run, and the Neg after it is prepared for each extent (on opencl, which
+ * declines such a Slice, the Slice falls back to cpu and the Neg stays). */
+static void slice_runtime_bounds(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, st, en, y, z;
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 6 }), s1 = cc_shape_make(1, (int64_t[]){ 1 });
+    CHECK(cc_mb_create("slice_rt", &b, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "starts", CC_I64, &s1, &st, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "ends", CC_I64, &s1, &en, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Slice", "slice", NULL, 3, (int[]){ x, st, en }, 1, &y, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Neg", "neg", NULL, 1, &y, 1, &z, NULL, &e) == CC_OK);
+    CHECK(cc_mb_output(b, z, &e) == CC_OK);
+    cc_model *m = NULL;
+    CHECK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e) == CC_OK);
+    if (!m) return;
+    CHECK(m->graph.values[y].shape.dims[0] == 6); /* the bound */
+    const int64_t bounds[3][2] = { { 1, 4 }, { -2, 100 }, { 3, 3 } }; /* [1, 2, 3], [4, 5], nothing */
+    const int64_t len[3] = { 3, 2, 0 };
+    const float want[3][3] = { { -1, -2, -3 }, { -4, -5 }, { 0 } };
+    const char *names[4] = { "ref", "cpu", "opencl", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = cc_target_find(names[k]), *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        if (!t || t->open("", &ctx, &d, &e)) continue;
+        if (fb) CHECK(fb->open("", &fb_ctx, &d, &e) == CC_OK);
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = cc_graph_exec_create(&m->graph, t, ctx, fb, fb_ctx, &gx, &info, &e);
+        if (k == 2) {
+            CHECK(rc == CC_ERR_UNSUPPORTED && strstr(e.msg, "constant starts") != NULL);
+        } else {
+            CHECK(rc == CC_OK);
+            if (k == 3) CHECK(info.n_fallback == 1);
+            for (int r = 0; gx && r < 3; r++) {
+                cc_tensor in[3] = { { 0 } }, out = { 0 };
+                CHECK(cc_tensor_alloc(&in[0], CC_F32, &sx, &e) == CC_OK);
+                for (int i = 0; i < 6; i++) ((float *)in[0].data)[i] = (float)i;
+                for (int i = 1; i < 3; i++) {
+                    CHECK(cc_tensor_alloc(&in[i], CC_I64, &s1, &e) == CC_OK);
+                    ((int64_t *)in[i].data)[0] = bounds[r][i - 1];
+                }
+                CHECK(cc_tensor_alloc(&out, CC_F32, &m->graph.values[z].shape, &e) == CC_OK);
+                rc = cc_graph_exec_run(gx, in, &out, &e);
+                if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+                CHECK(rc == CC_OK && out.shape.dims[0] == len[r]);
+                for (int i = 0; !rc && i < len[r]; i++) CHECK(((float *)out.data)[i] == want[r][i]);
+                for (int i = 0; i < 3; i++) cc_tensor_free(&in[i]);
+                cc_tensor_free(&out);
+            }
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -269,5 +331,6 @@ int main(void)
     }
     feeding();
     topk_runtime_k();
+    slice_runtime_bounds();
     return CC_TEST_RESULT();
 }

@@ -199,6 +199,19 @@ static cc_status split_prepare(void *ctx, const cc_node *node, const cc_tensor *
 
 /* ---- Slice ----------------------------------------------------------------------------------- */
 
+/* Slice's starts, ends, axes and steps must be constants (computed at run time they make
+ * the output's shape follow the data: left to the host). */
+static cc_support slice_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                 char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    if (!cc_op_dynamic_shape(node->op, node->n_in, in)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "cuda: Slice needs constant starts, ends, axes and steps (else its output's shape depends on "
+             "the data: computed on the host)");
+    return CC_SUPPORT_NO;
+}
+
 static cc_status slice_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in,
                                int n_out, const cc_tensor *out, void **state, cc_err *err)
 {
@@ -689,7 +702,7 @@ static const cc_kernel kernels[] = {
     { .op = CC_OP_ID_Transpose, .prepare = transpose_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Concat, .prepare = concat_prepare, .release = free, .run = copy_run },
     { .op = CC_OP_ID_Split, .prepare = split_prepare, .release = free, .run = copy_run },
-    { .op = CC_OP_ID_Slice, .prepare = slice_prepare, .release = free, .run = copy_run },
+    { .op = CC_OP_ID_Slice, .supports = slice_supports, .prepare = slice_prepare, .release = free, .run = copy_run },
 };
 
 const cc_kernel_list cc_cuda_family_shape = {
