@@ -45,8 +45,6 @@ static void golden_from(cc_golden *go, const cc_tensor *t)
         go->value[q] = cc_load(t->data, t->dtype, (size_t)q);
         go->mag[q] = fabs(go->value[q]);
     }
-    if (t->dtype == CC_I64) /* beyond 2^53 a double holds the nearest; int64 stays exact below */
-        for (int64_t q = 0; q < n; q++) go->value[q] = (double)((const int64_t *)t->data)[q];
 }
 
 /* out_err[j] for a float output: a copy of src, or zeros (an exact value). */
@@ -125,8 +123,7 @@ static void place(cc_golden *go, double *dst_err, const cc_tensor *src, const do
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
             int64_t q = o * inner + i, d = (o * len + p) * inner + i;
-            go->value[d] = src->dtype == CC_I64 ? (double)((const int64_t *)src->data)[q]
-                                                : cc_load(src->data, src->dtype, (size_t)q);
+            go->value[d] = cc_load(src->data, src->dtype, (size_t)q);
             go->mag[d] = fabs(go->value[d]);
             if (dst_err) dst_err[d] = src_err ? src_err[q] : 0;
         }

@@ -89,13 +89,6 @@ cc_status cc_mb_copy_subgraphs(cc_model_builder *b, const cc_graph *g, cc_err *e
     return CC_OK;
 }
 
-int cc_graph_has_control(const cc_graph *g)
-{
-    for (int k = 0; k < g->n_nodes; k++)
-        if (cc_op_has_trait(g->nodes[k].op, CC_TRAIT_SUBGRAPH)) return 1;
-    return 0;
-}
-
 void cc_mb_destroy(cc_model_builder *b)
 {
     if (!b) return;

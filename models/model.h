@@ -77,8 +77,6 @@ cc_status cc_mb_copy_subgraphs(cc_model_builder *b, const cc_graph *g, cc_err *e
 /* A deep copy of src (constants, nodes, sub-graphs) into dst; free with
  * cc_graph_free_contents. On failure dst holds nothing. */
 cc_status cc_graph_copy(const cc_graph *src, cc_graph *dst, cc_err *err);
-/* Whether g has a control-flow node (If, Loop, Scan: CC_TRAIT_SUBGRAPH). */
-int cc_graph_has_control(const cc_graph *g);
 /* Frees a graph's constants, nodes and sub-graphs (recursively) and zeroes it. */
 void cc_graph_free_contents(cc_graph *g);
 /* Marks value v as a graph output (in order). */

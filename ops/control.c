@@ -77,6 +77,24 @@ static int one_of(const cc_tensor *t, cc_dtype dt)
     return t && t->dtype == dt && cc_shape_numel(&t->shape) == 1 && t->shape.rank <= 1;
 }
 
+/* *t = body output o stacked len times along a new axis `axis` (Loop's scan outputs,
+ * Scan's), output j of the node. */
+static cc_status stacked(const cc_node *nd, const cc_tensor *o, int axis, int64_t len, int j, cc_tensor *t,
+                         cc_err *err)
+{
+    if (o->shape.rank + 1 > CC_MAX_RANK)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s: stacked output %d would have rank %d", nd->op->name, j,
+                          o->shape.rank + 1);
+    *t = (cc_tensor){ .dtype = o->dtype };
+    for (int d = 0, s = 0; d <= o->shape.rank; d++) t->shape.dims[d] = d == axis ? len : o->shape.dims[s++];
+    t->shape.rank = o->shape.rank + 1;
+    int64_t numel;
+    cc_err e = { 0 };
+    if (cc_shape_numel_checked(&t->shape, &numel, &e))
+        return cc_err_set(err, e.code, "%s: stacked output %d: %s", nd->op->name, j, e.msg);
+    return CC_OK;
+}
+
 static cc_status if_infer(const cc_node *nd, const cc_graph *subs, int n_subs, const cc_tensor *const *in, int n_out,
                           cc_tensor *out, cc_err *err)
 {
@@ -160,17 +178,8 @@ static cc_status loop_infer(const cc_node *nd, const cc_graph *subs, int n_subs,
                           "does, or the length the model declares for them)",
                           k);
     for (int j = 0; j < k; j++) {
-        const cc_tensor *o = sub_out(body, 1 + (int)n + j);
-        if (o->shape.rank + 1 > CC_MAX_RANK)
-            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Loop: stacked output %d would have rank %d", j, o->shape.rank + 1);
-        cc_tensor *t = &out[n + j];
-        *t = (cc_tensor){ .dtype = o->dtype };
-        t->shape.rank = o->shape.rank + 1;
-        t->shape.dims[0] = trips;
-        for (int d = 0; d < o->shape.rank; d++) t->shape.dims[d + 1] = o->shape.dims[d];
-        int64_t numel;
-        cc_status st = cc_shape_numel_checked(&t->shape, &numel, err);
-        if (st) return cc_err_set(err, st, "Loop: stacked output %d: %s", j, err->msg);
+        cc_status st = stacked(nd, sub_out(body, 1 + (int)n + j), 0, trips, (int)n + j, &out[n + j], err);
+        if (st) return st;
     }
     return CC_OK;
 }
@@ -245,15 +254,8 @@ static cc_status scan_infer(const cc_node *nd, const cc_graph *subs, int n_subs,
     if (!st) st = scan_list(nd, "scan_output_directions", k, NULL, 0, dir, err);
     if (st) return st;
     for (int j = 0; j < n; j++) out[j] = (cc_tensor){ .dtype = in[j]->dtype, .shape = in[j]->shape };
-    for (int j = 0; j < k; j++) {
-        const cc_tensor *o = sub_out(body, (int)n + j);
-        if (o->shape.rank + 1 > CC_MAX_RANK)
-            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Scan: scan output %d would have rank %d", j, o->shape.rank + 1);
-        cc_tensor *t = &out[n + j];
-        *t = (cc_tensor){ .dtype = o->dtype };
-        for (int d = 0, s = 0; d <= o->shape.rank; d++) t->shape.dims[d] = d == ax[j] ? len : o->shape.dims[s++];
-        t->shape.rank = o->shape.rank + 1;
-    }
+    for (int j = 0; j < k; j++)
+        if ((st = stacked(nd, sub_out(body, (int)n + j), ax[j], len, (int)n + j, &out[n + j], err))) return st;
     return CC_OK;
 }
 
