@@ -3,10 +3,11 @@
 # under five minutes, everything measured written under OUT:
 #   log.txt          every step's output: nvidia-smi, the machine, `crosscheck list targets`,
 #                    the op suite, the models, the PyTorch peer, each step's wall time
-#   crosscheck.db.xz the run (xz-compressed): the quick op suite on cuda and cuda:tf32 (and
-#                    opencl where NVIDIA's OpenCL driver is installed, unless
-#                    DEVICE_CHECK_OPENCL=0), ResNet50 and YOLOv5s in f32, tf32, f16, bf16 and
-#                    int8 at batch 1 and a large batch, joined as one run
+#   crosscheck.db.xz the run (xz-compressed): the quick op suite on cuda and cuda:tf32,
+#                    ResNet50 and YOLOv5s in f32, tf32, f16, bf16 and int8 at batch 1 and a
+#                    large batch, joined as one run
+#   opencl.db.xz     the quick op suite on opencl, where NVIDIA's OpenCL driver is installed
+#   opencl.md        (unless DEVICE_CHECK_OPENCL=0), last, in the time left
 #   report.md        `crosscheck report` of that run
 #   sanitizer.txt    a few cuda cases under compute-sanitizer's memcheck
 #   peer.jsonl       PyTorch on the same GPU (scripts/peer_torch.py --device cuda)
@@ -102,8 +103,11 @@ if [ "$status" != available ]; then
     say "DEVICE_CHECK_REHEARSE=1: going on without a GPU"
 fi
 targets=cuda,cuda:tf32
+# opencl on NVIDIA's driver runs last, in what is left of DEVICE_CHECK_BUDGET seconds (default
+# 500: the device call's 10 minutes less the machine's start), so it never costs the cuda steps
+nv_opencl=0
 if [ "${DEVICE_CHECK_OPENCL:-1}" = 1 ]; then
-    "$cc" list targets 2>/dev/null | awk '$1 == "opencl" && $2 == "available"' | grep -qi nvidia && targets=$targets,opencl
+    "$cc" list targets 2>/dev/null | awk '$1 == "opencl" && $2 == "available"' | grep -qi nvidia && nv_opencl=1
 fi
 
 db=$work/crosscheck.db   # OUT gets it compressed
@@ -171,4 +175,16 @@ done
 step report 30 "$cc" report --db "$db" --run device-check --out "$out/report.md"
 step summary 30 python3 scripts/device_summary.py "$db" "$out/peer.jsonl" "$out/summary.md"
 xz -T0 -c "$db" > "$out/crosscheck.db.xz"
+# 7. the quick op suite on opencl (NVIDIA's driver), in a database of its own, with the time left
+if [ "$nv_opencl" = 1 ]; then
+    left=$((${DEVICE_CHECK_BUDGET:-500} - ($(date +%s%N) - t_start) / 1000000000))
+    if [ "$left" -ge 30 ]; then
+        step opencl "$left" "$cc" run --quick --targets opencl --db "$work/opencl.db" --tag device-check \
+            --timeout 30 --min-time 0.005 > /dev/null
+        step opencl-report 20 "$cc" report --db "$work/opencl.db" --out "$out/opencl.md"
+        xz -T0 -c "$work/opencl.db" > "$out/opencl.db.xz"
+    else
+        say "NVIDIA's OpenCL driver found, but only ${left} s are left: opencl not run"
+    fi
+fi
 say "done in $(elapsed "$t_start") s; files in $out"
