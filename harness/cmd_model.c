@@ -143,8 +143,9 @@ int cc_cmd_model(int argc, char **argv, const char *command_line, const char *li
                 "  --db PATH           results database (default out/crosscheck.db)\n"
                 "  --run RUN           add the results to run RUN of the database (an id, latest, a tag,\n"
                 "                      a uid prefix) instead of a run of their own: the suite's op cases\n"
-                "                      and models then form one run; RUN must be finished or interrupted\n"
-                "                      and made by this build on this machine\n"
+                "                      and models then form one run; RUN must be made by this build on\n"
+                "                      this machine and not be executing (a killed run is joined, and\n"
+                "                      ends interrupted)\n"
                 "  --tag TEXT          label stored with the run\n");
     static cc_model_run_options o;
     memset(&o, 0, sizeof o);

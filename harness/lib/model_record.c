@@ -40,8 +40,7 @@ cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *r
     cc_env_collect(&here);
     const char *git = o->git_commit ? o->git_commit : "", *libs = o->libraries ? o->libraries : "";
     const char *what = NULL, *theirs = NULL, *ours = NULL;
-    if (!strcmp(run.status, "running")) what = "is still running (or was killed): join a finished run";
-    else if (strcmp(run.git_commit, git)) what = "was made by another build, git", theirs = run.git_commit, ours = git;
+    if (strcmp(run.git_commit, git)) what = "was made by another build, git", theirs = run.git_commit, ours = git;
     else if (strcmp(run.libraries, libs)) what = "was made with other libraries", theirs = run.libraries, ours = libs;
     else if (strcmp(run.hostname, here.hostname)) what = "ran on another host", theirs = run.hostname, ours = here.hostname;
     else if (strcmp(run.cpu_model, here.cpu_model) || run.cores != here.cores)
@@ -54,9 +53,20 @@ cc_status cc_model_record_open(const cc_model_run_options *o, cc_model_record *r
             st = cc_err_set(err, CC_ERR_ARG, "--run %s: run %lld %s", o->join_run, (long long)rec->join_id, what);
         goto fail;
     }
-    snprintf(rec->join_status, sizeof rec->join_status, "%s", run.status);
+    /* a run still marked running is joined only when no process holds its lock: it was
+       killed, and what the killed process did not finish stays missing, so the run ends
+       interrupted */
     st = cc_run_lock_take(o->db_path, rec->join_id, &rec->lock, err);
+    if (st == CC_ERR_ARG) {
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        char *cut = strstr(why, "; not resumed");
+        if (cut) *cut = '\0';
+        st = cc_err_set(err, CC_ERR_ARG, "--run %s: %.300s; join it when it has finished", o->join_run, why);
+    }
     if (st) goto fail;
+    snprintf(rec->join_status, sizeof rec->join_status, "%s",
+             strcmp(run.status, "running") ? run.status : "interrupted");
     return CC_OK;
 
 fail:

@@ -516,8 +516,10 @@ double cc_model_mem_need(const cc_model *m, int batch)
 /* Runs job() in a child with the isolation op cases have (worker.h: dies with its parent,
  * memory limit, deadline): a crash or a hang costs one result. The child sends the result
  * and its latency samples (jo->n_lat of them) back through a pipe. */
-static void isolated_job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32, const cc_model_variant *v,
-                         int ti, job_out *jo)
+/* Runs one job in a forked child, its result in *jo. Returns 1 when the run was interrupted
+ * while the job was in flight (the child is killed and *jo holds nothing to record), else 0. */
+static int isolated_job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32,
+                        const cc_model_variant *v, int ti, job_out *jo)
 {
     const cc_target_iface *t = o->targets[ti];
     cc_model_result *r = &jo->r;
@@ -525,7 +527,7 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
     int p[2];
     if (pipe(p)) {
         set_reason(r, CC_ERROR, strerror(errno));
-        return;
+        return 0;
     }
     cc_err e;
     pid_t pid = cc_isolate_fork(o->mem_limit_mb, &e);
@@ -533,7 +535,7 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
         close(p[0]);
         close(p[1]);
         set_reason(r, CC_ERROR, e.msg);
-        return;
+        return 0;
     }
     if (pid == 0) {
         close(p[0]);
@@ -550,17 +552,19 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
     close(p[1]);
     double deadline = cc_now() + o->timeout_s;
     static job_out back;
-    int rc = cc_isolate_read(p[0], &back, offsetof(job_out, lat), deadline, NULL);
+    /* Ctrl-C (o->interrupt) stops the wait at once: a job can take minutes */
+    int rc = cc_isolate_read(p[0], &back, offsetof(job_out, lat), deadline, o->interrupt);
     if (!rc && (back.n_lat < 0 || back.n_lat > MAX_LAT_SAMPLES)) rc = -1;
-    if (!rc) rc = cc_isolate_read(p[0], back.lat, sizeof(double) * (size_t)back.n_lat, deadline, NULL);
+    if (!rc) rc = cc_isolate_read(p[0], back.lat, sizeof(double) * (size_t)back.n_lat, deadline, o->interrupt);
     close(p[0]);
     int status = 0;
-    cc_isolate_reap(pid, rc == 1 ? SIGKILL : 0, &status);
+    cc_isolate_reap(pid, rc == 1 || rc == 2 ? SIGKILL : 0, &status);
+    if (rc == 2) return 1;
     if (!rc) {
         jo->r = back.r;
         jo->n_lat = back.n_lat;
         memcpy(jo->lat, back.lat, sizeof(double) * (size_t)back.n_lat);
-        return;
+        return 0;
     }
     char msg[CC_REASON_MAX];
     if (rc == 1) {
@@ -570,6 +574,7 @@ static void isolated_job(const cc_model_run_options *o, const cc_model *f32, con
         cc_isolate_describe(status, "job", msg, sizeof msg);
         set_reason(r, CC_CRASHED, msg);
     }
+    return 0;
 }
 
 cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, void *user, cc_model_summary *sum,
@@ -727,7 +732,10 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
             } else if (v && v->unmade[0]) {
                 set_reason(r, CC_UNSUPPORTED, v->unmade);
             } else if (rec.available[ti]) {
-                isolated_job(o, f32, &vars[0], v, ti, &jo);
+                if (isolated_job(o, f32, &vars[0], v, ti, &jo)) { /* the job in flight is not recorded */
+                    sum->interrupted = 1;
+                    goto finish;
+                }
             } else {
                 char msg[CC_REASON_MAX];
                 snprintf(msg, sizeof msg, "target unavailable: %.200s", rec.why[ti]);

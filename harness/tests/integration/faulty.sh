@@ -74,4 +74,43 @@ expect_eq "$(sql "$WORK/int.db" "SELECT count(*) FROM results WHERE verdict = 't
 CROSSCHECK_FAULTY="none" "$CC" run --targets faulty --ops Relu --quick --dtypes f32 --timeout 60 --resume \
     --db "$WORK/int.db" >/dev/null 2>&1
 expect_eq "$(sql "$WORK/int.db" "SELECT status FROM runs")" finished "--resume finishes it"
+
+# model run: Ctrl-C reaches a hung model job at once too, and a run whose model join was
+# killed (-9) is joined again (its lock died with the process), ending interrupted
+FIX="$(cd "$(dirname "$0")/../../../models/fixtures/resnet18_small" && pwd)"
+mdb="$WORK/m.db"
+"$CC" run --quick --targets faulty --ops Conv --dtypes f32 --no-timing --db "$mdb" >/dev/null 2>&1
+# model_join ENV: a model run of the fixture joined to run 1 in the background, its pid in
+# $parent once its job is in flight (the run marked running and a job's child alive)
+model_join() {
+    CROSSCHECK_FAULTY="$1" "$CC" model run "$FIX" --run 1 --targets faulty --precisions f32 --timeout 60 \
+        --db "$mdb" >/dev/null 2>"$WORK/mint.err" &
+    parent=$!
+    for _ in $(seq 1 200); do
+        [ -n "$(pgrep -P "$parent")" ] && [ "$(sql "$mdb" "SELECT status FROM runs")" == running ] && break
+        sleep 0.1
+    done
+    sleep 1
+}
+model_join "hang=Relu"
+t0=$(date +%s%N)
+kill -INT "$parent"
+wait "$parent"
+code=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+expect_eq "$code" 130 "an interrupted model run exits 130"
+[ "$ms" -lt 30000 ] || fail "the interrupt took $ms ms to stop a hung model job (its timeout is 60 s)"
+expect_eq "$(sql "$mdb" "SELECT status FROM runs")" interrupted "the joined run is marked interrupted"
+expect_eq "$(sql "$mdb" "SELECT count(*) FROM model_results")" 0 "the model job in flight is not recorded"
+sql "$mdb" "UPDATE runs SET status = 'finished'"
+model_join "hang=Relu"
+# while it executes, a second join is refused in one line naming the holder
+expect_exit 2 env CROSSCHECK_FAULTY=none "$CC" model run "$FIX" --run 1 --targets faulty --precisions f32 --db "$mdb"
+one_line_error "being executed by another process (pid $parent"
+kill -9 "$parent"
+wait "$parent" 2>/dev/null
+expect_eq "$(sql "$mdb" "SELECT status FROM runs")" running "a killed join leaves the run marked running"
+expect_exit 0 env CROSSCHECK_FAULTY=none "$CC" model run "$FIX" --run 1 --targets faulty --precisions f32 --db "$mdb"
+expect_eq "$(sql "$mdb" "SELECT verdict FROM model_results")" passed "the killed run is joined again"
+expect_eq "$(sql "$mdb" "SELECT status FROM runs")" interrupted "a run whose join was killed ends interrupted"
 finish
