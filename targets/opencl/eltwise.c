@@ -2,7 +2,8 @@
  * Add/Sub/Mul/Div, Pow, PRelu and Mod with multidirectional broadcasting, the variadic
  * Min, Max, Sum and Mean as a chain of broadcasting launches (rank <= 8, as strides; adjacent
  * dimensions are merged first, so most cases run as rank 1 or 2), and inference-mode
- * BatchNormalization folded on the host into a per-channel scale and shift. The
+ * BatchNormalization as a per-channel scale and shift (folded on the host, or by a kernel
+ * where the parameters are computed at run time). The
  * activations' formulas are those of targets/eltwise_formulas.h. Kernels in
  * kernels/eltwise_float.cl (f32, f16, bf16) and kernels/eltwise_int.cl (i8, u8, i32, i64). */
 #include <math.h>
@@ -257,16 +258,23 @@ static cc_support bn_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *
         snprintf(reason, n, "opencl: no BatchNormalization kernel for %s", cc_dtype_name(in[BN_X]->dtype));
         return CC_SUPPORT_NO;
     }
-    for (int i = BN_SCALE; i <= BN_VAR; i++)
-        if (!in[i] || !in[i]->data) {
-            snprintf(reason, n, "opencl: BatchNormalization needs constant scale, b, mean and var (folded at prepare)");
+    int constant = 1;
+    for (int i = BN_SCALE; i <= BN_VAR; i++) constant &= in[i] && in[i]->data;
+    for (int i = BN_SCALE; i <= BN_VAR && !constant; i++)
+        if (!in[i] || in[i]->dtype != in[BN_X]->dtype) {
+            snprintf(reason, n, "opencl: BatchNormalization's scale, b, mean and var computed at run time must have "
+                     "x's dtype %s", cc_dtype_name(in[BN_X]->dtype));
             return CC_SUPPORT_NO;
         }
     return CC_SUPPORT_YES;
 }
 
+static cc_status bn_affine(ocl_build *b, const char *name, const char *prog, int s_scale, int s_shift, int64_t ch,
+                           int64_t inner, const char *how, cc_err *err);
+
 /* Inference: y = x * a + (b - mean * a) with a = scale / sqrt(var + epsilon), folded in
- * double; training mode: reduce.c's kernel with the batch's statistics. */
+ * double at prepare where the parameters are constants, else by kernel bn_fold at run time;
+ * training mode: reduce.c's kernel with the batch's statistics. */
 static cc_status bn_prepare(ocl_build *b, cc_err *err)
 {
     if (cc_attr_i(b->node, "training_mode") == 1) return cc_ocl_bn_train_prepare(b, err);
@@ -274,6 +282,29 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
     int64_t ch = x->shape.dims[1], inner = 1;
     for (int d = 2; d < x->shape.rank; d++) inner *= x->shape.dims[d];
     double eps = (double)(float)cc_attr_f(b->node, "epsilon");
+    char name[48], prog[32];
+    snprintf(name, sizeof name, "affine_channel_%s", cc_ocl_suffix(x->dtype));
+    snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(x->dtype));
+    int constant = 1;
+    for (int i = BN_SCALE; i <= BN_VAR; i++) constant &= b->in[i]->data != NULL;
+    int s_scale, s_shift;
+    cc_status st;
+    ocl_launch *l;
+    if (!constant) {
+        size_t bytes = sizeof(float) * (size_t)(ch ? ch : 1);
+        char fold_name[48];
+        snprintf(fold_name, sizeof fold_name, "bn_fold_%s", cc_ocl_suffix(x->dtype));
+        if ((st = cc_ocl_scratch(b, bytes, &s_scale, err)) || (st = cc_ocl_scratch(b, bytes, &s_shift, err)) ||
+            (st = cc_ocl_kernel(b, prog, fold_name, &l, err)))
+            return st;
+        for (int i = BN_SCALE; i <= BN_VAR; i++) cc_ocl_arg_mem(l, b->in_slot[i]);
+        cc_ocl_arg_int(l, ch);
+        cc_ocl_arg_float(l, eps);
+        cc_ocl_arg_mem(l, s_scale);
+        cc_ocl_arg_mem(l, s_shift);
+        cc_ocl_range1(l, (size_t)ch, cc_ocl_wg_limit(b, l, ELT_WG));
+        return bn_affine(b, name, prog, s_scale, s_shift, ch, inner, "scale and shift folded at run time", err);
+    }
     float *fold = malloc(sizeof(float) * 2 * (size_t)(ch ? ch : 1));
     if (!fold) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
     for (int64_t c = 0; c < ch; c++) {
@@ -287,16 +318,22 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
         fold[c] = (float)a;
         fold[ch + c] = (float)(cc_ocl_const_float(b->in[BN_B], c) - cc_ocl_const_float(b->in[BN_MEAN], c) * a);
     }
-    int s_scale, s_shift;
-    cc_status st = cc_ocl_const(b, fold, sizeof(float) * (size_t)ch, &s_scale, err);
+    st = cc_ocl_const(b, fold, sizeof(float) * (size_t)ch, &s_scale, err);
     if (!st) st = cc_ocl_const(b, fold + ch, sizeof(float) * (size_t)ch, &s_shift, err);
     free(fold);
     if (st) return st;
-    char name[48], prog[32];
-    snprintf(name, sizeof name, "affine_channel_%s", cc_ocl_suffix(x->dtype));
-    snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(x->dtype));
+    return bn_affine(b, name, prog, s_scale, s_shift, ch, inner, "folded scale and shift", err);
+}
+
+/* Kernel affine_channel `name` of `prog`: y = x * scale[c] + shift[c], scale and shift f32
+ * in slots s_scale and s_shift. */
+static cc_status bn_affine(ocl_build *b, const char *name, const char *prog, int s_scale, int s_shift, int64_t ch,
+                           int64_t inner, const char *how, cc_err *err)
+{
+    const cc_tensor *x = b->in[BN_X];
     ocl_launch *l;
-    if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+    cc_status st = cc_ocl_kernel(b, prog, name, &l, err);
+    if (st) return st;
     int64_t planes = inner ? cc_tensor_numel(x) / inner : 0;
     cc_ocl_arg_mem(l, b->in_slot[BN_X]);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -309,7 +346,7 @@ static cc_status bn_prepare(ocl_build *b, cc_err *err)
     while (lx < (size_t)inner && lx * 2 <= wg) lx *= 2;
     size_t gws[2] = { (size_t)inner, (size_t)planes }, lws[2] = { lx, wg / lx };
     cc_ocl_range(l, 2, gws, lws);
-    cc_ocl_note(b, "%s (folded scale and shift) wg %zux%zu%s", name, lws[0], lws[1], cc_ocl_storage_note(x->dtype));
+    cc_ocl_note(b, "%s (%s) wg %zux%zu%s", name, how, lws[0], lws[1], cc_ocl_storage_note(x->dtype));
     return CC_OK;
 }
 

@@ -391,8 +391,10 @@ static cc_support q8_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *
         snprintf(reason, n, "opencl: %s needs u8/i8 operands", node->op->name);
         return CC_SUPPORT_NO;
     }
+    /* MatMulInteger's zero points may be computed at run time (widened by a kernel);
+       QLinearMatMul's parameters are folded at prepare */
     for (int i = 0; i < node->n_in; i++)
-        if (i != ia && i != ib && in[i] && !in[i]->data) {
+        if (i != ia && i != ib && in[i] && !in[i]->data && (qlinear || !is_q8(in[i]->dtype))) {
             snprintf(reason, n, "opencl: %s needs constant zero points and scales", node->op->name);
             return CC_SUPPORT_NO;
         }
@@ -408,10 +410,27 @@ static void param_layout(const cc_tensor *p, int64_t len, int *stride, int64_t *
     *per_mat = (n > 1 && p->shape.rank >= 2 && n > len) ? len : 0;
 }
 
-/* A constant integer parameter as an int32 array (a single 0 when absent). */
-static cc_status upload_zp(ocl_build *b, const cc_tensor *zp, int *slot, cc_err *err)
+/* An integer parameter as an int32 array (a single 0 when absent): a constant's uploaded,
+ * one computed at run time (input `in`, u8 or i8) widened into a node-owned buffer by
+ * quant.cl's zp_widen before the GEMM. */
+static cc_status upload_zp(ocl_build *b, const cc_tensor *zp, int in, int *slot, cc_err *err)
 {
     int64_t n = zp ? cc_tensor_numel(zp) : 1;
+    if (zp && !zp->data) {
+        cc_status st = cc_ocl_scratch(b, sizeof(int) * (size_t)(n ? n : 1), slot, err);
+        char prog[32], name[32];
+        snprintf(prog, sizeof prog, "quant_%s", cc_ocl_suffix(zp->dtype));
+        snprintf(name, sizeof name, "zp_widen_%s", cc_ocl_suffix(zp->dtype));
+        ocl_launch *l;
+        if (!st) st = cc_ocl_kernel(b, prog, name, &l, err);
+        if (st) return st;
+        cc_ocl_arg_mem(l, b->in_slot[in]);
+        cc_ocl_arg_int(l, n);
+        cc_ocl_arg_mem(l, *slot);
+        cc_ocl_arg_int(l, n);
+        cc_ocl_range1(l, (size_t)n, cc_ocl_wg_limit(b, l, 64));
+        return CC_OK;
+    }
     int *v = malloc(sizeof(int) * (size_t)(n ? n : 1));
     if (!v) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
     for (int64_t i = 0; i < n; i++) v[i] = zp ? (int)cc_ocl_const_int(zp, i) : 0;
@@ -501,8 +520,8 @@ static cc_status q8_matmul_prepare(ocl_build *b, cc_err *err)
     st = upload_ints(b, boff, 8 * d.batches, &g.boff, err);
     free(boff);
     mm_dims_free(&d);
-    if (!st) st = upload_zp(b, az, &g.azp, err);
-    if (!st) st = upload_zp(b, bz, &g.bzp, err);
+    if (!st) st = upload_zp(b, az, qlinear ? Q_AZ : 2, &g.azp, err);
+    if (!st) st = upload_zp(b, bz, qlinear ? Q_BZ : 3, &g.bzp, err);
     if (!st && qlinear) st = upload_multipliers(b, as, bs, b->in[Q_YS], &g.rmul, &g.cmul, err);
     if (st || !g.m || !g.n || !g.batches) return st;
     st = cc_ocl_gemm_q8(b, &g, err);

@@ -1,6 +1,7 @@
 /* quant.c — the opencl backend's QuantizeLinear (f32 to u8/i8) and DequantizeLinear
- * (u8, i8, i32 to f32), per tensor or per axis (kernels/quant.cl). Scales and zero points
- * must be constants: they are read at prepare into f32 and int32 arrays. */
+ * (u8, i8, i32 to f32), per tensor or per axis (kernels/quant.cl). Constant scales and zero
+ * points are read at prepare into f32 and int32 arrays; ones computed at run time are read
+ * from their buffers (a zero point widened to int32 by kernel zp_widen first). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,11 @@ static cc_support quant_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
                  cc_dtype_name(yd));
         return CC_SUPPORT_NO;
     }
-    for (int i = 1; i < node->n_in && i < 3; i++)
-        if (in[i] && !in[i]->data) {
-            snprintf(reason, n, "opencl: %s needs a constant scale and zero point", node->op->name);
-            return CC_SUPPORT_NO;
-        }
+    if (!in[1]->data && in[1]->dtype != CC_F32) {
+        snprintf(reason, n, "opencl: %s's scale computed at run time must be f32, got %s", node->op->name,
+                 cc_dtype_name(in[1]->dtype));
+        return CC_SUPPORT_NO;
+    }
     return CC_SUPPORT_YES;
 }
 
@@ -45,25 +46,36 @@ static cc_status quant_prepare(ocl_build *b, cc_err *err)
         channels = ns;
         for (int d = (int)axis + 1; d < r; d++) inner *= x->shape.dims[d];
     }
+    int run_scale = !s->data, run_zero = zp && !zp->data; /* computed at run time */
     float *scale = malloc(sizeof(float) * (size_t)ns);
     int *zero = malloc(sizeof(int) * (size_t)ns);
     cc_status st = CC_OK;
     if (!scale || !zero) st = cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory");
     for (int64_t i = 0; !st && i < ns; i++) {
-        scale[i] = (float)cc_ocl_const_float(s, i);
-        zero[i] = zp ? (int)cc_ocl_const_int(zp, cc_tensor_numel(zp) > 1 ? i : 0) : 0;
+        scale[i] = run_scale ? 0.0f : (float)cc_ocl_const_float(s, i);
+        zero[i] = zp && !run_zero ? (int)cc_ocl_const_int(zp, cc_tensor_numel(zp) > 1 ? i : 0) : 0;
     }
-    int s_scale = -1, s_zero = -1;
-    if (!st) st = cc_ocl_const(b, scale, sizeof(float) * (size_t)ns, &s_scale, err);
-    if (!st) st = cc_ocl_const(b, zero, sizeof(int) * (size_t)ns, &s_zero, err);
+    int s_scale = b->in_slot[1], s_zero = -1;
+    if (!st && !run_scale) st = cc_ocl_const(b, scale, sizeof(float) * (size_t)ns, &s_scale, err);
+    if (!st) st = run_zero ? cc_ocl_scratch(b, sizeof(int) * (size_t)ns, &s_zero, err)
+                           : cc_ocl_const(b, zero, sizeof(int) * (size_t)ns, &s_zero, err);
     free(scale);
     free(zero);
     if (st) return st;
     char name[32], prog[32];
     const char *sfx = cc_ocl_suffix(q ? b->out[0]->dtype : x->dtype);
-    snprintf(name, sizeof name, "%s_%s", q ? "quantize" : "dequantize", sfx);
     snprintf(prog, sizeof prog, "quant_%s", sfx);
     ocl_launch *l;
+    if (run_zero) {
+        snprintf(name, sizeof name, "zp_widen_%s", sfx);
+        if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
+        cc_ocl_arg_mem(l, b->in_slot[2]);
+        cc_ocl_arg_int(l, cc_tensor_numel(zp));
+        cc_ocl_arg_mem(l, s_zero);
+        cc_ocl_arg_int(l, ns);
+        cc_ocl_range1(l, (size_t)ns, cc_ocl_wg_limit(b, l, QUANT_WG));
+    }
+    snprintf(name, sizeof name, "%s_%s", q ? "quantize" : "dequantize", sfx);
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t n = cc_tensor_numel(x);
     if (channels == 1) inner = n; /* per tensor: one row */
@@ -79,7 +91,8 @@ static cc_status quant_prepare(ocl_build *b, cc_err *err)
     while (lx < (size_t)inner && lx * 2 <= wg) lx *= 2;
     size_t gws[2] = { (size_t)inner, (size_t)rows }, lws[2] = { lx, wg / lx };
     cc_ocl_range(l, 2, gws, lws);
-    cc_ocl_note(b, "%s%s wg %zux%zu", name, channels > 1 ? " per axis" : "", lws[0], lws[1]);
+    cc_ocl_note(b, "%s%s%s wg %zux%zu", name, channels > 1 ? " per axis" : "",
+                run_scale || run_zero ? ", parameters computed at run time" : "", lws[0], lws[1]);
     return CC_OK;
 }
 

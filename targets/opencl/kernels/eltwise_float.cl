@@ -50,6 +50,19 @@ kernel void KN(affine_channel)(global const TY *restrict x, global TY *restrict 
     if (e < inner) ST(yp, e, LD(xp, e) * s + t);
 }
 
+/* BatchNormalization's scale and shift from parameters computed at run time (x's dtype),
+ * for affine_channel: a = scale / sqrt(var + epsilon), shift = b - mean * a. */
+kernel void KN(bn_fold)(global const TY *restrict sc, global const TY *restrict bb, global const TY *restrict mean,
+                        global const TY *restrict var, int channels, float eps, global float *restrict scale,
+                        global float *restrict shift)
+{
+    int c = get_global_id(0);
+    if (c >= channels) return;
+    float a = LD(sc, c) / sqrt(LD(var, c) + eps);
+    scale[c] = a;
+    shift[c] = LD(bb, c) - LD(mean, c) * a;
+}
+
 /* Pow, PRelu, Mod (fmod=1: C's fmod, exact), the variadic ops' Min and Max steps, and
  * first (y = a: a one-input Min/Max/Sum/Mean). Min and Max keep a where the other is not
  * below or above it. Named elt_<op>: min_f32, pow_f32 ... would collide with built-ins. */

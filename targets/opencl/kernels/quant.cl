@@ -32,6 +32,14 @@ kernel void KN(dequantize)(global const TY *x, global float *y, int inner, int r
     if (e < inner) yr[e] = (float)((int)xr[e] - z) * s;
 }
 
+/* A zero point computed at run time, widened to the int32 the kernels above read: out[i] =
+ * zp[i], or zp[0] for every i where zp has one element. */
+kernel void KN(zp_widen)(global const TY *zp, int nzp, global int *out, int n)
+{
+    int i = get_global_id(0);
+    if (i < n) out[i] = (int)zp[nzp > 1 ? i : 0];
+}
+
 kernel void KN(dql_range)(global const float *x, int n, global float *p)
 {
     local float lo[256], hi[256];
