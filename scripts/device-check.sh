@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # device-check.sh — crosscheck's cuda backend on a machine with an NVIDIA GPU, in one call of
 # under ten minutes (7 on an H200, of which the int8 model jobs, on the project's direct int32
-# kernels, take the most), everything measured written under OUT:
+# kernels, take the most), everything measured written under OUT in eight files (what a
+# device call brings back at most):
 #   log.txt          every step's output: nvidia-smi, the machine, `crosscheck list targets`,
-#                    the op suite, the models, the PyTorch peer, each step's wall time
+#                    the op suite, the models, a few cuda cases under compute-sanitizer's
+#                    memcheck, the PyTorch peer, each step's wall time
 #   crosscheck.db.xz the run (xz-compressed): the quick op suite on cuda and cuda:tf32,
 #                    ResNet50 and YOLOv5s in f32, tf32, f16, bf16 and int8 at batch 1 and a
 #                    large batch, joined as one run
 #   opencl.db.xz     the quick op suite on opencl, where NVIDIA's OpenCL driver is installed
 #   opencl.md        (unless DEVICE_CHECK_OPENCL=0), last, in the time left
 #   report.md        `crosscheck report` of that run
-#   sanitizer.txt    a few cuda cases under compute-sanitizer's memcheck
 #   peer.jsonl       PyTorch on the same GPU (scripts/peer_torch.py --device cuda)
 #   summary.md       crosscheck against PyTorch per model, precision and batch, as ratios,
 #                    and each figure as a share of the GPU's peak for its precision
@@ -146,7 +147,6 @@ EOF
 if [ -n "$san" ]; then
     step sanitizer 20 "$san" --tool memcheck --target-processes all --print-limit 20 \
         "$cc" run --cases-file "$work/sanitize.csv" --targets cuda --no-timing --db "$work/sanitize.db"
-    sed -n '/^=== sanitizer (limit/,/^=== sanitizer: exit/p' "$log" > "$out/sanitizer.txt"
 else
     say "no compute-sanitizer found"
 fi
