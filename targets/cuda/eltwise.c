@@ -193,6 +193,7 @@ static cc_status unary_run(void *ctx, const cc_node *node, const cc_tensor *cons
 
 typedef struct binary_state {
     int op;
+    int exp_dtype; /* Pow with a float base: an integer exponent's dtype, else 0 */
     cc_cuda_walk w;
 } binary_state;
 
@@ -203,6 +204,8 @@ static cc_support binary_supports(void *ctx, const cc_node *node, const cc_tenso
     (void)out;
     cc_dtype d = in[0]->dtype;
     cc_op_id id = node->op->id;
+    if (id == CC_OP_ID_Pow && cc_dtype_is_float(d) && (in[1]->dtype == CC_I32 || in[1]->dtype == CC_I64))
+        return CC_SUPPORT_YES;
     if (id == CC_OP_ID_Pow && in[1]->dtype != d) {
         snprintf(reason, n, "Pow: cuda has no kernel for a %s exponent of a %s base",
                  cc_dtype_name(in[1]->dtype), cc_dtype_name(d));
@@ -229,7 +232,10 @@ static cc_status binary_prepare(void *ctx, const cc_node *node, const cc_tensor 
     case CC_OP_ID_Add: s->op = CC_CUDA_ADD; break;
     case CC_OP_ID_Sub: s->op = CC_CUDA_SUB; break;
     case CC_OP_ID_Mul: s->op = CC_CUDA_MUL; break;
-    case CC_OP_ID_Pow: s->op = CC_CUDA_POW; break;
+    case CC_OP_ID_Pow:
+        s->op = CC_CUDA_POW;
+        if (in[1]->dtype != in[0]->dtype) s->exp_dtype = in[1]->dtype;
+        break;
     case CC_OP_ID_PRelu: s->op = CC_CUDA_PRELU; break;
     case CC_OP_ID_Mod: s->op = cc_attr_i(node, "fmod") ? CC_CUDA_FMOD : CC_CUDA_IMOD; break;
     default: s->op = CC_CUDA_DIV; break;
@@ -256,6 +262,10 @@ static cc_status binary_run(void *ctx, const cc_node *node, const cc_tensor *con
     cc_cuda_ctx *c = ctx;
     (void)n_out;
     binary_state *s = state;
+    if (s->exp_dtype)
+        return cc_cuda_check(cc_cuda_pow_int_exp(c->stream, in[0]->dtype, s->exp_dtype, in[0]->data, in[1]->data,
+                                                 out[0].data, &s->w),
+                             node->op->name, err);
     return cc_cuda_check(cc_cuda_binary(c->stream, s->op, in[0]->dtype, in[0]->data, in[1]->data,
                                         out[0].data, &s->w),
                          node->op->name, err);

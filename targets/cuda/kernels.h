@@ -72,6 +72,11 @@ enum {
 cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a, const void *b,
                            void *y, const cc_cuda_walk *w);
 
+/* Pow with a float base (f32, f16, bf16) and an integer exponent (edtype i32 or i64): y =
+ * powf(a, (float)e) over walk w as cc_cuda_binary's. */
+cudaError_t cc_cuda_pow_int_exp(cudaStream_t s, int dtype, int edtype, const void *a, const void *e, void *y,
+                                const cc_cuda_walk *w);
+
 /* The ops of the logic family (ops/eltwise_logic.c). */
 enum {
     CC_CUDA_EQ, CC_CUDA_GT, CC_CUDA_GE, CC_CUDA_LT, CC_CUDA_LE, CC_CUDA_AND, CC_CUDA_OR, CC_CUDA_XOR,
@@ -243,7 +248,8 @@ enum { CC_CUDA_REDUCE_MEAN, CC_CUDA_REDUCE_MAX, CC_CUDA_REDUCE_MIN, CC_CUDA_REDU
 
 /* One output per index of `kept` (row-major: the output's own order); st[0] of kept and
  * red are x's strides along the kept and the reduced dims. MAX and MIN propagate NaN;
- * LOGSUMEXP shifts by the largest element. */
+ * LOGSUMEXP shifts by the largest element. Integers (i8, u8, i32, i64): MAX, MIN, SUM, PROD,
+ * L1 and SUMSQUARE, exactly, wrapping around as the golden model does. */
 cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const void *x, void *y,
                            const cc_cuda_walk *kept, const cc_cuda_walk *red);
 

@@ -164,6 +164,41 @@ static int64_t walk_numel(const cc_cuda_walk *w)
     return n;
 }
 
+/* Pow of a float base to an integer exponent, in float as the float-exponent form. */
+template <typename T, typename E>
+__global__ void pow_int_exp_k(const T *a, const E *e, T *y, cc_cuda_walk w, int64_t n)
+{
+    GRID_LOOP(i, n) {
+        float va = ldf(a, walk_off(w, 0, i)), ve = (float)e[walk_off(w, 1, i)];
+        stf(y, walk_off(w, 2, i), powf(va, ve));
+    }
+}
+
+template <typename T>
+static cudaError_t pow_int_exp_launch(cudaStream_t s, int edtype, const T *a, const void *e, T *y,
+                                      const cc_cuda_walk *w, int64_t n)
+{
+    unsigned g = cc_cuda_blocks(n, CC_CUDA_THREADS);
+    if (edtype == CC_I32) pow_int_exp_k<<<g, CC_CUDA_THREADS, 0, s>>>(a, (const int32_t *)e, y, *w, n);
+    else if (edtype == CC_I64) pow_int_exp_k<<<g, CC_CUDA_THREADS, 0, s>>>(a, (const int64_t *)e, y, *w, n);
+    else return cudaErrorInvalidValue;
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t cc_cuda_pow_int_exp(cudaStream_t s, int dtype, int edtype, const void *a, const void *e,
+                                           void *y, const cc_cuda_walk *w)
+{
+    int64_t n = walk_numel(w);
+    if (n <= 0) return cudaSuccess;
+    switch (dtype) {
+    case CC_F32: return pow_int_exp_launch(s, edtype, (const float *)a, e, (float *)y, w, n);
+    case CC_F16: return pow_int_exp_launch(s, edtype, (const __half *)a, e, (__half *)y, w, n);
+    case CC_BF16:
+        return pow_int_exp_launch(s, edtype, (const __nv_bfloat16 *)a, e, (__nv_bfloat16 *)y, w, n);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 extern "C" cudaError_t cc_cuda_binary(cudaStream_t s, int op, int dtype, const void *a,
                                       const void *b, void *y, const cc_cuda_walk *w)
 {
@@ -848,6 +883,49 @@ __global__ void reduce_k(int op, const T *x, T *y, cc_cuda_walk kept, cc_cuda_wa
     }
 }
 
+/* The integer reductions (Max, Min, Sum, Prod, L1, SumSquare), one thread per output:
+ * exactly, in 64-bit two's complement arithmetic wrapped to T at the end, as the golden
+ * model computes them. */
+template <typename T>
+__global__ void reduce_int_k(int op, const T *x, T *y, cc_cuda_walk kept, cc_cuda_walk red, int64_t n_out,
+                             int64_t n_red)
+{
+    GRID_LOOP(o, n_out) {
+        int64_t base = walk_off(kept, 0, o);
+        uint64_t acc = op == CC_CUDA_REDUCE_PROD  ? 1u
+                       : op == CC_CUDA_REDUCE_MAX ? (uint64_t)INT64_MIN
+                       : op == CC_CUDA_REDUCE_MIN ? (uint64_t)INT64_MAX
+                                                  : 0u;
+        for (int64_t r = 0; r < n_red; r++) {
+            int64_t v = (int64_t)x[base + walk_off(red, 0, r)];
+            uint64_t u = (uint64_t)v;
+            switch (op) {
+            case CC_CUDA_REDUCE_MAX: if (v > (int64_t)acc) acc = u; break;
+            case CC_CUDA_REDUCE_MIN: if (v < (int64_t)acc) acc = u; break;
+            case CC_CUDA_REDUCE_PROD: acc *= u; break;
+            case CC_CUDA_REDUCE_L1: acc += v < 0 ? 0u - u : u; break;
+            case CC_CUDA_REDUCE_SUMSQUARE: acc += u * u; break;
+            default: acc += u; break;
+            }
+        }
+        y[o] = (T)acc;
+    }
+}
+
+template <typename T>
+static cudaError_t reduce_int_launch(cudaStream_t s, int op, const void *x, void *y, const cc_cuda_walk *kept,
+                                     const cc_cuda_walk *red, int64_t n_out, int64_t n_red)
+{
+    switch (op) {
+    case CC_CUDA_REDUCE_MAX: case CC_CUDA_REDUCE_MIN: case CC_CUDA_REDUCE_SUM: case CC_CUDA_REDUCE_PROD:
+    case CC_CUDA_REDUCE_L1: case CC_CUDA_REDUCE_SUMSQUARE: break;
+    default: return cudaErrorInvalidValue; /* the golden model defines no integer mean or log */
+    }
+    reduce_int_k<<<cc_cuda_blocks(n_out, CC_CUDA_THREADS), CC_CUDA_THREADS, 0, s>>>(op, (const T *)x, (T *)y, *kept,
+                                                                                   *red, n_out, n_red);
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const void *x, void *y,
                                       const cc_cuda_walk *kept, const cc_cuda_walk *red)
 {
@@ -867,6 +945,10 @@ extern "C" cudaError_t cc_cuda_reduce(cudaStream_t s, int op, int dtype, const v
         reduce_k<<<g, t, 0, s>>>(op, (const __nv_bfloat16 *)x, (__nv_bfloat16 *)y, *kept, *red,
                                  n_out, n_red);
         break;
+    case CC_I8: return reduce_int_launch<int8_t>(s, op, x, y, kept, red, n_out, n_red);
+    case CC_U8: return reduce_int_launch<uint8_t>(s, op, x, y, kept, red, n_out, n_red);
+    case CC_I32: return reduce_int_launch<int32_t>(s, op, x, y, kept, red, n_out, n_red);
+    case CC_I64: return reduce_int_launch<int64_t>(s, op, x, y, kept, red, n_out, n_red);
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();

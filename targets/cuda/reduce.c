@@ -1,8 +1,8 @@
 /* reduce.c — cuda kernels of the reduction ops: Softmax, LogSoftmax and Hardmax (one
  * axis), the ten Reduce* ops (axes attribute or ReduceSum's constant axes input, keepdims,
  * read by the lowering the built-in backends share), all on the project's kernels: one
- * thread block per output row, f32 accumulation, block-wide tree reductions
- * (kernels_eltwise.cu); ArgMax, ArgMin, CumSum and TopK one thread per line (kernels_data.cu). */
+ * thread block per output row, f32 accumulation, block-wide tree reductions (integers: one
+ * thread per output, exact 64-bit arithmetic) (kernels_eltwise.cu); ArgMax, ArgMin, CumSum and TopK one thread per line (kernels_data.cu). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,19 @@ static cc_support float_only(void *ctx, const cc_node *node, const cc_tensor *co
     snprintf(reason, n, "%s: cuda has no kernel for dtype %s", node->op->name,
              cc_dtype_name(in[0]->dtype));
     return CC_SUPPORT_NO;
+}
+
+/* The Reduce* ops: floats; integers for the kinds the golden model defines on them (Max,
+ * Min, Sum, Prod, L1, SumSquare: exact, wrapping around). */
+static cc_support reduce_supports(void *ctx, const cc_node *node, const cc_tensor *const *in,
+                                  const cc_tensor *out, char *reason, size_t n)
+{
+    cc_dtype d = in[0]->dtype;
+    int k = cc_lower_reduce_kind(node);
+    int int_kind = k == CC_REDUCE_MAX || k == CC_REDUCE_MIN || k == CC_REDUCE_SUM || k == CC_REDUCE_PROD ||
+                   k == CC_REDUCE_L1 || k == CC_REDUCE_SUMSQUARE;
+    if ((d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) && int_kind) return CC_SUPPORT_YES;
+    return float_only(ctx, node, in, out, reason, n);
 }
 
 /* ---- Softmax ------------------------------------------------------------------------- */
@@ -252,25 +265,25 @@ static const cc_kernel kernels[] = {
       .run = softmax_run },
     { .op = CC_OP_ID_Hardmax, .supports = float_only, .prepare = softmax_prepare, .release = free,
       .run = softmax_run },
-    { .op = CC_OP_ID_ReduceMean, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceMean, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceMax, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceMax, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceMin, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceMin, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceSum, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceSum, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceProd, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceProd, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceL1, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceL1, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceL2, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceL2, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceLogSum, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceLogSum, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceLogSumExp, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceLogSumExp, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
-    { .op = CC_OP_ID_ReduceSumSquare, .supports = float_only, .prepare = reduce_prepare, .release = free,
+    { .op = CC_OP_ID_ReduceSumSquare, .supports = reduce_supports, .prepare = reduce_prepare, .release = free,
       .run = reduce_run },
 };
 

@@ -3,6 +3,7 @@
  *  - open() on a machine without a usable GPU fails with CC_ERR_DEVICE and CUDA's own
  *    reason (skipped when a GPU is present), and a malformed device string is CC_ERR_ARG
  *    before any device is touched; a "tf32" device declines f16, bf16 and 8-bit nodes;
+ *  - what supports() claims: integer reductions and Pow with an integer exponent;
  *  - every catalog op has an entry in the backend's kernel tables;
  *  - the host-side geometry the kernels rely on, against values worked out by hand: walk
  *    simplification (broadcast, transpose, reversed slice), window pads from auto_pad,
@@ -80,6 +81,44 @@ static void tf32_mode(void)
             if (declined != (tf32 && i < 3)) fprintf(stderr, "%s tf32=%d: %d '%s'\n", ids[i], tf32, (int)s, why);
             CHECK(declined == (tf32 && i < 3));
         }
+        cc_case_inst_free(&inst);
+    }
+}
+
+/* Integer Reduce* (Max, Min, Sum, Prod, L1, SumSquare) and Pow of a float base to an integer
+ * exponent have kernels (the H200 run declined them); an integer Pow base still declines. */
+static void claims(void)
+{
+    const cc_target_iface *t = cc_target_find("cuda");
+    if (!t) return;
+    static const struct {
+        const char *id;
+        int yes;
+    } want[] = {
+        { "ReduceSum(data=2x3x4:i32,keepdims=0,axes=[1])", 1 },
+        { "ReduceProd(data=2x3x4:i64)", 1 },
+        { "ReduceMax(data=2x3x4:u8,axes=[-1])", 1 },
+        { "ReduceSumSquare(data=2x3x4:i32)", 1 },
+        { "Pow(x=3x5x7:f32,y=3x5x7:i32)", 1 },
+        { "Pow(x=3x5x7:bf16,y=3x5x7:i64)", 1 },
+        { "Pow(x=3x5x7:i32,y=3x5x7:i32)", 0 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        cc_case c;
+        cc_case_inst inst;
+        cc_err err = { 0 };
+        if (cc_case_parse(want[i].id, &c, &err) != CC_OK || cc_case_instantiate(&c, 1, 0, &inst, &err) != CC_OK) {
+            fprintf(stderr, "%s: %s\n", want[i].id, err.msg);
+            CHECK(0);
+            continue;
+        }
+        cc_cuda_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        ctx.sm = 90;
+        char why[256] = "";
+        cc_support s = t->supports(&ctx, &inst.graph, &inst.node, why, sizeof why);
+        if ((s == CC_SUPPORT_YES) != want[i].yes) fprintf(stderr, "%s: %d '%s'\n", want[i].id, (int)s, why);
+        CHECK((s == CC_SUPPORT_YES) == want[i].yes);
         cc_case_inst_free(&inst);
     }
 }
@@ -274,6 +313,7 @@ int main(void)
     registry();
     open_without_gpu();
     tf32_mode();
+    claims();
     coverage();
     walks();
     windows();
