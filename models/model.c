@@ -24,7 +24,20 @@ struct cc_model_builder {
     int n_folded;
     int n_subs;
     cc_graph *subs;        /* the sub-graphs of its control-flow nodes */
+    /* per value (cap_values of each): its shape follows the data (a node of data-dependent
+     * shape made it, or one reading such a value), and the range of its values where it is a
+     * short integer vector computed at run time whose range is known (NULL: none) */
+    unsigned char *dyn;
+    struct vrange **range;
 };
+
+/* The values of a short integer vector computed at run time: element i lies in [lo[i],
+ * hi[i]] (lo == hi: known). */
+#define RANGE_MAX (2 * CC_MAX_RANK)
+typedef struct vrange {
+    int n;
+    int64_t lo[RANGE_MAX], hi[RANGE_MAX];
+} vrange;
 
 cc_status cc_mb_create(const char *name, cc_model_builder **out, cc_err *err)
 {
@@ -98,6 +111,9 @@ void cc_mb_destroy(cc_model_builder *b)
     free(b->nodes);
     for (int s = 0; s < b->n_subs; s++) cc_graph_free_contents(&b->subs[s]);
     free(b->subs);
+    for (int i = 0; b->range && i < b->cap_values; i++) free(b->range[i]);
+    free(b->range);
+    free(b->dyn);
     free(b);
 }
 
@@ -126,8 +142,16 @@ static cc_status add_value(cc_model_builder *b, const char *name, const cc_tenso
         char (*names)[CC_VALUE_NAME_MAX] = realloc(b->names, sizeof *names * (size_t)cap);
         if (!names) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         b->names = names;
+        unsigned char *dyn = realloc(b->dyn, (size_t)cap);
+        if (!dyn) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        b->dyn = dyn;
+        vrange **range = realloc(b->range, sizeof *range * (size_t)cap);
+        if (!range) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        for (int i = b->cap_values; i < cap; i++) range[i] = NULL;
+        b->range = range;
         b->cap_values = cap;
     }
+    b->dyn[b->n_values] = 0;
     b->values[b->n_values] = *t;
     snprintf(b->names[b->n_values], CC_VALUE_NAME_MAX, "%s", name);
     *v = b->n_values++;
@@ -179,6 +203,138 @@ static cc_status node_start(const cc_model_builder *b, const cc_op_def *op, cons
     return CC_OK;
 }
 
+/* ---- the values of short integer vectors computed at run time ------------------------------ */
+
+/* The range of value v where known: a short integer constant's own values, or what
+ * range_outputs worked out. 0 when none. */
+static int range_of(const cc_model_builder *b, int v, vrange *r)
+{
+    const cc_tensor *t = &b->values[v];
+    if (!t->data) {
+        if (!b->range[v]) return 0;
+        *r = *b->range[v];
+        return 1;
+    }
+    int64_t n = cc_tensor_numel(t);
+    if ((t->dtype != CC_I64 && t->dtype != CC_I32) || n > RANGE_MAX) return 0;
+    r->n = (int)n;
+    for (int64_t i = 0; i < n; i++)
+        r->lo[i] = r->hi[i] = t->dtype == CC_I64 ? ((const int64_t *)t->data)[i] : ((const int32_t *)t->data)[i];
+    return 1;
+}
+
+/* How an op's outputs follow its inputs' values, for ranges: 1 nondecreasing in every
+ * input (selections, Max, Min), 2 the same for inputs >= 0 (Add, Mul, ReduceSum,
+ * ReduceProd), 3 nondecreasing in input 0 with the other inputs constant (Sub, and Div by
+ * positive constants), 4 a selection from input 0 by constant other inputs; 0 unknown. */
+static int range_rule(cc_op_id id)
+{
+    switch (id) {
+    case CC_OP_ID_Concat: case CC_OP_ID_Max: case CC_OP_ID_Min: case CC_OP_ID_Identity: case CC_OP_ID_Cast:
+    case CC_OP_ID_ReduceMax: case CC_OP_ID_ReduceMin: return 1;
+    case CC_OP_ID_Add: case CC_OP_ID_Mul: case CC_OP_ID_ReduceSum: case CC_OP_ID_ReduceProd: return 2;
+    case CC_OP_ID_Sub: case CC_OP_ID_Div: return 3;
+    case CC_OP_ID_Gather: case CC_OP_ID_Unsqueeze: case CC_OP_ID_Squeeze: case CC_OP_ID_Reshape:
+    case CC_OP_ID_Slice: case CC_OP_ID_Expand: return 4;
+    default: return 0;
+    }
+}
+
+/* Evaluates node's golden model on inputs in (data set) into the integer vectors
+ * got[j][0..n[j]). 0 on success. */
+static int eval_ints(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *outs,
+                     int64_t got[][RANGE_MAX])
+{
+    cc_golden go[CC_MAX_IO];
+    memset(go, 0, sizeof go);
+    int bad = 0;
+    cc_err e = { 0 };
+    for (int j = 0; j < n_out && !bad; j++) {
+        int64_t n = cc_tensor_numel(&outs[j]);
+        go[j].dtype = outs[j].dtype;
+        go[j].shape = outs[j].shape;
+        go[j].k = 1;
+        go[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
+        go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
+        bad = !go[j].value || !go[j].mag;
+    }
+    if (!bad) bad = node->op->golden(node, in, n_out, go, &e) != CC_OK;
+    for (int j = 0; j < n_out && !bad; j++)
+        for (int64_t i = 0; i < cc_tensor_numel(&outs[j]); i++) got[j][i] = (int64_t)go[j].value[i];
+    cc_golden_free(go, CC_MAX_IO);
+    return bad;
+}
+
+/* The ranges of node's outputs (just added to b) where they are short integer vectors
+ * computed at run time: Shape and Size of a value whose shape follows the data (each dim
+ * between 0 and its bound), and the ops of range_rule over inputs of known range, evaluated
+ * by their golden models at the inputs' lower and upper ends. */
+static void range_outputs(cc_model_builder *b, const cc_node *node)
+{
+    const cc_op_def *op = node->op;
+    const cc_tensor *inp[CC_MAX_IO] = { 0 };
+    for (int i = 0; i < node->n_in; i++) inp[i] = node->in[i] >= 0 ? &b->values[node->in[i]] : NULL;
+    cc_tensor outs[CC_MAX_IO];
+    for (int j = 0; j < node->n_out; j++) {
+        outs[j] = b->values[node->out[j]];
+        if (outs[j].data || (outs[j].dtype != CC_I64 && outs[j].dtype != CC_I32) ||
+            cc_tensor_numel(&outs[j]) > RANGE_MAX)
+            return;
+        outs[j].data = NULL;
+    }
+    int64_t lo[CC_MAX_IO][RANGE_MAX], hi[CC_MAX_IO][RANGE_MAX];
+    if (op->id == CC_OP_ID_Shape || op->id == CC_OP_ID_Size) {
+        if (!inp[0] || inp[0]->data || !b->dyn[node->in[0]]) return;
+        if (eval_ints(node, inp, node->n_out, outs, hi)) return; /* the bound's dims */
+        for (int64_t i = 0; i < cc_tensor_numel(&outs[0]); i++) lo[0][i] = 0;
+    } else {
+        int rule = range_rule(op->id), any = 0;
+        if (!rule) return;
+        vrange r[CC_MAX_IO];
+        for (int i = 0; i < node->n_in; i++) {
+            if (!inp[i]) continue;
+            if (!range_of(b, node->in[i], &r[i]) || r[i].n != cc_tensor_numel(inp[i])) return;
+            any |= !inp[i]->data;
+            if (i > 0 && (rule == 3 || rule == 4) && !inp[i]->data) return; /* constants only */
+            for (int k = 0; k < r[i].n; k++) {
+                if (rule == 2 && r[i].lo[k] < 0) return;
+                if (op->id == CC_OP_ID_Div && i > 0 && r[i].lo[k] <= 0) return;
+            }
+        }
+        if (!any) return;
+        /* the inputs at their lower ends, then at their upper ends */
+        cc_tensor sub[2][CC_MAX_IO];
+        int64_t vals[2][CC_MAX_IO][RANGE_MAX];
+        const cc_tensor *in2[2][CC_MAX_IO];
+        for (int end = 0; end < 2; end++)
+            for (int i = 0; i < node->n_in; i++) {
+                in2[end][i] = inp[i];
+                if (!inp[i] || inp[i]->data) continue;
+                sub[end][i] = *inp[i];
+                for (int k = 0; k < r[i].n; k++) {
+                    int64_t v = end ? r[i].hi[k] : r[i].lo[k];
+                    if (inp[i]->dtype == CC_I32) ((int32_t *)vals[end][i])[k] = (int32_t)v;
+                    else vals[end][i][k] = v;
+                }
+                sub[end][i].data = vals[end][i];
+                in2[end][i] = &sub[end][i];
+            }
+        if (eval_ints(node, in2[0], node->n_out, outs, lo) || eval_ints(node, in2[1], node->n_out, outs, hi)) return;
+    }
+    for (int j = 0; j < node->n_out; j++) {
+        int64_t n = cc_tensor_numel(&outs[j]);
+        for (int64_t i = 0; i < n; i++)
+            if (lo[j][i] > hi[j][i]) return;
+        vrange *r = malloc(sizeof *r);
+        if (!r) return; /* no range: the consumer reports it unbounded */
+        r->n = (int)n;
+        memcpy(r->lo, lo[j], sizeof(int64_t) * (size_t)n);
+        memcpy(r->hi, hi[j], sizeof(int64_t) * (size_t)n);
+        free(b->range[node->out[j]]);
+        b->range[node->out[j]] = r;
+    }
+}
+
 cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char *name,
                             const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
                             const char *const *out_names, cc_err *err)
@@ -197,9 +353,18 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };
-    if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH)) st = cc_control_infer(&node, b->subs, b->n_subs, inp, n_out, outs, &e);
+    /* a shape input computed at run time whose values have a known range: the outputs'
+       shapes at the range's largest values bound them */
+    int k = cc_op_runtime_shape_input(op, n_in, inp);
+    vrange r;
+    if (k >= 0 && range_of(b, in[k], &r) && r.n == cc_tensor_numel(inp[k]))
+        st = cc_op_infer_bound(&node, inp, k, r.n, r.lo, r.hi, n_out, outs, &e);
+    else if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH))
+        st = cc_control_infer(&node, b->subs, b->n_subs, inp, n_out, outs, &e);
     else st = op->infer(&node, inp, n_out, outs, &e);
     if (st) return cc_err_set(err, st, "node %s: %s", name, e.msg);
+    int dyn = cc_op_dynamic_shape(op, n_in, inp); /* or reads a value whose shape follows the data */
+    for (int i = 0; i < n_in; i++) dyn |= in[i] >= 0 && b->dyn[in[i]];
     for (int j = 0; j < n_out; j++) {
         char vname[CC_VALUE_NAME_MAX];
         if (out_names && out_names[j]) snprintf(vname, sizeof vname, "%s", out_names[j]);
@@ -207,8 +372,10 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
         outs[j].data = NULL;
         st = add_value(b, vname, &outs[j], &node.out[j], err);
         if (st) return st;
+        b->dyn[node.out[j]] = (unsigned char)dyn;
         out[j] = node.out[j];
     }
+    range_outputs(b, &node);
     if (b->n_nodes == b->cap_nodes) {
         int cap = b->cap_nodes ? b->cap_nodes * 2 : 128;
         cc_node *nodes = realloc(b->nodes, sizeof *nodes * (size_t)cap);
@@ -236,6 +403,7 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
     node.n_out = n_out;
     for (int i = 0; i < n_in; i++)
         if (inp[i] && !inp[i]->data && !(reads_shape && i == 0)) return CC_OK; /* computed at run time */
+    if (reads_shape && in[0] >= 0 && b->dyn[in[0]]) return CC_OK; /* the shape of a value that follows the data */
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };
@@ -855,9 +1023,10 @@ cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *
         cc_golden *go = keep_golden ? &e.gold[k * CC_MAX_IO] : local;
         memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
         /* after an op of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE), what reads its
-         * outputs is inferred again from the actual shapes */
+         * outputs is inferred again from the actual shapes; so is a node whose own shape
+         * follows the data (a shape input computed at run time: from its actual values) */
         cc_tensor odesc[CC_MAX_IO];
-        int moved = 0;
+        int moved = cc_node_dynamic_shape(g, nd);
         for (int i = 0; i < nd->n_in; i++)
             moved |= nd->in[i] >= 0 && inp[i] && !cc_shape_equal(&inp[i]->shape, &g->values[nd->in[i]].shape);
         for (int j = 0; j < nd->n_out; j++) odesc[j] = g->values[nd->out[j]];

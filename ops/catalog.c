@@ -1,5 +1,6 @@
 /* catalog.c — the operator catalog: every op of ops/ops.def, its definition (cc_op_<symbol>,
  * in the op's family file) and what ops.def says of it, indexed by op id. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "op.h"
@@ -35,9 +36,98 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
     return info && (info->traits & trait) == trait;
 }
 
+/* The ops whose outputs' shape an input's values set, and that input. */
+static const struct {
+    cc_op_id op;
+    int input;
+} shape_inputs[] = {
+    { CC_OP_ID_Reshape, 1 }, { CC_OP_ID_Expand, 1 }, { CC_OP_ID_ConstantOfShape, 0 }, { CC_OP_ID_Tile, 1 },
+    { CC_OP_ID_OneHot, 1 },  { CC_OP_ID_Pad, 1 },    { CC_OP_ID_Resize, 3 },
+};
+
+int cc_op_runtime_shape_input(const cc_op_def *op, int n_in, const cc_tensor *const *in)
+{
+    for (size_t i = 0; i < sizeof shape_inputs / sizeof shape_inputs[0]; i++) {
+        int k = shape_inputs[i].input;
+        if (shape_inputs[i].op == op->id) return k < n_in && in[k] && !in[k]->data ? k : -1;
+    }
+    return -1;
+}
+
+cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int k, int n, const int64_t *lo,
+                            const int64_t *hi, int n_out, cc_tensor *out, cc_err *err)
+{
+    const cc_tensor *x = in[0];
+    cc_op_id id = node->op->id;
+    if (id == CC_OP_ID_Reshape || id == CC_OP_ID_Expand) {
+        if (!x) return cc_err_set(err, CC_ERR_ARG, "%s: the data input is missing", node->op->name);
+        if (n > CC_MAX_RANK)
+            return cc_err_set(err, CC_ERR_ARG, "%s: a shape of %d entries, more than rank %d", node->op->name, n,
+                              CC_MAX_RANK);
+        int64_t numel = cc_shape_numel(&x->shape);
+        cc_shape o;
+        memset(&o, 0, sizeof o);
+        if (id == CC_OP_ID_Reshape) {
+            /* each entry: a known -1 takes every element; a known 0 (or one that may be 0,
+               allowzero = 0) copies the input's dim; else its largest value; none past the
+               element count */
+            int allowzero = cc_attr_i(node, "allowzero") != 0;
+            o.rank = n;
+            for (int i = 0; i < n; i++) {
+                int64_t d = hi[i];
+                if (lo[i] == hi[i] && hi[i] == -1) d = numel;
+                else if (lo[i] < 0)
+                    return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                      "Reshape: entry %d of the shape computed at run time may be negative", i);
+                if (!allowzero && lo[i] == 0) {
+                    if (i >= x->shape.rank && hi[i] == 0)
+                        return cc_err_set(err, CC_ERR_ARG, "Reshape: shape[%d] = 0 copies a dimension the rank-%d input "
+                                          "lacks", i, x->shape.rank);
+                    if (i < x->shape.rank && x->shape.dims[i] > d) d = x->shape.dims[i];
+                }
+                o.dims[i] = d < numel ? d : numel;
+            }
+        } else {
+            /* broadcast of x's dims and the shape's largest values, aligned at the end */
+            o.rank = n > x->shape.rank ? n : x->shape.rank;
+            for (int i = 0; i < o.rank; i++) {
+                int ix = i - (o.rank - x->shape.rank), is = i - (o.rank - n);
+                int64_t dx = ix >= 0 ? x->shape.dims[ix] : 1, ds = is >= 0 ? hi[is] : 1;
+                if (is >= 0 && lo[is] < 0)
+                    return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                                      "Expand: entry %d of the shape computed at run time may be negative", is);
+                o.dims[i] = dx > ds ? dx : ds;
+            }
+        }
+        if (n_out < 1) return cc_err_set(err, CC_ERR_ARG, "%s: no output", node->op->name);
+        out[0].dtype = x->dtype;
+        out[0].shape = o;
+        out[0].data = NULL;
+        return CC_OK;
+    }
+    /* the others grow with the values: their shape at the largest values bounds it */
+    cc_tensor sub = *in[k];
+    if (n != cc_tensor_numel(in[k]))
+        return cc_err_set(err, CC_ERR_INTERNAL, "%s: %d bounds for %lld values", node->op->name, n,
+                          (long long)cc_tensor_numel(in[k]));
+    void *vals = malloc(cc_dtype_size(in[k]->dtype) * (size_t)(n > 0 ? n : 1));
+    if (!vals) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
+    const cc_tensor *subst[CC_MAX_IO];
+    for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++) subst[i] = in[i];
+    for (int i = 0; i < n; i++) cc_store(vals, in[k]->dtype, (size_t)i, (double)hi[i]);
+    if (in[k]->dtype == CC_I64) memcpy(vals, hi, sizeof(int64_t) * (size_t)n);
+    sub.data = vals;
+    subst[k] = &sub;
+    cc_status st = node->op->infer(node, subst, n_out, out, err);
+    free(vals);
+    for (int j = 0; j < n_out; j++) out[j].data = NULL;
+    return st;
+}
+
 int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in)
 {
     if (cc_op_has_trait(op, CC_TRAIT_DYNAMIC_SHAPE)) return 1;
+    if (cc_op_runtime_shape_input(op, n_in, in) >= 0) return 1;
     if (op->id == CC_OP_ID_TopK) return n_in > 1 && in[1] && !in[1]->data;
     if (op->id == CC_OP_ID_Slice)
         for (int i = 1; i < n_in && i < 5; i++)

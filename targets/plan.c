@@ -65,14 +65,18 @@ static const cc_kernel *kernel_of(const cc_plan_backend *b, const cc_node *node)
 }
 
 /* The node's inputs as descriptions from desc (NULL for absent ones); its outputs inferred
- * into out (CC_MAX_IO entries, data NULL). */
-static cc_status node_describe(const cc_tensor *desc, const cc_node *node, const cc_tensor **in,
+ * into out (CC_MAX_IO entries, data NULL): for a node whose shape input is computed at run
+ * time, g's descriptions of them (the bound). */
+static cc_status node_describe(const cc_graph *g, const cc_tensor *desc, const cc_node *node, const cc_tensor **in,
                                cc_tensor *out, cc_err *err)
 {
     for (int i = 0; i < CC_MAX_IO; i++) in[i] = NULL;
     for (int i = 0; i < node->n_in; i++) in[i] = node->in[i] >= 0 ? &desc[node->in[i]] : NULL;
     memset(out, 0, sizeof(cc_tensor) * CC_MAX_IO);
-    cc_status st = node->op->infer(node, in, node->n_out, out, err);
+    cc_status st = CC_OK;
+    if (cc_op_runtime_shape_input(node->op, node->n_in, in) >= 0)
+        for (int j = 0; j < node->n_out; j++) out[j] = g->values[node->out[j]];
+    else st = node->op->infer(node, in, node->n_out, out, err);
     for (int j = 0; j < node->n_out; j++) out[j].data = NULL;
     return st;
 }
@@ -94,6 +98,14 @@ static cc_support kernel_check(const cc_plan_backend *b, void *ctx, const cc_ker
                            : "");
         return CC_SUPPORT_NO;
     }
+    /* a shape input computed at run time is read where the node runs: a host backend's
+       kernel infers the shape from it (the cpu backend), a device backend leaves it */
+    int k_in = in ? cc_op_runtime_shape_input(node->op, node->n_in, in) : -1;
+    if (k_in >= 0 && !b->host_memory) {
+        snprintf(reason, n, "%s: %s's %s is computed at run time and sets the output's shape: read on the host (cpu)",
+                 b->name, node->op->name, node->op->inputs[k_in].name);
+        return CC_SUPPORT_NO;
+    }
     return k->supports ? k->supports(ctx, node, in, out, reason, n) : CC_SUPPORT_YES;
 }
 
@@ -111,7 +123,7 @@ cc_support cc_plan_supports(const cc_plan_backend *b, void *ctx, const cc_graph 
     const cc_tensor *in[CC_MAX_IO];
     cc_tensor out[CC_MAX_IO];
     cc_err e = { 0 };
-    if (node_describe(g->values, node, in, out, &e)) {
+    if (node_describe(g, g->values, node, in, out, &e)) {
         snprintf(reason, n, "%s: %s", b->name, e.msg);
         return CC_SUPPORT_NO;
     }
@@ -151,7 +163,7 @@ static cc_status infer_all(cc_plan *p, cc_err *err)
         const cc_node *node = &g->nodes[n];
         const cc_tensor *in[CC_MAX_IO];
         cc_tensor out[CC_MAX_IO];
-        cc_status st = node_describe(p->desc, node, in, out, err);
+        cc_status st = node_describe(g, p->desc, node, in, out, err);
         if (st) return st;
         plan_node *pn = &p->nodes[n];
         pn->node = node;

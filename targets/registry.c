@@ -107,5 +107,15 @@ cc_support cc_target_supports(const cc_target_iface *t, void *ctx, const cc_grap
             return CC_SUPPORT_NO;
         }
     }
+    /* a node whose output's shape follows the data needs a backend that reports the actual
+       shape (output_shape, ABI 7) */
+    int reports = t->struct_size >= offsetof(cc_target_iface, output_shape) + sizeof t->output_shape &&
+                  t->output_shape != NULL;
+    if (!reports && cc_node_dynamic_shape(g, node)) {
+        if (reason_size)
+            snprintf(reason, reason_size, "%s: %s's output shape follows the data, and %s reports no actual shape",
+                     t->name, node->op->name, t->name);
+        return CC_SUPPORT_NO;
+    }
     return t->supports(ctx, g, node, reason, reason_size);
 }

@@ -308,7 +308,14 @@ static cc_status segment_reshape(cc_graph_exec *x, segment *s, cc_err *err)
         for (int i = 0; i < nd->n_in; i++)
             if (nd->in[i] >= 0) in[i] = &s->g.values[nd->in[i]];
         cc_err e = { 0 };
-        cc_status st = nd->op->infer(nd, in, nd->n_out, outs, &e);
+        cc_status st = CC_OK;
+        if (cc_op_runtime_shape_input(nd->op, nd->n_in, in) >= 0) {
+            /* its shape follows a shape input's values, which change while shapes stay: the
+               graph's bound, within which its kernel writes the actual shape */
+            for (int j = 0; j < nd->n_out; j++) outs[j] = x->g->values[s->global[nd->out[j]]];
+        } else {
+            st = nd->op->infer(nd, in, nd->n_out, outs, &e);
+        }
         if (st) {
             char label[160];
             return cc_err_set(err, st, "%s, for the shapes its inputs have at run time: %s",

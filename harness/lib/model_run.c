@@ -134,9 +134,17 @@ static cc_status loose_set(const cc_model_run_options *o, cc_onnx_testdata *td, 
     return st;
 }
 
-/* Whether value v comes out of a node of data-dependent output shape. */
+/* Whether value v's shape follows the data: made by a node of data-dependent output shape,
+ * or by one that reads such a value (cc_graph_dynamic_values). */
 static int output_is_dynamic(const cc_graph *g, int v)
 {
+    unsigned char *dyn = malloc((size_t)g->n_values + 1);
+    if (dyn) {
+        cc_graph_dynamic_values(g, dyn);
+        int d = dyn[v];
+        free(dyn);
+        return d;
+    }
     for (int k = 0; k < g->n_nodes; k++)
         for (int j = 0; j < g->nodes[k].n_out; j++)
             if (g->nodes[k].out[j] == v) return cc_node_dynamic_shape(g, &g->nodes[k]);

@@ -318,6 +318,143 @@ static void slice_runtime_bounds(void)
     cc_model_free(m);
 }
 
+/* An i64 constant of n values (rank 1; rank 0 for scalar) added to b. */
+static int i64_const(cc_model_builder *b, const char *name, int n, const int64_t *v, int scalar, cc_err *e)
+{
+    cc_tensor t = { 0 };
+    cc_shape s = scalar ? cc_shape_make(0, NULL) : cc_shape_make(1, (int64_t[]){ n });
+    int id = -1;
+    if (cc_tensor_alloc(&t, CC_I64, &s, e) == CC_OK) {
+        memcpy(t.data, v, sizeof(int64_t) * (size_t)n);
+        if (cc_mb_const(b, name, &t, &id, e) != CC_OK) id = -1;
+    }
+    return id;
+}
+
+/* Shapes computed from the data: a NonZero's count n (Shape -> Gather -> Unsqueeze ->
+ * Concat, as exports write it) sets ConstantOfShape's shape [n, 3], Reshape's [n, 1],
+ * OneHot's depth n + 2 and Pad's pads [0, n]. The builder bounds each from the ranges of
+ * the values it computes (n in [0, 8]: [8, 3], [8, 1], depth 10, 16 elements), Shape of the
+ * NonZero is not folded into its bound's dims (it once was: a wrong constant), and the
+ * golden model, ref, cpu and opencl with cpu's fallback give the actual shapes and values
+ * worked out by hand, run after run as n changes. */
+static void shape_from_data(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, nz, s, n, n1, s2, z, nzf, s3, r, y, d, oh, pads, p;
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 8 });
+    CHECK(cc_mb_create("shape_from_data", &b, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e) == CC_OK);
+    int one = i64_const(b, "one", 1, (int64_t[]){ 1 }, 1, &e), ax0 = i64_const(b, "ax0", 1, (int64_t[]){ 0 }, 0, &e);
+    int three = i64_const(b, "three", 1, (int64_t[]){ 3 }, 0, &e), one1 = i64_const(b, "one1", 1, (int64_t[]){ 1 }, 0, &e);
+    int two = i64_const(b, "two", 1, (int64_t[]){ 2 }, 1, &e), zero1 = i64_const(b, "zero1", 1, (int64_t[]){ 0 }, 0, &e);
+    int idx = i64_const(b, "idx", 2, (int64_t[]){ 0, 1 }, 0, &e);
+    cc_tensor vt = { 0 };
+    cc_shape s2d = cc_shape_make(1, (int64_t[]){ 2 });
+    int vals = -1;
+    CHECK(cc_tensor_alloc(&vt, CC_F32, &s2d, &e) == CC_OK);
+    ((float *)vt.data)[0] = 0;
+    ((float *)vt.data)[1] = 1;
+    CHECK(cc_mb_const(b, "values", &vt, &vals, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Shape", "shape", NULL, 1, &nz, 1, &s, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Gather", "n", NULL, 2, (int[]){ s, one }, 1, &n, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Unsqueeze", "n1", NULL, 2, (int[]){ n, ax0 }, 1, &n1, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Concat", "s2", "axis=0", 2, (int[]){ n1, three }, 1, &s2, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "ConstantOfShape", "z", NULL, 1, &s2, 1, &z, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Cast", "nzf", "to=1", 1, &nz, 1, &nzf, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Concat", "s3", "axis=0", 2, (int[]){ n1, one1 }, 1, &s3, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Reshape", "r", NULL, 2, (int[]){ nzf, s3 }, 1, &r, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Add", "y", NULL, 2, (int[]){ z, r }, 1, &y, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Add", "depth", NULL, 2, (int[]){ n, two }, 1, &d, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "OneHot", "oh", NULL, 3, (int[]){ idx, d, vals }, 1, &oh, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Concat", "pads", "axis=0", 2, (int[]){ zero1, n1 }, 1, &pads, NULL, &e) == CC_OK);
+    cc_status st = cc_mb_node(b, "Pad", "p", NULL, 2, (int[]){ x, pads }, 1, &p, NULL, &e);
+    if (st) fprintf(stderr, "shape_from_data: %s\n", e.msg);
+    CHECK(st == CC_OK);
+    CHECK(cc_mb_output(b, y, &e) == CC_OK && cc_mb_output(b, oh, &e) == CC_OK && cc_mb_output(b, p, &e) == CC_OK);
+    cc_model *m = NULL;
+    CHECK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e) == CC_OK);
+    if (!m) return;
+    const cc_graph *g = &m->graph;
+    CHECK(m->n_folded == 0); /* the Shape of the NonZero stays a node */
+    const cc_shape *by = &g->values[y].shape, *boh = &g->values[oh].shape, *bp = &g->values[p].shape;
+    CHECK(by->rank == 2 && by->dims[0] == 8 && by->dims[1] == 3);
+    CHECK(boh->rank == 2 && boh->dims[0] == 2 && boh->dims[1] == 10);
+    CHECK(bp->rank == 1 && bp->dims[0] == 16);
+    const float xs[2][8] = { { 0, 1.5f, 0, -2, 0, 0, 3, 0 }, { 0, 0, 0, 0, 0, 0, 0, 4 } };
+    const int64_t cnt[2] = { 3, 1 };
+    /* y[i][j] = nz[i]; oh = rows 0 and 1 of the identity of size n + 2; p = x, n zeros */
+    const float want_y[2][9] = { { 1, 1, 1, 3, 3, 3, 6, 6, 6 }, { 7, 7, 7 } };
+    /* the golden model */
+    for (int rr = 0; rr < 2; rr++) {
+        cc_tensor in = { 0 };
+        CHECK(cc_tensor_alloc(&in, CC_F32, &sx, &e) == CC_OK);
+        memcpy(in.data, xs[rr], sizeof xs[rr]);
+        cc_model_eval ev;
+        st = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
+        if (st) fprintf(stderr, "golden: %s\n", e.msg);
+        CHECK(st == CC_OK);
+        if (!st) {
+            const cc_tensor *gy = &ev.vals[y], *goh = &ev.vals[oh], *gp = &ev.vals[p];
+            CHECK(gy->shape.dims[0] == cnt[rr] && gy->shape.dims[1] == 3);
+            for (int i = 0; i < 3 * cnt[rr]; i++) CHECK(((float *)gy->data)[i] == want_y[rr][i]);
+            CHECK(goh->shape.dims[0] == 2 && goh->shape.dims[1] == cnt[rr] + 2);
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < cnt[rr] + 2; j++) CHECK(((float *)goh->data)[i * (cnt[rr] + 2) + j] == (i == j));
+            CHECK(gp->shape.dims[0] == 8 + cnt[rr]);
+            for (int i = 0; i < 8 + cnt[rr]; i++) CHECK(((float *)gp->data)[i] == (i < 8 ? xs[rr][i] : 0.0f));
+            cc_model_eval_free(&ev);
+        }
+        cc_tensor_free(&in);
+    }
+    /* the targets: opencl declines the data-set shapes (and NonZero) and runs the rest */
+    const char *names[4] = { "ref", "cpu", "opencl", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = cc_target_find(names[k]), *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc dd;
+        if (!t || t->open("", &ctx, &dd, &e)) continue;
+        if (fb) CHECK(fb->open("", &fb_ctx, &dd, &e) == CC_OK);
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e);
+        if (k == 2) {
+            CHECK(rc == CC_ERR_UNSUPPORTED);
+        } else {
+            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(rc == CC_OK);
+            if (k == 3) CHECK(info.n_fallback == 5); /* NonZero, ConstantOfShape, Reshape, OneHot, Pad */
+            for (int rr = 0; gx && rr < 2; rr++) {
+                cc_tensor in = { 0 }, out[3] = { { 0 } };
+                CHECK(cc_tensor_alloc(&in, CC_F32, &sx, &e) == CC_OK);
+                memcpy(in.data, xs[rr], sizeof xs[rr]);
+                for (int j = 0; j < 3; j++)
+                    CHECK(cc_tensor_alloc(&out[j], CC_F32, &g->values[g->outputs[j]].shape, &e) == CC_OK);
+                rc = cc_graph_exec_run(gx, &in, out, &e);
+                if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+                CHECK(rc == CC_OK);
+                CHECK(out[0].shape.dims[0] == cnt[rr] && out[0].shape.dims[1] == 3);
+                for (int i = 0; !rc && i < 3 * cnt[rr]; i++) CHECK(((float *)out[0].data)[i] == want_y[rr][i]);
+                CHECK(out[1].shape.dims[0] == 2 && out[1].shape.dims[1] == cnt[rr] + 2);
+                for (int i = 0; !rc && i < 2; i++)
+                    for (int j = 0; j < cnt[rr] + 2; j++)
+                        CHECK(((float *)out[1].data)[i * (cnt[rr] + 2) + j] == (i == j));
+                CHECK(out[2].shape.dims[0] == 8 + cnt[rr]);
+                for (int i = 0; !rc && i < 8 + cnt[rr]; i++)
+                    CHECK(((float *)out[2].data)[i] == (i < 8 ? xs[rr][i] : 0.0f));
+                cc_tensor_free(&in);
+                for (int j = 0; j < 3; j++) cc_tensor_free(&out[j]);
+            }
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -332,5 +469,6 @@ int main(void)
     feeding();
     topk_runtime_k();
     slice_runtime_bounds();
+    shape_from_data();
     return CC_TEST_RESULT();
 }

@@ -765,6 +765,48 @@ static void test_folding(void)
     cc_tensor_free(&a);
 }
 
+/* The Shape of a value whose shape follows the data is computed at run time, not folded
+ * into the dims of its bound: NonZero -> Shape -> Cast gives [1, count] (it once gave the
+ * constant [1, 6] whatever the input); and a shape computed from it sets ConstantOfShape's
+ * output, bounded at import by the count's range (NonZero of 6 elements: at most 6). */
+static void test_shape_of_dynamic(void)
+{
+    hm h;
+    static const int64_t d6[1] = { 6 }, two[1] = { 2 }, sym[1] = { -1 };
+    hm_init(&h, 13);
+    hm_input(&h, "x", F32, 1, d6);
+    hm_output(&h, "y", F32, 1, two);
+    hm_output(&h, "z", F32, 1, sym);
+    hm_node(&h, "NonZero", "", 1, (const char *[]){ "x" }, 1, (const char *[]){ "nz" });
+    hm_node(&h, "Shape", "", 1, (const char *[]){ "nz" }, 1, (const char *[]){ "s" });
+    Onnx__NodeProto *c = hm_node(&h, "Cast", "", 1, (const char *[]){ "s" }, 1, (const char *[]){ "y" });
+    hm_attr_i(&h, c, "to", F32);
+    hm_node(&h, "Slice", "", 3, (const char *[]){ "s", "i1s", "i2s" }, 1, (const char *[]){ "cnt" });
+    static int64_t one_v[1] = { 1 }, two_v[1] = { 2 };
+    static const int64_t d1[1] = { 1 };
+    hm_init_tensor(&h, "i1s", I64, 1, d1, one_v, 1, 0);
+    hm_init_tensor(&h, "i2s", I64, 1, d1, two_v, 1, 0);
+    hm_node(&h, "ConstantOfShape", "", 1, (const char *[]){ "cnt" }, 1, (const char *[]){ "z" });
+    cc_model *m = expect_load(hm_write(&h, "shape_of_dynamic.onnx"), NULL);
+    if (m) {
+        CHECK(m->n_folded == 0);
+        int z = m->graph.outputs[1];
+        CHECK(m->graph.values[z].shape.rank == 1 && m->graph.values[z].shape.dims[0] == 6); /* the bound */
+        cc_tensor x = make_x(1, d6, -2); /* -2 -1 0 1 2 3: five non-zeros */
+        static const double want[2] = { 1, 5 };
+        expect_values(m, &x, want, 2);
+        cc_model_eval ev;
+        cc_err err = { 0 };
+        CHECK(cc_model_evaluate(&m->graph, &x, 0, NULL, &ev, &err) == CC_OK);
+        if (!err.msg[0]) {
+            CHECK(ev.vals[z].shape.dims[0] == 5); /* the actual count */
+            cc_model_eval_free(&ev);
+        }
+        cc_tensor_free(&x);
+    }
+    cc_model_free(m);
+}
+
 static void test_graph_errors(void)
 {
     hm h;
@@ -1232,6 +1274,7 @@ int main(void)
     test_opsets();
     test_legacy_rewrites();
     test_folding();
+    test_shape_of_dynamic();
     test_graph_errors();
     test_initializers();
     test_tensor_files();

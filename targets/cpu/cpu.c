@@ -101,14 +101,20 @@ static cc_support dispatch_supports(void *ctx, const cc_node *node, const cc_ten
         else snprintf(reason, n, "cpu has no kernel for %s", node->op->name);
         return CC_SUPPORT_NO;
     }
+    /* a shape input computed at run time: the kernel is prepared at each run for the
+       actual values (dispatch_run), its own checks then */
+    if (cc_op_runtime_shape_input(node->op, node->n_in, in) >= 0) return CC_SUPPORT_YES;
     return k->supports ? k->supports(ctx, node, in, out, reason, n) : CC_SUPPORT_YES;
 }
 
 /* A dispatched kernel's state: which kernel it is, and that kernel's own state. Kernels
- * without prepare() have none (run() finds the kernel again from the dtypes). */
+ * without prepare() have none (run() finds the kernel again from the dtypes). A node
+ * whose shape input is computed at run time is deferred: prepared, run and released at
+ * each run, for the shape its actual values give. */
 typedef struct dispatch_state {
     const cc_kernel *k;
     void *state;
+    int deferred;
 } dispatch_state;
 
 static cc_status dispatch_prepare(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out,
@@ -118,10 +124,17 @@ static cc_status dispatch_prepare(void *ctx, const cc_node *node, const cc_tenso
     const cc_kernel *k = kernel_for(node, in, out, &d);
     if (!k) return cc_err_set(err, CC_ERR_UNSUPPORTED, "cpu has no kernel for %s", node->op->name);
     *state = NULL;
-    if (!k->prepare) return CC_OK;
+    int deferred = cc_op_runtime_shape_input(node->op, node->n_in, in) >= 0;
+    if (!k->prepare && !deferred) return CC_OK;
     dispatch_state *s = calloc(1, sizeof *s);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
     s->k = k;
+    s->deferred = deferred;
+    if (deferred) {
+        cc_backend_note("prepared at each run for the shape its inputs' values give");
+        *state = s;
+        return CC_OK;
+    }
     cc_status st = k->prepare(ctx, node, in, n_out, out, &s->state, err);
     if (st) {
         free(s);
@@ -131,11 +144,34 @@ static cc_status dispatch_prepare(void *ctx, const cc_node *node, const cc_tenso
     return CC_OK;
 }
 
+/* A deferred node's run: its shape from the actual values (every input is on the host
+ * here), within the bound its buffers have; then the kernel, prepared for that shape. */
+static cc_status deferred_run(void *ctx, const cc_kernel *k, const cc_node *node, const cc_tensor *const *in,
+                              int n_out, cc_tensor *out, cc_err *err)
+{
+    cc_tensor od[CC_MAX_IO];
+    cc_status st = node->op->infer(node, in, n_out, od, err);
+    if (st) return st;
+    for (int j = 0; j < n_out; j++) {
+        if (od[j].shape.rank != out[j].shape.rank || cc_shape_numel(&od[j].shape) > cc_shape_numel(&out[j].shape)) {
+            char a[96], b[96];
+            return cc_err_set(err, CC_ERR_ARG, "%s: output %d comes out %s, outside its bound %s", node->op->name, j,
+                              cc_shape_format(&od[j].shape, a, sizeof a), cc_shape_format(&out[j].shape, b, sizeof b));
+        }
+        out[j].shape = od[j].shape;
+    }
+    void *ks = NULL;
+    if (k->prepare && (st = k->prepare(ctx, node, in, n_out, out, &ks, err))) return st;
+    st = k->run(ctx, node, in, n_out, out, ks, err);
+    if (k->release) k->release(ks);
+    return st;
+}
+
 static void dispatch_release(void *state)
 {
     dispatch_state *s = state;
     if (!s) return;
-    if (s->k->release) s->k->release(s->state);
+    if (s->k->release && !s->deferred) s->k->release(s->state);
     free(s);
 }
 
@@ -143,6 +179,7 @@ static cc_status dispatch_run(void *ctx, const cc_node *node, const cc_tensor *c
                               void *state, cc_err *err)
 {
     dispatch_state *s = state;
+    if (s && s->deferred) return deferred_run(ctx, s->k, node, in, n_out, out, err);
     if (s) return s->k->run(ctx, node, in, n_out, out, s->state, err);
     cc_dtype d;
     const cc_kernel *k = kernel_for(node, in, out, &d);

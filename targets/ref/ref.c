@@ -127,6 +127,16 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
             go[j].k = 1;
             go[j].shape = g->values[nd->out[j]].shape; /* the bound, for an op that writes the actual one */
         }
+        if (cc_node_dynamic_shape(g, nd)) { /* a shape input's actual values set the shape */
+            cc_tensor od[CC_MAX_IO];
+            cc_status st = nd->op->infer(nd, in, nd->n_out, od, err);
+            if (st) return st;
+            for (int j = 0; j < nd->n_out; j++) {
+                if (cc_shape_numel(&od[j].shape) > cc_shape_numel(&go[j].shape) || od[j].shape.rank != go[j].shape.rank)
+                    return cc_err_set(err, CC_ERR_ARG, "ref: %s's output %d comes out larger than its bound", nd->name, j);
+                go[j].shape = od[j].shape;
+            }
+        }
         cc_status st = nd->op->golden(nd, in, nd->n_out, go, err);
         if (st) return st;
         for (int j = 0; j < nd->n_out; j++) {
