@@ -353,12 +353,19 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };
-    /* a shape input computed at run time whose values have a known range: the outputs'
-       shapes at the range's largest values bound them */
-    int k = cc_op_runtime_shape_input(op, n_in, inp);
-    vrange r;
-    if (k >= 0 && range_of(b, in[k], &r) && r.n == cc_tensor_numel(inp[k]))
-        st = cc_op_infer_bound(&node, inp, k, r.n, r.lo, r.hi, n_out, outs, &e);
+    /* shape inputs computed at run time whose values have known ranges: the outputs'
+       shapes at the ranges' ends bound them */
+    vrange r[CC_MAX_IO];
+    const int64_t *rlo[CC_MAX_IO] = { 0 }, *rhi[CC_MAX_IO] = { 0 };
+    int bounded = cc_op_runtime_shape_input(op, n_in, inp) >= 0;
+    for (int i = 0; bounded && i < n_in; i++) {
+        if (!inp[i] || inp[i]->data || !cc_op_shape_input(op, i)) continue;
+        bounded = range_of(b, in[i], &r[i]) && r[i].n == cc_tensor_numel(inp[i]);
+        rlo[i] = r[i].lo;
+        rhi[i] = r[i].hi;
+    }
+    if (bounded)
+        st = cc_op_infer_bound(&node, inp, rlo, rhi, n_out, outs, &e);
     else if (cc_op_has_trait(op, CC_TRAIT_SUBGRAPH))
         st = cc_control_infer(&node, b->subs, b->n_subs, inp, n_out, outs, &e);
     else st = op->infer(&node, inp, n_out, outs, &e);

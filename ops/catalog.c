@@ -36,29 +36,76 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait)
     return info && (info->traits & trait) == trait;
 }
 
-/* The ops whose outputs' shape an input's values set, and that input. */
+/* The ops whose outputs' shape inputs' values set, and those inputs (a bit each). */
 static const struct {
     cc_op_id op;
-    int input;
+    unsigned inputs;
 } shape_inputs[] = {
-    { CC_OP_ID_Reshape, 1 }, { CC_OP_ID_Expand, 1 }, { CC_OP_ID_ConstantOfShape, 0 }, { CC_OP_ID_Tile, 1 },
-    { CC_OP_ID_OneHot, 1 },  { CC_OP_ID_Pad, 1 },    { CC_OP_ID_Resize, 3 },
+    { CC_OP_ID_Reshape, 1u << 1 }, { CC_OP_ID_Expand, 1u << 1 }, { CC_OP_ID_ConstantOfShape, 1u << 0 },
+    { CC_OP_ID_Tile, 1u << 1 },    { CC_OP_ID_OneHot, 1u << 1 }, { CC_OP_ID_Pad, 1u << 1 },
+    { CC_OP_ID_Resize, 1u << 3 },  { CC_OP_ID_Range, 7u },       { CC_OP_ID_Split, 1u << 1 },
 };
 
 int cc_op_runtime_shape_input(const cc_op_def *op, int n_in, const cc_tensor *const *in)
 {
     for (size_t i = 0; i < sizeof shape_inputs / sizeof shape_inputs[0]; i++) {
-        int k = shape_inputs[i].input;
-        if (shape_inputs[i].op == op->id) return k < n_in && in[k] && !in[k]->data ? k : -1;
+        if (shape_inputs[i].op != op->id) continue;
+        for (int k = 0; k < n_in && k < 8; k++)
+            if ((shape_inputs[i].inputs & (1u << k)) && in[k] && !in[k]->data) return k;
+        return -1;
     }
     return -1;
 }
 
-cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int k, int n, const int64_t *lo,
-                            const int64_t *hi, int n_out, cc_tensor *out, cc_err *err)
+int cc_op_shape_input(const cc_op_def *op, int k)
+{
+    for (size_t i = 0; i < sizeof shape_inputs / sizeof shape_inputs[0]; i++)
+        if (shape_inputs[i].op == op->id) return k >= 0 && k < 8 && (shape_inputs[i].inputs & (1u << k));
+    return 0;
+}
+
+/* Range's count at the ends of its inputs' ranges: delta known and not 0. */
+static cc_status range_bound(const cc_node *node, const cc_tensor *const *in, const int64_t *const *lo,
+                             const int64_t *const *hi, cc_tensor *out, cc_err *err)
+{
+    int64_t l[3], h[3];
+    for (int i = 0; i < 3; i++) {
+        if (!in[i] || cc_tensor_numel(in[i]) != 1 || cc_dtype_is_float(in[i]->dtype))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: start, limit and delta computed at run time must be "
+                              "integer scalars");
+        if (lo[i]) l[i] = lo[i][0], h[i] = hi[i][0];
+        else l[i] = h[i] = (int64_t)cc_load(in[i]->data, in[i]->dtype, 0);
+    }
+    if (l[2] != h[2] || l[2] == 0)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: delta computed at run time: its count has no bound");
+    int64_t span = l[2] > 0 ? h[1] - l[0] : h[0] - l[1], step = l[2] > 0 ? l[2] : -l[2];
+    int64_t n = span > 0 ? (span + step - 1) / step : 0;
+    (void)node;
+    out[0].dtype = in[0]->dtype;
+    out[0].shape = cc_shape_make(1, &n);
+    out[0].data = NULL;
+    return CC_OK;
+}
+
+cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, const int64_t *const *lo,
+                            const int64_t *const *hi, int n_out, cc_tensor *out, cc_err *err)
 {
     const cc_tensor *x = in[0];
     cc_op_id id = node->op->id;
+    if (n_out < 1) return cc_err_set(err, CC_ERR_ARG, "%s: no output", node->op->name);
+    if (id == CC_OP_ID_Range) return range_bound(node, in, lo, hi, out, err);
+    if (id == CC_OP_ID_Split) { /* each part at most the whole */
+        if (!x) return cc_err_set(err, CC_ERR_ARG, "Split: the input is missing");
+        int64_t parts = in[1] ? cc_tensor_numel(in[1]) : n_out;
+        if (parts != n_out)
+            return cc_err_set(err, CC_ERR_ARG, "Split: %lld sizes for %d outputs", (long long)parts, n_out);
+        for (int j = 0; j < n_out; j++) out[j] = (cc_tensor){ .dtype = x->dtype, .shape = x->shape, .data = NULL };
+        return CC_OK;
+    }
+    int k = cc_op_runtime_shape_input(node->op, node->n_in, in);
+    if (k < 0 || !lo[k]) return cc_err_set(err, CC_ERR_INTERNAL, "%s: no range to bound", node->op->name);
+    int n = (int)cc_tensor_numel(in[k]);
+    const int64_t *l = lo[k], *h = hi[k];
     if (id == CC_OP_ID_Reshape || id == CC_OP_ID_Expand) {
         if (!x) return cc_err_set(err, CC_ERR_ARG, "%s: the data input is missing", node->op->name);
         if (n > CC_MAX_RANK)
@@ -74,13 +121,13 @@ cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int
             int allowzero = cc_attr_i(node, "allowzero") != 0;
             o.rank = n;
             for (int i = 0; i < n; i++) {
-                int64_t d = hi[i];
-                if (lo[i] == hi[i] && hi[i] == -1) d = numel;
-                else if (lo[i] < 0)
+                int64_t d = h[i];
+                if (l[i] == h[i] && h[i] == -1) d = numel;
+                else if (l[i] < 0)
                     return cc_err_set(err, CC_ERR_UNSUPPORTED,
                                       "Reshape: entry %d of the shape computed at run time may be negative", i);
-                if (!allowzero && lo[i] == 0) {
-                    if (i >= x->shape.rank && hi[i] == 0)
+                if (!allowzero && l[i] == 0) {
+                    if (i >= x->shape.rank && h[i] == 0)
                         return cc_err_set(err, CC_ERR_ARG, "Reshape: shape[%d] = 0 copies a dimension the rank-%d input "
                                           "lacks", i, x->shape.rank);
                     if (i < x->shape.rank && x->shape.dims[i] > d) d = x->shape.dims[i];
@@ -92,14 +139,13 @@ cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int
             o.rank = n > x->shape.rank ? n : x->shape.rank;
             for (int i = 0; i < o.rank; i++) {
                 int ix = i - (o.rank - x->shape.rank), is = i - (o.rank - n);
-                int64_t dx = ix >= 0 ? x->shape.dims[ix] : 1, ds = is >= 0 ? hi[is] : 1;
-                if (is >= 0 && lo[is] < 0)
+                int64_t dx = ix >= 0 ? x->shape.dims[ix] : 1, ds = is >= 0 ? h[is] : 1;
+                if (is >= 0 && l[is] < 0)
                     return cc_err_set(err, CC_ERR_UNSUPPORTED,
                                       "Expand: entry %d of the shape computed at run time may be negative", is);
                 o.dims[i] = dx > ds ? dx : ds;
             }
         }
-        if (n_out < 1) return cc_err_set(err, CC_ERR_ARG, "%s: no output", node->op->name);
         out[0].dtype = x->dtype;
         out[0].shape = o;
         out[0].data = NULL;
@@ -107,15 +153,12 @@ cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int
     }
     /* the others grow with the values: their shape at the largest values bounds it */
     cc_tensor sub = *in[k];
-    if (n != cc_tensor_numel(in[k]))
-        return cc_err_set(err, CC_ERR_INTERNAL, "%s: %d bounds for %lld values", node->op->name, n,
-                          (long long)cc_tensor_numel(in[k]));
     void *vals = malloc(cc_dtype_size(in[k]->dtype) * (size_t)(n > 0 ? n : 1));
     if (!vals) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
     const cc_tensor *subst[CC_MAX_IO];
     for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++) subst[i] = in[i];
-    for (int i = 0; i < n; i++) cc_store(vals, in[k]->dtype, (size_t)i, (double)hi[i]);
-    if (in[k]->dtype == CC_I64) memcpy(vals, hi, sizeof(int64_t) * (size_t)n);
+    for (int i = 0; i < n; i++) cc_store(vals, in[k]->dtype, (size_t)i, (double)h[i]);
+    if (in[k]->dtype == CC_I64) memcpy(vals, h, sizeof(int64_t) * (size_t)n);
     sub.data = vals;
     subst[k] = &sub;
     cc_status st = node->op->infer(node, subst, n_out, out, err);

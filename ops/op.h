@@ -257,17 +257,22 @@ int cc_op_has_trait(const cc_op_def *op, unsigned trait);
  * whose starts, ends, axes or steps are (bound: the input's shape), or an op whose shape
  * input is (cc_op_runtime_shape_input; bound: cc_op_infer_bound). */
 int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *in);
-/* The input of a node of op that sets its outputs' shape by its values when it is computed
- * at run time (in[k]->data NULL): Reshape's and Expand's shape, ConstantOfShape's input,
- * Tile's repeats, OneHot's depth, Pad's pads, Resize's sizes; -1 otherwise. The golden
- * model and the cpu backend infer such a node's shape again from the actual values. */
+/* The first input of a node of op that sets its outputs' shape by its values and is
+ * computed at run time (in[k]->data NULL): Reshape's and Expand's shape, ConstantOfShape's
+ * input, Tile's repeats, OneHot's depth, Pad's pads, Resize's sizes, Range's start, limit
+ * and delta, Split's split; -1 when none is. The golden model and the cpu backend infer
+ * such a node's shape again from the actual values. */
 int cc_op_runtime_shape_input(const cc_op_def *op, int n_in, const cc_tensor *const *in);
-/* The bound of the outputs of such a node (input k computed at run time, n values each
- * within [lo[i], hi[i]]; lo[i] == hi[i] where it is known): Reshape and Expand from x's
- * shape and the largest values (a known -1 or 0 keeping its meaning), the others by their
- * infer() at the largest values. CC_ERR_UNSUPPORTED where an entry may be negative. */
-cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, int k, int n, const int64_t *lo,
-                            const int64_t *hi, int n_out, cc_tensor *out, cc_err *err);
+/* 1 when input k of op is one of those (constant or not). */
+int cc_op_shape_input(const cc_op_def *op, int k);
+/* The bound of the outputs of such a node, the values of each input i computed at run time
+ * within [lo[i][j], hi[i][j]] (lo[i] NULL for a constant; lo == hi where known): Reshape
+ * and Expand from x's shape and the largest values (a known -1 or 0 keeping its meaning),
+ * Range from the ends of start and limit (delta known), Split each part the whole input,
+ * the others by their infer() at the largest values. CC_ERR_UNSUPPORTED where an entry may
+ * be negative or nothing bounds the count. */
+cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, const int64_t *const *lo,
+                            const int64_t *const *hi, int n_out, cc_tensor *out, cc_err *err);
 /* The same for node nd of graph g. */
 int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd);
 /* dyn[v] = 1 for each value of g whose shape follows the data: an output of such a node,

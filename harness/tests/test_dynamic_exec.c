@@ -455,6 +455,91 @@ static void shape_from_data(void)
     cc_model_free(m);
 }
 
+/* Range whose limit is a NonZero's count n (bound: the count's largest value, 6) and a
+ * Split of a value of 2n elements by sizes [n, n] (bound: the whole input each), on the
+ * golden model, ref, cpu and opencl with cpu's fallback, as n changes. */
+static void range_split(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, nz, s, n, n1, rg, nzf, nzr, y2, sp, parts[2];
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 6 });
+    CHECK(cc_mb_create("range_split", &b, &e) == CC_OK);
+    CHECK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e) == CC_OK);
+    int one = i64_const(b, "one", 1, (int64_t[]){ 1 }, 1, &e), zero = i64_const(b, "zero", 1, (int64_t[]){ 0 }, 1, &e);
+    int ax0 = i64_const(b, "ax0", 1, (int64_t[]){ 0 }, 0, &e);
+    CHECK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Shape", "shape", NULL, 1, &nz, 1, &s, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Gather", "n", NULL, 2, (int[]){ s, one }, 1, &n, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Unsqueeze", "n1", NULL, 2, (int[]){ n, ax0 }, 1, &n1, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Range", "range", NULL, 3, (int[]){ zero, n, one }, 1, &rg, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Cast", "nzf", "to=1", 1, &nz, 1, &nzf, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Reshape", "nzr", NULL, 2, (int[]){ nzf, n1 }, 1, &nzr, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Concat", "y2", "axis=0", 2, (int[]){ nzr, nzr }, 1, &y2, NULL, &e) == CC_OK);
+    CHECK(cc_mb_node(b, "Concat", "sp", "axis=0", 2, (int[]){ n1, n1 }, 1, &sp, NULL, &e) == CC_OK);
+    cc_status st = cc_mb_node(b, "Split", "split", "axis=0", 2, (int[]){ y2, sp }, 2, parts, NULL, &e);
+    if (st) fprintf(stderr, "range_split: %s\n", e.msg);
+    CHECK(st == CC_OK);
+    CHECK(cc_mb_output(b, rg, &e) == CC_OK && cc_mb_output(b, parts[0], &e) == CC_OK &&
+          cc_mb_output(b, parts[1], &e) == CC_OK);
+    cc_model *m = NULL;
+    CHECK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e) == CC_OK);
+    if (!m) return;
+    const cc_graph *g = &m->graph;
+    CHECK(g->values[rg].shape.dims[0] == 6 && g->values[parts[0]].shape.dims[0] == 12);
+    const float xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
+    const int64_t cnt[2] = { 3, 1 }, idx[2][3] = { { 1, 3, 4 }, { 0 } };
+    const char *names[5] = { "golden", "ref", "cpu", "opencl", "opencl" };
+    for (int k = 0; k < 5; k++) {
+        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 4 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc dd;
+        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
+        if (fb) CHECK(fb->open("", &fb_ctx, &dd, &e) == CC_OK);
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
+        if (k == 3) {
+            CHECK(rc == CC_ERR_UNSUPPORTED);
+        } else {
+            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(rc == CC_OK);
+            for (int rr = 0; !rc && rr < 2; rr++) {
+                cc_tensor in = { 0 }, out[3] = { { 0 } };
+                const cc_tensor *o[3] = { &out[0], &out[1], &out[2] };
+                cc_model_eval ev;
+                memset(&ev, 0, sizeof ev);
+                CHECK(cc_tensor_alloc(&in, CC_F32, &sx, &e) == CC_OK);
+                memcpy(in.data, xs[rr], sizeof xs[rr]);
+                if (k) {
+                    for (int j = 0; j < 3; j++)
+                        CHECK(cc_tensor_alloc(&out[j], g->values[g->outputs[j]].dtype, &g->values[g->outputs[j]].shape,
+                                              &e) == CC_OK);
+                    rc = cc_graph_exec_run(gx, &in, out, &e);
+                } else {
+                    rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
+                    for (int j = 0; !rc && j < 3; j++) o[j] = &ev.vals[g->outputs[j]];
+                }
+                if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+                CHECK(rc == CC_OK);
+                for (int j = 0; !rc && j < 3; j++) CHECK(o[j]->shape.rank == 1 && o[j]->shape.dims[0] == cnt[rr]);
+                for (int i = 0; !rc && i < cnt[rr]; i++) {
+                    CHECK(((const int64_t *)o[0]->data)[i] == i);
+                    CHECK(((const float *)o[1]->data)[i] == (float)idx[rr][i]);
+                    CHECK(((const float *)o[2]->data)[i] == (float)idx[rr][i]);
+                }
+                cc_model_eval_free(&ev);
+                cc_tensor_free(&in);
+                for (int j = 0; j < 3; j++) cc_tensor_free(&out[j]);
+            }
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t) t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -470,5 +555,6 @@ int main(void)
     topk_runtime_k();
     slice_runtime_bounds();
     shape_from_data();
+    range_split();
     return CC_TEST_RESULT();
 }
