@@ -244,4 +244,5 @@ const cc_target_iface cc_target_opencl = {
     .run_timed = cc_ocl_run_timed,         /* sum of the commands' profiling-event times */
     .describe_plan = cc_ocl_describe_plan, /* kernel variant and work-group size per node */
     .output_shape = cc_ocl_output_shape,
+    .dtypes = (1u << CC_DTYPE_COUNT) - 1u, /* every dtype; the ops decline per dtype (plan.c) */
 };
