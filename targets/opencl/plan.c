@@ -45,6 +45,8 @@ static const cc_op_id wide_ops[] = {
     CC_OP_ID_ReverseSequence, CC_OP_ID_Shape, CC_OP_ID_Size,
     /* values made on the host at prepare by the shared lowering (cc_store: the golden's) */
     CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape,
+    /* every pair of dtypes (cast.c: kernels/cast.cl, cast_f64.cl) */
+    CC_OP_ID_Cast, CC_OP_ID_CastLike,
 };
 
 static unsigned char wide_listed[CC_OP_ID_COUNT];
