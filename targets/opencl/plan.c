@@ -47,6 +47,10 @@ static const cc_op_id wide_ops[] = {
     CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape,
     /* every pair of dtypes (cast.c: kernels/cast.cl, cast_f64.cl) */
     CC_OP_ID_Cast, CC_OP_ID_CastLike,
+    /* eltwise.c: integers in their own type (eltwise_int.cl, eltwise_logic.cl), f64 in
+     * double (eltwise_f64.cl) */
+    CC_OP_ID_Min, CC_OP_ID_Max, CC_OP_ID_Sum, CC_OP_ID_Mean, CC_OP_ID_Pow, CC_OP_ID_PRelu, CC_OP_ID_Mod,
+    CC_OP_ID_BitShift,
 };
 
 static unsigned char wide_listed[CC_OP_ID_COUNT];
