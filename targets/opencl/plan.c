@@ -51,6 +51,12 @@ static const cc_op_id wide_ops[] = {
      * double (eltwise_f64.cl) */
     CC_OP_ID_Min, CC_OP_ID_Max, CC_OP_ID_Sum, CC_OP_ID_Mean, CC_OP_ID_Pow, CC_OP_ID_PRelu, CC_OP_ID_Mod,
     CC_OP_ID_BitShift,
+    /* running sums and Scatter's reductions (axis.cl: integers in 64 bits, wrapping; f64 in
+     * double), Einsum (einsum.cl, likewise), the Reduce* ops on f64 in double (reduce.cl) */
+    CC_OP_ID_CumSum, CC_OP_ID_ScatterND, CC_OP_ID_ScatterElements, CC_OP_ID_Einsum,
+    CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum, CC_OP_ID_ReduceProd,
+    CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum, CC_OP_ID_ReduceLogSumExp,
+    CC_OP_ID_ReduceSumSquare,
 };
 
 static unsigned char wide_listed[CC_OP_ID_COUNT];

@@ -409,11 +409,13 @@ static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
 static cc_support scatter_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                    char *reason, size_t n)
 {
-    if (strcmp(cc_attr_s(node, "reduction"), "none") != 0 && !cc_ocl_suffix(in[0]->dtype)) {
+    int reduces = strcmp(cc_attr_s(node, "reduction"), "none") != 0;
+    if (reduces && !cc_ocl_suffix(in[0]->dtype)) {
         snprintf(reason, n, "opencl: %s with reduction %s of %s", node->op->name, cc_attr_s(node, "reduction"),
                  cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
+    if (reduces && in[0]->dtype == CC_F64) return cc_ocl_fp64(c, reason, n); /* adds or multiplies in double */
     return shape_supports(c, node, in, out, reason, n);
 }
 
