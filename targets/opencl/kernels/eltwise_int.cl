@@ -18,7 +18,11 @@ BINARY_INT(div, (SIGNED && v == (TY)-1) ? (TY)((UT)0 - (UT)u) : (TY)(u / v))
  * x % -1 is 0 (INT_MIN % -1 would trap). */
 TY KN(imod_of)(TY u, TY v, int floor_)
 {
-    if (v == 0 || (SIGNED && v == (TY)-1)) return 0;
+#if SIGNED
+    if (v == 0 || v == (TY)-1) return 0;
+#else
+    if (v == 0) return 0; /* (a constant || would draw a compiler warning) */
+#endif
     TY m = u % v;
     if (floor_ && m != 0 && ((m < 0) != (v < 0))) m += v;
     return m;
