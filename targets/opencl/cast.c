@@ -1,5 +1,7 @@
 /* cast.c — the opencl backend's Cast and CastLike: one launch of kernels/cast.cl's
- * cast_to_<destination> for the source's dtype (bool is read as u8). */
+ * cast_to_<destination>_<source> from program cast_<source> (bool is read as u8), or, where
+ * f64 is the source or the destination, of kernels/cast_f64.cl's (program cast_f64, on a
+ * device with cl_khr_fp64). Every pair of the dtypes of target ABI 8. */
 #include <stdio.h>
 
 #include "ocl.h"
@@ -18,21 +20,22 @@ static const char *dest_name(cc_dtype d)
 static cc_support cast_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                 char *reason, size_t n)
 {
-    (void)c;
     if (!source_suffix(in[0]->dtype) || !dest_name(out->dtype)) {
         snprintf(reason, n, "opencl: no %s kernel from %s to %s", node->op->name, cc_dtype_name(in[0]->dtype),
                  cc_dtype_name(out->dtype));
         return CC_SUPPORT_NO;
     }
+    if (in[0]->dtype == CC_F64 || out->dtype == CC_F64) return cc_ocl_fp64(c, reason, n);
     return CC_SUPPORT_YES;
 }
 
 static cc_status cast_prepare(ocl_build *b, cc_err *err)
 {
     int64_t n = cc_tensor_numel(b->out[0]);
+    cc_dtype from = b->in[0]->dtype, to = b->out[0]->dtype;
     char prog[32], name[48];
-    snprintf(prog, sizeof prog, "cast_%s", source_suffix(b->in[0]->dtype));
-    snprintf(name, sizeof name, "cast_to_%s_%s", dest_name(b->out[0]->dtype), source_suffix(b->in[0]->dtype));
+    snprintf(prog, sizeof prog, "cast_%s", from == CC_F64 || to == CC_F64 ? "f64" : source_suffix(from));
+    snprintf(name, sizeof name, "cast_to_%s_%s", dest_name(to), source_suffix(from));
     cc_ocl_note(b, "%s", name);
     if (n == 0) return CC_OK;
     ocl_launch *l;

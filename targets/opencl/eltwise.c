@@ -5,7 +5,10 @@
  * BatchNormalization as a per-channel scale and shift (folded on the host, or by a kernel
  * where the parameters are computed at run time). The
  * activations' formulas are those of targets/eltwise_formulas.h. Kernels in
- * kernels/eltwise_float.cl (f32, f16, bf16) and kernels/eltwise_int.cl (i8, u8, i32, i64). */
+ * kernels/eltwise_float.cl (f32, f16, bf16), kernels/eltwise_int.cl (i8, u8, i16, u16,
+ * i32, u32, i64, u64) and kernels/eltwise_f64.cl (f64, and Pow that computes in double:
+ * with an f64 operand, or an integer base with a float exponent); of the dtypes of target
+ * ABI 8, the ops plan.c lists take them (Min, Max, Sum, Mean, Pow, PRelu, Mod, BitShift). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +18,15 @@
 
 #define ELT_WG 256
 
+/* the 16/32-bit float types (stored as such, computed in float) */
 static int is_float(cc_dtype d)
 {
     return d == CC_F32 || d == CC_F16 || d == CC_BF16;
+}
+
+static int is_int(cc_dtype d)
+{
+    return !cc_dtype_is_float(d) && d != CC_BOOL && d < CC_DTYPE_COUNT;
 }
 
 /* ---- unary ---------------------------------------------------------------------------------- */
@@ -63,20 +72,25 @@ static cc_support unary_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
     return CC_SUPPORT_YES;
 }
 
-/* A 1-D launch of kernel base_<suffix> (program eltwise_<suffix>) over n elements; sets
- * the note. */
-static cc_status launch_1d(ocl_build *b, const char *base, cc_dtype dt, int64_t n, ocl_launch **out,
-                           cc_err *err)
+/* A 1-D launch of kernel base_<suffix> (program eltwise_<suffix>, or prog where not NULL)
+ * over n elements; sets the note. */
+static cc_status launch_1d_in(ocl_build *b, const char *prog_in, const char *base, cc_dtype dt, int64_t n,
+                              ocl_launch **out, cc_err *err)
 {
     char name[48], prog[32];
     snprintf(name, sizeof name, "%s_%s", base, cc_ocl_suffix(dt));
     snprintf(prog, sizeof prog, "eltwise_%s", cc_ocl_suffix(dt));
-    cc_status st = cc_ocl_kernel(b, prog, name, out, err);
+    cc_status st = cc_ocl_kernel(b, prog_in ? prog_in : prog, name, out, err);
     if (st) return st;
     size_t wg = cc_ocl_wg_limit(b, *out, ELT_WG);
     cc_ocl_range1(*out, (size_t)n, wg);
     cc_ocl_note(b, "%s wg %zu%s", name, wg, cc_ocl_storage_note(dt));
     return CC_OK;
+}
+
+static cc_status launch_1d(ocl_build *b, const char *base, cc_dtype dt, int64_t n, ocl_launch **out, cc_err *err)
+{
+    return launch_1d_in(b, NULL, base, dt, n, out, err);
 }
 
 static cc_status unary_prepare(ocl_build *b, cc_err *err)
@@ -117,20 +131,20 @@ static cc_status unary_prepare(ocl_build *b, cc_err *err)
 static cc_support binary_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                   const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
     (void)out;
     cc_dtype d = in[0]->dtype;
     if (!cc_ocl_suffix(d) || in[1]->dtype != d) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
-    return CC_SUPPORT_YES;
+    return d == CC_F64 ? cc_ocl_fp64(c, reason, n) : CC_SUPPORT_YES;
 }
 
-/* One broadcasting launch of kernel base (add, min, pow, ...): out = a op b, a and b
- * buffer slots of the given shapes broadcasting to the output (a may be the output). */
-static cc_status binary_launch(ocl_build *b, const char *base, int a_slot, const cc_shape *as, int b_slot,
-                               const cc_shape *bs, cc_err *err)
+/* One broadcasting launch of kernel base_<output suffix> (add, min, pow, ...) of program
+ * prog (NULL: eltwise_<output suffix>): out = a op b, a and b buffer slots of the given
+ * shapes broadcasting to the output (a may be the output). */
+static cc_status binary_launch_in(ocl_build *b, const char *prog, const char *base, int a_slot, const cc_shape *as,
+                                  int b_slot, const cc_shape *bs, cc_err *err)
 {
     const cc_shape *os = &b->out[0]->shape;
     int64_t dims[CC_MAX_RANK], strides[2][CC_MAX_RANK];
@@ -144,7 +158,7 @@ static cc_status binary_launch(ocl_build *b, const char *base, int a_slot, const
     if (st) return st;
     int64_t n = cc_tensor_numel(b->out[0]);
     ocl_launch *l;
-    if ((st = launch_1d(b, base, b->out[0]->dtype, n, &l, err))) return st;
+    if ((st = launch_1d_in(b, prog, base, b->out[0]->dtype, n, &l, err))) return st;
     cc_ocl_arg_mem(l, a_slot);
     cc_ocl_arg_mem(l, b_slot);
     cc_ocl_arg_mem(l, b->out_slot[0]);
@@ -157,46 +171,63 @@ static cc_status binary_launch(ocl_build *b, const char *base, int a_slot, const
     return CC_OK;
 }
 
-/* Add, Sub, Mul, Div: the kernel named like the op; Pow, PRelu elt_<op>; Mod: elt_fmod or
- * elt_imod (kernels/eltwise_*.cl). */
+static cc_status binary_launch(ocl_build *b, const char *base, int a_slot, const cc_shape *as, int b_slot,
+                               const cc_shape *bs, cc_err *err)
+{
+    return binary_launch_in(b, NULL, base, a_slot, as, b_slot, bs, err);
+}
+
+/* Pow computes in double (program eltwise_f64) with an f64 operand, or with an integer
+ * base and a float exponent (the real power, truncated, as the golden model does). */
+static int pow_in_double(cc_dtype base, cc_dtype exponent)
+{
+    return base == CC_F64 || exponent == CC_F64 || (is_int(base) && cc_dtype_is_float(exponent));
+}
+
+/* Add, Sub, Mul, Div: the kernel named like the op; Pow, PRelu elt_<op>, Pow with an
+ * exponent of another dtype elt_pow_<exponent> (of eltwise_f64 where it computes in
+ * double); Mod: elt_fmod or elt_imod (kernels/eltwise_*.cl). */
 static cc_status binary_prepare(ocl_build *b, cc_err *err)
 {
     char base[16];
+    const char *prog = NULL;
     cc_op_id id = b->node->op->id;
+    cc_dtype dx = b->in[0]->dtype, dy = b->in[1]->dtype;
     if (id == CC_OP_ID_Mod) {
         snprintf(base, sizeof base, "%s", cc_attr_i(b->node, "fmod") ? "elt_fmod" : "elt_imod");
-    } else if (id == CC_OP_ID_Pow && b->in[1]->dtype != b->in[0]->dtype) {
-        snprintf(base, sizeof base, "elt_pow_%s", cc_ocl_suffix(b->in[1]->dtype)); /* an integer exponent */
+    } else if (id == CC_OP_ID_Pow && dy != dx) {
+        snprintf(base, sizeof base, "elt_pow_%s", cc_ocl_suffix(dy));
+        if (pow_in_double(dx, dy)) prog = "eltwise_f64";
     } else if (id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) {
         snprintf(base, sizeof base, "%s", id == CC_OP_ID_Pow ? "elt_pow" : "elt_prelu");
     } else {
         snprintf(base, sizeof base, "%s", b->node->op->name);
         for (char *p = base; *p; p++) *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     }
-    return binary_launch(b, base, b->in_slot[0], &b->in[0]->shape, b->in_slot[1], &b->in[1]->shape, err);
+    return binary_launch_in(b, prog, base, b->in_slot[0], &b->in[0]->shape, b->in_slot[1], &b->in[1]->shape, err);
 }
 
-/* Pow and PRelu: float kernels (Pow's exponent of the base's dtype or an integer) and
- * integer kernels with both operands of one dtype (eltwise_int.cl). */
+/* Pow and PRelu on operands of one dtype: the float, integer and f64 kernels. Pow with an
+ * exponent of another dtype: a 16/32-bit float base with an integer exponent
+ * (eltwise_float.cl, in float) or an f64 one; an f64 base with any exponent; an i32 or
+ * i64 base with an integer exponent (eltwise_int.cl) or a float one. */
 static cc_support arith_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                  const cc_tensor *out, char *reason, size_t n)
 {
-    cc_op_id id = node->op->id;
-    if ((id == CC_OP_ID_Pow || id == CC_OP_ID_PRelu) && !is_float(in[0]->dtype) && in[1]->dtype != in[0]->dtype) {
-        snprintf(reason, n, "opencl: an integer %s takes a second operand of its own dtype (%s, %s)", node->op->name,
-                 cc_dtype_name(in[0]->dtype), cc_dtype_name(in[1]->dtype));
+    cc_dtype dx = in[0]->dtype, dy = in[1]->dtype;
+    if (dy == dx) return binary_supports(c, node, in, out, reason, n);
+    if (node->op->id != CC_OP_ID_Pow) {
+        snprintf(reason, n, "opencl: %s takes a second operand of its first one's dtype (%s, %s)", node->op->name,
+                 cc_dtype_name(dx), cc_dtype_name(dy));
         return CC_SUPPORT_NO;
     }
-    cc_dtype dy = in[1]->dtype;
-    if (id == CC_OP_ID_Pow && dy != in[0]->dtype) {
-        if (cc_dtype_is_float(dy) || !cc_ocl_suffix(dy)) {
-            snprintf(reason, n, "opencl: no Pow kernel for a %s exponent of a %s base", cc_dtype_name(dy),
-                     cc_dtype_name(in[0]->dtype));
-            return CC_SUPPORT_NO;
-        }
-        return CC_SUPPORT_YES; /* elt_pow_<exponent dtype> */
+    int ok = (is_float(dx) && (is_int(dy) || dy == CC_F64)) || (dx == CC_F64 && (is_int(dy) || cc_dtype_is_float(dy))) ||
+             ((dx == CC_I32 || dx == CC_I64) && (is_int(dy) || cc_dtype_is_float(dy)));
+    if (!ok) {
+        snprintf(reason, n, "opencl: no Pow kernel for a %s exponent of a %s base", cc_dtype_name(dy), cc_dtype_name(dx));
+        return CC_SUPPORT_NO;
     }
-    return binary_supports(c, node, in, out, reason, n);
+    return pow_in_double(dx, dy) ? cc_ocl_fp64(c, reason, n) : CC_SUPPORT_YES;
 }
 
 /* ---- variadic: Min, Max, Sum, Mean ----------------------------------------------------------- */
@@ -204,13 +235,12 @@ static cc_support arith_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
 static cc_support variadic_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                     const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
     (void)in;
     if (!cc_ocl_suffix(out->dtype)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(out->dtype));
         return CC_SUPPORT_NO;
     }
-    return CC_SUPPORT_YES;
+    return out->dtype == CC_F64 ? cc_ocl_fp64(c, reason, n) : CC_SUPPORT_YES;
 }
 
 /* A chain of broadcasting launches into the output: y = x0 op x1, then y = y op xk for

@@ -559,17 +559,19 @@ static cc_status det_prepare(ocl_build *b, cc_err *err)
 /* ---- Einsum --------------------------------------------------------------------------- */
 
 /* einsum.cl, one work-item per output element, over ../lower.h's stride tables (uploaded
- * once, as int32: every offset is within an int32-indexable operand). */
+ * once, as int32: every offset is within an int32-indexable operand): the 16/32-bit floats
+ * in float, f64 in double, 16, 32 and 64-bit integers in 64 bits, wrapping. */
 static cc_support einsum_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                   char *reason, size_t n)
 {
-    (void)c;
     (void)out;
     cc_dtype d = in[0]->dtype;
-    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_I32 && d != CC_I64) {
+    if (d != CC_F32 && d != CC_F16 && d != CC_BF16 && d != CC_F64 && d != CC_I16 && d != CC_U16 && d != CC_I32 &&
+        d != CC_U32 && d != CC_I64 && d != CC_U64) {
         snprintf(reason, n, "opencl: no Einsum kernel for %s", cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
+    if (d == CC_F64 && cc_ocl_fp64(c, reason, n) != CC_SUPPORT_YES) return CC_SUPPORT_NOT_HERE;
     cc_lower_einsum_geom e;
     cc_err err;
     if (cc_lower_einsum(node, in, &e, &err)) {

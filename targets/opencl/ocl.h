@@ -12,9 +12,12 @@
  * parameters, scratch such as im2col columns). Everything else a launch needs is fixed at
  * prepare; a run sets the slots' buffers as kernel arguments and enqueues.
  *
- * Kernels compute in f32 (integer ops in int32); f16 and bf16 are storage types (ushorts
- * converted on load and rounded to nearest even on store, kernels/common.cl), which plan
- * notes say ("f16 storage, f32 compute"). No kernel needs cl_khr_fp16. */
+ * Kernels compute in f32 (integer ops in int32 or int64); f16 and bf16 are storage types
+ * (ushorts converted on load and rounded to nearest even on store, kernels/common.cl), which
+ * plan notes say ("f16 storage, f32 compute"). No kernel needs cl_khr_fp16. The dtypes of
+ * target ABI 8 (f64, i16, u16, u32, u64) reach only the ops plan.c lists for them; f64 is
+ * computed in double, by programs built only for a device with cl_khr_fp64 (program.c),
+ * and an op that would compute in f64 elsewhere declines the node (NOT_HERE). */
 #ifndef CC_OCL_H
 #define CC_OCL_H
 
@@ -43,7 +46,7 @@ extern const int cc_ocl_n_sources;
  * plus eltwise_float.cl with S = f32, "gemm_v8x16_bf16" the vector GEMM for bf16 storage
  * (program.c holds the table). Each is built the first time a plan needs one of its
  * kernels, so a run compiles only the dtypes and variants it uses. */
-#define OCL_MAX_PROGRAMS 96
+#define OCL_MAX_PROGRAMS 128
 
 /* Which GEMM kernels a context prefers: by device type (CPU devices: the vector kernels,
  * others: the local-memory tiled ones), or forced through the environment variable
@@ -73,6 +76,9 @@ typedef struct ocl_ctx {
     cl_uint float_width;           /* CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT */
     ocl_gemm_pref gemm;            /* OCL_GEMM_TILED or _VECTOR after open (or forced) */
     int has_fp16;                  /* cl_khr_fp16 (reported; f16 runs as storage either way) */
+    int has_fp64;                  /* cl_khr_fp64 and a non-zero CL_DEVICE_DOUBLE_FP_CONFIG: the
+                                      f64 programs build (CROSSCHECK_OPENCL_FP64=off: taken as
+                                      absent, as tests check a device without it) */
     int correct_div_sqrt;          /* CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT for float */
     size_t max_wg;                 /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_ulong local_mem;            /* CL_DEVICE_LOCAL_MEM_SIZE */
@@ -99,6 +105,15 @@ cc_status cc_ocl_program(ocl_ctx *c, const char *program, cl_program *out, cc_er
 cc_status cc_ocl_build_source(ocl_ctx *c, const char *name, const char *src, cl_program *out, cc_err *err);
 /* Name of the i-th program of the table (NULL past its end). */
 const char *cc_ocl_program_name(int i);
+/* 1 when the i-th program computes in double (built only where c->has_fp64). */
+int cc_ocl_program_fp64(int i);
+/* The full source text of the i-th program (malloc'd; the caller frees it): what is
+ * compiled, for tests that check what a program contains. */
+cc_status cc_ocl_program_source(int i, char **out, cc_err *err);
+/* YES when c computes in double; else NOT_HERE with "opencl: <device> has no fp64
+ * (cl_khr_fp64)" in reason (n bytes). What a kernel's supports() asks before it takes a
+ * node it would compute in f64. */
+cc_support cc_ocl_fp64(const ocl_ctx *c, char *reason, size_t n);
 /* The cache folder: $CROSSCHECK_CACHE_DIR, else $XDG_CACHE_HOME/crosscheck, else
  * $HOME/.cache/crosscheck, written to buf ("" when none can be named). */
 void cc_ocl_cache_dir(char *buf, size_t n);
@@ -296,7 +311,9 @@ extern const ocl_family cc_ocl_family_cast;    /* Cast, CastLike */
 /* ---- helpers shared by the family files (util.c) ---------------------------------------- */
 
 /* Suffix of the kernels instantiated for a storage dtype: "f32", "f16", "bf16", "i8",
- * "u8", "i32", "i64"; NULL for others. */
+ * "u8", "i32", "i64", and of ABI 8 "f64", "i16", "u16", "u32", "u64"; NULL for bool and
+ * others. (Which programs exist for a suffix is program.c's table: a family's supports()
+ * names the dtypes it takes.) */
 const char *cc_ocl_suffix(cc_dtype d);
 /* " (f16 storage, f32 compute)" for f16/bf16, "" otherwise: appended to plan notes. */
 const char *cc_ocl_storage_note(cc_dtype d);

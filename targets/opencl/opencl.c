@@ -120,6 +120,10 @@ static cc_status ocl_open(const char *device, void **ctx, cc_device_desc *desc, 
     clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
     c->correct_div_sqrt = (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
     c->has_fp16 = device_has_extension(dev, "cl_khr_fp16");
+    cl_device_fp_config dfp = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof dfp, &dfp, NULL) != CL_SUCCESS) dfp = 0;
+    const char *fp64 = getenv("CROSSCHECK_OPENCL_FP64");
+    c->has_fp64 = dfp != 0 && device_has_extension(dev, "cl_khr_fp64") && !(fp64 && strcmp(fp64, "off") == 0);
     cl_device_type type = 0;
     clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
     c->is_cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
@@ -161,9 +165,10 @@ static cc_status ocl_open(const char *device, void **ctx, cc_device_desc *desc, 
     memset(&d, 0, sizeof d);
     snprintf(d.name, sizeof d.name, "%.80s (%.40s)", c->device_name, c->platform_name);
     snprintf(d.driver, sizeof d.driver, "%.40s; %.80s", c->driver_version, c->device_version);
-    snprintf(d.library, sizeof d.library, "%.120s; %.40s; %s", c->platform_version, c->c_version,
+    snprintf(d.library, sizeof d.library, "%.120s; %.40s; %s; %s", c->platform_version, c->c_version,
              c->has_fp16 ? "cl_khr_fp16 (f16 kernels still store f16, compute f32)"
-                         : "no cl_khr_fp16 (f16/bf16 as storage, f32 compute)");
+                         : "no cl_khr_fp16 (f16/bf16 as storage, f32 compute)",
+             c->has_fp64 ? "cl_khr_fp64 (f64 in double)" : "no cl_khr_fp64 (f64 declined)");
     d.peak_gflops = peak_gflops(c, d.peak_source, sizeof d.peak_source);
     d.peak_gbps = 0;
     *desc = d;
@@ -239,4 +244,5 @@ const cc_target_iface cc_target_opencl = {
     .run_timed = cc_ocl_run_timed,         /* sum of the commands' profiling-event times */
     .describe_plan = cc_ocl_describe_plan, /* kernel variant and work-group size per node */
     .output_shape = cc_ocl_output_shape,
+    .dtypes = (1u << CC_DTYPE_COUNT) - 1u, /* every dtype; the ops decline per dtype (plan.c) */
 };

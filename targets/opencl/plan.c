@@ -29,6 +29,53 @@ static const ocl_family *const families[] = {
 };
 #define N_FAMILIES ((int)(sizeof families / sizeof families[0]))
 
+/* ---- the dtypes of target ABI 8 ----------------------------------------------------------- *
+ *
+ * A node that reads or writes f64, i16, u16, u32 or u64 runs only on an op listed here; the
+ * op's own supports() still decides which of these dtypes it takes, and declines f64 it
+ * would compute on a device without cl_khr_fp64 (cc_ocl_fp64). Every other op declines
+ * such a node with the op and the dtype ("opencl has no u32 kernel for Conv"): a
+ * whitelist, so an op added later is declined until someone has looked at its kernels. */
+static const cc_op_id wide_ops[] = {
+    /* elements moved by their size (shape.c: copies of 1, 2, 4 or 8-byte words) */
+    CC_OP_ID_Identity, CC_OP_ID_Dropout, CC_OP_ID_Flatten, CC_OP_ID_Reshape, CC_OP_ID_Squeeze,
+    CC_OP_ID_Unsqueeze, CC_OP_ID_Transpose, CC_OP_ID_Concat, CC_OP_ID_Split, CC_OP_ID_Slice,
+    CC_OP_ID_Expand, CC_OP_ID_Tile, CC_OP_ID_Gather, CC_OP_ID_GatherElements, CC_OP_ID_GatherND,
+    CC_OP_ID_DepthToSpace, CC_OP_ID_SpaceToDepth, CC_OP_ID_Trilu, CC_OP_ID_Pad, CC_OP_ID_OneHot,
+    CC_OP_ID_ReverseSequence, CC_OP_ID_Shape, CC_OP_ID_Size,
+    /* values made on the host at prepare by the shared lowering (cc_store: the golden's) */
+    CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape,
+    /* every pair of dtypes (cast.c: kernels/cast.cl, cast_f64.cl) */
+    CC_OP_ID_Cast, CC_OP_ID_CastLike,
+    /* eltwise.c: integers in their own type (eltwise_int.cl, eltwise_logic.cl), f64 in
+     * double (eltwise_f64.cl) */
+    CC_OP_ID_Min, CC_OP_ID_Max, CC_OP_ID_Sum, CC_OP_ID_Mean, CC_OP_ID_Pow, CC_OP_ID_PRelu, CC_OP_ID_Mod,
+    CC_OP_ID_BitShift,
+    /* running sums and Scatter's reductions (axis.cl: integers in 64 bits, wrapping; f64 in
+     * double), Einsum (einsum.cl, likewise), the Reduce* ops on f64 in double (reduce.cl) */
+    CC_OP_ID_CumSum, CC_OP_ID_ScatterND, CC_OP_ID_ScatterElements, CC_OP_ID_Einsum,
+    CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum, CC_OP_ID_ReduceProd,
+    CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum, CC_OP_ID_ReduceLogSumExp,
+    CC_OP_ID_ReduceSumSquare,
+};
+
+static unsigned char wide_listed[CC_OP_ID_COUNT];
+
+/* 1 when one of node's present inputs or outputs is of a dtype outside ABI 7's; *d names it. */
+static int node_is_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
+{
+    for (int side = 0; side < 2; side++) {
+        int n = side ? node->n_out : node->n_in;
+        for (int i = 0; i < n; i++) {
+            const cc_tensor *t = side ? &out[i] : in[i];
+            if (!t || (unsigned)t->dtype >= CC_DTYPE_COUNT || (CC_DTYPE_BIT(t->dtype) & CC_DTYPES_ABI7)) continue;
+            *d = t->dtype;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static const ocl_op *op_by_id[CC_OP_ID_COUNT];
 static cc_kernel rows[CC_OP_ID_COUNT];
 static cc_kernel_table kernel_table;
@@ -63,6 +110,15 @@ static void build_table(void)
             rows[n++] = (cc_kernel){ .op = op->op, .supports = node_supports, .prepare = node_prepare,
                                      .release = node_release, .run = node_run };
         }
+    for (size_t i = 0; i < sizeof wide_ops / sizeof wide_ops[0]; i++) {
+        cc_op_id id = wide_ops[i];
+        if (!op_by_id[id] || wide_listed[id]) {
+            table_status = cc_err_set(&table_err, CC_ERR_INTERNAL, "opencl: %s is listed for the wide dtypes %s",
+                                      cc_op_info_of(id)->name, wide_listed[id] ? "twice" : "without a kernel");
+            return;
+        }
+        wide_listed[id] = 1;
+    }
     cc_kernel_list list = { .n = n, .kernels = rows };
     const cc_kernel_list *lists[] = { &list };
     table_status = cc_kernel_table_build(&kernel_table, lists, 1, "opencl", &table_err);
@@ -300,6 +356,11 @@ cc_support cc_ocl_check_node(ocl_ctx *c, const ocl_op *op, const cc_node *node, 
             snprintf(reason, n, "opencl: output %d has 2^31 or more elements (kernels index with int32)", j);
             return CC_SUPPORT_NO;
         }
+    cc_dtype d;
+    if (node_is_wide(node, in, out, &d) && !wide_listed[node->op->id]) {
+        snprintf(reason, n, "opencl has no %s kernel for %s", cc_dtype_name(d), node->op->name);
+        return CC_SUPPORT_NO;
+    }
     return op->supports(c, node, in, out, reason, n);
 }
 

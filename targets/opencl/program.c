@@ -16,7 +16,12 @@
  * entry failing any of that is deleted, counted as corrupt and rebuilt from source.
  * Entries are written to a temporary file and renamed, so concurrent workers never see
  * half-written files. The cache is an optimisation: when its folder cannot be used the
- * programs are simply compiled from source. */
+ * programs are simply compiled from source.
+ *
+ * Programs that compute in double (the f64 copies: fp64 in the table) carry kernels/fp64.cl
+ * after common.cl and are built only for a device with cl_khr_fp64; asked for one on
+ * another device, cc_ocl_program refuses it (CC_ERR_UNSUPPORTED), and no other program
+ * names that type, so such a device still builds all the rest. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -30,11 +35,13 @@
 
 /* ---- what each program is made of -------------------------------------------------- */
 
-/* A program: common.cl, then a block of #defines instantiating one template file. */
+/* A program: common.cl (and fp64.cl where fp64 is set), then a block of #defines
+ * instantiating one template file. */
 typedef struct program_def {
     const char *name;
     const char *defs;
     const char *file;
+    int fp64;           /* 1: computes in double, built only where the device has cl_khr_fp64 */
 } program_def;
 
 #define F32 "#define S f32\n"
@@ -54,6 +61,11 @@ static const program_def programs[] = {
     { "eltwise_u8", "#define S u8\n", "eltwise_int.cl" },
     { "eltwise_i32", "#define S i32\n", "eltwise_int.cl" },
     { "eltwise_i64", "#define S i64\n", "eltwise_int.cl" },
+    { "eltwise_i16", "#define S i16\n", "eltwise_int.cl" },
+    { "eltwise_u16", "#define S u16\n", "eltwise_int.cl" },
+    { "eltwise_u32", "#define S u32\n", "eltwise_int.cl" },
+    { "eltwise_u64", "#define S u64\n", "eltwise_int.cl" },
+    { "eltwise_f64", "#define S f64\n", "eltwise_f64.cl", 1 },
     { "logic_f32", F32 "#define LOGIC_FLOAT\n", "eltwise_logic.cl" },
     { "logic_f16", F16 "#define LOGIC_FLOAT\n", "eltwise_logic.cl" },
     { "logic_bf16", BF16 "#define LOGIC_FLOAT\n", "eltwise_logic.cl" },
@@ -61,6 +73,9 @@ static const program_def programs[] = {
     { "logic_u8", "#define S u8\n", "eltwise_logic.cl" },
     { "logic_i32", "#define S i32\n", "eltwise_logic.cl" },
     { "logic_i64", "#define S i64\n", "eltwise_logic.cl" },
+    { "logic_u16", "#define S u16\n", "eltwise_logic.cl" },
+    { "logic_u32", "#define S u32\n", "eltwise_logic.cl" },
+    { "logic_u64", "#define S u64\n", "eltwise_logic.cl" },
     { "gemm_naive_f32", F32, "gemm_naive.cl" },
     { "gemm_naive_f16", F16, "gemm_naive.cl" },
     { "gemm_naive_bf16", BF16, "gemm_naive.cl" },
@@ -84,6 +99,11 @@ static const program_def programs[] = {
     { "einsum_bf16", BF16 "#define S_IS_FLOAT\n", "einsum.cl" },
     { "einsum_i32", "#define S i32\n", "einsum.cl" },
     { "einsum_i64", "#define S i64\n", "einsum.cl" },
+    { "einsum_i16", "#define S i16\n", "einsum.cl" },
+    { "einsum_u16", "#define S u16\n", "einsum.cl" },
+    { "einsum_u32", "#define S u32\n", "einsum.cl" },
+    { "einsum_u64", "#define S u64\n", "einsum.cl" },
+    { "einsum_f64", "#define S f64\n#define S_IS_FLOAT\n", "einsum.cl", 1 },
     { "q8_i8i8", Q8("i8i8", "char", "char"), "gemm_q8.cl" },
     { "q8_i8u8", Q8("i8u8", "char", "uchar"), "gemm_q8.cl" },
     { "q8_u8i8", Q8("u8i8", "uchar", "char"), "gemm_q8.cl" },
@@ -106,6 +126,7 @@ static const program_def programs[] = {
     { "reduce_u8", "#define S u8\n", "reduce.cl" },
     { "reduce_i32", "#define S i32\n", "reduce.cl" },
     { "reduce_i64", "#define S i64\n", "reduce.cl" },
+    { "reduce_f64", "#define S f64\n#define S_IS_FLOAT\n#define S_IS_F64\n", "reduce.cl", 1 },
     { "quant_u8", "#define S u8\n", "quant.cl" },
     { "quant_i8", "#define S i8\n", "quant.cl" },
     { "quant_i32", "#define S i32\n", "quant.cl" },
@@ -120,6 +141,11 @@ static const program_def programs[] = {
     { "cast_u8", "#define S u8\n", "cast.cl" },
     { "cast_i32", "#define S i32\n", "cast.cl" },
     { "cast_i64", "#define S i64\n", "cast.cl" },
+    { "cast_i16", "#define S i16\n", "cast.cl" },
+    { "cast_u16", "#define S u16\n", "cast.cl" },
+    { "cast_u32", "#define S u32\n", "cast.cl" },
+    { "cast_u64", "#define S u64\n#define S_IS_U64\n", "cast.cl" },
+    { "cast_f64", "#define S f64\n", "cast_f64.cl", 1 },
     { "axis_f32", F32 "#define S_IS_FLOAT\n", "axis.cl" },
     { "axis_f16", F16 "#define S_IS_FLOAT\n", "axis.cl" },
     { "axis_bf16", BF16 "#define S_IS_FLOAT\n", "axis.cl" },
@@ -127,6 +153,11 @@ static const program_def programs[] = {
     { "axis_u8", "#define S u8\n", "axis.cl" },
     { "axis_i32", "#define S i32\n", "axis.cl" },
     { "axis_i64", "#define S i64\n", "axis.cl" },
+    { "axis_i16", "#define S i16\n", "axis.cl" },
+    { "axis_u16", "#define S u16\n", "axis.cl" },
+    { "axis_u32", "#define S u32\n", "axis.cl" },
+    { "axis_u64", "#define S u64\n", "axis.cl" },
+    { "axis_f64", "#define S f64\n#define S_IS_FLOAT\n", "axis.cl", 1 },
     { "gather_u8", "#define S u8\n", "gather.cl" },
     { "gather_u16", "#define S u16\n", "gather.cl" },
     { "gather_u32", "#define S u32\n", "gather.cl" },
@@ -153,6 +184,11 @@ static int program_index(const char *name)
     return -1;
 }
 
+int cc_ocl_program_fp64(int i)
+{
+    return i >= 0 && i < N_PROGRAMS && programs[i].fp64;
+}
+
 static const char *source_text(const char *file)
 {
     for (int i = 0; i < cc_ocl_n_sources; i++)
@@ -161,21 +197,29 @@ static const char *source_text(const char *file)
 }
 
 /* The full source of program i (malloc'd): common.cl, the formulas the backends share
- * (targets/eltwise_formulas.h), the #defines, the template. */
+ * (targets/eltwise_formulas.h), fp64.cl for a program that computes in double, the
+ * #defines, the template. */
 static cc_status program_source(int i, char **out, cc_err *err)
 {
     const program_def *d = &programs[i];
     const char *common = source_text("common.cl"), *t = source_text(d->file);
     const char *formulas = source_text("eltwise_formulas.h");
-    if (!common || !t || !formulas)
+    const char *fp64 = d->fp64 ? source_text("fp64.cl") : "";
+    if (!common || !t || !formulas || !fp64)
         return cc_err_set(err, CC_ERR_INTERNAL, "opencl: kernel file %s is not embedded",
-                          !common ? "common.cl" : !formulas ? "eltwise_formulas.h" : d->file);
-    size_t len = strlen(common) + strlen(formulas) + strlen(d->defs) + strlen(t) + 4;
+                          !common ? "common.cl" : !formulas ? "eltwise_formulas.h" : !fp64 ? "fp64.cl" : d->file);
+    size_t len = strlen(common) + strlen(formulas) + strlen(fp64) + strlen(d->defs) + strlen(t) + 5;
     char *s = malloc(len);
     if (!s) return cc_err_set(err, CC_ERR_NOMEM, "opencl: out of memory for program source");
-    snprintf(s, len, "%s\n%s\n%s%s\n", common, formulas, d->defs, t);
+    snprintf(s, len, "%s\n%s\n%s\n%s%s\n", common, formulas, fp64, d->defs, t);
     *out = s;
     return CC_OK;
+}
+
+cc_status cc_ocl_program_source(int i, char **out, cc_err *err)
+{
+    if (i < 0 || i >= N_PROGRAMS) return cc_err_set(err, CC_ERR_ARG, "opencl: no program %d", i);
+    return program_source(i, out, err);
 }
 
 /* ---- hashing ------------------------------------------------------------------------- */
@@ -461,6 +505,9 @@ cc_status cc_ocl_program(ocl_ctx *c, const char *program, cl_program *out, cc_er
 {
     int prog = program_index(program);
     if (prog < 0) return cc_err_set(err, CC_ERR_INTERNAL, "opencl: no program '%s'", program);
+    if (programs[prog].fp64 && !c->has_fp64)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: program %s computes in double: %s has no fp64 (cl_khr_fp64)",
+                          program, c->device_name);
     if (c->programs[prog]) {
         *out = c->programs[prog];
         return CC_OK;

@@ -1,5 +1,6 @@
-/* reduce.c — the opencl backend's reductions (f32, f16, bf16 in f32 accumulation; the exact
- * integer reductions of i8, u8, i32 and i64 in 64-bit integers): the ten Reduce* ops over
+/* reduce.c — the opencl backend's reductions (f32, f16, bf16 in f32 accumulation, f64 in
+ * double where the device has cl_khr_fp64; the exact integer reductions of i8, u8, i32 and
+ * i64 in 64-bit integers): the ten Reduce* ops over
  * any set of axes (keepdims either way; the axes shared with the other backends in
  * targets/lower.c), GlobalAveragePool and GlobalMaxPool as a mean and a maximum over the
  * spatial axes, Softmax, LogSoftmax and Hardmax along one axis, LayerNormalization per
@@ -19,7 +20,6 @@
 static cc_support reduce_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                   const cc_tensor *out, char *reason, size_t n)
 {
-    (void)c;
     (void)out;
     cc_dtype d = in[0]->dtype;
     int k = cc_lower_reduce_kind(node);
@@ -28,6 +28,8 @@ static cc_support reduce_supports(ocl_ctx *c, const cc_node *node, const cc_tens
     if ((d == CC_I8 || d == CC_U8 || d == CC_I32 || d == CC_I64) && k >= 0 && k != CC_REDUCE_MEAN &&
         k != CC_REDUCE_L2 && k != CC_REDUCE_LOGSUM && k != CC_REDUCE_LOGSUMEXP)
         return CC_SUPPORT_YES;
+    /* the f64 copy: the Reduce* kernels, in double */
+    if (d == CC_F64 && k >= 0) return cc_ocl_fp64(c, reason, n);
     if (d != CC_F32 && d != CC_F16 && d != CC_BF16) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
@@ -169,17 +171,17 @@ static cc_status softmax_prepare(ocl_build *b, cc_err *err)
     return CC_OK;
 }
 
-/* ArgMax, ArgMin: kernels/axis.cl, one work-item per output index. */
+/* ArgMax, ArgMin, CumSum, TopK: kernels/axis.cl (every number type; f64 in double),
+ * one work-item per line. */
 static cc_support arg_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                char *reason, size_t n)
 {
-    (void)c;
     (void)out;
     if (!cc_ocl_suffix(in[0]->dtype)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
-    return CC_SUPPORT_YES;
+    return in[0]->dtype == CC_F64 ? cc_ocl_fp64(c, reason, n) : CC_SUPPORT_YES;
 }
 
 /* A launch of axis.cl's kernel BASE over the lines of x along `axis` (one work-item per

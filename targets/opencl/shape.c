@@ -326,6 +326,23 @@ static cc_status reverse_sequence_prepare(ocl_build *b, cc_err *err)
 
 /* OneHot: gather.cl's onehot kernel for the values' element size and the indices' type,
  * the geometry from ../lower.h's cc_lower_onehot (depth read here: a constant). */
+static cc_support onehot_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                  char *reason, size_t n)
+{
+    (void)c;
+    (void)out;
+    cc_dtype it = in[0]->dtype;
+    if (it != CC_I32 && it != CC_I64 && it != CC_F32) {
+        snprintf(reason, n, "opencl: OneHot's indices must be i32, i64 or f32, got %s", cc_dtype_name(it));
+        return CC_SUPPORT_NO;
+    }
+    if (node->n_in < 3 || !in[2] || !word_suffix(cc_dtype_size(in[2]->dtype))) {
+        snprintf(reason, n, "opencl: no OneHot kernel for %s values", node->n_in < 3 || !in[2] ? "absent" : cc_dtype_name(in[2]->dtype));
+        return CC_SUPPORT_NO;
+    }
+    return CC_SUPPORT_YES;
+}
+
 static cc_status onehot_prepare(ocl_build *b, cc_err *err)
 {
     int64_t outer, depth, inner, n = cc_tensor_numel(b->out[0]);
@@ -392,11 +409,13 @@ static cc_status gather_elements_prepare(ocl_build *b, cc_err *err)
 static cc_support scatter_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                    char *reason, size_t n)
 {
-    if (strcmp(cc_attr_s(node, "reduction"), "none") != 0 && !cc_ocl_suffix(in[0]->dtype)) {
+    int reduces = strcmp(cc_attr_s(node, "reduction"), "none") != 0;
+    if (reduces && !cc_ocl_suffix(in[0]->dtype)) {
         snprintf(reason, n, "opencl: %s with reduction %s of %s", node->op->name, cc_attr_s(node, "reduction"),
                  cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
+    if (reduces && in[0]->dtype == CC_F64) return cc_ocl_fp64(c, reason, n); /* adds or multiplies in double */
     return shape_supports(c, node, in, out, reason, n);
 }
 
@@ -605,7 +624,7 @@ static const ocl_op shape_ops[] = {
     { CC_OP_ID_ConstantOfShape, shape_supports, host_values_prepare },
     { CC_OP_ID_Range, shape_supports, host_values_prepare },
     { CC_OP_ID_Gather, shape_supports, gather_prepare },
-    { CC_OP_ID_OneHot, shape_supports, onehot_prepare },
+    { CC_OP_ID_OneHot, onehot_supports, onehot_prepare },
     { CC_OP_ID_ReverseSequence, shape_supports, reverse_sequence_prepare },
     { CC_OP_ID_GatherElements, shape_supports, gather_elements_prepare },
     { CC_OP_ID_ScatterND, scatter_supports, scatter_prepare },

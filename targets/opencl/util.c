@@ -91,8 +91,20 @@ const char *cc_ocl_suffix(cc_dtype d)
     case CC_U8: return "u8";
     case CC_I32: return "i32";
     case CC_I64: return "i64";
+    case CC_F64: return "f64";
+    case CC_I16: return "i16";
+    case CC_U16: return "u16";
+    case CC_U32: return "u32";
+    case CC_U64: return "u64";
     default: return NULL;
     }
+}
+
+cc_support cc_ocl_fp64(const ocl_ctx *c, char *reason, size_t n)
+{
+    if (c->has_fp64) return CC_SUPPORT_YES;
+    snprintf(reason, n, "opencl: %s has no fp64 (cl_khr_fp64)", c->device_name);
+    return CC_SUPPORT_NOT_HERE;
 }
 
 const char *cc_ocl_storage_note(cc_dtype d)

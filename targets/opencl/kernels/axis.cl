@@ -1,19 +1,21 @@
-/* axis.cl - template (S = f32, f16, bf16, i8, u8, i32, i64): the walks along one axis of x
- * viewed as [outer, len, inner] (ArgMax, ArgMin, CumSum, TopK), one work-item per line, for
- * every number type; and ScatterND/ScatterElements with a reduction (below).
+/* axis.cl - template (S = f32, f16, bf16, f64 with S_IS_FLOAT; i8, u8, i16, u16, i32, u32,
+ * i64, u64): the walks along one axis of x viewed as [outer, len, inner] (ArgMax, ArgMin,
+ * CumSum, TopK), one work-item per line, for every number type; and ScatterND/ScatterElements
+ * with a reduction (below).
  * ArgMax and ArgMin write an int64 index per line: NaN beats every number; ties, and NaN
- * against NaN, go to the first index, or the last with last = 1. Floats compare as float,
- * integers as their own type. CumSum writes the running sums of a line (in float for
- * float types, in long for integers), from the end with rev = 1, each without its own
- * element with ex = 1. */
+ * against NaN, go to the first index, or the last with last = 1. Floats compare in their
+ * compute type CT (float; f64: double), integers as their own type (unsigned ones
+ * unsigned). CumSum writes the running sums of a line (in CT for float types, in 64-bit
+ * unsigned arithmetic for integers, wrapping, the low bits stored), from the end with
+ * rev = 1, each without its own element with ex = 1. */
 
 #if defined(S_IS_FLOAT)
-#define KEY float
+#define KEY CT
 #define GET(x, i) LD(x, i)
 #define WINS(v, b, mx, last) (isnan(b) ? (last) && isnan(v) : isnan(v) ? 1 : (v) == (b) ? (last) : (mx) ? (v) > (b) : (v) < (b))
 #else
-#define KEY long
-#define GET(x, i) ((long)(x)[i])
+#define KEY TY
+#define GET(x, i) ((x)[i])
 #define WINS(v, b, mx, last) ((v) == (b) ? (last) : (mx) ? (v) > (b) : (v) < (b))
 #endif
 
@@ -36,10 +38,10 @@ kernel void KN(arg_reduce)(global const TY *restrict x, global long *restrict y,
 }
 
 #if defined(S_IS_FLOAT)
-#define ACC float
+#define ACC CT
 #define PUT(y, i, v) ST(y, i, v)
 #else
-#define ACC long
+#define ACC ulong /* a signed value converts modulo 2^64: sums wrap as two's complement */
 #define PUT(y, i, v) ((y)[i] = (TY)(v))
 #endif
 
@@ -103,7 +105,8 @@ kernel void KN(topk)(global const TY *restrict x, global TY *restrict y, global 
 
 /* ScatterND and ScatterElements with reduction add or mul, after y := data: one work-item
  * applies every update in index order (repeated places accumulate as the specification's
- * reference does; no atomics needed), in float for float types and long for integers.
+ * reference does; no atomics needed), in CT for float types and 64-bit unsigned arithmetic
+ * for integers (wrapping, the low bits stored).
  * nd: update j's place from its k index values (meta: the k indexed dims, then their
  * strides; slice elements each); else the place of update element j is its own coordinates
  * with the one along axis replaced (meta: the indices' dims, then y's strides). */

@@ -2,12 +2,14 @@
  * f32 load/store, and the name pasting the template files use.
  *
  * Templates (the other files) are instantiated by the host, which prepends a block of
- * #defines to each copy: S, the storage suffix (f32, f16, bf16, i8, u8, i32, i64, or for
- * copies u8/u16/u32/u64), and template-specific parameters. Kernel names carry the suffix:
- * KN(relu) is relu_f32 in the f32 copy. Computation is in float: LD loads an element as
- * float, ST rounds a float to the storage type (f16 and bf16 are kept in ushorts and
- * converted here, so no cl_khr_fp16 is needed, rounding to nearest even; 8/32-bit
- * integers: rounded half to even and saturated). */
+ * #defines to each copy: S, the storage suffix (f32, f16, bf16, i8, u8, i16, u16, i32, u32,
+ * i64, u64, or for copies u8/u16/u32/u64: the element size), and template-specific
+ * parameters. Kernel names carry the suffix: KN(relu) is relu_f32 in the f32 copy. Float
+ * computation is in float (CT, the compute type): LD loads an element as float, ST rounds
+ * a float to the storage type (f16 and bf16 are kept in ushorts and converted here, so no
+ * cl_khr_fp16 is needed, rounding to nearest even; 8/32-bit integers: rounded half to even
+ * and saturated). The f64 copies, which compute in double, follow this file with fp64.cl;
+ * nothing here names that type, so every other program builds on a device without it. */
 
 #define PASTE_(a, b) a##b
 #define PASTE(a, b) PASTE_(a, b)
@@ -27,17 +29,32 @@
 #define TY_u16 ushort
 #define TY_u32 uint
 #define TY_u64 ulong
+#define TY_i16 short
 
 #define SG_i8 1
 #define SG_u8 0
+#define SG_i16 1
+#define SG_u16 0
 #define SG_i32 1
+#define SG_u32 0
 #define SG_i64 1
+#define SG_u64 0
 #define SIGNED PASTE(SG_, S)
 
 #define UT_i8 uchar
 #define UT_u8 uchar
+#define UT_i16 ushort
+#define UT_u16 ushort
 #define UT_i32 uint
+#define UT_u32 uint
 #define UT_i64 ulong
+#define UT_u64 ulong
+
+/* the compute type of the float copies (fp64.cl adds CT_f64) */
+#define CT PASTE(CT_, S)
+#define CT_f32 float
+#define CT_f16 float
+#define CT_bf16 float
 
 /* f16 <-> f32 by integer operations, branch-free so that they vectorise (a driver's
  * vload_half/vstore_half_rte can be far slower: about 10x on PoCL). Exact conversion up;

@@ -1,17 +1,19 @@
-/* einsum.cl - template (S = f32, f16, bf16 with S_IS_FLOAT; i32, i64): Einsum, one
+/* einsum.cl - template (S = f32, f16, bf16, f64 with S_IS_FLOAT; i16, u16, i32, u32, i64,
+ * u64): Einsum, one
  * work-item per output element, over the stride tables of targets/lower.h
  * (cc_lower_einsum): g holds the dims of the n_out output axes and of the n_sum summed
  * labels, then, for each of the n operands, its element stride along each of those axes.
  * The operands are x0..x7 (those past n are not read). Per output element: its
  * coordinates give each operand's first offset, then an odometer over the summed labels
- * steps the offsets. Floats multiply in float and add the last factor through fma;
- * integers multiply and add in 64 bits, wrapping, and the store wraps to the dtype. */
+ * steps the offsets. Floats multiply in their compute type CT (float; f64: double) and add
+ * the last factor through fma; integers multiply and add in 64 bits, wrapping, and the
+ * store wraps to the dtype. */
 
 #define MAX_IN 8
 #define MAX_SUM 16
 
 #if defined(S_IS_FLOAT)
-#define ACC float
+#define ACC CT
 #define LOAD(p, i) LD(p, i)
 #else
 #define ACC ulong

@@ -81,8 +81,9 @@ kernel void KN(elt_divide)(global const TY *x, global TY *y, int n, float p0, fl
     ST(y, i, LD(x, i) / p0);
 }
 
-/* Pow with an integer exponent (the exponent's own storage type IT), broadcast as
- * BINARY_KERNEL does: kernels elt_pow_i8, elt_pow_u8, elt_pow_i32, elt_pow_i64. */
+/* Pow with an integer exponent (the exponent's own storage type IT, converted to float),
+ * broadcast as BINARY_KERNEL does: kernels elt_pow_i8, elt_pow_u8, elt_pow_i16, elt_pow_u16,
+ * elt_pow_i32, elt_pow_u32, elt_pow_i64, elt_pow_u64 (an f64 exponent: eltwise_f64.cl). */
 #define POW_INT_KERNEL(NAME, IT)                                                              \
     kernel void KN(NAME)(global const TY *a, global const IT *b, global TY *y, int n, int rank,  \
                          int sa, int sb, global const int *g)                                  \
@@ -97,3 +98,7 @@ POW_INT_KERNEL(elt_pow_i8, char)
 POW_INT_KERNEL(elt_pow_u8, uchar)
 POW_INT_KERNEL(elt_pow_i32, int)
 POW_INT_KERNEL(elt_pow_i64, long)
+POW_INT_KERNEL(elt_pow_i16, short)
+POW_INT_KERNEL(elt_pow_u16, ushort)
+POW_INT_KERNEL(elt_pow_u32, uint)
+POW_INT_KERNEL(elt_pow_u64, ulong)

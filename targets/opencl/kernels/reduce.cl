@@ -1,7 +1,8 @@
-/* reduce.cl - template (S = f32, f16, bf16 with S_IS_FLOAT; i8, u8, i32, i64): the ten
+/* reduce.cl - template (S = f32, f16, bf16, f64 with S_IS_FLOAT; i8, u8, i32, i64): the ten
  * Reduce* ops (and GlobalAveragePool as a mean), Softmax, LogSoftmax, Hardmax and
  * LayerNormalization, one work-item per output element (per row for the softmaxes and
- * LayerNormalization), accumulating in f32. Integer
+ * LayerNormalization), accumulating in f32. The f64 copy (S_IS_F64) has the Reduce*
+ * kernels only, accumulating in double (CT). Integer
  * copies have Max, Min, Sum, Prod, L1 and SumSquare only, accumulating in 64-bit unsigned
  * arithmetic (two's complement wrap-around) and storing the low bits.
  *
@@ -21,7 +22,7 @@ int KN(reduce_base)(int i, int nk, global const int *g)
 }
 
 #if defined(S_IS_FLOAT)
-#define VT float
+#define VT CT
 #define RLD(x, i) LD(x, i)
 #else
 #define VT long
@@ -67,10 +68,10 @@ int KN(reduce_base)(int i, int nk, global const int *g)
 
 #if defined(S_IS_FLOAT)
 
-/* Float reductions: the output is FINAL. Max and Min keep the first NaN they meet. */
-#define REDUCE_KERNEL(NAME, INIT, BODY, FINAL) REDUCE_KERNEL_OF(NAME, float, INIT, BODY, ST(y, i, FINAL))
+/* Float reductions in CT: the output is FINAL. Max and Min keep the first NaN they meet. */
+#define REDUCE_KERNEL(NAME, INIT, BODY, FINAL) REDUCE_KERNEL_OF(NAME, CT, INIT, BODY, ST(y, i, FINAL))
 
-REDUCE_KERNEL(reduce_mean, 0.0f, acc += v, acc / (float)R)
+REDUCE_KERNEL(reduce_mean, 0.0f, acc += v, acc / (CT)R)
 REDUCE_KERNEL(reduce_max, -INFINITY, acc = (v > acc || isnan(v)) && !isnan(acc) ? v : acc, acc)
 REDUCE_KERNEL(reduce_min, INFINITY, acc = (v < acc || isnan(v)) && !isnan(acc) ? v : acc, acc)
 REDUCE_KERNEL(reduce_sum, 0.0f, acc += v, acc)
@@ -88,16 +89,18 @@ kernel void KN(reduce_logsumexp)(global const TY *restrict x, global TY *restric
     int i = get_global_id(0);
     if (i >= n) return;
     int base = KN(reduce_base)(i, nk, g);
-    float m = -INFINITY;
+    CT m = -INFINITY;
     {
         REDUCE_LOOP(m = (v > m || isnan(v)) && !isnan(m) ? v : m)
     }
-    float acc = 0.0f;
+    CT acc = 0.0f;
     {
         REDUCE_LOOP(acc += exp(v - m))
     }
     ST(y, i, isfinite(m) ? m + log(acc) : m);
 }
+
+#if !defined(S_IS_F64) /* the other kernels compute in float: not for f64 */
 
 /* Softmax (mode 0: exp(x - max) / sum) or LogSoftmax (mode 1: (x - max) - log sum) along
  * an axis of length L: row i starts at (i / inner) * L * inner + i % inner and steps by
@@ -284,6 +287,8 @@ kernel void KN(bn_train)(global const TY *restrict x, global TY *restrict y, glo
     if (outs > 1) ST(rm, ch, LD(im, ch) * mom + mean * (1.0f - mom));
     if (outs > 2) ST(rv, ch, LD(iv, ch) * mom + var * (1.0f - mom));
 }
+
+#endif /* !S_IS_F64 */
 
 #else /* integer copies */
 
