@@ -6,7 +6,7 @@
 # reason that names what is missing, in joined and standalone model runs), that the peak
 # is stored with its source, that compare judges two such runs as one unit (ops and
 # models), and that a join is refused in one line, before anything is computed, when the
-# run does not exist, is running, or was made by another build.
+# run does not exist, is being executed, or was made by another build.
 . "$(dirname "$0")/common.sh"
 db="$WORK/suite.db"
 targets=ref,cpu
@@ -82,9 +82,11 @@ one_line_error "no database"
 [ -e "$WORK/none.db" ] && fail "a refused join created a database"
 expect_exit 2 "$CC" model run resnet50 --size 32 --precisions f32 --targets cpu --db "$db" --run latest --tag x
 one_line_error "tag"
+# a run being executed: another process holds its lock (flock(1) stands in for it); a run
+# marked running whose lock nobody holds was killed, and is joined (integration/faulty)
 sqlite3 "$db" "UPDATE runs SET status = 'running' WHERE id = 2"
-expect_exit 2 "$CC" model run resnet50 --size 32 --precisions f32 --targets cpu --db "$db" --run 2
-one_line_error "running"
+expect_exit 2 flock "$db.run2.lock" "$CC" model run resnet50 --size 32 --precisions f32 --targets cpu --db "$db" --run 2
+one_line_error "being executed by another process"
 sqlite3 "$db" "UPDATE runs SET status = 'finished', git_commit = 'f00dfeed' WHERE id = 2"
 expect_exit 2 "$CC" model run resnet50 --size 32 --precisions f32 --targets cpu --db "$db" --run 2
 one_line_error "another build"
