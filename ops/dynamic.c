@@ -238,7 +238,7 @@ static cc_status nms_infer(const cc_node *node, const cc_tensor *const *in, int 
         if (m->dtype != CC_I64 || cc_tensor_numel(m) != 1)
             return cc_err_set(err, CC_ERR_ARG, "%s: max_output_boxes_per_class must be one int64", op);
         if (m->data) {
-            int64_t v = (int64_t)cc_load(m->data, CC_I64, 0);
+            int64_t v = cc_load_i64(m->data, CC_I64, 0);
             if (v < 0) return cc_err_set(err, CC_ERR_ARG, "%s: max_output_boxes_per_class is %lld", op, (long long)v);
             if (v < per) per = v;
         }
@@ -296,7 +296,7 @@ static cc_status nms_golden(const cc_node *node, const cc_tensor *const *in, int
     const cc_tensor *m = node->n_in > NMS_MAX ? in[NMS_MAX] : NULL, *iou = node->n_in > NMS_IOU ? in[NMS_IOU] : NULL;
     const cc_tensor *thr = node->n_in > NMS_SCORE ? in[NMS_SCORE] : NULL;
     const int64_t B = b->shape.dims[0], N = b->shape.dims[1], C = s->shape.dims[1];
-    int64_t maxo = m ? (int64_t)cc_load(m->data, CC_I64, 0) : 0;
+    int64_t maxo = m ? cc_load_i64(m->data, CC_I64, 0) : 0;
     double it = iou ? cc_load(iou->data, CC_F32, 0) : 0;
     int center = (int)cc_attr_i(node, "center_point_box");
     int64_t *cand = malloc(sizeof(int64_t) * (size_t)(N ? N : 1)), *kept = malloc(sizeof(int64_t) * (size_t)(N ? N : 1));

@@ -279,7 +279,7 @@ static uint64_t load_int(const cc_tensor *t, int64_t i)
 {
     if (t->dtype == CC_I64) return (uint64_t)((const int64_t *)t->data)[i];
     if (t->dtype == CC_U64) return ((const uint64_t *)t->data)[i];
-    return (uint64_t)(int64_t)cc_load(t->data, t->dtype, (size_t)i);
+    return (uint64_t)cc_load_i64(t->data, t->dtype, (size_t)i);
 }
 
 /* v modulo 2^bits of integer dtype d, as the dtype reads it. */

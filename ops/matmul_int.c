@@ -112,8 +112,8 @@ static int64_t accumulate(const cc_tensor *a, const cc_tensor *b, const cc_matmu
     int64_t acc = 0;
     size_t a0 = (size_t)((ai * d->m + m) * d->k), b0 = (size_t)(bi * d->k * d->n + n);
     for (int64_t k = 0; k < d->k; k++) {
-        int64_t av = (int64_t)cc_load(a->data, a->dtype, a0 + (size_t)k);
-        int64_t bv = (int64_t)cc_load(b->data, b->dtype, b0 + (size_t)(k * d->n));
+        int64_t av = cc_load_i64(a->data, a->dtype, a0 + (size_t)k);
+        int64_t bv = cc_load_i64(b->data, b->dtype, b0 + (size_t)(k * d->n));
         acc += (av - azp) * (bv - bzp);
     }
     return acc;
@@ -190,9 +190,9 @@ static cc_status mmi_golden(const cc_node *node, const cc_tensor *const *in, int
         for (int64_t m = 0; m < d.m; m++)
             for (int64_t n = 0; n < d.n; n++) {
                 int64_t azp =
-                    az ? (int64_t)cc_load(az->data, az->dtype, qp_index(la, ai, d.m, m)) : 0;
+                    az ? cc_load_i64(az->data, az->dtype, qp_index(la, ai, d.m, m)) : 0;
                 int64_t bzp =
-                    bz ? (int64_t)cc_load(bz->data, bz->dtype, qp_index(lb, bi, d.n, n)) : 0;
+                    bz ? cc_load_i64(bz->data, bz->dtype, qp_index(lb, bi, d.n, n)) : 0;
                 size_t o = (size_t)((t * d.m + m) * d.n + n);
                 out[0].value[o] = (double)accumulate(a, b, &d, ai, bi, m, n, azp, bzp);
                 out[0].mag[o] = 0;
@@ -406,8 +406,8 @@ static cc_status qlmm_golden(const cc_node *node, const cc_tensor *const *in, in
                 size_t ia = qp_index(la, ai, d.m, m), ib = qp_index(lb, bi, d.n, n);
                 double as = cc_load(in[QA_SCALE]->data, CC_F32, ia);
                 double bs = cc_load(in[QB_SCALE]->data, CC_F32, ib);
-                int64_t azp = (int64_t)cc_load(in[QA_ZP]->data, in[QA_ZP]->dtype, ia);
-                int64_t bzp = (int64_t)cc_load(in[QB_ZP]->data, in[QB_ZP]->dtype, ib);
+                int64_t azp = cc_load_i64(in[QA_ZP]->data, in[QA_ZP]->dtype, ia);
+                int64_t bzp = cc_load_i64(in[QB_ZP]->data, in[QB_ZP]->dtype, ib);
                 int64_t acc = accumulate(in[QA], in[QB], &d, ai, bi, m, n, azp, bzp);
                 double v = nearbyint((double)acc * (as * bs / ys)) + yzp;
                 size_t o = (size_t)((t * d.m + m) * d.n + n);
@@ -476,12 +476,12 @@ static cc_status qlmm_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int e
 
     double ss = 0;
     int64_t cnt = 0;
-    int64_t azp = (int64_t)cc_load(t[QA_ZP].data, in[QA].dtype, 0);
+    int64_t azp = cc_load_i64(t[QA_ZP].data, in[QA].dtype, 0);
     int have_data = in[QA].data && in[QB].data; /* not when only validating (op.h) */
     for (int64_t m = 0; have_data && d.n_mat > 0 && m < d.m && m < 16; m++)
         for (int64_t n = 0; n < d.n && n < 16; n++) {
             size_t ib = per_col ? (size_t)n : 0;
-            int64_t bzp = (int64_t)cc_load(t[QB_ZP].data, in[QB].dtype, ib);
+            int64_t bzp = cc_load_i64(t[QB_ZP].data, in[QB].dtype, ib);
             double r = (double)accumulate(&in[QA], &in[QB], &d, 0, 0, m, n, azp, bzp) * as *
                        cc_load(t[QB_SCALE].data, CC_F32, ib);
             ss += r * r;

@@ -108,7 +108,7 @@ static cc_status unpool_geometry(const cc_node *node, const cc_tensor *const *in
             return cc_err_set(err, CC_ERR_ARG, "MaxUnpool: output_shape must be 1-D with %d integers (X's rank)",
                               x->shape.rank);
         for (int d = 0; d < x->shape.rank; d++) {
-            int64_t v = os->dtype == CC_I64 ? ((const int64_t *)os->data)[d] : (int64_t)cc_load(os->data, os->dtype, (size_t)d);
+            int64_t v = os->dtype == CC_I64 ? ((const int64_t *)os->data)[d] : cc_load_i64(os->data, os->dtype, (size_t)d);
             if (v < g->u.dims[d])
                 return cc_err_set(err, CC_ERR_ARG, "MaxUnpool: output_shape[%d] = %lld is below the unpooled size %lld", d,
                                   (long long)v, (long long)g->u.dims[d]);

@@ -238,7 +238,7 @@ static cc_status rnn_infer(const cc_node *node, const cc_tensor *const *in, int 
     if (st) return st;
     const cc_tensor *lens = opt_in(node, in, R_LENS);
     for (int64_t b = 0; lens && lens->data && b < g.batch; b++) {
-        int64_t l = (int64_t)cc_load(lens->data, CC_I32, (size_t)b);
+        int64_t l = cc_load_i64(lens->data, CC_I32, (size_t)b);
         if (l < 1 || l > g.seq)
             return cc_err_set(err, CC_ERR_ARG, "%s: sequence_lens[%lld] is %lld, outside [1, %lld]", op, (long long)b,
                               (long long)l, (long long)g.seq);
@@ -375,7 +375,7 @@ static cc_status rnn_golden(const cc_node *node, const cc_tensor *const *in, int
         int rev = g.reverse || d == 1;
         const act *a = g.acts[d];
         for (int64_t b = 0; b < g.batch; b++) {
-            int64_t len = lens ? (int64_t)cc_load(lens->data, CC_I32, (size_t)b) : g.seq;
+            int64_t len = lens ? cc_load_i64(lens->data, CC_I32, (size_t)b) : g.seq;
             if (len < 1 || len > g.seq) {
                 free(h);
                 return cc_err_set(err, CC_ERR_ARG, "%s: sequence_lens[%lld] is %lld, outside [1, %lld]", node->op->name,

@@ -303,7 +303,7 @@ static cc_status reduce_golden_int(rkind kind, const cc_tensor *x, const int64_t
     for (int64_t o = 0; o < n_o; o++)
         acc[o] = kind == RK_PROD ? 1u : kind == RK_MAX ? (uint64_t)INT64_MIN : kind == RK_MIN ? (uint64_t)INT64_MAX : 0u;
     for (int64_t i = 0; i < n; i++) {
-        int64_t v = (int64_t)cc_load(x->data, x->dtype, (size_t)i);
+        int64_t v = cc_load_i64(x->data, x->dtype, (size_t)i);
         if (x->dtype == CC_I64) memcpy(&v, (const char *)x->data + 8 * i, 8); /* beyond 2^53 */
         uint64_t *a = &acc[oi[i]], u = (uint64_t)v;
         switch (kind) {

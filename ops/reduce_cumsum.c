@@ -25,7 +25,7 @@ static cc_status cumsum_axis(const cc_node *node, const cc_tensor *const *in, in
     if (t && t->data) {
         if (cc_tensor_numel(t) != 1 || (t->dtype != CC_I32 && t->dtype != CC_I64))
             return cc_err_set(err, CC_ERR_ARG, "CumSum: axis must be an int32 or int64 scalar");
-        a = (int64_t)cc_load(t->data, t->dtype, 0);
+        a = cc_load_i64(t->data, t->dtype, 0);
     } else if (cc_attr_get(node, "axis")->set) {
         a = cc_attr_i(node, "axis");
     } else {

@@ -157,7 +157,7 @@ static cc_status loss_golden(const cc_node *node, const cc_tensor *const *in, in
     double total = 0, mag = 0, den = 0;
     for (int64_t n = 0; n < g.n && !st; n++)
         for (int64_t j = 0; j < D; j++) {
-            int64_t cls = (int64_t)cc_load(t->data, t->dtype, (size_t)(n * D + j));
+            int64_t cls = cc_load_i64(t->data, t->dtype, (size_t)(n * D + j));
             double term = 0, s = 0, wt = 0;
             if (!(g.has_ignore && cls == g.ignore)) {
                 if (cls < 0 || cls >= C) {

@@ -32,7 +32,7 @@ static cc_status check_indices(const cc_node *node, const cc_tensor *data, const
 static cc_status index_value(const cc_node *node, const cc_tensor *idx, int64_t i, int64_t dim, int64_t *out,
                              cc_err *err)
 {
-    int64_t v = (int64_t)cc_load(idx->data, idx->dtype, (size_t)i);
+    int64_t v = cc_load_i64(idx->data, idx->dtype, (size_t)i);
     if (v < -dim || v >= dim)
         return cc_err_set(err, CC_ERR_ARG, "%s: indices[%lld] = %lld is outside [%lld, %lld]", node->op->name,
                           (long long)i, (long long)v, (long long)-dim, (long long)dim - 1);

@@ -273,7 +273,7 @@ cc_status cc_lower_pad(const cc_node *node, const cc_tensor *const *in, int *mod
     int r = x->shape.rank;
     if (!p || !p->data || cc_tensor_numel(p) != 2 * r || (p->dtype != CC_I64 && p->dtype != CC_I32))
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "Pad: pads must be a constant int64 tensor of %d values", 2 * r);
-    for (int d = 0; d < r; d++) begin[d] = (int64_t)cc_load(p->data, p->dtype, (size_t)d);
+    for (int d = 0; d < r; d++) begin[d] = cc_load_i64(p->data, p->dtype, (size_t)d);
     const char *m = cc_attr_s(node, "mode");
     *mode = !strcmp(m, "edge") ? 1 : !strcmp(m, "reflect") ? 2 : 0;
     memset(cbytes, 0, 8);

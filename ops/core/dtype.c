@@ -179,6 +179,24 @@ double cc_load(const void *data, cc_dtype d, size_t i)
     }
 }
 
+int64_t cc_load_i64(const void *data, cc_dtype d, size_t i)
+{
+    switch (d) {
+    case CC_I64: return ((const int64_t *)data)[i];
+    case CC_U64: {
+        uint64_t u = ((const uint64_t *)data)[i];
+        return u > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)u;
+    }
+    default: {
+        double v = cc_load(data, d, i);
+        if (isnan(v)) return 0;
+        if (v >= 9223372036854775808.0) return INT64_MAX; /* 2^63: past every int64 */
+        if (v < -9223372036854775808.0) return INT64_MIN;
+        return (int64_t)v; /* toward zero */
+    }
+    }
+}
+
 static double round_sat(double v, double lo, double hi)
 {
     if (isnan(v)) return 0;

@@ -64,6 +64,11 @@ int cc_dtype_from_onnx(int64_t onnx, cc_dtype *out, const char **onnx_name);
 /* Element i of data (of type d) as a double (a 64-bit integer beyond 2^53 rounds to the
  * nearest double). */
 double cc_load(const void *data, cc_dtype d, size_t i);
+/* Element i of data as an int64: exact for the integer dtypes (u64 past INT64_MAX gives
+ * INT64_MAX), floats toward zero and saturated (NaN: 0). What `cc_load_i64(...)` would
+ * give where that is defined; an exporter's INT64_MAX sentinel (Slice ends, Non-
+ * MaxSuppression's max_output_boxes_per_class) stays INT64_MAX instead of overflowing. */
+int64_t cc_load_i64(const void *data, cc_dtype d, size_t i);
 /* Stores v as element i of data: floats round to nearest even (f16/bf16 through an exact
  * double->f32->f16 path only where that is exact, see dtype.c); integers round half to even
  * and saturate; bool is v != 0. */

@@ -71,9 +71,31 @@ static void check_type(const char *name, float (*to_f32)(uint16_t), uint16_t (*f
     CHECK(bad_round_to == 0);
 }
 
+/* cc_load_i64: exact 64-bit integers, the sentinels exporters write kept, floats toward
+ * zero and saturated (the double route turned INT64_MAX into INT64_MIN). */
+static void load_i64(void)
+{
+    const int64_t i64[3] = { INT64_MAX, INT64_MIN, 9007199254740993 }; /* 2^53 + 1 */
+    CHECK(cc_load_i64(i64, CC_I64, 0) == INT64_MAX);
+    CHECK(cc_load_i64(i64, CC_I64, 1) == INT64_MIN);
+    CHECK(cc_load_i64(i64, CC_I64, 2) == 9007199254740993);
+    const uint64_t u64[2] = { UINT64_MAX, 5 };
+    CHECK(cc_load_i64(u64, CC_U64, 0) == INT64_MAX);
+    CHECK(cc_load_i64(u64, CC_U64, 1) == 5);
+    const float f[5] = { 1e30f, -1e30f, -3.7f, 2.9f, NAN };
+    CHECK(cc_load_i64(f, CC_F32, 0) == INT64_MAX);
+    CHECK(cc_load_i64(f, CC_F32, 1) == INT64_MIN);
+    CHECK(cc_load_i64(f, CC_F32, 2) == -3);
+    CHECK(cc_load_i64(f, CC_F32, 3) == 2);
+    CHECK(cc_load_i64(f, CC_F32, 4) == 0);
+    const int32_t i32[1] = { -7 };
+    CHECK(cc_load_i64(i32, CC_I32, 0) == -7);
+}
+
 int main(void)
 {
     cc_dtype d0;
+    load_i64();
     check_type("f16", cc_f16_to_f32, cc_f32_to_f16, f16_value, CC_F16);
     check_type("bf16", cc_bf16_to_f32, cc_f32_to_bf16, bf16_value, CC_BF16);
 

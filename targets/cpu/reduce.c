@@ -699,7 +699,7 @@ static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const
     int r = x->shape.rank, axis = 0;
     cc_status st = norm_axis("TopK", cc_attr_i(node, "axis"), r, &axis, err);
     if (st != CC_OK) return st;
-    int64_t k = (int64_t)cc_load(kt->data, kt->dtype, 0), len = x->shape.dims[axis], outer = 1, inner = 1;
+    int64_t k = cc_load_i64(kt->data, kt->dtype, 0), len = x->shape.dims[axis], outer = 1, inner = 1;
     if (k < 0 || k > len) /* K computed at run time is checked here, its outputs sized for len */
         return cc_err_set(err, CC_ERR_ARG, "TopK: K = %lld is outside [0, %lld] (the axis's length)", (long long)k,
                           (long long)len);

@@ -149,7 +149,7 @@ cc_status cc_cuda_const_ints(const cc_node *node, const cc_tensor *const *in, in
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
                               "%s: %s must be int32/int64 with at most %d values",
                               node->op->name, name, CC_MAX_INTS);
-        for (int64_t i = 0; i < cnt; i++) v[i] = (int64_t)cc_load(t->data, t->dtype, (size_t)i);
+        for (int64_t i = 0; i < cnt; i++) v[i] = cc_load_i64(t->data, t->dtype, (size_t)i);
         *n = (int)cnt;
         *present = 1;
         return CC_OK;

@@ -213,7 +213,7 @@ static cc_status topk_prepare(void *ctx, const cc_node *node, const cc_tensor *c
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "cuda: TopK's K must be a constant");
     int64_t *k = malloc(sizeof *k);
     if (!k) return cc_err_set(err, CC_ERR_NOMEM, "TopK: out of memory");
-    *k = (int64_t)cc_load(kt->data, kt->dtype, 0);
+    *k = cc_load_i64(kt->data, kt->dtype, 0);
     cc_backend_note("thread per line, K %lld", (long long)*k);
     *state = k;
     return CC_OK;

@@ -142,7 +142,7 @@ int64_t cc_ocl_const_int(const cc_tensor *t, int64_t i)
     case CC_I32: return ((const int32_t *)t->data)[i];
     case CC_I64: return ((const int64_t *)t->data)[i];
     case CC_BOOL: return ((const uint8_t *)t->data)[i] != 0;
-    default: return (int64_t)cc_load(t->data, t->dtype, (size_t)i);
+    default: return cc_load_i64(t->data, t->dtype, (size_t)i);
     }
 }
 
