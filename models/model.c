@@ -416,11 +416,12 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
     cc_err e = { 0 };
     if (op->infer(&node, inp, n_out, outs, &e)) return CC_OK; /* cc_mb_node_values reports it */
     int64_t total = 0;
+    int float_out = 0; /* float arithmetic of a data op: folded only small and exact */
     for (int j = 0; j < n_out; j++) {
         total += cc_tensor_numel(&outs[j]);
-        if (!reads_shape && has_data_input && cc_dtype_is_float(outs[j].dtype)) return CC_OK; /* not a shape */
+        float_out |= !reads_shape && has_data_input && cc_dtype_is_float(outs[j].dtype);
     }
-    if (total > CC_MB_FOLD_MAX) return CC_OK;
+    if (total > (float_out ? CC_MB_FOLD_FLOAT_MAX : CC_MB_FOLD_MAX)) return CC_OK;
     cc_golden go[CC_MAX_IO];
     memset(go, 0, sizeof go);
     cc_status st = CC_OK;
@@ -433,8 +434,29 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
         go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
         if (!go[j].value || !go[j].mag) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     }
-    if (!st && (st = op->golden(&node, inp, n_out, go, &e)))
+    if (!st && (st = op->golden(&node, inp, n_out, go, &e))) {
+        if (float_out) { /* not folded: the node reports it */
+            cc_golden_free(go, CC_MAX_IO);
+            return CC_OK;
+        }
         st = cc_err_set(err, st, "node %s: folding %s: %s", name, op->name, e.msg);
+    }
+    /* a float result folds only where its dtype holds the exact value (the image-size
+       arithmetic of a detector's resize: Div, Ceil, Mul of small integers), so the
+       constant is what any correctly rounded target computes */
+    for (int j = 0; j < n_out && !st && float_out; j++) {
+        if (!cc_dtype_is_float(go[j].dtype)) continue;
+        for (int64_t i = 0; i < cc_tensor_numel(&outs[j]); i++) {
+            double v = go[j].value[i], back;
+            uint64_t cell = 0;
+            cc_store(&cell, go[j].dtype, 0, v);
+            back = cc_load(&cell, go[j].dtype, 0);
+            if (!(back == v)) {
+                cc_golden_free(go, CC_MAX_IO);
+                return CC_OK;
+            }
+        }
+    }
     for (int j = 0; j < n_out && !st; j++) {
         cc_tensor t = { 0 };
         if ((st = cc_tensor_alloc(&t, outs[j].dtype, &outs[j].shape, err))) break;
@@ -734,13 +756,13 @@ cc_status cc_model_node_case_id(const cc_model *m, int k, char *buf, size_t n, c
             memset(v, 0, sizeof *v);
             v->set = 1;
             int64_t cnt = cc_tensor_numel(t);
-            if (op->attrs[a].kind == CC_ATTR_INT) v->i = (int64_t)cc_load(t->data, t->dtype, 0);
+            if (op->attrs[a].kind == CC_ATTR_INT) v->i = cc_load_i64(t->data, t->dtype, 0);
             else if (op->attrs[a].kind == CC_ATTR_FLOAT) v->f = cc_load(t->data, t->dtype, 0);
             else if (cnt > CC_MAX_INTS) ok = 0;
             else {
                 v->n = (int)cnt;
                 for (int64_t e = 0; e < cnt; e++) {
-                    v->ints[e] = t->dtype == CC_I64 ? ((const int64_t *)t->data)[e] : (int64_t)cc_load(t->data, t->dtype, (size_t)e);
+                    v->ints[e] = t->dtype == CC_I64 ? ((const int64_t *)t->data)[e] : cc_load_i64(t->data, t->dtype, (size_t)e);
                     v->floats[e] = cc_load(t->data, t->dtype, (size_t)e);
                 }
             }
@@ -991,18 +1013,22 @@ cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *
     for (int i = 0; i < g->n_inputs; i++) {
         const cc_tensor *src = &in[i];
         const cc_tensor *v = &g->values[g->inputs[i]];
-        if (src->dtype != v->dtype || !cc_shape_equal(&src->shape, &v->shape)) {
+        /* its declared shape, or one within it of the same rank (a sub-graph typed by the
+           bound of a value whose shape follows the data): what reads it is inferred again */
+        int within = src->dtype == v->dtype && src->shape.rank == v->shape.rank;
+        for (int d = 0; within && d < v->shape.rank; d++) within = src->shape.dims[d] <= v->shape.dims[d];
+        if (!within) {
             char a[128], b[128];
             st = cc_err_set(err, CC_ERR_ARG, "graph input %d is %s %s, expected %s %s", i, cc_dtype_name(src->dtype),
                             cc_shape_format(&src->shape, a, sizeof a), cc_dtype_name(v->dtype),
                             cc_shape_format(&v->shape, b, sizeof b));
             goto fail;
         }
-        st = cc_tensor_alloc(&e.vals[g->inputs[i]], v->dtype, &v->shape, err);
+        st = cc_tensor_alloc(&e.vals[g->inputs[i]], v->dtype, &src->shape, err);
         if (st) goto fail;
-        memcpy(e.vals[g->inputs[i]].data, src->data, cc_tensor_bytes(v));
+        memcpy(e.vals[g->inputs[i]].data, src->data, cc_tensor_bytes(src));
         if (e.err && in_err && in_err[i] && cc_dtype_is_float(v->dtype)) {
-            int64_t n = cc_tensor_numel(v);
+            int64_t n = cc_tensor_numel(src);
             double *c = malloc(sizeof(double) * (size_t)(n ? n : 1));
             if (!c) {
                 st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");

@@ -54,14 +54,18 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
                             const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
                             const char *const *out_names, cc_err *err);
 /* Folds a node of shape computation into constants at build time, where it can be: its
- * op reads only its input's shape (Shape, Size), or every input it has is a constant and
- * either its outputs are integers or booleans (Gather, Concat, Unsqueeze, Mul, ... over
- * int64 shapes) or it makes a tensor from constants alone (ConstantOfShape, Range), with
- * at most CC_MB_FOLD_MAX elements out. Then the op's golden model computes the outputs
- * (exact for these), which become constants named out_names[j]; *folded = 1 and out[]
- * holds their indices. Otherwise *folded = 0 and nothing is added (cc_mb_node_values adds
- * the node). Errors as cc_mb_node_values. */
+ * op reads only its input's shape (Shape, Size; not the shape of a value that follows the
+ * data), or every input it has is a constant and either its outputs are integers or
+ * booleans (Gather, Concat, Unsqueeze, Mul, ... over int64 shapes) or it makes a tensor
+ * from constants alone (ConstantOfShape, Range), with at most CC_MB_FOLD_MAX elements out,
+ * or its outputs are float, at most CC_MB_FOLD_FLOAT_MAX elements, each exactly
+ * representable in its dtype (size arithmetic in float: Div, Ceil, Mul of small integers).
+ * Then the op's golden model computes the outputs (exact for these), which become
+ * constants named out_names[j]; *folded = 1 and out[] holds their indices. Otherwise
+ * *folded = 0 and nothing is added (cc_mb_node_values adds the node). Errors as
+ * cc_mb_node_values. */
 #define CC_MB_FOLD_MAX (1 << 16)
+#define CC_MB_FOLD_FLOAT_MAX 64
 cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *name, const cc_attr_value *attrs,
                           int n_in, const int *in, int n_out, int *out, const char *const *out_names, int *folded,
                           cc_err *err);

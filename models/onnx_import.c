@@ -487,7 +487,7 @@ static int attr_value(const Onnx__AttributeProto *a, cc_attr_kind kind, cc_attr_
         v->tshape = t.shape;
         v->n = (int)cnt;
         for (int64_t i = 0; i < cnt; i++) {
-            v->ints[i] = t.dtype == CC_I64 ? ((const int64_t *)t.data)[i] : (int64_t)cc_load(t.data, t.dtype, (size_t)i);
+            v->ints[i] = t.dtype == CC_I64 ? ((const int64_t *)t.data)[i] : cc_load_i64(t.data, t.dtype, (size_t)i);
             v->floats[i] = cc_load(t.data, t.dtype, (size_t)i);
         }
         cc_tensor_free(&t);
@@ -769,14 +769,11 @@ static cc_status sub_import(importer *im, const char *label, const char *attr, c
         if ((st = value_info_type(child, sg->output[j], "sub-graph output", &dt, &has_dt, &s, &has_shape, err))) return st;
         if (map_get(&child->dynamic, name) >= 0) {
             /* a shape that follows the data: the one the file declares is asserted (and checked
-             * at run time), or the sub-graph is refused */
+             * at run time); without one, its bound stands (an If's output then takes the
+             * branch's actual shape; a Loop's carried value must keep one shape) */
             int fixed = has_shape;
             for (int d = 0; fixed && d < s.rank; d++) fixed = s.dims[d] >= 0;
-            if (!fixed)
-                return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                                  "%s: %s: %s output '%s' has a data-dependent shape and the file declares none", im->path,
-                                  label, attr, name);
-            if ((st = cc_mb_narrow(child->b, v, &s, err))) return st;
+            if (fixed && (st = cc_mb_narrow(child->b, v, &s, err))) return st;
         }
         if (has_dt && dt != cc_mb_value(child->b, v)->dtype)
             return cc_err_set(err, CC_ERR_ARG, "%s: %s: %s output '%s' is declared %s, the graph computes %s", im->path,
@@ -1089,7 +1086,7 @@ static cc_status import_node(importer *im, int k, const Onnx__NodeProto *nd, cc_
         cc_attr_value *av = &tmp.attrs[cc_attr_index(op, "axes")];
         av->n = (int)cc_shape_numel(&axes_in->shape);
         for (int i = 0; i < av->n; i++)
-            av->ints[i] = (int64_t)cc_load(axes_in->data, axes_in->dtype, (size_t)i);
+            av->ints[i] = cc_load_i64(axes_in->data, axes_in->dtype, (size_t)i);
         if (axes_in->dtype == CC_I64) memcpy(av->ints, axes_in->data, sizeof(int64_t) * (size_t)av->n);
         av->set = av->n > 0 ? 2 : 0; /* an empty axes tensor is "no axes" */
     }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "op.h"
 
 /* every op's definition, by id; a definition missing from ops/ is a link error */
@@ -74,7 +75,7 @@ static cc_status range_bound(const cc_node *node, const cc_tensor *const *in, co
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: start, limit and delta computed at run time must be "
                               "integer scalars");
         if (lo[i]) l[i] = lo[i][0], h[i] = hi[i][0];
-        else l[i] = h[i] = (int64_t)cc_load(in[i]->data, in[i]->dtype, 0);
+        else l[i] = h[i] = cc_load_i64(in[i]->data, in[i]->dtype, 0);
     }
     if (l[2] != h[2] || l[2] == 0)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: delta computed at run time: its count has no bound");
@@ -180,6 +181,7 @@ int cc_op_dynamic_shape(const cc_op_def *op, int n_in, const cc_tensor *const *i
 
 int cc_node_dynamic_shape(const cc_graph *g, const cc_node *nd)
 {
+    if (nd->op->id == CC_OP_ID_If) return cc_control_if_varies(nd, g->subgraphs, g->n_subgraphs);
     const cc_tensor *in[CC_MAX_IO] = { 0 };
     for (int i = 0; i < nd->n_in; i++)
         if (nd->in[i] >= 0) in[i] = &g->values[nd->in[i]];

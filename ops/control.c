@@ -23,6 +23,7 @@
 #include "control.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sweep.h"
@@ -61,10 +62,15 @@ static const cc_tensor *sub_out(const cc_graph *g, int j)
 }
 
 /* That sub-graph input i of `what` is t's dtype and shape. */
+/* A value the node passes in (want) against what the sub-graph declares (have): the same
+ * dtype and shape, or, for a value of data-dependent shape, the same rank and no dim past
+ * the declared one (the sub-graph was typed by its bound). */
 static cc_status same_type(const cc_node *nd, const char *what, const cc_tensor *have, const cc_tensor *want,
                            const char *role, int i, cc_err *err)
 {
-    if (have->dtype == want->dtype && cc_shape_equal(&have->shape, &want->shape)) return CC_OK;
+    int within = have->dtype == want->dtype && have->shape.rank == want->shape.rank;
+    for (int d = 0; within && d < have->shape.rank; d++) within = want->shape.dims[d] <= have->shape.dims[d];
+    if (within) return CC_OK;
     char a[96], b[96];
     return cc_err_set(err, CC_ERR_ARG, "%s: %s's %s %d is %s %s, the node passes %s %s", nd->op->name, what, role, i,
                       cc_dtype_name(have->dtype), cc_shape_format(&have->shape, a, sizeof a), cc_dtype_name(want->dtype),
@@ -116,19 +122,42 @@ static cc_status if_infer(const cc_node *nd, const cc_graph *subs, int n_subs, c
     }
     for (int j = 0; j < n_out; j++) {
         const cc_tensor *t = sub_out(br[0], j), *e = sub_out(br[1], j);
-        if (t->dtype != e->dtype || !cc_shape_equal(&t->shape, &e->shape)) {
+        if (t->dtype != e->dtype || t->shape.rank != e->shape.rank) {
             char a[96], b[96];
             return cc_err_set(err, CC_ERR_UNSUPPORTED,
                               "If: output %d is %s %s in then_branch and %s %s in else_branch; the catalog needs one "
-                              "dtype and shape",
+                              "dtype and rank",
                               j, cc_dtype_name(t->dtype), cc_shape_format(&t->shape, a, sizeof a),
                               cc_dtype_name(e->dtype), cc_shape_format(&e->shape, b, sizeof b));
         }
+        /* branches of different extents (an empty result against a data-dependent one): the
+           larger of each dim bounds the output, which takes the branch's actual shape */
         out[j].dtype = t->dtype;
         out[j].shape = t->shape;
+        for (int d = 0; d < t->shape.rank; d++)
+            if (e->shape.dims[d] > out[j].shape.dims[d]) out[j].shape.dims[d] = e->shape.dims[d];
         out[j].data = NULL;
     }
     return CC_OK;
+}
+
+int cc_control_if_varies(const cc_node *nd, const cc_graph *subs, int n_subs)
+{
+    cc_err e = { 0 };
+    const cc_graph *br[2] = { sub_of(nd, "then_branch", subs, n_subs, &e), sub_of(nd, "else_branch", subs, n_subs, &e) };
+    if (!br[0] || !br[1]) return 0;
+    for (int b = 0; b < 2; b++) {
+        unsigned char *dyn = malloc((size_t)br[b]->n_values + 1);
+        if (!dyn) return 1;
+        cc_graph_dynamic_values(br[b], dyn);
+        int any = 0;
+        for (int j = 0; j < br[b]->n_outputs && !any; j++) any = dyn[br[b]->outputs[j]];
+        free(dyn);
+        if (any) return 1;
+    }
+    for (int j = 0; j < br[0]->n_outputs && j < br[1]->n_outputs; j++)
+        if (!cc_shape_equal(&sub_out(br[0], j)->shape, &sub_out(br[1], j)->shape)) return 1;
+    return 0;
 }
 
 static cc_status loop_infer(const cc_node *nd, const cc_graph *subs, int n_subs, const cc_tensor *const *in,

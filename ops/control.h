@@ -27,6 +27,11 @@
 cc_status cc_control_infer(const cc_node *nd, const cc_graph *subs, int n_subs, const cc_tensor *const *in,
                            int n_out, cc_tensor *out, cc_err *err);
 
+/* 1 when If node nd's outputs follow the data: a branch output's shape does (within the
+ * branch), or the branches give an output different extents (the node's shape is then
+ * their bound, cc_control_infer, and each run the taken branch's). 0 otherwise. */
+int cc_control_if_varies(const cc_node *nd, const cc_graph *subs, int n_subs);
+
 /* The sub-graph index of nd's graph attribute `name` (then_branch, else_branch, body). */
 int cc_control_subgraph(const cc_node *nd, const char *name);
 

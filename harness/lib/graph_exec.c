@@ -42,8 +42,13 @@ struct cc_graph_exec {
                               with room for the guard bytes after its data */
     size_t *host_cap;      /* bytes of data each host tensor has room for */
     unsigned char *dyn;    /* per value: its shape follows the data (cc_graph_dynamic_values) */
+    int dyn_inputs;        /* the graph inputs may come smaller than declared (a sub-graph
+                              reading values of data-dependent shape): treated as such */
     int overrun;           /* the last run found a changed guard byte */
 };
+
+static cc_status exec_create(const cc_graph *g, const cc_target_iface *t, void *ctx, const cc_target_iface *fb,
+                             void *fb_ctx, int dyn_inputs, cc_graph_exec **out, cc_graph_exec_info *info, cc_err *err);
 
 /* A host tensor of desc's dtype and shape with CC_GUARD_BYTES of room after the data
  * (freed by cc_tensor_free). */
@@ -239,7 +244,9 @@ static cc_status control_segment(cc_graph_exec *x, int k, const cc_target_iface 
             return cc_err_set(err, CC_ERR_INTERNAL, "%s: %s names no sub-graph", label, attrs[b]);
         cc_graph_exec_info si;
         cc_err e = { 0 };
-        cc_status st = cc_graph_exec_create(&g->subgraphs[idx], t, ctx, fb, fb_ctx, &s->sub[b], &si, &e);
+        int dyn_in = 0; /* it reads values of data-dependent shape */
+        for (int i = 0; i < nd->n_in; i++) dyn_in |= nd->in[i] >= 0 && x->dyn[nd->in[i]];
+        cc_status st = exec_create(&g->subgraphs[idx], t, ctx, fb, fb_ctx, dyn_in, &s->sub[b], &si, &e);
         if (st) return cc_err_set(err, st, "%s: %s: %s", label, attrs[b], e.msg);
         info->n_nodes += si.n_nodes;
         info->n_fallback += si.n_fallback;
@@ -332,6 +339,12 @@ static cc_status segment_reshape(cc_graph_exec *x, segment *s, cc_err *err)
 cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void *ctx, const cc_target_iface *fb,
                                void *fb_ctx, cc_graph_exec **out, cc_graph_exec_info *info, cc_err *err)
 {
+    return exec_create(g, t, ctx, fb, fb_ctx, 0, out, info, err);
+}
+
+static cc_status exec_create(const cc_graph *g, const cc_target_iface *t, void *ctx, const cc_target_iface *fb,
+                             void *fb_ctx, int dyn_inputs, cc_graph_exec **out, cc_graph_exec_info *info, cc_err *err)
+{
     cc_status st = CC_OK;
     memset(info, 0, sizeof *info);
     info->n_nodes = g->n_nodes;
@@ -344,6 +357,7 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
     }
     x->g = g;
     x->fb = fb;
+    x->dyn_inputs = dyn_inputs;
     for (int k = 0; k < g->n_nodes; k++) {
         char why[256] = "";
         if (cc_op_has_trait(g->nodes[k].op, CC_TRAIT_SUBGRAPH)) {
@@ -376,6 +390,15 @@ cc_status cc_graph_exec_create(const cc_graph *g, const cc_target_iface *t, void
         goto fail;
     }
     cc_graph_dynamic_values(g, x->dyn);
+    if (dyn_inputs) { /* the inputs follow the data, and so does what reads them */
+        for (int i = 0; i < g->n_inputs; i++) x->dyn[g->inputs[i]] = 1;
+        for (int k = 0; k < g->n_nodes; k++) {
+            const cc_node *nd = &g->nodes[k];
+            int d = 0;
+            for (int i = 0; i < nd->n_in && !d; i++) d = nd->in[i] >= 0 && x->dyn[nd->in[i]];
+            for (int j = 0; j < nd->n_out && d; j++) x->dyn[nd->out[j]] = 1;
+        }
+    }
     for (int a = 0; a < g->n_nodes;) {
         /* a segment ends with a node of data-dependent output shape: what reads its outputs
          * is prepared once their actual shapes are known */
@@ -651,7 +674,7 @@ static cc_status run_one(cc_graph_exec *x, segment *s, int upload, cc_err *err)
 /* A single segment on a target keeps its inputs on the target between runs. */
 static int single(const cc_graph_exec *x)
 {
-    return x->n_seg == 1 && !x->seg[0].control;
+    return x->n_seg == 1 && !x->seg[0].control && !x->dyn_inputs;
 }
 
 cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
@@ -674,9 +697,20 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
     /* several: the inputs go through host memory like every value between segments */
     for (int i = 0; i < g->n_inputs; i++) {
         int v = g->inputs[i];
-        cc_status st = host_ensure(x, v, &g->values[v], err);
+        const cc_tensor *d = &g->values[v];
+        if (x->dyn_inputs) { /* the actual shape, within the declared one */
+            if (in[i].dtype != d->dtype || in[i].shape.rank != d->shape.rank ||
+                cc_tensor_numel(&in[i]) > cc_tensor_numel(d)) {
+                char a[96], b[96];
+                return cc_err_set(err, CC_ERR_ARG, "graph input %d is %s %s, beyond its bound %s %s", i,
+                                  cc_dtype_name(in[i].dtype), cc_shape_format(&in[i].shape, a, sizeof a),
+                                  cc_dtype_name(d->dtype), cc_shape_format(&d->shape, b, sizeof b));
+            }
+            d = &in[i];
+        }
+        cc_status st = host_ensure(x, v, d, err);
         if (st) return st;
-        memcpy(x->host[v].data, in[i].data, cc_tensor_bytes(&g->values[v]));
+        memcpy(x->host[v].data, in[i].data, cc_tensor_bytes(d));
     }
     return CC_OK;
 }

@@ -349,7 +349,98 @@ static void test_scan(void)
     cc_model_free(m);
 }
 
-/* If's branches must agree on their outputs' shapes. */
+static cc_status then_neg_f32(cc_model_builder *b, const int *in, cc_err *err)
+{
+    int f, y;
+    cc_status st = cc_mb_node(b, "Cast", "cast", "to=1", 1, &in[0], 1, &f, NULL, err);
+    if (!st) st = cc_mb_node(b, "Neg", "neg", NULL, 1, &f, 1, &y, NULL, err);
+    return st ? st : cc_mb_output(b, y, err);
+}
+
+static cc_status else_empty(cc_model_builder *b, const int *in, cc_err *err)
+{
+    (void)in;
+    cc_tensor t = { 0 };
+    cc_shape s2 = shape1(2);
+    int shp, y;
+    cc_status st = cc_tensor_alloc(&t, CC_I64, &s2, err);
+    if (!st) {
+        ((int64_t *)t.data)[0] = 1;
+        ((int64_t *)t.data)[1] = 0;
+        st = cc_mb_const(b, "shape", &t, &shp, err);
+    }
+    if (!st) st = cc_mb_node(b, "ConstantOfShape", "empty", NULL, 1, &shp, 1, &y, NULL, err);
+    return st ? st : cc_mb_output(b, y, err);
+}
+
+/* If whose branches give an output different extents and read a value of data-dependent
+ * shape (what torchvision's batched NMS exports: nothing when there are no boxes, else
+ * the kept ones): then -(float)NonZero(x), a [1, n] within its bound [1, 6], else an empty
+ * [1, 0]. The node's output is bounded by the larger of each dim and takes the taken
+ * branch's actual shape; the branch typed by the bound runs on the actual [1, n]: on the
+ * golden model, ref, cpu and opencl with cpu's fallback (NonZero), run after run. */
+static void test_if_extents(void)
+{
+    cc_model_builder *b = NULL;
+    cc_model *m = NULL;
+    int cond, x, nz, y;
+    cc_shape s0 = { 0 }, s6 = shape1(6), s16 = cc_shape_make(2, (int64_t[]){ 1, 6 });
+    OK(cc_mb_create("if_extents", &b, &e));
+    OK(cc_mb_input(b, "cond", CC_BOOL, &s0, &cond, &e));
+    OK(cc_mb_input(b, "x", CC_F32, &s6, &x, &e));
+    OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
+    cc_dtype dt = CC_I64;
+    int g[2] = { subgraph(b, 1, &dt, &s16, then_neg_f32), subgraph(b, 1, &dt, &s16, else_empty) };
+    const char *gn[2] = { "then_branch", "else_branch" };
+    OK(control(b, "If", gn, g, 2, NULL, NULL, 0, 2, (int[]){ cond, nz }, 1, &y));
+    OK(cc_mb_output(b, y, &e));
+    OK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e));
+    if (!m) return;
+    const cc_tensor *yb = &m->graph.values[m->graph.outputs[0]];
+    CHECK(yb->shape.rank == 2 && yb->shape.dims[0] == 1 && yb->shape.dims[1] == 6);
+    CHECK(cc_node_dynamic_shape(&m->graph, &m->graph.nodes[1]));
+    const double xs[6] = { 0, 1.5, 0, -2, 0, 3 };
+    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        if (k && (!t || t->open("", &ctx, &d, &e))) continue;
+        if (fb) OK(fb->open("", &fb_ctx, &d, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        if (k) OK(cc_graph_exec_create(&m->graph, t, ctx, fb, fb_ctx, &gx, &info, &e));
+        for (int r = 0; r < 4 && (gx || !k); r++) {
+            int c = r % 2; /* then, else, then, else */
+            cc_tensor in[2] = { make(CC_BOOL, s0, (double[]){ c ? 0 : 1 }), make(CC_F32, s6, xs) };
+            expect want = { .n_out = 1, .shape = { cc_shape_make(2, (int64_t[]){ 1, c ? 0 : 3 }) } };
+            float v[3] = { -1, -3, -5 };
+            memcpy(want.v[0], v, sizeof v);
+            cc_tensor got = { 0 };
+            cc_model_eval ev;
+            memset(&ev, 0, sizeof ev);
+            if (k) {
+                OK(cc_tensor_alloc(&got, yb->dtype, &yb->shape, &e));
+                OK(cc_graph_exec_run(gx, in, &got, &e));
+                check_outputs(names[k], &got, &want);
+                cc_tensor_free(&got);
+            } else {
+                OK(cc_model_evaluate(&m->graph, in, 0, NULL, &ev, &e));
+                check_outputs("golden", &ev.vals[m->graph.outputs[0]], &want);
+                cc_model_eval_free(&ev);
+            }
+            cc_tensor_free(&in[0]);
+            cc_tensor_free(&in[1]);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t) t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
+/* If's branches must agree on their outputs' dtypes and ranks, and take what the node
+ * passes in. */
 static void test_refusals(void)
 {
     cc_model_builder *b = NULL;
@@ -371,6 +462,7 @@ int main(void)
     test_if();
     test_loop();
     test_scan();
+    test_if_extents();
     test_refusals();
     return CC_TEST_RESULT();
 }

@@ -807,6 +807,50 @@ static void test_shape_of_dynamic(void)
     cc_model_free(m);
 }
 
+/* Size arithmetic in float, as a detector's resize exports it: Shape -> Gather -> Cast to
+ * float -> Div by 2 -> Ceil -> Cast to int64 folds at import where every float is exact
+ * (6 / 2 = 3), and ConstantOfShape of the result makes a [3]; by 4 (1.5, exact too) it
+ * folds as well; by 0.3, whose quotient float32 cannot hold exactly, it stays a run-time
+ * computation, and ConstantOfShape, whose shape nothing then bounds, is refused. */
+static void test_float_folding(void)
+{
+    static const int64_t d6[1] = { 6 }, d3[1] = { 3 }, d2[1] = { 2 };
+    static int64_t idx0 = 0, ax0[1] = { 0 };
+    static float divs[3] = { 2.0f, 4.0f, 0.3f };
+    const int64_t want_n[2] = { 3, 2 };
+    for (int k = 0; k < 3; k++) {
+        hm h;
+        hm_init(&h, 13);
+        hm_input(&h, "x", F32, 1, d6);
+        hm_output(&h, "y", F32, 1, k == 0 ? d3 : d2);
+        hm_init_tensor(&h, "i0", I64, 0, NULL, &idx0, 1, 0);
+        hm_init_tensor(&h, "ax", I64, 1, (const int64_t[]){ 1 }, ax0, 1, 0);
+        hm_init_tensor(&h, "div", F32, 0, NULL, &divs[k], 1, 0);
+        hm_node(&h, "Shape", "", 1, (const char *[]){ "x" }, 1, (const char *[]){ "s" });
+        hm_node(&h, "Gather", "", 2, (const char *[]){ "s", "i0" }, 1, (const char *[]){ "n" });
+        Onnx__NodeProto *c1 = hm_node(&h, "Cast", "", 1, (const char *[]){ "n" }, 1, (const char *[]){ "nf" });
+        hm_attr_i(&h, c1, "to", F32);
+        hm_node(&h, "Div", "", 2, (const char *[]){ "nf", "div" }, 1, (const char *[]){ "q" });
+        hm_node(&h, "Ceil", "", 1, (const char *[]){ "q" }, 1, (const char *[]){ "qc" });
+        Onnx__NodeProto *c2 = hm_node(&h, "Cast", "", 1, (const char *[]){ "qc" }, 1, (const char *[]){ "qi" });
+        hm_attr_i(&h, c2, "to", I64);
+        hm_node(&h, "Unsqueeze", "", 2, (const char *[]){ "qi", "ax" }, 1, (const char *[]){ "shape" });
+        hm_node(&h, "ConstantOfShape", "", 1, (const char *[]){ "shape" }, 1, (const char *[]){ "y" });
+        const char *p = hm_write(&h, k == 0 ? "ffold2.onnx" : k == 1 ? "ffold4.onnx" : "ffold03.onnx");
+        if (k < 2) {
+            cc_model *m = expect_load(p, NULL);
+            if (m) {
+                CHECK(m->n_folded == 7 && m->graph.n_nodes == 1); /* all but ConstantOfShape, the output */
+                const cc_tensor *y = &m->graph.values[m->graph.outputs[0]];
+                CHECK(y->shape.rank == 1 && y->shape.dims[0] == want_n[k]);
+            }
+            cc_model_free(m);
+        } else {
+            expect_fail(p, NULL, CC_ERR_UNSUPPORTED, "ConstantOfShape: input must be a constant input");
+        }
+    }
+}
+
 static void test_graph_errors(void)
 {
     hm h;
@@ -1275,6 +1319,7 @@ int main(void)
     test_legacy_rewrites();
     test_folding();
     test_shape_of_dynamic();
+    test_float_folding();
     test_graph_errors();
     test_initializers();
     test_tensor_files();
