@@ -240,24 +240,31 @@ static int range_rule(cc_op_id id)
     }
 }
 
-/* Evaluates node's golden model on inputs in (data set) into the integer vectors
- * got[j][0..n[j]). 0 on success. */
-static int eval_ints(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *outs,
-                     int64_t got[][RANGE_MAX])
+/* Golden output buffers for outputs outs[0..n_out) (descriptions): 0 on success, -1 out of
+ * memory (what was allocated is freed by cc_golden_free). */
+static int golden_buffers(cc_golden *go, const cc_tensor *outs, int n_out)
 {
-    cc_golden go[CC_MAX_IO];
-    memset(go, 0, sizeof go);
-    int bad = 0;
-    cc_err e = { 0 };
-    for (int j = 0; j < n_out && !bad; j++) {
+    memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
+    for (int j = 0; j < n_out; j++) {
         int64_t n = cc_tensor_numel(&outs[j]);
         go[j].dtype = outs[j].dtype;
         go[j].shape = outs[j].shape;
         go[j].k = 1;
         go[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
         go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
-        bad = !go[j].value || !go[j].mag;
+        if (!go[j].value || !go[j].mag) return -1;
     }
+    return 0;
+}
+
+/* Evaluates node's golden model on inputs in (data set) into the integer vectors
+ * got[j][0..n[j]). 0 on success. */
+static int eval_ints(const cc_node *node, const cc_tensor *const *in, int n_out, const cc_tensor *outs,
+                     int64_t got[][RANGE_MAX])
+{
+    cc_golden go[CC_MAX_IO];
+    cc_err e = { 0 };
+    int bad = golden_buffers(go, outs, n_out);
     if (!bad) bad = node->op->golden(node, in, n_out, go, &e) != CC_OK;
     for (int j = 0; j < n_out && !bad; j++)
         for (int64_t i = 0; i < cc_tensor_numel(&outs[j]); i++) got[j][i] = (int64_t)go[j].value[i];
@@ -423,17 +430,7 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
     }
     if (total > (float_out ? CC_MB_FOLD_FLOAT_MAX : CC_MB_FOLD_MAX)) return CC_OK;
     cc_golden go[CC_MAX_IO];
-    memset(go, 0, sizeof go);
-    cc_status st = CC_OK;
-    for (int j = 0; j < n_out && !st; j++) {
-        int64_t n = cc_tensor_numel(&outs[j]);
-        go[j].dtype = outs[j].dtype;
-        go[j].shape = outs[j].shape;
-        go[j].k = 1;
-        go[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
-        go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
-        if (!go[j].value || !go[j].mag) st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
-    }
+    cc_status st = golden_buffers(go, outs, n_out) ? cc_err_set(err, CC_ERR_NOMEM, "out of memory") : CC_OK;
     if (!st && (st = op->golden(&node, inp, n_out, go, &e))) {
         if (float_out) { /* not folded: the node reports it */
             cc_golden_free(go, CC_MAX_IO);

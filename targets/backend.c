@@ -176,3 +176,17 @@ void cc_backend_describe_plan(const void *plan, int n_nodes, cc_backend_note_fn 
         }
     }
 }
+
+int cc_backend_node_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
+{
+    for (int side = 0; side < 2; side++) {
+        int n = side ? node->n_out : node->n_in;
+        for (int i = 0; i < n; i++) {
+            const cc_tensor *t = side ? &out[i] : in[i];
+            if (!t || (unsigned)t->dtype >= CC_DTYPE_COUNT || (CC_DTYPE_BIT(t->dtype) & CC_DTYPES_ABI7)) continue;
+            *d = t->dtype;
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -20,6 +20,10 @@
  * reason ("node input 1 names value 9 of 5") in reason[0..n). */
 int cc_backend_inputs_valid(const cc_graph *g, const cc_node *node, char *reason, size_t n);
 
+/* 1 when one of node's present inputs in[] or outputs out[] is of a dtype outside ABI 7's
+ * (the wide dtypes of ABI 8: f64, i16, u16, u32, u64); *d names the first. 0 otherwise. */
+int cc_backend_node_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d);
+
 /* For a node of data-dependent output shape (CC_TRAIT_DYNAMIC_SHAPE): every output must be
  * a graph output that no node of g reads (what reads one would be planned at its bound).
  * CC_OK for any other node; otherwise CC_ERR_UNSUPPORTED naming `who` and the output. */

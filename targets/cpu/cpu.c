@@ -67,20 +67,6 @@ static pthread_once_t table_once = PTHREAD_ONCE_INIT;
 static cc_status table_status;
 static cc_err table_err;
 
-/* 1 when one of node's present inputs or outputs is of a dtype outside ABI 7's; *d names it. */
-static int node_is_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
-{
-    for (int side = 0; side < 2; side++) {
-        int n = side ? node->n_out : node->n_in;
-        for (int i = 0; i < n; i++) {
-            const cc_tensor *t = side ? &out[i] : in[i];
-            if (!t || (unsigned)t->dtype >= CC_DTYPE_COUNT || (CC_DTYPE_BIT(t->dtype) & CC_DTYPES_ABI7)) continue;
-            *d = t->dtype;
-            return 1;
-        }
-    }
-    return 0;
-}
 
 /* The kernel that runs node: the wide table's for a node of ABI 8's dtypes, else the
  * narrow one's (NULL: none; *d then names the wide dtype when there is one). */
@@ -88,7 +74,7 @@ static const cc_kernel *kernel_for(const cc_node *node, const cc_tensor *const *
 {
     *d = CC_DTYPE_COUNT;
     int id = node->op->id;
-    return node_is_wide(node, in, out, d) ? wide_table.by_id[id] : narrow_table.by_id[id];
+    return cc_backend_node_wide(node, in, out, d) ? wide_table.by_id[id] : narrow_table.by_id[id];
 }
 
 static cc_support dispatch_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,

@@ -61,20 +61,6 @@ static const cc_op_id wide_ops[] = {
 
 static unsigned char wide_listed[CC_OP_ID_COUNT];
 
-/* 1 when one of node's present inputs or outputs is of a dtype outside ABI 7's; *d names it. */
-static int node_is_wide(const cc_node *node, const cc_tensor *const *in, const cc_tensor *out, cc_dtype *d)
-{
-    for (int side = 0; side < 2; side++) {
-        int n = side ? node->n_out : node->n_in;
-        for (int i = 0; i < n; i++) {
-            const cc_tensor *t = side ? &out[i] : in[i];
-            if (!t || (unsigned)t->dtype >= CC_DTYPE_COUNT || (CC_DTYPE_BIT(t->dtype) & CC_DTYPES_ABI7)) continue;
-            *d = t->dtype;
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static const ocl_op *op_by_id[CC_OP_ID_COUNT];
 static cc_kernel rows[CC_OP_ID_COUNT];
@@ -357,7 +343,7 @@ cc_support cc_ocl_check_node(ocl_ctx *c, const ocl_op *op, const cc_node *node, 
             return CC_SUPPORT_NO;
         }
     cc_dtype d;
-    if (node_is_wide(node, in, out, &d) && !wide_listed[node->op->id]) {
+    if (cc_backend_node_wide(node, in, out, &d) && !wide_listed[node->op->id]) {
         snprintf(reason, n, "opencl has no %s kernel for %s", cc_dtype_name(d), node->op->name);
         return CC_SUPPORT_NO;
     }

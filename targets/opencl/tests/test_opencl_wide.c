@@ -21,88 +21,17 @@
 
 #include "harness/cctest.h"
 #include "ops/case.h"
+#include "targets/tests/one_case.h"
 #include "targets/opencl/ocl.h"
 
 extern const cc_target_iface cc_target_opencl;
 
-#define GUARD 64
-#define GUARD_BYTE 0xA5
-
 static void *ocl; /* the context the checks run in (the device as it is, or without fp64) */
 
-/* Runs case `id` on opencl with node inputs 0..n_set-1 replaced by set[i] (NULL: the
- * generated data stays), and copies output `which` (its bytes, at most cap) into got and
- * its shape into *shape. Returns 0, or -1 after printing why (a failure counted). */
+/* Runs case `id` on opencl in context ocl (one_case_run). */
 static int run_id(const char *id, int n_set, const void *const *set, int which, void *got, size_t cap, cc_shape *shape)
 {
-    const cc_target_iface *t = &cc_target_opencl;
-    cc_case c;
-    cc_case_inst inst;
-    cc_err e = { 0 };
-    if (cc_case_parse(id, &c, &e) || cc_case_instantiate(&c, 1, 1, &inst, &e)) {
-        fprintf(stderr, "%s: %s\n", id, e.msg);
-        CHECK(0);
-        return -1;
-    }
-    for (int i = 0; i < n_set; i++)
-        if (set[i]) memcpy(inst.inputs[i].data, set[i], cc_tensor_bytes(&inst.inputs[i]));
-    const cc_graph *g = &inst.graph;
-    void *plan = NULL, *ibuf[CC_MAX_IO] = { 0 }, *obuf[CC_MAX_IO] = { 0 };
-    unsigned char *host = NULL;
-    int rc = -1;
-    char reason[256] = "";
-    if (cc_target_supports(t, ocl, g, &g->nodes[0], reason, sizeof reason) != CC_SUPPORT_YES) {
-        snprintf(e.msg, sizeof e.msg, "declined: %.230s", reason);
-        goto done;
-    }
-    if (t->prepare(ocl, g, &plan, &e)) goto done;
-    for (int i = 0; i < g->n_inputs; i++) {
-        const cc_tensor *src = &inst.inputs[g->inputs[i]];
-        size_t bytes = cc_tensor_bytes(src);
-        if (t->buffer_alloc(ocl, bytes ? bytes : 1, &ibuf[i], &e)) goto done;
-        if (bytes && t->upload(ocl, ibuf[i], src->data, bytes, &e)) goto done;
-    }
-    size_t obytes[CC_MAX_IO];
-    for (int j = 0; j < g->n_outputs; j++) {
-        obytes[j] = cc_tensor_bytes(&g->values[g->outputs[j]]);
-        free(host);
-        if (!(host = malloc(obytes[j] + GUARD))) goto done;
-        memset(host, GUARD_BYTE, obytes[j] + GUARD);
-        if (t->buffer_alloc(ocl, obytes[j] + GUARD, &obuf[j], &e)) goto done;
-        if (t->upload(ocl, obuf[j], host, obytes[j] + GUARD, &e)) goto done;
-    }
-    if (t->run(ocl, plan, ibuf, obuf, &e) || t->sync(ocl, &e)) goto done;
-    for (int j = 0; j < g->n_outputs; j++) {
-        free(host);
-        if (!(host = malloc(obytes[j] + GUARD))) goto done;
-        if (t->download(ocl, obuf[j], host, obytes[j] + GUARD, &e)) goto done;
-        for (int k = 0; k < GUARD; k++)
-            if (host[obytes[j] + k] != GUARD_BYTE) {
-                snprintf(e.msg, sizeof e.msg, "output %d: guard bytes overwritten", j);
-                goto done;
-            }
-        if (j != which) continue;
-        if (obytes[j] > cap) {
-            snprintf(e.msg, sizeof e.msg, "output %d has %zu bytes, room for %zu", j, obytes[j], cap);
-            goto done;
-        }
-        memcpy(got, host, obytes[j]);
-        if (t->output_shape(ocl, plan, j, shape, &e)) goto done;
-    }
-    rc = 0;
-done:
-    if (rc) {
-        fprintf(stderr, "%s: %s\n", id, e.msg);
-        CHECK(0);
-    }
-    for (int i = 0; i < CC_MAX_IO; i++) {
-        t->buffer_free(ocl, ibuf[i]);
-        t->buffer_free(ocl, obuf[i]);
-    }
-    free(host);
-    t->release(ocl, plan);
-    cc_case_inst_free(&inst);
-    return rc;
+    return one_case_run(&cc_target_opencl, ocl, id, n_set, set, which, got, cap, shape);
 }
 
 /* Runs id (output 0) and checks its bytes against want (bytes long). */
