@@ -167,6 +167,26 @@ class RecurrentSmall(nn.Module):
         return self.fc(y)
 
 
+class SelectSmall(nn.Module):
+    """A detector's tail in miniature: a 1x1 convolution scores every position of a feature
+    map and predicts a box there; the positions whose score passes 0.5 are kept (NonZero),
+    their boxes and scores gathered, and a count-shaped offset made from the kept count
+    (Shape -> ConstantOfShape -> Add): outputs whose shape follows the data."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 5, 1)
+
+    def forward(self, x):
+        f = self.conv(x)
+        s = torch.sigmoid(f[:, 0]).flatten()
+        boxes = f[:, 1:].flatten(2).transpose(1, 2)[0]
+        keep = torch.nonzero(s > 0.5).squeeze(1)
+        scores = s[keep]
+        offset = torch.zeros(keep.shape[0], 4) + scores[:, None]
+        return boxes[keep] + offset, scores
+
+
 def image(gen, size=32, batch=1):
     return (torch.randn(batch, 3, size, size, generator=gen),)
 
@@ -207,6 +227,8 @@ def architectures(gen):
         ["hidden", "pooled"], {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}}
     yield "lstm_small", RecurrentSmall("lstm"), (torch.randn(2, 5, 6, generator=gen),), ["x"], ["y"], None
     yield "gru_small", RecurrentSmall("gru"), (torch.randn(2, 5, 6, generator=gen),), ["x"], ["y"], None
+    yield "select_small", SelectSmall(), (torch.randn(1, 4, 6, 6, generator=gen),), ["features"], \
+        ["boxes", "scores"], None
 
 
 def write(folder, name, model, inputs, in_names, out_names, dynamic, opset):

@@ -312,6 +312,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         goto done;
     }
     double conf_cos_num = 0, conf_cos_min = 1;
+    char shape_diff[CC_REASON_MAX] = "";
     for (int i = 0; i < o->n_images && !st; i++) {
         cc_tensor in[CC_MAX_IO];
         memset(in, 0, sizeof in);
@@ -324,16 +325,27 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
             st = cc_err_set(&e, CC_ERR_NOMEM, "out of memory");
             break;
         }
+        /* outputs whose shape follows the data: compared where they hold as many values as
+           the golden model's, else the result differs */
+        int64_t y_n = 0;
+        for (int j = 0; j < g->n_outputs; j++) y_n += cc_tensor_numel(&out[j]);
+        if (y_n != v->golden_n[i]) {
+            snprintf(shape_diff, sizeof shape_diff,
+                     "input %d: the outputs hold %lld values, the golden model's %lld (a shape that follows the data "
+                     "differs)", i, (long long)y_n, (long long)v->golden_n[i]);
+            free(y);
+            break;
+        }
         int rows = classify ? (int)(v->out_n / n_classes) : 1;
         if (classify) {
             cc_class_metrics_add(&conf, v->golden[i], y, rows, n_classes, &e);
             cc_class_metrics_add(&acc, vf32->golden[i], y, rows, n_classes, &e);
         } else {
-            double c1 = cc_cosine(v->golden[i], y, v->out_n);
+            double c1 = cc_cosine(v->golden[i], y, y_n);
             conf_cos_num += c1;
             if (c1 < conf_cos_min) conf_cos_min = c1;
-            cc_class_metrics_add(&conf, v->golden[i], y, 1, (int)v->out_n, &e);
-            cc_class_metrics_add(&acc, vf32->golden[i], y, 1, (int)v->out_n, &e);
+            cc_class_metrics_add(&conf, v->golden[i], y, 1, (int)y_n, &e);
+            if (vf32->golden_n[i] == y_n) cc_class_metrics_add(&acc, vf32->golden[i], y, 1, (int)y_n, &e);
             if (detect) {
                 int nb, nc;
                 cc_detect_output_layout(o0->shape.dims, &nb, &nc);
@@ -345,6 +357,11 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     if (st) {
         /* a changed guard byte is a wrong result, not a failure to run */
         set_reason(r, cc_graph_exec_overrun(x) ? CC_FAILED : CC_ERROR, e.msg);
+        cc_detect_eval_destroy(det);
+        goto done;
+    }
+    if (shape_diff[0]) {
+        set_reason(r, CC_FAILED, shape_diff);
         cc_detect_eval_destroy(det);
         goto done;
     }
@@ -683,7 +700,8 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
         cc_class_metrics nm;
         cc_class_metrics_init(&nm);
         for (int k = 0; k < o->n_images; k++)
-            cc_class_metrics_add(&nm, vars[0].golden[k], vars[i].golden[k], 1, (int)vars[i].out_n, err);
+            if (vars[0].golden_n[k] == vars[i].golden_n[k]) /* else a count that follows the data differs */
+                cc_class_metrics_add(&nm, vars[0].golden[k], vars[i].golden[k], 1, (int)vars[i].golden_n[k], err);
         vars[i].noise_db = i == 0 ? INFINITY : nm.sqnr_db;
     }
     static cc_run_info info;

@@ -125,6 +125,8 @@ static void *golden_main(void *arg)
         const cc_tensor *outs[CC_MAX_IO];
         for (int j = 0; j < g->n_outputs; j++) outs[j] = &ev.vals[g->outputs[j]];
         p->v->golden[i] = cc_model_floats_concat(outs, g->n_outputs);
+        p->v->golden_n[i] = 0;
+        for (int j = 0; j < g->n_outputs; j++) p->v->golden_n[i] += cc_tensor_numel(outs[j]);
         if (i == 0) p->v->eval0 = ev;
         else cc_model_eval_free(&ev);
         if (!p->v->golden[i]) {
@@ -139,7 +141,8 @@ cc_status cc_model_golden_variant(const cc_model_run_options *o, cc_model_varian
 {
     const cc_graph *g = &v->m->graph;
     v->golden = calloc((size_t)o->n_images, sizeof(float *));
-    if (!v->golden) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    v->golden_n = calloc((size_t)o->n_images, sizeof(int64_t));
+    if (!v->golden || !v->golden_n) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     v->out_n = cc_model_outputs_numel(g); /* every output, one after another */
     if (threads > o->n_images) threads = o->n_images;
     if (threads > CC_GOLDEN_MAX_THREADS) threads = CC_GOLDEN_MAX_THREADS;
@@ -170,6 +173,7 @@ void cc_model_variant_free(cc_model_variant *v, int n_images)
     if (v->golden)
         for (int i = 0; i < n_images; i++) free(v->golden[i]);
     free(v->golden);
+    free(v->golden_n);
     cc_model_eval_free(&v->eval0);
     cc_model_free(v->m);
     cc_quant_params_free(v->qp);

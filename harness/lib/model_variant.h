@@ -14,8 +14,10 @@ typedef struct cc_model_variant {
     char prec[8];
     cc_dtype dt;              /* CC_F32/F16/BF16, or CC_I8 for int8 */
     cc_model *m;              /* batch 1 */
-    float **golden;           /* output 0 of each image, as float */
-    int64_t out_n;            /* elements of output 0 */
+    float **golden;           /* every output of each image, one after another, as float */
+    int64_t *golden_n;        /* the values in golden[i]: out_n, or fewer where an output's
+                                 shape follows the data */
+    int64_t out_n;            /* elements of every output at the graph's shapes (bounds) */
     cc_model_eval eval0;      /* every value of image 0 (layers, divergence) */
     char note[256];           /* quantization report line */
     cc_quant_params *qp;      /* int8: the calibration of m, reused at batch B */

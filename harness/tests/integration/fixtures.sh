@@ -21,6 +21,6 @@ for d in "$FIX"/*/; do
                                          AND precision = 'f32'")" passed "$name on $t against PyTorch's outputs"
     done
 done
-[ "$n" -ge 15 ] || fail "expected at least 15 fixtures in $FIX, found $n"
+[ "$n" -ge 16 ] || fail "expected at least 16 fixtures in $FIX, found $n"
 expect_eq "$(sql "$WORK/f.db" "SELECT count(DISTINCT model) FROM model_results")" "$n" "each fixture stored under its folder's name"
 finish
