@@ -81,7 +81,7 @@ cc_status cc_graph_copy(const cc_graph *src, cc_graph *dst, cc_err *err)
         if (!st) memcpy(dst->values[i].data, src->values[i].data, cc_tensor_bytes(&src->values[i]));
         else dst->values[i].data = NULL;
     }
-    if (!st) memcpy(dst->nodes, src->nodes, sizeof *dst->nodes * (size_t)src->n_nodes);
+    if (!st && src->n_nodes) memcpy(dst->nodes, src->nodes, sizeof *dst->nodes * (size_t)src->n_nodes);
     for (int s = 0; s < src->n_subgraphs && !st; s++)
         if (!(st = cc_graph_copy(&src->subgraphs[s], &dst->subgraphs[s], err))) dst->n_subgraphs++;
     if (st) cc_graph_free_contents(dst);

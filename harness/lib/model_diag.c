@@ -53,11 +53,19 @@ int64_t cc_model_outputs_numel(const cc_graph *g)
 }
 
 /* Runs node k of g alone on t with inputs taken from vals (constants from g); writes
- * its outputs to out[j] (allocated here). */
+ * its outputs to out[j] (allocated here). CC_ERR_UNSUPPORTED for a node whose shapes
+ * follow the data. */
 static cc_status run_node(const cc_graph *g, int k, const cc_tensor *vals, const cc_target_iface *t, void *ctx,
                           cc_tensor *out, double *seconds, cc_err *err)
 {
     const cc_node *nd = &g->nodes[k];
+    /* a node whose shapes follow the data is not run alone: its inputs' values have their
+       actual shapes, the graph's descriptions the bounds */
+    if (cc_node_dynamic_shape(g, nd)) return cc_err_set(err, CC_ERR_UNSUPPORTED, "shapes follow the data");
+    for (int i = 0; i < nd->n_in; i++)
+        if (nd->in[i] >= 0 && !g->values[nd->in[i]].data &&
+            !cc_shape_equal(&vals[nd->in[i]].shape, &g->values[nd->in[i]].shape))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "input %d's shape follows the data", i);
     cc_graph one = *g;
     one.n_nodes = 1;
     one.nodes = (cc_node *)nd;
