@@ -1012,9 +1012,7 @@ cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *
         const cc_tensor *v = &g->values[g->inputs[i]];
         /* its declared shape, or one within it of the same rank (a sub-graph typed by the
            bound of a value whose shape follows the data): what reads it is inferred again */
-        int within = src->dtype == v->dtype && src->shape.rank == v->shape.rank;
-        for (int d = 0; within && d < v->shape.rank; d++) within = src->shape.dims[d] <= v->shape.dims[d];
-        if (!within) {
+        if (src->dtype != v->dtype || !cc_shape_within(&src->shape, &v->shape)) {
             char a[128], b[128];
             st = cc_err_set(err, CC_ERR_ARG, "graph input %d is %s %s, expected %s %s", i, cc_dtype_name(src->dtype),
                             cc_shape_format(&src->shape, a, sizeof a), cc_dtype_name(v->dtype),

@@ -158,8 +158,9 @@ cc_status cc_op_infer_bound(const cc_node *node, const cc_tensor *const *in, con
     if (!vals) return cc_err_set(err, CC_ERR_NOMEM, "%s: out of memory", node->op->name);
     const cc_tensor *subst[CC_MAX_IO];
     for (int i = 0; i < node->n_in && i < CC_MAX_IO; i++) subst[i] = in[i];
-    for (int i = 0; i < n; i++) cc_store(vals, in[k]->dtype, (size_t)i, (double)h[i]);
     if (in[k]->dtype == CC_I64) memcpy(vals, h, sizeof(int64_t) * (size_t)n);
+    else
+        for (int i = 0; i < n; i++) cc_store(vals, in[k]->dtype, (size_t)i, (double)h[i]);
     sub.data = vals;
     subst[k] = &sub;
     cc_status st = node->op->infer(node, subst, n_out, out, err);

@@ -68,9 +68,7 @@ static const cc_tensor *sub_out(const cc_graph *g, int j)
 static cc_status same_type(const cc_node *nd, const char *what, const cc_tensor *have, const cc_tensor *want,
                            const char *role, int i, cc_err *err)
 {
-    int within = have->dtype == want->dtype && have->shape.rank == want->shape.rank;
-    for (int d = 0; within && d < have->shape.rank; d++) within = want->shape.dims[d] <= have->shape.dims[d];
-    if (within) return CC_OK;
+    if (have->dtype == want->dtype && cc_shape_within(&want->shape, &have->shape)) return CC_OK;
     char a[96], b[96];
     return cc_err_set(err, CC_ERR_ARG, "%s: %s's %s %d is %s %s, the node passes %s %s", nd->op->name, what, role, i,
                       cc_dtype_name(have->dtype), cc_shape_format(&have->shape, a, sizeof a), cc_dtype_name(want->dtype),

@@ -699,8 +699,7 @@ cc_status cc_graph_exec_bind(cc_graph_exec *x, const cc_tensor *in, cc_err *err)
         int v = g->inputs[i];
         const cc_tensor *d = &g->values[v];
         if (x->dyn_inputs) { /* the actual shape, within the declared one */
-            if (in[i].dtype != d->dtype || in[i].shape.rank != d->shape.rank ||
-                cc_tensor_numel(&in[i]) > cc_tensor_numel(d)) {
+            if (in[i].dtype != d->dtype || !cc_shape_within(&in[i].shape, &d->shape)) {
                 char a[96], b[96];
                 return cc_err_set(err, CC_ERR_ARG, "graph input %d is %s %s, beyond its bound %s %s", i,
                                   cc_dtype_name(in[i].dtype), cc_shape_format(&in[i].shape, a, sizeof a),

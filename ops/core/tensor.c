@@ -36,6 +36,14 @@ int cc_shape_equal(const cc_shape *a, const cc_shape *b)
     return 1;
 }
 
+int cc_shape_within(const cc_shape *s, const cc_shape *bound)
+{
+    if (s->rank != bound->rank) return 0;
+    for (int d = 0; d < s->rank; d++)
+        if (s->dims[d] > bound->dims[d]) return 0;
+    return 1;
+}
+
 cc_status cc_shape_parse(const char *text, cc_shape *out, cc_err *err)
 {
     memset(out, 0, sizeof *out);

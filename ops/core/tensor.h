@@ -25,6 +25,9 @@ int64_t cc_shape_numel(const cc_shape *s);
 /* Element count with validation: every dim >= 0 and the product <= CC_MAX_NUMEL. */
 cc_status cc_shape_numel_checked(const cc_shape *s, int64_t *out, cc_err *err);
 int cc_shape_equal(const cc_shape *a, const cc_shape *b);
+/* 1 when s has bound's rank and no dim past bound's (the actual shape of a value whose
+ * shape follows the data, against the bound it was typed by). */
+int cc_shape_within(const cc_shape *s, const cc_shape *bound);
 /* Writes "1x64x56x56" ("scalar" for rank 0) into buf; returns buf. */
 char *cc_shape_format(const cc_shape *s, char *buf, size_t n);
 /* Parses cc_shape_format's text ("1x64x56x56", "scalar"): non-negative decimal dims, at

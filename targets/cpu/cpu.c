@@ -139,13 +139,16 @@ static cc_status deferred_run(void *ctx, const cc_kernel *k, const cc_node *node
     cc_status st = node->op->infer(node, in, n_out, od, err);
     if (st) return st;
     for (int j = 0; j < n_out; j++) {
-        if (od[j].shape.rank != out[j].shape.rank || cc_shape_numel(&od[j].shape) > cc_shape_numel(&out[j].shape)) {
+        if (!cc_shape_within(&od[j].shape, &out[j].shape)) {
             char a[96], b[96];
             return cc_err_set(err, CC_ERR_ARG, "%s: output %d comes out %s, outside its bound %s", node->op->name, j,
                               cc_shape_format(&od[j].shape, a, sizeof a), cc_shape_format(&out[j].shape, b, sizeof b));
         }
         out[j].shape = od[j].shape;
     }
+    char why[256] = "";
+    if (k->supports && k->supports(ctx, node, in, out, why, sizeof why) != CC_SUPPORT_YES) /* its own checks */
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "%s", why[0] ? why : "cpu declines it for these values");
     void *ks = NULL;
     if (k->prepare && (st = k->prepare(ctx, node, in, n_out, out, &ks, err))) return st;
     st = k->run(ctx, node, in, n_out, out, ks, err);

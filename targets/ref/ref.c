@@ -15,6 +15,7 @@ typedef struct ref_plan {
     cc_tensor *vals;       /* one per graph value; data: constant, bound buffer or owned */
     unsigned char *owned;  /* 1 where vals[i].data was allocated here */
     cc_golden *gold;       /* per node, CC_MAX_IO outputs each */
+    unsigned char *dynamic; /* per node: its output's shape follows the data (cc_node_dynamic_shape) */
     cc_shape out_shape[CC_MAX_IO]; /* each graph output's shape after the last run */
 } ref_plan;
 
@@ -56,6 +57,7 @@ static void ref_release(void *ctx, void *p)
     free(plan->vals);
     free(plan->owned);
     free(plan->gold);
+    free(plan->dynamic);
     free(plan);
 }
 
@@ -68,7 +70,8 @@ static cc_status ref_prepare(void *ctx, const cc_graph *g, void **out, cc_err *e
     plan->vals = calloc((size_t)g->n_values, sizeof *plan->vals);
     plan->owned = calloc((size_t)g->n_values, 1);
     plan->gold = calloc((size_t)g->n_nodes * CC_MAX_IO, sizeof *plan->gold);
-    if (!plan->vals || !plan->owned || !plan->gold) {
+    plan->dynamic = calloc((size_t)g->n_nodes + 1, 1);
+    if (!plan->vals || !plan->owned || !plan->gold || !plan->dynamic) {
         st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -88,6 +91,7 @@ static cc_status ref_prepare(void *ctx, const cc_graph *g, void **out, cc_err *e
     for (int k = 0; k < g->n_nodes; k++) {
         const cc_node *nd = &g->nodes[k];
         if ((st = cc_backend_dynamic_outputs_check(g, nd, "ref", err))) goto fail;
+        plan->dynamic[k] = (unsigned char)cc_node_dynamic_shape(g, nd);
         for (int j = 0; j < nd->n_out; j++) {
             cc_golden *go = &plan->gold[k * CC_MAX_IO + j];
             const cc_tensor *v = &g->values[nd->out[j]];
@@ -127,12 +131,12 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
             go[j].k = 1;
             go[j].shape = g->values[nd->out[j]].shape; /* the bound, for an op that writes the actual one */
         }
-        if (cc_node_dynamic_shape(g, nd)) { /* a shape input's actual values set the shape */
+        if (plan->dynamic[k]) { /* the actual values set the shape */
             cc_tensor od[CC_MAX_IO];
             cc_status st = nd->op->infer(nd, in, nd->n_out, od, err);
             if (st) return st;
             for (int j = 0; j < nd->n_out; j++) {
-                if (cc_shape_numel(&od[j].shape) > cc_shape_numel(&go[j].shape) || od[j].shape.rank != go[j].shape.rank)
+                if (!cc_shape_within(&od[j].shape, &go[j].shape))
                     return cc_err_set(err, CC_ERR_ARG, "ref: %s's output %d comes out larger than its bound", nd->name, j);
                 go[j].shape = od[j].shape;
             }

@@ -16,20 +16,29 @@
 #define ONE_CASE_GUARD 64
 #define ONE_CASE_GUARD_BYTE 0xA5
 
+/* Parses and instantiates case `id` (seed 1, the exact regime) into *inst: 0, or -1 after
+ * printing why (a failure counted). */
+static int one_case_inst(const char *id, cc_case_inst *inst)
+{
+    cc_case c;
+    cc_err e = { 0 };
+    if (cc_case_parse(id, &c, &e) || cc_case_instantiate(&c, 1, 1, inst, &e)) {
+        fprintf(stderr, "%s: %s\n", id, e.msg);
+        CHECK(0);
+        return -1;
+    }
+    return 0;
+}
+
 /* Runs case `id` on target t (context ctx) with node inputs 0..n_set-1 replaced by set[i] (NULL: the
  * generated data stays), and copies output `which` (its bytes, at most cap) into got and
  * its shape into *shape. Returns 0, or -1 after printing why (a failure counted). */
 static int one_case_run(const cc_target_iface *t, void *ctx, const char *id, int n_set, const void *const *set, int which,
                         void *got, size_t cap, cc_shape *shape)
 {
-    cc_case c;
     cc_case_inst inst;
     cc_err e = { 0 };
-    if (cc_case_parse(id, &c, &e) || cc_case_instantiate(&c, 1, 1, &inst, &e)) {
-        fprintf(stderr, "%s: %s\n", id, e.msg);
-        CHECK(0);
-        return -1;
-    }
+    if (one_case_inst(id, &inst)) return -1;
     for (int i = 0; i < n_set; i++)
         if (set[i]) memcpy(inst.inputs[i].data, set[i], cc_tensor_bytes(&inst.inputs[i]));
     const cc_graph *g = &inst.graph;

@@ -223,14 +223,9 @@ static void test_movers(void)
  * the dtype, and prepare() refuses the graph (the f32 kernel never runs on f64 data). */
 static void expect_declined(const char *id, const char *reason_want)
 {
-    cc_case c;
     cc_case_inst inst;
     cc_err e = { 0 };
-    if (cc_case_parse(id, &c, &e) || cc_case_instantiate(&c, 1, 1, &inst, &e)) {
-        fprintf(stderr, "%s: %s\n", id, e.msg);
-        CHECK(0);
-        return;
-    }
+    if (one_case_inst(id, &inst)) return;
     const cc_graph *g = &inst.graph;
     char reason[256] = "";
     CHECK(cc_target_supports(&cc_target_cpu, cpu_ctx, g, &g->nodes[0], reason, sizeof reason) == CC_SUPPORT_NO);

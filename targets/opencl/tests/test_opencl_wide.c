@@ -288,14 +288,9 @@ static void test_movers(void)
  * CC_ERR_UNSUPPORTED and the same words (no kernel ever runs on such data). */
 static void expect_declined(const char *id, cc_support want, const char *reason_want)
 {
-    cc_case c;
     cc_case_inst inst;
     cc_err e = { 0 };
-    if (cc_case_parse(id, &c, &e) || cc_case_instantiate(&c, 1, 1, &inst, &e)) {
-        fprintf(stderr, "%s: %s\n", id, e.msg);
-        CHECK(0);
-        return;
-    }
+    if (one_case_inst(id, &inst)) return;
     const cc_graph *g = &inst.graph;
     char reason[256] = "";
     cc_support got = cc_target_supports(&cc_target_opencl, ocl, g, &g->nodes[0], reason, sizeof reason);
