@@ -6,6 +6,7 @@
  * per branch taken or iteration, the loop-carried values kept in host memory. */
 #include "graph_exec.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,49 @@ too_many:
     return cc_err_set(err, CC_ERR_UNSUPPORTED, "a graph segment needs more than %d inputs or outputs", CC_MAX_IO);
 }
 
+/* The end e <= b of the longest run of nodes [a, e) one segment can hold: at most CC_MAX_IO
+ * inputs (values read from before a, constants aside) and outputs (values made in it and
+ * read at or after e, or graph outputs: last_use[v] >= e); at least a + 1. mark: n_values
+ * zero bytes, left zero. */
+static int segment_fit_end(const cc_graph *g, const int *last_use, unsigned char *mark, int a, int b)
+{
+    int best = a + 1, n_in = 0, k;
+    for (k = a; k < b; k++) {
+        const cc_node *nd = &g->nodes[k];
+        for (int i = 0; i < nd->n_in; i++) {
+            int v = nd->in[i];
+            if (v < 0 || g->values[v].data || mark[v]) continue;
+            mark[v] = 1;
+            n_in++;
+        }
+        for (int j = 0; j < nd->n_out; j++) mark[nd->out[j]] = 1;
+        if (n_in > CC_MAX_IO) break;
+        int n_out = 0;
+        for (int m = a; m <= k; m++)
+            for (int j = 0; j < g->nodes[m].n_out; j++) n_out += last_use[g->nodes[m].out[j]] > k;
+        if (n_out <= CC_MAX_IO) best = k + 1;
+    }
+    for (int m = a; m <= k && m < b; m++) {
+        for (int i = 0; i < g->nodes[m].n_in; i++)
+            if (g->nodes[m].in[i] >= 0) mark[g->nodes[m].in[i]] = 0;
+        for (int j = 0; j < g->nodes[m].n_out; j++) mark[g->nodes[m].out[j]] = 0;
+    }
+    return best;
+}
+
+/* last_use[v]: the last node reading value v (-1: none), INT_MAX for a graph output. */
+static int *last_uses(const cc_graph *g)
+{
+    int *last = malloc(sizeof(int) * ((size_t)g->n_values + 1));
+    if (!last) return NULL;
+    for (int v = 0; v < g->n_values; v++) last[v] = -1;
+    for (int k = 0; k < g->n_nodes; k++)
+        for (int i = 0; i < g->nodes[k].n_in; i++)
+            if (g->nodes[k].in[i] >= 0) last[g->nodes[k].in[i]] = k;
+    for (int o = 0; o < g->n_outputs; o++) last[g->outputs[o]] = INT_MAX;
+    return last;
+}
+
 /* The segment of control-flow node k: an executor per sub-graph on t (and fb), host
  * buffers for its outputs; the sub-graphs' nodes and fallbacks count in info. */
 static cc_status control_segment(cc_graph_exec *x, int k, const cc_target_iface *t, void *ctx,
@@ -416,6 +460,27 @@ static cc_status exec_create(const cc_graph *g, const cc_target_iface *t, void *
         s->ctx = on_target[a] ? ctx : fb_ctx;
         s->first = a;
         st = build_segment(g, a, b, s, err);
+        if (st == CC_ERR_UNSUPPORTED && b - a > 1) {
+            /* more inputs or outputs than one segment holds: the longest run that fits, the
+               rest in the next segments */
+            segment_free(s);
+            memset(s, 0, sizeof *s);
+            int *last = last_uses(g);
+            unsigned char *mark = calloc((size_t)g->n_values + 1, 1);
+            if (!last || !mark) {
+                free(last);
+                free(mark);
+                st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                goto fail;
+            }
+            b = segment_fit_end(g, last, mark, a, b);
+            free(last);
+            free(mark);
+            s->t = on_target[a] ? t : fb;
+            s->ctx = on_target[a] ? ctx : fb_ctx;
+            s->first = a;
+            st = build_segment(g, a, b, s, err);
+        }
         if (st) goto fail;
         for (int i = 0; i < s->g.n_inputs; i++) s->lazy |= x->dyn[s->global[s->g.inputs[i]]];
         if (s->lazy) { /* prepared at run time; host room for the outputs' bounds meanwhile */

@@ -5,7 +5,8 @@
  * its fallback runs it there; a NonZero whose output feeds another node is refused by the
  * planners with the reason, while the golden evaluation infers what follows again from the
  * actual shape; TopK whose K is a graph input (its outputs' extent follows K) on the golden
- * model, ref and cpu, declined by opencl, and on opencl with cpu as its fallback. */
+ * model, ref and cpu, declined by opencl, and on opencl with cpu as its fallback; runs of
+ * nodes with more inputs or outputs than one segment holds, split. */
 #include <stdio.h>
 #include <string.h>
 
@@ -540,6 +541,84 @@ static void range_split(void)
     cc_model_free(m);
 }
 
+/* Segments wider than CC_MAX_IO: forty Gathers pick x's elements one by one, a NonZero of x
+ * ends the segment (what follows waits for its actual shape), and two Sums of twenty read
+ * all forty picks: the run before the NonZero has 41 outputs and the run after it 40 inputs,
+ * more than one segment holds, so the executor splits them (it refused the model). The sum
+ * of x and its non-zero positions, on ref, cpu, and opencl with cpu for the NonZero. */
+static void wide_segments(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    CHECK_OK(cc_mb_create("wide", &b, &e));
+    int x, pick[40], nz, s1, s2, total;
+    cc_shape xs = cc_shape_make(1, (int64_t[]){ 40 }), scalar = { 0 };
+    CHECK_OK(cc_mb_input(b, "x", CC_F32, &xs, &x, &e));
+    for (int i = 0; i < 40; i++) {
+        cc_tensor idx = { 0 };
+        int iv;
+        char name[32];
+        CHECK_OK(cc_tensor_alloc(&idx, CC_I64, &scalar, &e));
+        ((int64_t *)idx.data)[0] = i;
+        snprintf(name, sizeof name, "i%d", i);
+        CHECK_OK(cc_mb_const(b, name, &idx, &iv, &e));
+        snprintf(name, sizeof name, "pick%d", i);
+        CHECK_OK(cc_mb_node(b, "Gather", name, NULL, 2, (int[]){ x, iv }, 1, &pick[i], NULL, &e));
+    }
+    CHECK_OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Sum", "s1", NULL, 20, pick, 1, &s1, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Sum", "s2", NULL, 20, pick + 20, 1, &s2, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Add", "total", NULL, 2, (int[]){ s1, s2 }, 1, &total, NULL, &e));
+    CHECK_OK(cc_mb_output(b, total, &e));
+    CHECK_OK(cc_mb_output(b, nz, &e));
+    cc_model *m = NULL;
+    CHECK_OK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e));
+    if (!m) return;
+    /* x_i = i, every fifth zero: 32 non-zeros, sum 780 - (0+5+...+35) = 780 - 140 = 640 */
+    cc_tensor in = { 0 };
+    CHECK_OK(cc_tensor_alloc(&in, CC_F32, &xs, &e));
+    for (int i = 0; i < 40; i++) ((float *)in.data)[i] = i % 5 == 0 ? 0.0f : (float)i;
+    const char *names[3] = { "ref", "cpu", "opencl" };
+    for (int k = 0; k < 3; k++) {
+        const cc_target_iface *t = cc_target_find(names[k]), *fb = k == 2 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        if (!t || t->open("", &ctx, &d, &e)) {
+            printf("%s: not available here\n", names[k]);
+            continue;
+        }
+        if (fb) CHECK_OK(fb->open("", &fb_ctx, &d, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status st = cc_graph_exec_create(&m->graph, t, ctx, fb, fb_ctx, &gx, &info, &e);
+        if (st) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+        CHECK(st == CC_OK);
+        if (!st) {
+            CHECK(info.n_segments >= 4);
+            cc_tensor out[2];
+            memset(out, 0, sizeof out);
+            for (int j = 0; j < 2; j++)
+                CHECK_OK(cc_tensor_alloc(&out[j], m->graph.values[m->graph.outputs[j]].dtype,
+                                         &m->graph.values[m->graph.outputs[j]].shape, &e));
+            st = cc_graph_exec_run(gx, &in, out, &e);
+            if (st) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(st == CC_OK);
+            if (!st) {
+                CHECK(((float *)out[0].data)[0] == 640.0f);
+                CHECK(out[1].shape.rank == 2 && out[1].shape.dims[0] == 1 && out[1].shape.dims[1] == 32);
+                for (int i = 0, n = 0; i < 40 && out[1].shape.dims[1] == 32; i++)
+                    if (i % 5) CHECK(((int64_t *)out[1].data)[n++] == i);
+            }
+            for (int j = 0; j < 2; j++) cc_tensor_free(&out[j]);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        t->close(ctx);
+    }
+    cc_tensor_free(&in);
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -556,5 +635,6 @@ int main(void)
     slice_runtime_bounds();
     shape_from_data();
     range_split();
+    wide_segments();
     return CC_TEST_RESULT();
 }
