@@ -41,6 +41,7 @@
 #ifndef CC_DETECT_H
 #define CC_DETECT_H
 
+#include "../ops/op.h"
 #include "metrics.h"
 
 #define CC_DETECT_SCORE 0.25f       /* deployment score threshold: golden boxes, precision, recall */
@@ -104,5 +105,81 @@ void cc_detect_output_layout(const int64_t *dims, int *n_boxes, int *n_classes);
 
 /* 1 when m's mAP is within b->map50; else 0 and a one-line reason with the figures. */
 int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char *reason, size_t n);
+
+/* ---- post-NMS detections (CC_TASK_DETECTIONS) ------------------------------------------
+ * A model whose outputs are its detections after NMS, as torchvision's detectors export
+ * them: boxes [k, 4] (corners x1, y1, x2, y2, as ONNX's NonMaxSuppression takes them by
+ * default), scores [k] and, optionally, labels [k] (integers), k following the data. Two
+ * correct targets may list different detections for one input: equal or nearly equal scores
+ * are ordered differently (TopK and NMS visit boxes by score), a near-tie decides which of
+ * two overlapping boxes NMS keeps, which class of a box wins, which box takes the k-th place
+ * or passes the score threshold. Element by element such lists are not comparable, so they
+ * are compared as sets of detections (cc_detect_agree_add), per input:
+ *  - matching: the golden detections, by score (ties: lower position first), each take the
+ *    not yet matched candidate detection of the same label with the highest IoU, when that
+ *    IoU is >= CC_DETECT_AGREE_IOU (boxes read as any diagonal pair of corners, as
+ *    NonMaxSuppression reads them; two identical boxes have IoU 1, degenerate ones too);
+ *  - matched pairs are compared element-wise: the SQNR of the boxes' coordinates and the
+ *    SQNR of the scores, each over every pair of every input; the agreement's SQNR is the
+ *    lower of the two (cc_detect_agree_sqnr), judged as any model's conformance SQNR;
+ *  - an unmatched detection d (of either list) is a near-tie, tolerated, when
+ *      tail: d's score is at most the band above the lowest score of both lists (the cut
+ *            at k boxes or at the score threshold passed between near-equal scores: a
+ *            detection scored clearly above what the other list kept would be in it), or
+ *      swap: an unmatched detection of the other list overlaps d (IoU > 0) with a score
+ *            within the band (NMS kept the other of two near-equal overlapping boxes, or a
+ *            near-tie between two classes' scores gave the box another label);
+ *    "a within the band of b": |a - b| <= band * max(|a|, |b|), band the relative noise
+ *    the comparison allows (model runs: 10^(-need/20) for the conformance SQNR need);
+ *    whether an unmatched detection is a near-tie is decided against the matches alone;
+ *  - any other unmatched detection is a disagreement; the first is described in `first`.
+ * The accuracy against FP32 is cc_detect_eval_add (mAP@0.5, precision and recall over every
+ * detection) of the lists without their near-ties (cc_detect_determinate): a precision whose
+ * rounding moves the cut between two near-equal scores has not lost a detection. */
+#define CC_DETECT_AGREE_IOU 0.5
+#define CC_DETECT_MAX_LABEL 65535
+
+/* Whether g's outputs are post-NMS detections: two or three outputs, one float [k, 4]
+ * (boxes), one float [k] (scores) and with three an integer [k] (labels), k the same bound
+ * and following the data (cc_graph_dynamic_values). Then det_out[0..2] = the positions of
+ * boxes, scores and labels among g's outputs (labels -1 when absent) and 1; else 0. */
+int cc_detect_outputs_find(const cc_graph *g, int det_out[3]);
+
+/* The detections in one input's outputs y (n values: every output of g one after another,
+ * as floats, det_out as found by cc_detect_outputs_find): *out (malloc'd, free it; NULL when
+ * there are none) and their count *k; each detection's box is its position, its corners
+ * ordered (x1 <= x2, y1 <= y2: the file's may be any diagonal pair). n not a
+ * multiple of a detection's values (5, or 6 with labels), or a label that is not an integer
+ * in [0, CC_DETECT_MAX_LABEL]: CC_ERR_ARG naming it. */
+cc_status cc_detect_unpack(const cc_graph *g, const int det_out[3], const float *y, int64_t n, cc_detection **out,
+                           int *k, cc_err *err);
+
+typedef struct cc_detect_agree {
+    int n_images, n_gold, n_cand, n_matched;
+    int n_tolerated;          /* unmatched near-ties (both lists) */
+    int n_disagree;           /* unmatched beyond them (both lists) */
+    double box_sig, box_noise, score_sig, score_noise;
+    double max_box_diff, max_score_diff;  /* over matched pairs */
+    char first[200];          /* the first disagreement, one line; "" when none */
+    char ref_name[24];        /* what the reference list is called in it ("golden", ...) */
+} cc_detect_agree;
+
+/* An empty agreement; ref_name names the reference list in `first`. */
+void cc_detect_agree_init(cc_detect_agree *a, const char *ref_name);
+/* Adds one input: the golden list (the reference) and the candidate's, by the rules above.
+ * band < 0 or NaN: CC_ERR_ARG, nothing added. */
+cc_status cc_detect_agree_add(cc_detect_agree *a, const cc_detection *gold, int n_gold, const cc_detection *cand,
+                              int n_cand, double band, cc_err *err);
+/* The detections of gold and cand that are not near-ties (matched, or disagreements), in
+ * their order, into gold_out (room for n_gold) and cand_out (n_cand), their counts into
+ * *n_gold_out and *n_cand_out. Errors as cc_detect_agree_add. */
+cc_status cc_detect_determinate(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand,
+                                double band, cc_detection *gold_out, int *n_gold_out, cc_detection *cand_out,
+                                int *n_cand_out, cc_err *err);
+/* The lower of the boxes' and the scores' SQNR over the matched pairs, in dB: +inf without
+ * noise (no pairs at all included), -inf for noise on a zero signal. */
+double cc_detect_agree_sqnr(const cc_detect_agree *a);
+/* The band for a conformance need in dB (10^(-need/20)). */
+double cc_detect_band(double need_db);
 
 #endif

@@ -9,7 +9,13 @@
  * CC_CONF_MARGIN_DB below that noise (capped at CC_CONF_CAP_DB, which also sets the bar
  * for FP32). The budget (models/metrics.h, detect.h) then bounds the accuracy cost of the
  * precision against FP32: top-1/top-5 agreement for a classifier, precision, recall and
- * mAP@0.5 for a detector. */
+ * mAP@0.5 for a detector.
+ *
+ * A model whose outputs are post-NMS detections (CC_TASK_DETECTIONS) is compared as sets of
+ * detections (models/detect.h): its conformance SQNR is that of the matched pairs (the lower
+ * of boxes and scores), and it conforms when that SQNR meets the same need and no detection
+ * of either list is left unmatched beyond the near-ties (agree->n_disagree == 0); its
+ * budget is the detector's (mAP@0.5 against FP32's detections). */
 #ifndef CC_JUDGE_H
 #define CC_JUDGE_H
 
@@ -33,6 +39,7 @@ typedef struct cc_model_measured {
     cc_model_task task;            /* what the accuracy budget looks at */
     const cc_class_metrics *acc;   /* the target against FP32 (classification) */
     const cc_detect_metrics *det;  /* the detector's figures against FP32; NULL: not computed */
+    const cc_detect_agree *agree;  /* DETECTIONS: the sets against the golden model of the precision */
     const char *pass_note;         /* the reason of a pass (the quantization report line) */
 } cc_model_measured;
 

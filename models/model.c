@@ -11,6 +11,7 @@
 #include "../ops/control.h"
 #include "../ops/policy.h"
 #include "control_eval.h"
+#include "detect.h"
 
 struct cc_model_builder {
     char name[64];
@@ -586,6 +587,9 @@ cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, c
     b->names = NULL;
     b->nodes = NULL;
     b->n_values = 0;
+    m->det_out[0] = m->det_out[1] = m->det_out[2] = -1;
+    if (m->task == CC_TASK_DETECTIONS && !cc_detect_outputs_find(&m->graph, m->det_out))
+        m->task = CC_TASK_GENERIC;
     *out = m;
 done:
     cc_mb_destroy(b);

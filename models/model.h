@@ -14,14 +14,18 @@
 typedef enum cc_model_task {
     CC_TASK_GENERIC = 0,   /* outputs compared element-wise only */
     CC_TASK_CLASSIFY,      /* output 0 is [N, classes] logits */
-    CC_TASK_DETECT         /* output 0 is [N, boxes, 5 + classes]: cx, cy, w, h (input pixels),
+    CC_TASK_DETECT,        /* output 0 is [N, boxes, 5 + classes]: cx, cy, w, h (input pixels),
                               objectness, class scores (after sigmoid), ready for NMS */
+    CC_TASK_DETECTIONS     /* the outputs are detections after NMS (models/detect.h: boxes
+                              [k, 4] corners, scores [k], labels [k]), compared as sets */
 } cc_model_task;
 
 typedef struct cc_model {
     char name[64];
     cc_model_task task;
     int n_classes;                      /* CLASSIFY / DETECT */
+    int det_out[3];                     /* DETECTIONS: the positions of boxes, scores and
+                                           labels (-1: none) among the graph's outputs */
     cc_graph graph;                     /* owns values (constant data included) and nodes */
     char (*value_names)[CC_VALUE_NAME_MAX]; /* one per graph value */
     int n_folded;                       /* nodes folded into constants at build (cc_mb_fold_node) */
@@ -92,7 +96,9 @@ cc_status cc_mb_output(cc_model_builder *b, int v, cc_err *err);
 cc_status cc_mb_narrow(cc_model_builder *b, int v, const cc_shape *s, cc_err *err);
 /* Shape of value v (valid until finish). */
 const cc_tensor *cc_mb_value(const cc_model_builder *b, int v);
-/* Finishes the model; the builder is consumed (freed) whatever the result. */
+/* Finishes the model; the builder is consumed (freed) whatever the result. With
+ * CC_TASK_DETECTIONS the outputs are found by their signature (cc_detect_outputs_find);
+ * a graph without it is CC_TASK_GENERIC. */
 cc_status cc_mb_finish(cc_model_builder *b, cc_model_task task, int n_classes, cc_model **out,
                        cc_err *err);
 

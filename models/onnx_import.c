@@ -1316,7 +1316,8 @@ cc_status cc_onnx_load(const char *path, const cc_onnx_options *opt, cc_model **
     for (size_t i = 0; i < g->n_output; i++)
         if ((st = add_graph_output(&im, g->output[i], err))) goto fail;
     cc_model *model = NULL;
-    st = cc_mb_finish(im.b, CC_TASK_GENERIC, 0, &model, err);
+    /* outputs that are post-NMS detections are compared as sets (models/detect.h) */
+    st = cc_mb_finish(im.b, CC_TASK_DETECTIONS, 0, &model, err);
     im.b = NULL;
     if (st) goto fail;
     *out = model;

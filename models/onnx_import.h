@@ -50,6 +50,7 @@ typedef struct cc_onnx_options {
 
 /* Imports the ONNX model at path. opt may be NULL (batch 0, nothing fixed). On success
  * *out is a new model (free with cc_model_free) named opt->name or after the file, task
+ * CC_TASK_DETECTIONS when its outputs are post-NMS detections (models/detect.h), else
  * CC_TASK_GENERIC; value names are the ONNX names. Errors, one line starting with path:
  * CC_ERR_IO (cannot read the file), CC_ERR_ARG (not a valid ONNX model, inconsistent
  * graph, shapes the ops reject, a symbolic dim without opt->batch),

@@ -190,7 +190,7 @@ static void one_model(const cc_rdata *d, cc_text *t, const cc_model_result *r, i
     cc_text_put(t, "\n");
     /* the detail table */
     cc_text_put(t, "| target | precision | verdict | latency p50 / p90 / p99 | images/s (batch) | GFLOP/s | ");
-    cc_text_put(t, detect ? "precision / recall at score 0.25 / mAP@0.5 vs FP32 |" : "top-1 / top-5 agreement vs FP32 |");
+    cc_text_put(t, detect ? "precision / recall / mAP@0.5 vs FP32 |" : "top-1 / top-5 agreement vs FP32 |");
     cc_text_put(t, " cosine | SQNR dB | conformance cosine | fallback ops |\n");
     cc_text_put(t, "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
     /* by target, then precision in the order f32, f16, bf16, int8, others */

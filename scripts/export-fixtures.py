@@ -14,6 +14,7 @@ Run at development time with Debian's python3-torch, python3-torchvision and pyt
     /usr/bin/python3 scripts/export-fixtures.py [--out models/fixtures] [--only NAME,...]
 """
 import argparse
+import collections
 import os
 import shutil
 
@@ -24,6 +25,8 @@ import torch.nn as nn
 import torchvision
 from torchvision.models import convnext, densenet, efficientnet, mobilenetv2, mobilenetv3, resnet
 from torchvision.models import shufflenetv2, swin_transformer, vision_transformer
+from torchvision.models.detection import ssd
+from torchvision.models.detection.anchor_utils import DefaultBoxGenerator
 from torchvision.models.segmentation import fcn, lraspp
 from torchvision.ops import FeaturePyramidNetwork
 
@@ -187,6 +190,39 @@ class SelectSmall(nn.Module):
         return boxes[keep] + offset, scores
 
 
+class SsdSmall(nn.Module):
+    """torchvision's SSD detector, whole: its transform (normalisation, resize), a two-level
+    backbone, SSD's box and class heads over default boxes, and its post-processing (softmax,
+    score threshold, top-k per class, batched NMS, the best detections_per_img): outputs
+    boxes [k, 4], scores [k], labels [k] after NMS, k following the data. The class head's
+    weights are doubled so that random logits spread the scores (0.2 to 0.7, not all near
+    1/4), short of saturating them near 1, where FP16 and BF16 would tie them."""
+
+    class Backbone(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.BatchNorm2d(8), nn.ReLU(), nn.Conv2d(8, 16, 3, 2, 1),
+                                   nn.ReLU())
+            self.b = nn.Sequential(nn.Conv2d(16, 16, 3, 2, 1), nn.ReLU())
+
+        def forward(self, x):
+            f1 = self.a(x)
+            return collections.OrderedDict([("0", f1), ("1", self.b(f1))])
+
+    def __init__(self):
+        super().__init__()
+        self.ssd = ssd.SSD(SsdSmall.Backbone(), DefaultBoxGenerator([[2], [2]]), (64, 64), 4, score_thresh=0.2,
+                           detections_per_img=20, topk_candidates=50)
+        with torch.no_grad():
+            for m in self.ssd.head.classification_head.modules():
+                if isinstance(m, nn.Conv2d):
+                    m.weight.mul_(2)
+
+    def forward(self, image):
+        d = self.ssd([image])[0]
+        return d["boxes"], d["scores"], d["labels"]
+
+
 def image(gen, size=32, batch=1):
     return (torch.randn(batch, 3, size, size, generator=gen),)
 
@@ -229,6 +265,10 @@ def architectures(gen):
     yield "gru_small", RecurrentSmall("gru"), (torch.randn(2, 5, 6, generator=gen),), ["x"], ["y"], None
     yield "select_small", SelectSmall(), (torch.randn(1, 4, 6, 6, generator=gen),), ["features"], \
         ["boxes", "scores"], None
+    # the recorded image repeats a 16x16 tile: positions with the same surroundings score exactly
+    # alike, so PyTorch's and ONNX's orders among equal scores decide which boxes are listed
+    yield "ssd_small", SsdSmall(), (torch.rand(3, 16, 16, generator=gen).repeat(1, 4, 4),), ["image"], \
+        ["boxes", "scores", "labels"], None
 
 
 def write(folder, name, model, inputs, in_names, out_names, dynamic, opset):

@@ -151,8 +151,88 @@ static int output_is_dynamic(const cc_graph *g, int v)
     return 0;
 }
 
-static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_graph_exec *x, cc_model_result *r)
+/* One recorded set of a model whose outputs are post-NMS detections: the recorded
+ * detections against the target's (ag) and the golden model's (gag). */
+static void recorded_detections(const cc_model *m, const cc_onnx_testdata *td, const cc_tensor *out,
+                                const cc_model_eval *ev, cc_detect_agree *ag, cc_detect_agree *gag, char *why,
+                                size_t why_n)
 {
+    const cc_graph *g = &m->graph;
+    const cc_tensor *rp[CC_MAX_IO], *tp[CC_MAX_IO], *gp[CC_MAX_IO];
+    int64_t nr = 0, nt = 0, ng = 0;
+    for (int j = 0; j < g->n_outputs; j++) {
+        rp[j] = &td->expected[j];
+        tp[j] = &out[j];
+        gp[j] = ev->vals[g->outputs[j]].data ? &ev->vals[g->outputs[j]] : &g->values[g->outputs[j]];
+        nr += cc_tensor_numel(rp[j]);
+        nt += cc_tensor_numel(tp[j]);
+        ng += cc_tensor_numel(gp[j]);
+    }
+    float *fr = cc_model_floats_concat(rp, g->n_outputs), *ft = cc_model_floats_concat(tp, g->n_outputs);
+    float *fg = cc_model_floats_concat(gp, g->n_outputs);
+    cc_detection *dr = NULL, *dt = NULL, *dg = NULL;
+    int kr = 0, kt = 0, kg = 0;
+    cc_err e = { 0 };
+    double band = cc_detect_band(CC_CONF_CAP_DB);
+    if (!fr || !ft || !fg) snprintf(why, why_n, "out of memory");
+    else if (cc_detect_unpack(g, m->det_out, fr, nr, &dr, &kr, &e))
+        snprintf(why, why_n, "the recorded outputs: %.200s", e.msg);
+    else if (cc_detect_unpack(g, m->det_out, fg, ng, &dg, &kg, &e))
+        snprintf(why, why_n, "golden model: %.200s", e.msg);
+    else if (cc_detect_unpack(g, m->det_out, ft, nt, &dt, &kt, &e)) {
+        /* the target's outputs are not detections: nothing of this set matches */
+        if (!ag->first[0]) snprintf(ag->first, sizeof ag->first, "input %d: the target's outputs: %.150s", ag->n_images, e.msg);
+        ag->n_images++;
+        ag->n_gold += kr;
+        ag->n_disagree += kr > 0 ? kr : 1;
+    } else if (cc_detect_agree_add(ag, dr, kr, dt, kt, band, &e) || cc_detect_agree_add(gag, dr, kr, dg, kg, band, &e))
+        snprintf(why, why_n, "%.250s", e.msg);
+    free(fr);
+    free(ft);
+    free(fg);
+    free(dr);
+    free(dt);
+    free(dg);
+}
+
+/* The recorded check's verdict for detections compared as sets: passed when the target's
+ * matched detections reach CC_CONF_CAP_DB and none is unmatched beyond the near-ties; else
+ * mistrusted when the golden model does not either, else failed. */
+static void recorded_sets_verdict(const cc_detect_agree *ag, const cc_detect_agree *gag, cc_model_result *r)
+{
+    r->rec_sqnr_db = cc_detect_agree_sqnr(ag);
+    r->rec_golden_sqnr_db = cc_detect_agree_sqnr(gag);
+    r->rec_max_abs = fmax(ag->max_box_diff, ag->max_score_diff);
+    int t_ok = r->rec_sqnr_db >= CC_CONF_CAP_DB && !ag->n_disagree;
+    int g_ok = r->rec_golden_sqnr_db >= CC_CONF_CAP_DB && !gag->n_disagree;
+    char what[CC_REASON_MAX];
+    if (ag->n_disagree)
+        snprintf(what, sizeof what, "%d of %d detections unmatched beyond near-ties (%.150s)", ag->n_disagree,
+                 ag->n_gold + ag->n_cand, ag->first);
+    else
+        snprintf(what, sizeof what, "the matched detections at %.1f dB (needs %.0f), largest difference %.3g",
+                 r->rec_sqnr_db, CC_CONF_CAP_DB, r->rec_max_abs);
+    if (t_ok) {
+        r->rec_verdict = CC_PASSED;
+        snprintf(r->rec_reason, sizeof r->rec_reason, "%d of %d recorded detections matched, %d near-ties unmatched",
+                 ag->n_matched, ag->n_gold, ag->n_tolerated);
+    } else if (!g_ok) {
+        r->rec_verdict = CC_MISTRUSTED;
+        snprintf(r->rec_reason, sizeof r->rec_reason, "%.150s; the golden model disagrees with them too (%d unmatched, %.1f dB)",
+                 what, gag->n_disagree, r->rec_golden_sqnr_db);
+    } else {
+        r->rec_verdict = CC_FAILED;
+        snprintf(r->rec_reason, sizeof r->rec_reason, "%.200s; the golden model matches them", what);
+    }
+}
+
+static void recorded_check(const cc_model_run_options *o, const cc_model *m, cc_graph_exec *x, cc_model_result *r)
+{
+    const cc_graph *g = &m->graph;
+    int sets = m->task == CC_TASK_DETECTIONS;
+    cc_detect_agree ag, gag;
+    cc_detect_agree_init(&ag, "recorded");
+    cc_detect_agree_init(&gag, "recorded");
     double sig = 0, noise_t = 0, noise_g = 0, max_abs = 0;
     char why[CC_REASON_MAX] = "";
     cc_onnx_options oo;
@@ -200,7 +280,7 @@ static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_
                          e.msg[0] ? ": " : "", e.msg);
         }
         if (!why[0] && cc_graph_exec_run(x, td.inputs, out, &e)) snprintf(why, sizeof why, "%.250s", e.msg);
-        for (int j = 0; j < g->n_outputs && !why[0]; j++)
+        for (int j = 0; j < g->n_outputs && !why[0] && !sets; j++)
             if (!cc_shape_equal(&td.expected[j].shape, &out[j].shape)) {
                 char a[64], b[64];
                 snprintf(why, sizeof why, "%s: output %d is %s, %s recorded", set, j,
@@ -208,7 +288,9 @@ static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_
             }
         if (!why[0] && cc_model_evaluate(g, td.inputs, 0, NULL, &ev, &e))
             snprintf(why, sizeof why, "golden model: %.230s", e.msg);
-        for (int j = 0; j < g->n_outputs && !why[0]; j++) {
+        if (!why[0] && sets) /* as sets of detections: counts and order may differ by near-ties */
+            recorded_detections(m, &td, out, &ev, &ag, &gag, why, sizeof why);
+        for (int j = 0; j < g->n_outputs && !why[0] && !sets; j++) {
             const cc_tensor *want = &td.expected[j], *gold = &ev.vals[g->outputs[j]];
             if (!gold->data) gold = &g->values[g->outputs[j]];
             for (int64_t i = 0; i < cc_tensor_numel(want); i++) {
@@ -232,6 +314,10 @@ static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_
         return;
     }
     if (r->rec_sets == 0) return;
+    if (sets) {
+        recorded_sets_verdict(&ag, &gag, r);
+        return;
+    }
     r->rec_sqnr_db = sqnr_db(sig, noise_t);
     r->rec_golden_sqnr_db = sqnr_db(sig, noise_g);
     r->rec_max_abs = max_abs;
@@ -248,6 +334,41 @@ static void recorded_check(const cc_model_run_options *o, const cc_graph *g, cc_
                  "%.1f dB against the recorded outputs (needs %.0f; the golden model reaches %.1f), largest difference %.3g",
                  r->rec_sqnr_db, CC_CONF_CAP_DB, r->rec_golden_sqnr_db, max_abs);
     }
+}
+
+/* One input of a model whose outputs are post-NMS detections (models/detect.h): the
+ * target's outputs y (n values) as a set against the golden model of its precision (ag,
+ * within band), against FP32's (ag32: its SQNR; acc: mAP of the detections that are not
+ * near-ties). A target output that is not a
+ * list of detections: *bad holds why (a failed result), CC_OK. */
+static cc_status detections_add(const cc_model_variant *v, const cc_model_variant *vf32, int i, const float *y,
+                                int64_t n, double band, cc_detect_agree *ag, cc_detect_agree *ag32,
+                                cc_detect_eval *acc, char *bad, size_t bad_n, cc_err *e)
+{
+    const cc_graph *g = &v->m->graph;
+    cc_detection *gd = NULL, *fd = NULL, *cd = NULL;
+    int ng = 0, nf = 0, nc = 0;
+    cc_status st = cc_detect_unpack(g, v->m->det_out, v->golden[i], v->golden_n[i], &gd, &ng, e);
+    if (!st) st = cc_detect_unpack(&vf32->m->graph, vf32->m->det_out, vf32->golden[i], vf32->golden_n[i], &fd, &nf, e);
+    if (!st) {
+        cc_err ce = { 0 };
+        if (cc_detect_unpack(g, v->m->det_out, y, n, &cd, &nc, &ce)) snprintf(bad, bad_n, "input %d: %.200s", i, ce.msg);
+        else if (!(st = cc_detect_agree_add(ag, gd, ng, cd, nc, band, e)) &&
+                 !(st = cc_detect_agree_add(ag32, fd, nf, cd, nc, band, e))) {
+            /* mAP without the near-ties at the cut */
+            cc_detection *fk = malloc(sizeof *fk * (size_t)(nf + 1)), *ck = malloc(sizeof *ck * (size_t)(nc + 1));
+            int nfk = 0, nck = 0;
+            if (!fk || !ck) st = cc_err_set(e, CC_ERR_NOMEM, "out of memory");
+            else if (!(st = cc_detect_determinate(fd, nf, cd, nc, band, fk, &nfk, ck, &nck, e)))
+                st = cc_detect_eval_add(acc, fk, nfk, ck, nck, e);
+            free(fk);
+            free(ck);
+        }
+    }
+    free(gd);
+    free(fd);
+    free(cd);
+    return st;
 }
 
 static void job(const cc_model_run_options *o, const cc_model *f32, const cc_model_variant *vf32, const cc_model_variant *v,
@@ -305,12 +426,22 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
     cc_class_metrics_init(&acc);
     cc_detect_eval *det = NULL;
     int detect = v->m->task == CC_TASK_DETECT, classify = v->m->task == CC_TASK_CLASSIFY;
+    int sets = v->m->task == CC_TASK_DETECTIONS;
     int n_classes = classify ? (int)o0->shape.dims[o0->shape.rank - 1] : v->m->n_classes;
     if (detect && (cc_detect_eval_create(v->m->n_classes, 0.5, &det, &e) ||
                    cc_detect_eval_set_operating_point(det, CC_DETECT_SCORE, &e))) {
         set_reason(r, CC_ERROR, e.msg);
         goto done;
     }
+    /* post-NMS detections: every detection counts (the model applied its own threshold) */
+    if (sets && cc_detect_eval_create(CC_DETECT_MAX_LABEL + 1, 0.5, &det, &e)) {
+        set_reason(r, CC_ERROR, e.msg);
+        goto done;
+    }
+    cc_detect_agree agree, agree32;
+    cc_detect_agree_init(&agree, "golden");
+    cc_detect_agree_init(&agree32, "FP32 golden");
+    double band = cc_detect_band(cc_model_conf_need(v->noise_db));
     double conf_cos_num = 0, conf_cos_min = 1;
     char shape_diff[CC_REASON_MAX] = "";
     for (int i = 0; i < o->n_images && !st; i++) {
@@ -329,6 +460,12 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
            the golden model's, else the result differs */
         int64_t y_n = 0;
         for (int j = 0; j < g->n_outputs; j++) y_n += cc_tensor_numel(&out[j]);
+        if (sets) { /* as sets: the counts may differ by near-ties */
+            st = detections_add(v, vf32, i, y, y_n, band, &agree, &agree32, det, shape_diff, sizeof shape_diff, &e);
+            free(y);
+            if (shape_diff[0]) break;
+            continue;
+        }
         if (y_n != v->golden_n[i]) {
             snprintf(shape_diff, sizeof shape_diff,
                      "input %d: the outputs hold %lld values, the golden model's %lld (a shape that follows the data "
@@ -372,19 +509,24 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         r->conf_top1 = conf.top1;
         r->top1 = acc.top1;
         r->top5 = acc.top5;
+    } else if (sets) {
+        r->conf_cosine = NAN;
+        r->conf_sqnr_db = cc_detect_agree_sqnr(&agree);
+        r->conf_top1 = NAN;
+        r->top1 = r->top5 = NAN;
     } else {
         r->conf_cosine = conf_cos_min;
         r->conf_sqnr_db = conf.sqnr_db;
         r->conf_top1 = NAN;
         r->top1 = r->top5 = NAN;
     }
-    r->cosine = acc.cosine;
-    r->sqnr_db = acc.sqnr_db;
+    r->cosine = sets ? NAN : acc.cosine;
+    r->sqnr_db = sets ? cc_detect_agree_sqnr(&agree32) : acc.sqnr_db;
     r->det_precision = r->det_recall = r->det_map50 = NAN;
     cc_budget budget = cc_budget_default(v->dt);
     if (o->budget) cc_budget_parse(o->budget, &budget, &e);
     cc_detect_metrics dm;
-    int have_dm = detect && !cc_detect_eval_result(det, &dm, &e);
+    int have_dm = (detect || sets) && !cc_detect_eval_result(det, &dm, &e);
     if (have_dm) {
         r->det_precision = dm.precision;
         r->det_recall = dm.recall;
@@ -397,6 +539,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
                                .task = v->m->task,
                                .acc = &acc,
                                .det = have_dm ? &dm : NULL,
+                               .agree = sets ? &agree : NULL,
                                .pass_note = v->note };
     int conforms = 1;
     char msg[CC_REASON_MAX];
@@ -411,7 +554,7 @@ static void job(const cc_model_run_options *o, const cc_model *f32, const cc_mod
         cc_model_divergence(v->m, &v->eval0, t, ctx, r);
         cc_model_propagated(v->m, &v->eval0, t, ctx, cpu, cpu_ctx, cc_model_conf_need(v->noise_db), r);
     }
-    if ((o->testdata || o->n_rec_expected) && v->dt == CC_F32) recorded_check(o, g, x, r);
+    if ((o->testdata || o->n_rec_expected) && v->dt == CC_F32) recorded_check(o, v->m, x, r);
     /* latency at batch 1 */
     {
         cc_tensor in[CC_MAX_IO];
@@ -602,6 +745,25 @@ static int isolated_job(const cc_model_run_options *o, const cc_model *f32, cons
     return 0;
 }
 
+/* The SQNR of a variant's golden detections against FP32's (matched as sets, images whose
+ * outputs are not detections left out). */
+static double detections_noise(const cc_model_variant *f32, const cc_model_variant *v, int n_images)
+{
+    cc_detect_agree ag;
+    cc_detect_agree_init(&ag, "FP32 golden");
+    for (int k = 0; k < n_images; k++) {
+        cc_detection *a = NULL, *b = NULL;
+        int na = 0, nb = 0;
+        cc_err e = { 0 };
+        if (!cc_detect_unpack(&f32->m->graph, f32->m->det_out, f32->golden[k], f32->golden_n[k], &a, &na, &e) &&
+            !cc_detect_unpack(&v->m->graph, v->m->det_out, v->golden[k], v->golden_n[k], &b, &nb, &e))
+            cc_detect_agree_add(&ag, a, na, b, nb, 0, &e);
+        free(a);
+        free(b);
+    }
+    return cc_detect_agree_sqnr(&ag);
+}
+
 cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, void *user, cc_model_summary *sum,
                        cc_err *err)
 {
@@ -697,6 +859,10 @@ cc_status cc_model_run(const cc_model_run_options *o, cc_model_progress_fn fn, v
     }
     for (int i = 0; i < nv; i++) {
         if (vars[i].unmade[0]) continue;
+        if (f32->task == CC_TASK_DETECTIONS) { /* the matched detections' SQNR */
+            vars[i].noise_db = i == 0 ? INFINITY : detections_noise(&vars[0], &vars[i], o->n_images);
+            continue;
+        }
         cc_class_metrics nm;
         cc_class_metrics_init(&nm);
         for (int k = 0; k < o->n_images; k++)

@@ -1,10 +1,14 @@
 /* test_detect.c — class-aware NMS, IoU, matching and precision/recall/AP on boxes worked
- * out by hand. */
+ * out by hand; post-NMS detections compared as sets (matching, near-ties, the judgement). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../harness/cctest.h"
 #include "../detect.h"
+#include "../judge.h"
+#include "../model.h"
 
 /* one prediction row of a 2-class output: cx, cy, w, h, obj, cls0, cls1 */
 static void row(float *p, float cx, float cy, float w, float h, float obj, float c0, float c1)
@@ -225,6 +229,249 @@ static void test_budget(void)
     CHECK(cc_budget_check_detect(&b, &m, why, sizeof why) == 0);
 }
 
+/* ---- post-NMS detections compared as sets ------------------------------------------- */
+
+static cc_detect_agree agree_of(const cc_detection *g, int ng, const cc_detection *c, int nc, double band)
+{
+    cc_detect_agree a;
+    cc_detect_agree_init(&a, "golden");
+    CHECK_OK(cc_detect_agree_add(&a, g, ng, c, nc, band, NULL));
+    return a;
+}
+
+static void test_agree_permuted(void)
+{
+    /* the same three detections in another order (equal scores: any order is right) */
+    cc_detection g[3] = { box(0, 0, 10, 10, 0.5f, 1), box(20, 20, 30, 30, 0.5f, 1), box(40, 0, 50, 10, 0.25f, 2) };
+    cc_detection c[3] = { g[1], g[0], g[2] };
+    cc_detect_agree a = agree_of(g, 3, c, 3, 1e-3);
+    CHECK(a.n_matched == 3 && a.n_tolerated == 0 && a.n_disagree == 0);
+    CHECK(isinf(cc_detect_agree_sqnr(&a)) && cc_detect_agree_sqnr(&a) > 0);
+    CHECK(a.first[0] == '\0');
+    /* element-wise those lists differ: the first box [0,0,10,10] against [20,20,30,30] */
+}
+
+static void test_agree_sqnr(void)
+{
+    /* one pair: boxes (0,0,10,10) and (0,0,10,11): signal 0+0+100+100 = 200, noise 1:
+       10 log10 200 = 23.0103 dB; scores 0.5 and 0.4: signal 0.25, noise 0.01: 13.9794 dB;
+       the agreement is the lower */
+    cc_detection g = box(0, 0, 10, 10, 0.5f, 0), c = box(0, 0, 10, 11, 0.4f, 0);
+    cc_detect_agree a = agree_of(&g, 1, &c, 1, 1.0);
+    CHECK(a.n_matched == 1);
+    CHECK_NEAR(cc_detect_agree_sqnr(&a), 10 * log10(0.25 / 0.01), 1e-4);
+    CHECK_NEAR(a.max_box_diff, 1.0, 1e-12);
+    CHECK_NEAR(a.max_score_diff, 0.1, 1e-6);
+    /* the same scores: the boxes' 23.0103 dB */
+    c.score = 0.5f;
+    a = agree_of(&g, 1, &c, 1, 1.0);
+    CHECK_NEAR(cc_detect_agree_sqnr(&a), 10 * log10(200.0), 1e-9);
+    /* IoU 100/110 >= 0.5 matched; a box of another label is not (a higher detection of
+       the same label in both lists keeps the two off the cut; 0.5 and 0.4 are not within
+       a band of 0.1) */
+    cc_detection g2[2] = { g, box(50, 50, 60, 60, 0.1f, 0) }, c2[2] = { c, g2[1] };
+    c2[0].cls = 1;
+    c2[0].score = 0.4f;
+    a = agree_of(g2, 2, c2, 2, 0.1);
+    CHECK(a.n_matched == 1 && a.n_disagree == 2 && a.n_tolerated == 0);
+    /* corners given the other way round are the same box (NonMaxSuppression takes any
+       diagonal pair); identical degenerate boxes are one box */
+    cc_detection r1 = box(10, 10, 0, 0, 0.5f, 0), r2 = box(0, 0, 10, 10, 0.5f, 0);
+    a = agree_of(&r1, 1, &r2, 1, 0.0);
+    CHECK(a.n_matched == 1 && a.n_disagree == 0);
+    cc_detection p1 = box(5, 5, 5, 5, 0.5f, 0), p2 = box(0, 0, 10, 10, 0.6f, 0);
+    cc_detection gp[2] = { p1, p2 }, cp[2] = { p2, p1 };
+    a = agree_of(gp, 2, cp, 2, 0.0);
+    CHECK(a.n_matched == 2 && a.n_disagree == 0);
+    /* no detections on either side: agreement, no noise */
+    a = agree_of(NULL, 0, NULL, 0, 0.0);
+    CHECK(a.n_disagree == 0 && isinf(cc_detect_agree_sqnr(&a)));
+}
+
+static void test_agree_tail(void)
+{
+    /* the cut at k = 3 passes between two near-equal scores: the golden keeps C (0.30001),
+       the target D (0.30000) elsewhere; both are within 1e-3 of their list's lowest score */
+    cc_detection g[3] = { box(0, 0, 10, 10, 0.9f, 0), box(20, 0, 30, 10, 0.5f, 0), box(40, 0, 50, 10, 0.30001f, 0) };
+    cc_detection c[3] = { g[0], g[1], box(60, 0, 70, 10, 0.30000f, 0) };
+    cc_detect_agree a = agree_of(g, 3, c, 3, 1e-3);
+    CHECK(a.n_matched == 2 && a.n_tolerated == 2 && a.n_disagree == 0);
+    /* with a band of 1e-6 they are not: C (0.30001) is above the target's lowest score
+       (0.30000) by more than the band, so the target should have kept it; D is at the cut */
+    a = agree_of(g, 3, c, 3, 1e-6);
+    CHECK(a.n_tolerated == 1 && a.n_disagree == 1 && strstr(a.first, "golden detection 2"));
+    /* a missing detection that is not at the tail: the golden's B (0.5) has no match and no
+       near-equal overlapping partner: a disagreement, described */
+    cc_detection c2[3] = { g[0], box(60, 0, 70, 10, 0.30000f, 0), g[2] };
+    a = agree_of(g, 3, c2, 3, 1e-3);
+    CHECK(a.n_matched == 2 && a.n_disagree == 1 && a.n_tolerated == 1);
+    CHECK(strstr(a.first, "golden detection 1") && strstr(a.first, "score 0.5"));
+    /* the accuracy's lists leave the near-ties out: the golden's C, the target's D */
+    cc_detection go[3], co[3];
+    int ngo = -1, nco = -1;
+    CHECK_OK(cc_detect_determinate(g, 3, c, 3, 1e-3, go, &ngo, co, &nco, NULL));
+    CHECK(ngo == 2 && nco == 2 && go[1].score == 0.5f && co[1].score == 0.5f);
+    /* with c2 the golden's B (a disagreement) stays, D (a near-tie) goes */
+    CHECK_OK(cc_detect_determinate(g, 3, c2, 3, 1e-3, go, &ngo, co, &nco, NULL));
+    CHECK(ngo == 3 && nco == 2 && co[1].x1 == 40);
+    /* a target that lists fewer detections than the golden, the missing one at the top */
+    a = agree_of(g, 3, &g[1], 2, 1e-3);
+    CHECK(a.n_matched == 2 && a.n_disagree == 1 && strstr(a.first, "golden detection 0"));
+}
+
+static void test_agree_swap(void)
+{
+    /* NMS kept E on the golden side and F (IoU 0.2 with E) on the target's: their scores
+       0.8 and 0.8004 are within a band of 1e-3 (0.0004 <= 0.0008), neither is at a tail
+       (lowest 0.3) */
+    cc_detection e = box(0, 0, 10, 10, 0.8f, 3), f = box(5, 0, 15, 10, 0.8004f, 3), low = box(50, 50, 60, 60, 0.3f, 3);
+    cc_detection g[2] = { e, low }, c[2] = { f, low };
+    CHECK_NEAR(cc_detect_iou(&e, &f), 50.0 / 150.0, 1e-12);
+    cc_detect_agree a = agree_of(g, 2, c, 2, 1e-3);
+    CHECK(a.n_matched == 1 && a.n_tolerated == 2 && a.n_disagree == 0);
+    /* a band of 1e-4: 0.0004 > 0.00008: both unmatched are disagreements */
+    a = agree_of(g, 2, c, 2, 1e-4);
+    CHECK(a.n_disagree == 2 && a.n_tolerated == 0);
+    /* near-equal scores but no overlap: not a swap */
+    cc_detection far = box(30, 30, 40, 40, 0.8004f, 3), c3[2] = { far, low };
+    a = agree_of(g, 2, c3, 2, 1e-3);
+    CHECK(a.n_disagree == 2);
+    /* the same box with another label at a near-equal score (two classes' scores tied) */
+    cc_detection relabel = e;
+    relabel.cls = 4;
+    relabel.score = 0.8002f;
+    cc_detection c4[2] = { relabel, low };
+    a = agree_of(g, 2, c4, 2, 1e-3);
+    CHECK(a.n_matched == 1 && a.n_tolerated == 2 && a.n_disagree == 0);
+    CHECK(cc_detect_agree_add(&a, g, 2, c, 2, -1, NULL) == CC_ERR_ARG);
+    CHECK(cc_detect_agree_add(&a, g, 2, c, 2, NAN, NULL) == CC_ERR_ARG);
+}
+
+static void test_unpack(void)
+{
+    /* a graph whose outputs are scores [k], boxes [k, 4] and labels [k], in that order */
+    cc_tensor v[3];
+    memset(v, 0, sizeof v);
+    v[0].dtype = CC_F32, v[0].shape = (cc_shape){ 1, { 4 } };
+    v[1].dtype = CC_F32, v[1].shape = (cc_shape){ 2, { 4, 4 } };
+    v[2].dtype = CC_I64, v[2].shape = (cc_shape){ 1, { 4 } };
+    cc_graph g = { .n_values = 3, .values = v, .n_outputs = 3, .outputs = { 0, 1, 2 } };
+    const int det_out[3] = { 1, 0, 2 };
+    /* two detections: scores 0.9, 0.4; boxes (1,2,3,4), (5,6,7,8); labels 7, 0 */
+    const float y[12] = { 0.9f, 0.4f, 1, 2, 3, 4, 5, 6, 7, 8, 7, 0 };
+    cc_detection *d = NULL;
+    int k = -1;
+    CHECK_OK(cc_detect_unpack(&g, det_out, y, 12, &d, &k, NULL));
+    CHECK(k == 2);
+    if (k == 2) {
+        CHECK(d[0].x1 == 1 && d[0].y1 == 2 && d[0].x2 == 3 && d[0].y2 == 4 && d[0].score == 0.9f && d[0].cls == 7);
+        CHECK(d[1].x1 == 5 && d[1].y2 == 8 && d[1].score == 0.4f && d[1].cls == 0 && d[1].box == 1);
+    }
+    free(d);
+    /* corners given the other way round are ordered */
+    const float yr[12] = { 0.9f, 0.4f, 3, 4, 1, 2, 5, 8, 7, 6, 7, 0 };
+    CHECK_OK(cc_detect_unpack(&g, det_out, yr, 12, &d, &k, NULL));
+    CHECK(k == 2 && d && d[0].x1 == 1 && d[0].y1 == 2 && d[0].x2 == 3 && d[0].y2 == 4);
+    CHECK(k == 2 && d && d[1].x1 == 5 && d[1].y1 == 6 && d[1].x2 == 7 && d[1].y2 == 8);
+    free(d);
+    CHECK_OK(cc_detect_unpack(&g, det_out, y, 0, &d, &k, NULL));
+    CHECK(k == 0 && d == NULL);
+    cc_err e = { 0 };
+    CHECK(cc_detect_unpack(&g, det_out, y, 11, &d, &k, &e) == CC_ERR_ARG && strstr(e.msg, "6 per detection"));
+    const float bad[6] = { 0.5f, 0, 0, 1, 1, 2.5f };
+    CHECK(cc_detect_unpack(&g, det_out, bad, 6, &d, &k, &e) == CC_ERR_ARG && strstr(e.msg, "label 2.5"));
+    const float neg[6] = { 0.5f, 0, 0, 1, 1, -1 };
+    CHECK(cc_detect_unpack(&g, det_out, neg, 6, &d, &k, &e) == CC_ERR_ARG);
+    /* without labels: 5 values each, every label 0 */
+    const int no_labels[3] = { 1, 0, -1 };
+    g.n_outputs = 2;
+    CHECK_OK(cc_detect_unpack(&g, no_labels, y, 10, &d, &k, NULL));
+    CHECK(k == 2 && d && d[1].x1 == 5 && d[1].cls == 0);
+    free(d);
+}
+
+static void test_judge_sets(void)
+{
+    cc_detect_agree ok;
+    cc_detect_agree_init(&ok, "golden");
+    ok.n_gold = ok.n_cand = 20, ok.n_matched = 19, ok.n_tolerated = 2;
+    cc_detect_metrics dm = { .map50 = 0.995 };
+    cc_budget b = cc_budget_default(CC_F32);
+    cc_model_measured m = { .prec = "f32", .noise_db = INFINITY, .conf_sqnr_db = 80, .task = CC_TASK_DETECTIONS,
+                            .det = &dm, .agree = &ok };
+    int conforms = -1;
+    char why[CC_REASON_MAX];
+    CHECK(cc_model_judge(&m, &b, &conforms, why, sizeof why) == CC_PASSED && conforms == 1);
+    CHECK(strstr(why, "19 of 20 golden detections matched, 2 near-ties"));
+    /* a disagreement fails whatever the SQNR, naming the detection */
+    cc_detect_agree bad = ok;
+    bad.n_disagree = 1;
+    snprintf(bad.first, sizeof bad.first, "input 0: golden detection 4 (...) has no match");
+    m.agree = &bad;
+    CHECK(cc_model_judge(&m, &b, &conforms, why, sizeof why) == CC_FAILED && conforms == 0);
+    CHECK(strstr(why, "golden detection 4") && strstr(why, "1 of 40 detections unmatched"));
+    /* the matched pairs below the need (f32: 54 dB) */
+    m.agree = &ok;
+    m.conf_sqnr_db = 40;
+    CHECK(cc_model_judge(&m, &b, &conforms, why, sizeof why) == CC_FAILED && conforms == 0);
+    CHECK(strstr(why, "matched detections' SQNR 40.0 dB, needs 54.0"));
+    /* conforming, but mAP against FP32 below the budget */
+    m.conf_sqnr_db = 80;
+    dm.map50 = 0.9;
+    CHECK(cc_model_judge(&m, &b, &conforms, why, sizeof why) == CC_FAILED && conforms == 1);
+    CHECK(strstr(why, "outside budget") && strstr(why, "mAP@0.5 0.900"));
+}
+
+/* The outputs' signature: boxes [k, 4], scores [k], labels [k] whose k follows the data
+ * (NonZero of score > 0.5) are detections, in any order of the outputs; the same shapes
+ * fixed at import are not (a model listing every box is compared element-wise); a model
+ * finished as DETECTIONS without the signature is GENERIC. */
+static void test_signature(void)
+{
+    for (int variant = 0; variant < 3; variant++) {
+        cc_model_builder *b = NULL;
+        cc_err e = { 0 };
+        CHECK_OK(cc_mb_create("tail", &b, &e));
+        int x, s, thr, gt, nz, ax, idx, bx, sc;
+        cc_shape xs = cc_shape_make(2, (int64_t[]){ 6, 4 }), ss = cc_shape_make(1, (int64_t[]){ 6 });
+        cc_shape one = cc_shape_make(1, (int64_t[]){ 1 });
+        cc_tensor th = { 0 }, a0 = { 0 };
+        CHECK_OK(cc_tensor_alloc(&th, CC_F32, &one, &e));
+        CHECK_OK(cc_tensor_alloc(&a0, CC_I64, &one, &e));
+        ((float *)th.data)[0] = 0.5f;
+        ((int64_t *)a0.data)[0] = 0;
+        CHECK_OK(cc_mb_input(b, "x", CC_F32, &xs, &x, &e));
+        CHECK_OK(cc_mb_input(b, "s", CC_F32, &ss, &s, &e));
+        CHECK_OK(cc_mb_const(b, "thr", &th, &thr, &e));
+        CHECK_OK(cc_mb_const(b, "axes", &a0, &ax, &e));
+        CHECK_OK(cc_mb_node(b, "Greater", "gt", NULL, 2, (int[]){ s, thr }, 1, &gt, NULL, &e));
+        CHECK_OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &gt, 1, &nz, NULL, &e));
+        CHECK_OK(cc_mb_node(b, "Squeeze", "sq", NULL, 2, (int[]){ nz, ax }, 1, &idx, NULL, &e));
+        CHECK_OK(cc_mb_node(b, "Gather", "boxes", NULL, 2, (int[]){ x, idx }, 1, &bx, NULL, &e));
+        CHECK_OK(cc_mb_node(b, "Gather", "scores", NULL, 2, (int[]){ s, idx }, 1, &sc, NULL, &e));
+        if (variant == 0) { /* labels, scores, boxes */
+            CHECK_OK(cc_mb_output(b, idx, &e));
+            CHECK_OK(cc_mb_output(b, sc, &e));
+            CHECK_OK(cc_mb_output(b, bx, &e));
+        } else if (variant == 1) { /* boxes, scores */
+            CHECK_OK(cc_mb_output(b, bx, &e));
+            CHECK_OK(cc_mb_output(b, sc, &e));
+        } else { /* every box and score: fixed shapes */
+            CHECK_OK(cc_mb_output(b, x, &e));
+            CHECK_OK(cc_mb_output(b, s, &e));
+        }
+        cc_model *m = NULL;
+        CHECK_OK(cc_mb_finish(b, CC_TASK_DETECTIONS, 0, &m, &e));
+        if (!m) continue;
+        if (variant == 0) CHECK(m->task == CC_TASK_DETECTIONS && m->det_out[0] == 2 && m->det_out[1] == 1 && m->det_out[2] == 0);
+        if (variant == 1) CHECK(m->task == CC_TASK_DETECTIONS && m->det_out[0] == 0 && m->det_out[1] == 1 && m->det_out[2] == -1);
+        if (variant == 2) CHECK(m->task == CC_TASK_GENERIC);
+        int d[3];
+        CHECK(cc_detect_outputs_find(&m->graph, d) == (variant < 2));
+        cc_model_free(m);
+    }
+}
+
 int main(void)
 {
     test_iou();
@@ -234,5 +481,12 @@ int main(void)
     test_operating_point();
     test_protocol();
     test_budget();
+    test_agree_permuted();
+    test_agree_sqnr();
+    test_agree_tail();
+    test_agree_swap();
+    test_unpack();
+    test_judge_sets();
+    test_signature();
     return CC_TEST_RESULT();
 }
