@@ -115,9 +115,10 @@ int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char 
  * two overlapping boxes NMS keeps, which class of a box wins, which box takes the k-th place
  * or passes the score threshold. Element by element such lists are not comparable, so they
  * are compared as sets of detections (cc_detect_agree_add), per input:
- *  - matching: the golden detections, by score (ties: lower position first), each take the
- *    not yet matched candidate detection of the same label with the highest IoU, when that
- *    IoU is >= CC_DETECT_AGREE_IOU (boxes read as any diagonal pair of corners, as
+ *  - matching: of every pair of a golden and a candidate detection with the same label and
+ *    IoU >= CC_DETECT_AGREE_IOU, the pairs are taken by IoU, highest first (ties: the
+ *    golden's by score, then positions), each detection in one pair at most: two lists of
+ *    the same boxes pair each box with itself, whatever the order (boxes read as any diagonal pair of corners, as
  *    NonMaxSuppression reads them; two identical boxes have IoU 1, degenerate ones too);
  *  - matched pairs are compared element-wise: the SQNR of the boxes' coordinates and the
  *    SQNR of the scores, each over every pair of every input; the agreement's SQNR is the

@@ -114,6 +114,22 @@ static int by_rank(const void *pa, const void *pb)
     return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* a same-label pair of a golden and a candidate detection */
+typedef struct pair {
+    double iou;
+    int g_rank; /* the golden detection's place in score order */
+    int g, c;
+} pair;
+
+/* IoU desc, then the golden's score order, then the candidate's position */
+static int by_iou(const void *pa, const void *pb)
+{
+    const pair *a = pa, *b = pb;
+    if (a->iou != b->iou) return a->iou > b->iou ? -1 : 1;
+    if (a->g_rank != b->g_rank) return (a->g_rank > b->g_rank) - (a->g_rank < b->g_rank);
+    return (a->c > b->c) - (a->c < b->c);
+}
+
 static double lowest_score(const cc_detection *d, int n)
 {
     double lo = INFINITY;
@@ -160,42 +176,63 @@ static void describe(cc_detect_agree *a, const char *which, const cc_detection *
 static cc_status sort_out(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand, double band,
                           unsigned char *gs, unsigned char *cs, cc_detect_agree *a, cc_err *err)
 {
+    /* every same-label pair at IoU >= CC_DETECT_AGREE_IOU, taken by IoU, highest first */
     ranked *order = malloc(sizeof *order * (size_t)(n_gold + 1));
-    if (!order) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    int *rank = malloc(sizeof *rank * (size_t)(n_gold + 1));
+    size_t n_pairs = 0, cap = 0;
+    pair *pairs = NULL;
+    cc_status st = order && rank ? CC_OK : cc_err_set(err, CC_ERR_NOMEM, "out of memory");
     memset(gs, 0, (size_t)n_gold);
     memset(cs, 0, (size_t)n_cand);
-    for (int i = 0; i < n_gold; i++) order[i] = (ranked){ gold[i].score, i };
-    qsort(order, (size_t)n_gold, sizeof *order, by_rank);
-    for (int oi = 0; oi < n_gold; oi++) {
-        const cc_detection *g = &gold[order[oi].pos];
-        int best = -1;
-        double best_iou = CC_DETECT_AGREE_IOU;
-        for (int c = 0; c < n_cand; c++) {
-            if (cs[c] == MATCHED || cand[c].cls != g->cls) continue;
-            double iou = pair_iou(g, &cand[c]);
-            if (iou >= best_iou && (best < 0 || iou > best_iou)) {
-                best = c;
-                best_iou = iou;
+    if (!st) {
+        for (int i = 0; i < n_gold; i++) order[i] = (ranked){ gold[i].score, i };
+        qsort(order, (size_t)n_gold, sizeof *order, by_rank);
+        for (int i = 0; i < n_gold; i++) rank[order[i].pos] = i;
+    }
+    for (int gi = 0; gi < n_gold && !st; gi++)
+        for (int c = 0; c < n_cand && !st; c++) {
+            if (cand[c].cls != gold[gi].cls) continue;
+            double iou = pair_iou(&gold[gi], &cand[c]);
+            if (!(iou >= CC_DETECT_AGREE_IOU)) continue;
+            if (n_pairs == cap) {
+                cap = cap ? 2 * cap : 64;
+                pair *np = realloc(pairs, sizeof *pairs * cap);
+                if (!np) {
+                    st = cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+                    break;
+                }
+                pairs = np;
             }
+            pairs[n_pairs++] = (pair){ iou, rank[gi], gi, c };
         }
-        if (best < 0) continue;
-        gs[order[oi].pos] = cs[best] = MATCHED;
+    free(order);
+    free(rank);
+    if (st) {
+        free(pairs);
+        return st;
+    }
+    if (n_pairs) qsort(pairs, n_pairs, sizeof *pairs, by_iou);
+    for (size_t p = 0; p < n_pairs; p++) {
+        int gi = pairs[p].g, c = pairs[p].c;
+        if (gs[gi] == MATCHED || cs[c] == MATCHED) continue;
+        const cc_detection *g = &gold[gi];
+        gs[gi] = cs[c] = MATCHED;
         if (!a) continue;
         a->n_matched++;
-        const float gc[4] = { g->x1, g->y1, g->x2, g->y2 }, cc[4] = { cand[best].x1, cand[best].y1, cand[best].x2,
-                                                                      cand[best].y2 };
+        const float gc[4] = { g->x1, g->y1, g->x2, g->y2 }, cc[4] = { cand[c].x1, cand[c].y1, cand[c].x2,
+                                                                      cand[c].y2 };
         for (int q = 0; q < 4; q++) {
             double e = (double)cc[q] - gc[q];
             a->box_sig += (double)gc[q] * gc[q];
             a->box_noise += e * e;
             if (fabs(e) > a->max_box_diff || isnan(e)) a->max_box_diff = fabs(e);
         }
-        double e = (double)cand[best].score - g->score;
+        double e = (double)cand[c].score - g->score;
         a->score_sig += (double)g->score * g->score;
         a->score_noise += e * e;
         if (fabs(e) > a->max_score_diff || isnan(e)) a->max_score_diff = fabs(e);
     }
-    free(order);
+    free(pairs);
     /* decided on the matches alone: which unmatched detections are near-ties does not
        depend on the order they are looked at */
     for (int i = 0; i < n_gold; i++)
