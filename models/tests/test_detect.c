@@ -274,6 +274,11 @@ static void test_agree_sqnr(void)
     c2[0].score = 0.4f;
     a = agree_of(g2, 2, c2, 2, 0.1);
     CHECK(a.n_matched == 1 && a.n_disagree == 2 && a.n_tolerated == 0);
+    /* pairs by IoU, highest first: G2 and C are the same box; G1 (higher score) overlaps C
+       at IoU 80/120 but is left unmatched rather than taking G2's partner */
+    cc_detection gg[2] = { box(0, 0, 10, 10, 0.9f, 0), box(2, 0, 12, 10, 0.8f, 0) }, cg = box(2, 0, 12, 10, 0.8f, 0);
+    a = agree_of(gg, 2, &cg, 1, 1e-3);
+    CHECK(a.n_matched == 1 && a.max_box_diff == 0 && a.n_disagree == 1 && strstr(a.first, "golden detection 0"));
     /* corners given the other way round are the same box (NonMaxSuppression takes any
        diagonal pair); identical degenerate boxes are one box */
     cc_detection r1 = box(10, 10, 0, 0, 0.5f, 0), r2 = box(0, 0, 10, 10, 0.5f, 0);
