@@ -50,6 +50,10 @@ cc_status cc_detect_unpack(const cc_graph *g, const int det_out[3], const float 
 {
     *out = NULL;
     *k = 0;
+    int no = g->n_outputs;
+    if (det_out[0] < 0 || det_out[0] >= no || det_out[1] < 0 || det_out[1] >= no || det_out[2] < -1 ||
+        det_out[2] >= no)
+        return cc_err_set(err, CC_ERR_ARG, "detections: the model's outputs are not boxes, scores and labels");
     int per = det_out[2] >= 0 ? 6 : 5;
     if (n < 0 || n % per != 0 || n / per > INT32_MAX)
         return cc_err_set(err, CC_ERR_ARG, "detections: %lld values are not %d per detection", (long long)n, per);

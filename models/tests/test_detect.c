@@ -387,6 +387,9 @@ static void test_unpack(void)
     CHECK(cc_detect_unpack(&g, det_out, bad, 6, &d, &k, &e) == CC_ERR_ARG && strstr(e.msg, "label 2.5"));
     const float neg[6] = { 0.5f, 0, 0, 1, 1, -1 };
     CHECK(cc_detect_unpack(&g, det_out, neg, 6, &d, &k, &e) == CC_ERR_ARG);
+    /* positions that are not the graph's outputs (a model without the signature) */
+    const int none[3] = { -1, -1, -1 };
+    CHECK(cc_detect_unpack(&g, none, y, 12, &d, &k, &e) == CC_ERR_ARG && d == NULL);
     /* without labels: 5 values each, every label 0 */
     const int no_labels[3] = { 1, 0, -1 };
     g.n_outputs = 2;
