@@ -159,7 +159,19 @@ static void recorded_detections(const cc_model *m, const cc_onnx_testdata *td, c
 {
     const cc_graph *g = &m->graph;
     const cc_tensor *rp[CC_MAX_IO], *tp[CC_MAX_IO], *gp[CC_MAX_IO];
-    int64_t nr = 0, nt = 0, ng = 0;
+    int64_t nr = 0, nt = 0, ng = 0, k = -1;
+    for (int j = 0; j < g->n_outputs; j++) { /* the model's shapes but for the count k */
+        const cc_shape *want = &g->values[g->outputs[j]].shape, *got = &td->expected[j].shape;
+        int fits = got->rank == want->rank && got->rank >= 1 && (k < 0 || got->dims[0] == k);
+        for (int d = 1; d < got->rank && fits; d++) fits = got->dims[d] == want->dims[d];
+        if (!fits) {
+            char a[64], b[64];
+            snprintf(why, why_n, "recorded output %d is %s, the model's %s (detections: only their count may differ)",
+                     j, cc_shape_format(got, a, sizeof a), cc_shape_format(want, b, sizeof b));
+            return;
+        }
+        k = got->dims[0];
+    }
     for (int j = 0; j < g->n_outputs; j++) {
         rp[j] = &td->expected[j];
         tp[j] = &out[j];
