@@ -207,7 +207,8 @@ static cc_status node_start(const cc_model_builder *b, const cc_op_def *op, cons
 /* ---- the values of short integer vectors computed at run time ------------------------------ */
 
 /* The range of value v where known: a short integer constant's own values, or what
- * range_outputs worked out. 0 when none. */
+ * range_outputs worked out (integers, or integer-valued floats cast from them). 0 when
+ * none. */
 static int range_of(const cc_model_builder *b, int v, vrange *r)
 {
     const cc_tensor *t = &b->values[v];
@@ -285,9 +286,12 @@ static void range_outputs(cc_model_builder *b, const cc_node *node)
     cc_tensor outs[CC_MAX_IO];
     for (int j = 0; j < node->n_out; j++) {
         outs[j] = b->values[node->out[j]];
-        if (outs[j].data || (outs[j].dtype != CC_I64 && outs[j].dtype != CC_I32) ||
-            cc_tensor_numel(&outs[j]) > RANGE_MAX)
-            return;
+        /* integers; or a Cast of integers to float (integer values still: Range's float
+           start and limit made from a count) */
+        int ints = outs[j].dtype == CC_I64 || outs[j].dtype == CC_I32;
+        int cast_of_ints = op->id == CC_OP_ID_Cast && cc_dtype_is_float(outs[j].dtype) && inp[0] &&
+                           (inp[0]->dtype == CC_I64 || inp[0]->dtype == CC_I32);
+        if (outs[j].data || !(ints || cast_of_ints) || cc_tensor_numel(&outs[j]) > RANGE_MAX) return;
         outs[j].data = NULL;
     }
     int64_t lo[CC_MAX_IO][RANGE_MAX], hi[CC_MAX_IO][RANGE_MAX];
@@ -322,7 +326,8 @@ static void range_outputs(cc_model_builder *b, const cc_node *node)
                 for (int k = 0; k < r[i].n; k++) {
                     int64_t v = end ? r[i].hi[k] : r[i].lo[k];
                     if (inp[i]->dtype == CC_I32) ((int32_t *)vals[end][i])[k] = (int32_t)v;
-                    else vals[end][i][k] = v;
+                    else if (inp[i]->dtype == CC_I64) vals[end][i][k] = v;
+                    else cc_store(vals[end][i], inp[i]->dtype, (size_t)k, (double)v); /* integer-valued floats */
                 }
                 sub[end][i].data = vals[end][i];
                 in2[end][i] = &sub[end][i];

@@ -1,5 +1,6 @@
 /* catalog.c — the operator catalog: every op of ops/ops.def, its definition (cc_op_<symbol>,
  * in the op's family file) and what ops.def says of it, indexed by op id. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,22 +66,40 @@ int cc_op_shape_input(const cc_op_def *op, int k)
     return 0;
 }
 
-/* Range's count at the ends of its inputs' ranges: delta known and not 0. */
+/* Range's count at the ends of its inputs' ranges: delta known and not 0. Integers exactly;
+ * float start and limit have integer values here (casts of counts: models/model.c), delta
+ * any, and the count ceil((limit - start) / delta), which the golden model and the targets
+ * compute in the dtype, is computed in double here with one more for that rounding. */
 static cc_status range_bound(const cc_node *node, const cc_tensor *const *in, const int64_t *const *lo,
                              const int64_t *const *hi, cc_tensor *out, cc_err *err)
 {
     int64_t l[3], h[3];
+    double fl[3], fh[3];
+    int is_float = in[0] && cc_dtype_is_float(in[0]->dtype);
     for (int i = 0; i < 3; i++) {
-        if (!in[i] || cc_tensor_numel(in[i]) != 1 || cc_dtype_is_float(in[i]->dtype))
+        if (!in[i] || cc_tensor_numel(in[i]) != 1)
             return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: start, limit and delta computed at run time must be "
-                              "integer scalars");
+                              "scalars");
         if (lo[i]) l[i] = lo[i][0], h[i] = hi[i][0];
         else l[i] = h[i] = cc_load_i64(in[i]->data, in[i]->dtype, 0);
+        fl[i] = lo[i] || !is_float ? (double)l[i] : cc_load(in[i]->data, in[i]->dtype, 0);
+        fh[i] = lo[i] || !is_float ? (double)h[i] : fl[i];
     }
-    if (l[2] != h[2] || l[2] == 0)
-        return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: delta computed at run time: its count has no bound");
-    int64_t span = l[2] > 0 ? h[1] - l[0] : h[0] - l[1], step = l[2] > 0 ? l[2] : -l[2];
-    int64_t n = span > 0 ? (span + step - 1) / step : 0;
+    int64_t n;
+    if (is_float) {
+        if (fl[2] != fh[2] || fl[2] == 0 || !isfinite(fl[2]))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: delta computed at run time: its count has no bound");
+        double span = fl[2] > 0 ? fh[1] - fl[0] : fh[0] - fl[1];
+        double c = span > 0 ? ceil(span / fabs(fl[2])) + 1 : 0;
+        if (!(c <= (double)INT32_MAX))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: a count of up to %.3g computed at run time", c);
+        n = (int64_t)c;
+    } else {
+        if (l[2] != h[2] || l[2] == 0)
+            return cc_err_set(err, CC_ERR_UNSUPPORTED, "Range: delta computed at run time: its count has no bound");
+        int64_t span = l[2] > 0 ? h[1] - l[0] : h[0] - l[1], step = l[2] > 0 ? l[2] : -l[2];
+        n = span > 0 ? (span + step - 1) / step : 0;
+    }
     (void)node;
     out[0].dtype = in[0]->dtype;
     out[0].shape = cc_shape_make(1, &n);

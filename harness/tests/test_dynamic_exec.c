@@ -619,6 +619,80 @@ static void wide_segments(void)
     cc_model_free(m);
 }
 
+/* Range in float to a NonZero's count n cast to float, from 0.5 by 0.5: 2n - 1 values
+ * (0.5, 1, ..., n - 0.5), bound at import from n's range [0, 6] (ceil(5.5 / 0.5) + 1 = 12:
+ * one more for the float division's rounding); on the golden model, ref, cpu and opencl
+ * with cpu's fallback, as n changes (the builder refused it: a float computation). */
+static void float_range(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, nz, s, n, nf, rg, half;
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 6 }), scalar = cc_shape_make(0, NULL);
+    CHECK_OK(cc_mb_create("float_range", &b, &e));
+    CHECK_OK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e));
+    int one = i64_const(b, "one", 1, (int64_t[]){ 1 }, 1, &e);
+    cc_tensor h = { 0 };
+    CHECK_OK(cc_tensor_alloc(&h, CC_F32, &scalar, &e));
+    ((float *)h.data)[0] = 0.5f;
+    CHECK_OK(cc_mb_const(b, "half", &h, &half, &e));
+    CHECK_OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Shape", "shape", NULL, 1, &nz, 1, &s, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Gather", "n", NULL, 2, (int[]){ s, one }, 1, &n, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Cast", "nf", "to=1", 1, &n, 1, &nf, NULL, &e));
+    cc_status st = cc_mb_node(b, "Range", "range", NULL, 3, (int[]){ half, nf, half }, 1, &rg, NULL, &e);
+    if (st) fprintf(stderr, "float_range: %s\n", e.msg);
+    CHECK(st == CC_OK);
+    CHECK_OK(cc_mb_output(b, rg, &e));
+    cc_model *m = NULL;
+    CHECK_OK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e));
+    if (!m) return;
+    const cc_graph *g = &m->graph;
+    CHECK(g->values[rg].dtype == CC_F32 && g->values[rg].shape.dims[0] == 12);
+    const float xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
+    const int64_t cnt[2] = { 5, 1 };
+    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc dd;
+        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
+        if (fb) CHECK_OK(fb->open("", &fb_ctx, &dd, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
+        if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+        CHECK(rc == CC_OK);
+        for (int rr = 0; !rc && rr < 2; rr++) {
+            cc_tensor in = { 0 }, out = { 0 };
+            const cc_tensor *o = &out;
+            cc_model_eval ev;
+            memset(&ev, 0, sizeof ev);
+            CHECK_OK(cc_tensor_alloc(&in, CC_F32, &sx, &e));
+            memcpy(in.data, xs[rr], sizeof xs[rr]);
+            if (k) {
+                CHECK_OK(cc_tensor_alloc(&out, CC_F32, &g->values[rg].shape, &e));
+                rc = cc_graph_exec_run(gx, &in, &out, &e);
+            } else {
+                rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
+                if (!rc) o = &ev.vals[g->outputs[0]];
+            }
+            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(rc == CC_OK);
+            if (!rc) CHECK(o->shape.rank == 1 && o->shape.dims[0] == cnt[rr]);
+            for (int i = 0; !rc && i < cnt[rr] && o->shape.dims[0] == cnt[rr]; i++)
+                CHECK(((const float *)o->data)[i] == 0.5f * (float)(i + 1));
+            cc_model_eval_free(&ev);
+            cc_tensor_free(&in);
+            cc_tensor_free(&out);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t) t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -636,5 +710,6 @@ int main(void)
     shape_from_data();
     range_split();
     wide_segments();
+    float_range();
     return CC_TEST_RESULT();
 }
