@@ -247,15 +247,8 @@ static int range_rule(cc_op_id id)
 static int golden_buffers(cc_golden *go, const cc_tensor *outs, int n_out)
 {
     memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
-    for (int j = 0; j < n_out; j++) {
-        int64_t n = cc_tensor_numel(&outs[j]);
-        go[j].dtype = outs[j].dtype;
-        go[j].shape = outs[j].shape;
-        go[j].k = 1;
-        go[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
-        go[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
-        if (!go[j].value || !go[j].mag) return -1;
-    }
+    for (int j = 0; j < n_out; j++)
+        if (cc_golden_alloc(&go[j], &outs[j], NULL)) return -1;
     return 0;
 }
 
@@ -464,10 +457,7 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
         cc_tensor t = { 0 };
         if ((st = cc_tensor_alloc(&t, outs[j].dtype, &outs[j].shape, err))) break;
         int64_t n = cc_tensor_numel(&t);
-        for (int64_t i = 0; i < n; i++) {
-            if (t.dtype == CC_I64) ((int64_t *)t.data)[i] = (int64_t)go[j].value[i];
-            else cc_store(t.data, t.dtype, (size_t)i, go[j].value[i]);
-        }
+        for (int64_t i = 0; i < n; i++) cc_golden_store(&go[j], t.data, i);
         char vname[CC_VALUE_NAME_MAX];
         if (out_names && out_names[j]) snprintf(vname, sizeof vname, "%s", out_names[j]);
         else snprintf(vname, sizeof vname, "%s:%d", name, j);
@@ -844,14 +834,8 @@ static cc_status golden_alloc(const cc_node *nd, const cc_tensor *odesc, cc_gold
 {
     memset(go, 0, sizeof(cc_golden) * CC_MAX_IO);
     for (int j = 0; j < nd->n_out; j++) {
-        const cc_tensor *o = &odesc[j];
-        int64_t n = cc_tensor_numel(o);
-        go[j].dtype = o->dtype;
-        go[j].shape = o->shape;
-        go[j].k = 1;
-        go[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
-        go[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
-        if (!go[j].value || !go[j].mag) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        cc_status st = cc_golden_alloc(&go[j], &odesc[j], err);
+        if (st) return st;
     }
     return CC_OK;
 }
@@ -1094,7 +1078,7 @@ cc_status cc_model_evaluate_err(const cc_graph *g, const cc_tensor *in, double *
                 goto fail;
             }
             int64_t n = cc_tensor_numel(dst);
-            for (int64_t i = 0; i < n; i++) cc_store(dst->data, dst->dtype, (size_t)i, go[j].value[i]);
+            for (int64_t i = 0; i < n; i++) cc_golden_store(&go[j], dst->data, i);
         }
         if (!keep_golden) cc_golden_free(go, CC_MAX_IO);
     }

@@ -446,16 +446,10 @@ cc_status cc_case_golden(const cc_case_inst *inst, cc_golden *out, cc_err *err)
     const cc_graph *g = &inst->graph;
     memset(out, 0, sizeof(cc_golden) * (size_t)inst->n_out);
     for (int j = 0; j < inst->n_out; j++) {
-        const cc_tensor *o = &g->values[g->outputs[j]];
-        int64_t n = cc_tensor_numel(o);
-        out[j].dtype = o->dtype;
-        out[j].shape = o->shape;
-        out[j].k = 1;
-        out[j].value = calloc((size_t)(n ? n : 1), sizeof(double));
-        out[j].mag = calloc((size_t)(n ? n : 1), sizeof(double));
-        if (!out[j].value || !out[j].mag) {
+        cc_status st = cc_golden_alloc(&out[j], &g->values[g->outputs[j]], err);
+        if (st) {
             cc_golden_free(out, inst->n_out);
-            return cc_err_set(err, CC_ERR_NOMEM, "out of memory for golden outputs");
+            return st;
         }
     }
     /* nothing to compute when every output is empty; the op's loops over the other
@@ -478,8 +472,51 @@ void cc_golden_free(cc_golden *g, int n)
         free(g[j].value);
         free(g[j].mag);
         free(g[j].real);
+        free(g[j].exact);
         g[j].value = g[j].mag = g[j].real = NULL;
+        g[j].exact = NULL;
     }
+}
+
+cc_status cc_golden_alloc(cc_golden *g, const cc_tensor *d, cc_err *err)
+{
+    int64_t n = cc_tensor_numel(d);
+    size_t cells = (size_t)(n > 0 ? n : 1);
+    g->dtype = d->dtype;
+    g->shape = d->shape;
+    g->k = 1;
+    g->value = calloc(cells, sizeof(double));
+    g->mag = calloc(cells, sizeof(double));
+    if (d->dtype == CC_I64 || d->dtype == CC_U64) g->exact = calloc(cells, sizeof(int64_t));
+    if (!g->value || !g->mag || ((d->dtype == CC_I64 || d->dtype == CC_U64) && !g->exact))
+        return cc_err_set(err, CC_ERR_NOMEM, "out of memory for golden outputs (%lld elements)", (long long)n);
+    return CC_OK;
+}
+
+int cc_golden_int(const cc_golden *g, int64_t i, int64_t *v)
+{
+    if (!g->exact) return 0;
+    int64_t e = g->exact[i];
+    double as = g->dtype == CC_U64 ? (double)(uint64_t)e : (double)e;
+    if (as != g->value[i]) return 0;
+    *v = e;
+    return 1;
+}
+
+double cc_int_gap(int64_t a, int64_t b, int is_unsigned)
+{
+    if (a == b) return 0;
+    int a_above = is_unsigned ? (uint64_t)a > (uint64_t)b : a > b;
+    uint64_t d = a_above ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+    double g = (double)d;
+    return g < 1 ? 1 : g;
+}
+
+void cc_golden_store(const cc_golden *g, void *data, int64_t i)
+{
+    int64_t v;
+    if (cc_golden_int(g, i, &v)) ((int64_t *)data)[i] = v; /* i64 or u64: the same 8 bytes */
+    else cc_store(data, g->dtype, (size_t)i, g->value[i]);
 }
 
 cc_status cc_case_enumerate(const cc_op_def *op, cc_dtype dt, int quick, cc_case **out, int *n,

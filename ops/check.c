@@ -69,6 +69,7 @@ cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_
     double sum_err2 = 0, sum_want2 = 0, sum_got2 = 0, sum_gw = 0;
     int64_t base = 0, n_zero = 0, n_sat = 0, n_int = 0;
     double first_value = 0;
+    int64_t first_exact = 0;
     int all_same = 1, any_nonfinite_bad = 0;
     for (int j = 0; j < n_out; j++) {
         const cc_golden *g = &golden[j];
@@ -91,8 +92,16 @@ cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_
         for (int64_t i = 0; i < n; i++) {
             double want = g->value[i];
             double y = cc_load(t->data, t->dtype, (size_t)i);
-            if (base + i == 0) first_value = want;
-            else if (want != first_value && !(isnan(want) && isnan(first_value))) all_same = 0;
+            int64_t wi = 0;
+            int w_exact = !g->real && cc_golden_int(g, i, &wi); /* a 64-bit integer, exactly */
+            if (base + i == 0) {
+                first_value = want;
+                first_exact = wi;
+            } else if (want != first_value && !(isnan(want) && isnan(first_value))) {
+                all_same = 0;
+            } else if (w_exact && wi != first_exact) {
+                all_same = 0;
+            }
             if (want == 0) n_zero++;
             if (!is_float && g->dtype != CC_BOOL) { /* a bool's 0 and 1 are not saturation */
                 n_int++;
@@ -106,6 +115,8 @@ cc_verdict cc_check_outputs_on(const cc_case *c, int exact, int n_out, const cc_
                 if (!ok) any_nonfinite_bad = 1;
             } else {
                 e = isnan(y) ? INFINITY : fabs(y - want);
+                if (w_exact) /* 64-bit integers compared in 64 bits */
+                    e = cc_int_gap(((const int64_t *)t->data)[i], wi, g->dtype == CC_U64);
                 if (!is_float && g->real && !exact_here) {
                     /* rounded from a float computation: any integer that a value within the
                      * error bound of the real value rounds to (either way at a tie), saturated */

@@ -202,8 +202,7 @@ static cc_status binary_golden(const cc_node *node, const cc_tensor *const *in, 
             st = int_op(op, cc_eltwise_load_int(in[0]->data, dt, ia), cc_eltwise_load_int(in[1]->data, dt, ib),
                         dt, &r, err);
             if (st) return st;
-            out[0].value[i] = (double)r;
-            out[0].mag[i] = 0.0; /* integer outputs: S = 0, atol decides */
+            cc_golden_put_int(&out[0], i, r); /* integer outputs: S = 0, atol decides */
         }
         /* next output index, odometer style, moving the input offsets along */
         for (int d = os.rank - 1; d >= 0; d--) {

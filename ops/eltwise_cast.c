@@ -122,6 +122,14 @@ static cc_status cast_golden(const cc_node *node, const cc_tensor *const *in, in
         } else {
             uint64_t v = int_at(x, i);
             y = cc_dtype_is_float(to) ? int_to_float(v, is_unsigned(from), to) : wrap_to(v, to);
+            if (out[0].exact) { /* to i64 or u64: the bits, exactly */
+                cc_golden_put_int(&out[0], i, cc_eltwise_wrap_int(v, to));
+                continue;
+            }
+        }
+        if (out[0].exact && to != CC_BOOL) { /* from a float: y is an integer in range */
+            cc_golden_put_int(&out[0], i, to == CC_U64 ? (int64_t)(uint64_t)y : (int64_t)y);
+            continue;
         }
         out[0].value[i] = y;
         out[0].mag[i] = cc_dtype_is_float(to) ? fabs(y) : 0;

@@ -205,14 +205,17 @@ static cc_status logic_golden(const cc_node *node, const cc_tensor *const *in, i
         double value;
         if (v->op == L_WHERE) {
             int k = f[0] != 0 ? 1 : 2;
-            value = is_int ? (double)n[k] : f[k];
+            value = !is_int ? f[k] : in[first]->dtype == CC_U64 ? (double)(uint64_t)n[k] : (double)n[k];
+            if (is_int && out[0].exact) cc_golden_put_int(&out[0], i, n[k]); /* i64, u64: exactly */
         } else if (v->op >= L_AND) {
             value = logical(node, v->op, f, n, 8 * (int)cc_dtype_size(in[0]->dtype));
         } else {
             value = compare(v->op, is_int, f[0], f[1], n[0], n[1]);
         }
-        out[0].value[i] = value;
-        out[0].mag[i] = fabs(value);
+        if (!(v->op == L_WHERE && is_int && out[0].exact)) {
+            out[0].value[i] = value;
+            out[0].mag[i] = fabs(value);
+        }
         /* next output index, odometer style, moving every input's offset along */
         for (int d = os.rank - 1; d >= 0; d--) {
             for (int k = 0; k < v->n_in; k++) off[k] += st_[k][d];

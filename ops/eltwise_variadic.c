@@ -199,21 +199,28 @@ static cc_status int_mod(int64_t a, int64_t b, int fmod_, int64_t *r, cc_err *er
     return CC_OK;
 }
 
-/* One output element from the n values at it (floats: vf, integers: vi); S into *s. */
+/* a < b for integers of dtype dt (u64: their bits, unsigned) */
+static int int_less(int64_t a, int64_t b, cc_dtype dt)
+{
+    return dt == CC_U64 ? (uint64_t)a < (uint64_t)b : a < b;
+}
+
+/* One output element from the n values at it (floats: vf, integers: vi, u64 as bits);
+ * S into *s; an integer result also into *ir, exactly. */
 static cc_status element(vop op, int n, const double *vf, const int64_t *vi, int is_float, cc_dtype dt,
-                         cc_dtype dt1, int fmod_, double *value, double *s, cc_err *err)
+                         cc_dtype dt1, int fmod_, double *value, double *s, int64_t *ir, cc_err *err)
 {
     if (!is_float) {
         int64_t r = vi[0];
         switch (op) {
         case V_MIN:
-            for (int k = 1; k < n; k++) r = vi[k] < r ? vi[k] : r;
+            for (int k = 1; k < n; k++) r = int_less(vi[k], r, dt) ? vi[k] : r;
             break;
         case V_MAX:
-            for (int k = 1; k < n; k++) r = vi[k] > r ? vi[k] : r;
+            for (int k = 1; k < n; k++) r = int_less(r, vi[k], dt) ? vi[k] : r;
             break;
         case V_PRELU:
-            r = vi[0] < 0 ? cc_eltwise_wrap_int((uint64_t)vi[0] * (uint64_t)vi[1], dt) : vi[0];
+            r = dt != CC_U64 && vi[0] < 0 ? cc_eltwise_wrap_int((uint64_t)vi[0] * (uint64_t)vi[1], dt) : vi[0];
             break;
         case V_POW: {
             int y_float = cc_dtype_is_float(dt1);
@@ -222,13 +229,19 @@ static cc_status element(vop op, int n, const double *vf, const int64_t *vi, int
             break;
         }
         case V_MOD: {
+            if (dt == CC_U64) { /* both non-negative: truncation and floor agree */
+                if (vi[1] == 0) return cc_err_set(err, CC_ERR_ARG, "Mod: integer division by zero");
+                r = (int64_t)((uint64_t)vi[0] % (uint64_t)vi[1]);
+                break;
+            }
             cc_status st = int_mod(vi[0], vi[1], fmod_, &r, err);
             if (st) return st;
             break;
         }
         default: return cc_err_set(err, CC_ERR_INTERNAL, "golden: no integer form of this op");
         }
-        *value = (double)r;
+        *ir = r;
+        *value = dt == CC_U64 ? (double)(uint64_t)r : (double)r;
         *s = 0.0; /* integer outputs: S = 0, atol decides */
         return CC_OK;
     }
@@ -310,9 +323,11 @@ static cc_status variadic_golden(const cc_node *node, const cc_tensor *const *in
             if (cc_dtype_is_float(dk)) vf[k] = cc_load(xs[k]->data, dk, (size_t)off[k]);
             else vi[k] = cc_eltwise_load_int(xs[k]->data, dk, off[k]);
         }
+        int64_t ir = 0;
         cc_status st =
-            element(v->op, n, vf, vi, is_float, dt, dt1, fmod_, &out[0].value[i], &out[0].mag[i], err);
+            element(v->op, n, vf, vi, is_float, dt, dt1, fmod_, &out[0].value[i], &out[0].mag[i], &ir, err);
         if (st) return st;
+        if (!is_float) cc_golden_put_int(&out[0], i, ir);
         /* next output index, odometer style, moving every input's offset along */
         for (int d = os.rank - 1; d >= 0; d--) {
             for (int k = 0; k < n; k++) off[k] += st_[k][d];

@@ -151,7 +151,13 @@ typedef struct cc_graph {
  * accepts every integer that a value within the op's float error bound of `real` rounds
  * to, so a target's float32 arithmetic may land on either side of a rounding boundary it
  * is that close to (and either side of an exact tie, which ONNX leaves open), but no
- * further. golden() allocates real (numel doubles); cc_golden_free frees it. */
+ * further. golden() allocates real (numel doubles); cc_golden_free frees it.
+ *
+ * A 64-bit integer output (i64, u64) also has `exact`, allocated and zeroed with value
+ * (cc_golden_alloc): an integer past 2^53 has no double, so an op that computes integers
+ * writes each one exactly there as well (cc_golden_put_int; u64 as its bits), and
+ * readers take exact[i] wherever it agrees with value[i] (cc_golden_int): an op that
+ * writes value[] alone leaves exact[i] 0, which agrees only with a 0. */
 typedef struct cc_golden {
     cc_dtype dtype;
     cc_shape shape;
@@ -159,7 +165,29 @@ typedef struct cc_golden {
     double *mag;
     double k;      /* reduction length; 1 for elementwise ops; set by golden() */
     double *real;  /* optional, integer outputs only: the value before rounding (above) */
+    int64_t *exact; /* i64 and u64 outputs: the values exactly (above); else NULL */
 } cc_golden;
+
+/* Allocates g's value and mag (and exact for i64/u64), zeroed, for a value of d's dtype and
+ * shape; k = 1. On failure what was allocated stays for cc_golden_free. */
+cc_status cc_golden_alloc(cc_golden *g, const cc_tensor *d, cc_err *err);
+/* Element i of an integer output: value[i] := v (as a double) and, where g has exact,
+ * exact[i] := v exactly; mag[i] := 0. For u64 outputs v holds the bits. */
+static inline void cc_golden_put_int(cc_golden *g, int64_t i, int64_t v)
+{
+    g->value[i] = g->dtype == CC_U64 ? (double)(uint64_t)v : (double)v;
+    g->mag[i] = 0;
+    if (g->exact) g->exact[i] = v;
+}
+/* 1 and *v := element i of a 64-bit integer output exactly (u64: its bits) where exact
+ * agrees with value; else 0. */
+int cc_golden_int(const cc_golden *g, int64_t i, int64_t *v);
+/* Stores element i of g into data (of g's dtype): exactly where cc_golden_int has it, else
+ * cc_store of value[i]. */
+void cc_golden_store(const cc_golden *g, void *data, int64_t i);
+/* |a - b| of two 64-bit integers (is_unsigned: u64 bits) as a double, at least 1 where
+ * they differ (a double cannot tell 2^53 + 1 from 2^53). */
+double cc_int_gap(int64_t a, int64_t b, int is_unsigned);
 
 typedef struct cc_case_list cc_case_list;
 

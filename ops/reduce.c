@@ -288,6 +288,10 @@ static double wrap_int(uint64_t v, cc_dtype d)
     case CC_I8: return (double)(int8_t)(uint8_t)v;
     case CC_U8: return (double)(uint8_t)v;
     case CC_I32: return (double)(int32_t)(uint32_t)v;
+    case CC_I16: return (double)(int16_t)(uint16_t)v;
+    case CC_U16: return (double)(uint16_t)v;
+    case CC_U32: return (double)(uint32_t)v;
+    case CC_U64: return (double)v;
     default: return (double)(int64_t)v;
     }
 }
@@ -300,22 +304,30 @@ static cc_status reduce_golden_int(rkind kind, const cc_tensor *x, const int64_t
 {
     uint64_t *acc = malloc((size_t)(n_o > 0 ? n_o : 1) * sizeof *acc);
     if (!acc) return cc_err_set(err, CC_ERR_NOMEM, "%s: golden: out of memory", "reduce");
+    int u64 = x->dtype == CC_U64;
     for (int64_t o = 0; o < n_o; o++)
-        acc[o] = kind == RK_PROD ? 1u : kind == RK_MAX ? (uint64_t)INT64_MIN : kind == RK_MIN ? (uint64_t)INT64_MAX : 0u;
+        acc[o] = kind == RK_PROD ? 1u
+                 : kind == RK_MAX ? (u64 ? 0u : (uint64_t)INT64_MIN)
+                 : kind == RK_MIN ? (u64 ? UINT64_MAX : (uint64_t)INT64_MAX)
+                                  : 0u;
     for (int64_t i = 0; i < n; i++) {
         int64_t v = cc_load_i64(x->data, x->dtype, (size_t)i);
-        if (x->dtype == CC_I64) memcpy(&v, (const char *)x->data + 8 * i, 8); /* beyond 2^53 */
+        if (x->dtype == CC_I64 || u64) memcpy(&v, (const char *)x->data + 8 * i, 8); /* beyond 2^53: the bits */
         uint64_t *a = &acc[oi[i]], u = (uint64_t)v;
         switch (kind) {
-        case RK_MAX: if (v > (int64_t)*a) *a = u; break;
-        case RK_MIN: if (v < (int64_t)*a) *a = u; break;
+        case RK_MAX: if (x->dtype == CC_U64 ? u > *a : v > (int64_t)*a) *a = u; break;
+        case RK_MIN: if (x->dtype == CC_U64 ? u < *a : v < (int64_t)*a) *a = u; break;
         case RK_PROD: *a *= u; break;
-        case RK_L1: *a += v < 0 ? 0u - u : u; break;
+        case RK_L1: *a += !u64 && v < 0 ? 0u - u : u; break;
         case RK_SUMSQUARE: *a += u * u; break;
         default: *a += u; break;
         }
     }
     for (int64_t o = 0; o < n_o; o++) {
+        if (out[0].exact && (x->dtype == CC_I64 || u64)) { /* 64 bits: exactly */
+            cc_golden_put_int(&out[0], o, (int64_t)acc[o]);
+            continue;
+        }
         out[0].value[o] = wrap_int(acc[o], x->dtype);
         out[0].mag[o] = 0;
     }

@@ -74,6 +74,10 @@ static cc_status cos_golden(const cc_node *node, const cc_tensor *const *in, int
     if (st) return st;
     int64_t n = cc_shape_numel(&out[0].shape);
     for (int64_t i = 0; i < n; i++) {
+        if (out[0].exact) { /* an i64 or u64 value, exactly */
+            cc_golden_put_int(&out[0], i, iv);
+            continue;
+        }
         out[0].value[i] = v;
         out[0].mag[i] = cc_dtype_is_float(dt) ? fabs(v) : 0;
     }
@@ -188,7 +192,14 @@ static cc_status range_golden(const cc_node *node, const cc_tensor *const *in, i
     if (st) return st;
     int64_t n = cc_shape_numel(&out[0].shape);
     int is_float = cc_dtype_is_float(dt);
+    /* i64: start + i * delta in 64 bits (wrapping as the targets' integers do) */
+    int64_t i0 = out[0].exact ? ((const int64_t *)shape_input(node, in, 0)->data)[0] : 0;
+    int64_t id = out[0].exact ? ((const int64_t *)shape_input(node, in, 2)->data)[0] : 0;
     for (int64_t i = 0; i < n; i++) {
+        if (out[0].exact) {
+            cc_golden_put_int(&out[0], i, (int64_t)((uint64_t)i0 + (uint64_t)i * (uint64_t)id));
+            continue;
+        }
         out[0].value[i] = v[0] + (double)i * v[2];
         out[0].mag[i] = is_float ? fabs(v[0]) + fabs((double)i * v[2]) : 0;
     }

@@ -500,8 +500,14 @@ static cc_status scatter_golden(const cc_node *node, const cc_tensor *const *in,
             if (red == SC_NONE && hits[place + e])
                 st = cc_err_set(err, CC_ERR_ARG, "%s: reduction none with two updates of output element %lld: the "
                                 "result is undefined", node->op->name, (long long)(place + e));
-            *y = red == SC_ADD ? *y + v : red == SC_MUL ? *y * v : v;
-            if (!is_float && red != SC_NONE) *y = wrap_to(x->dtype, *y);
+            if (out[0].exact) { /* i64/u64 in 64 bits, wrapping */
+                uint64_t cur = (uint64_t)out[0].exact[place + e];
+                uint64_t w = ((const uint64_t *)u->data)[j * slice + e];
+                cc_golden_put_int(&out[0], place + e, (int64_t)(red == SC_ADD ? cur + w : red == SC_MUL ? cur * w : w));
+            } else {
+                *y = red == SC_ADD ? *y + v : red == SC_MUL ? *y * v : v;
+            }
+            if (!is_float && red != SC_NONE && !out[0].exact) *y = wrap_to(x->dtype, *y);
             if (is_float) out[0].mag[place + e] = red == SC_ADD ? out[0].mag[place + e] + fabs(v) : fabs(*y);
             if (++hits[place + e] > max_hits) max_hits = hits[place + e];
         }

@@ -144,9 +144,14 @@ static inline void shape_next(const cc_shape *s, int64_t *idx)
     }
 }
 
-/* Golden output element j := element src of x, exactly (S = |value|; 0 for integers). */
+/* Golden output element j := element src of x, exactly (S = |value|; 0 for integers;
+ * 64-bit integers in exact as well). */
 static inline void shape_put(cc_golden *g, int64_t j, const cc_tensor *x, int64_t src)
 {
+    if (g->exact && (x->dtype == CC_I64 || x->dtype == CC_U64)) {
+        cc_golden_put_int(g, j, ((const int64_t *)x->data)[src]);
+        return;
+    }
     double v = cc_load(x->data, x->dtype, (size_t)src);
     g->value[j] = v;
     g->mag[j] = cc_dtype_is_float(g->dtype) ? fabs(v) : 0.0;

@@ -86,6 +86,7 @@ static cc_status pad_golden(const cc_node *node, const cc_tensor *const *in, int
     cc_status st = pad_params(node, in, x, pads, &mode, err);
     if (st) return st;
     double c = cv && cv->data ? cc_load(cv->data, cv->dtype, 0) : 0;
+    int64_t c_exact = cv && cv->data && out[0].exact ? ((const int64_t *)cv->data)[0] : 0; /* i64/u64 */
     const cc_shape *o = &out[0].shape;
     int r = o->rank;
     int64_t xst[CC_MAX_RANK], idx[CC_MAX_RANK] = { 0 }, n = cc_shape_numel(o);
@@ -98,6 +99,8 @@ static cc_status pad_golden(const cc_node *node, const cc_tensor *const *in, int
         }
         if (src >= 0) {
             shape_put(&out[0], j, x, src);
+        } else if (out[0].exact) {
+            cc_golden_put_int(&out[0], j, c_exact);
         } else {
             out[0].value[j] = c;
             out[0].mag[j] = cc_dtype_is_float(out[0].dtype) ? fabs(c) : 0;

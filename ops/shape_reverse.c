@@ -69,11 +69,7 @@ static cc_status reverse_golden(const cc_node *node, const cc_tensor *const *in,
             /* the positions along axes 0 and 1 of (b, t) and of (b, from) */
             int64_t to_pos = g.time_axis == 0 ? t * d1 + b : b * d1 + t;
             int64_t from_pos = g.time_axis == 0 ? from * d1 + b : b * d1 + from;
-            for (int64_t i = 0; i < g.inner; i++) {
-                double v = cc_load(x->data, x->dtype, (size_t)(from_pos * g.inner + i));
-                out[0].value[to_pos * g.inner + i] = v;
-                out[0].mag[to_pos * g.inner + i] = fabs(v);
-            }
+            for (int64_t i = 0; i < g.inner; i++) shape_put(&out[0], to_pos * g.inner + i, x, from_pos * g.inner + i);
         }
     }
     out[0].k = 1;

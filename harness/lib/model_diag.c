@@ -162,15 +162,7 @@ void cc_model_divergence(const cc_model *m, const cc_model_eval *e0, const cc_ta
         cc_golden gold[CC_MAX_IO];
         memset(gold, 0, sizeof gold);
         int ok = 1;
-        for (int j = 0; j < nd->n_out; j++) {
-            int64_t n = cc_tensor_numel(&out[j]);
-            gold[j].dtype = out[j].dtype;
-            gold[j].shape = out[j].shape;
-            gold[j].k = 1;
-            gold[j].value = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            gold[j].mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            ok &= gold[j].value && gold[j].mag;
-        }
+        for (int j = 0; j < nd->n_out; j++) ok &= cc_golden_alloc(&gold[j], &out[j], NULL) == CC_OK;
         cc_verdict verdict = CC_PASSED;
         cc_metrics met;
         char why[CC_REASON_MAX] = "";

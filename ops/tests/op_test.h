@@ -123,15 +123,11 @@ static inline cc_status golden_run(const cc_node *n, const cc_tensor *const *in,
     cc_status st = n->op->infer(n, in, n_out, out, err);
     if (st) return st;
     for (int j = 0; j < n_out; j++) {
-        int64_t cnt = cc_shape_numel(&out[j].shape);
-        g[j].dtype = out[j].dtype;
-        g[j].shape = out[j].shape;
-        g[j].value = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-        g[j].mag = calloc((size_t)(cnt ? cnt : 1), sizeof(double));
-        if (!g[j].value || !g[j].mag) {
+        if (cc_golden_alloc(&g[j], &out[j], err)) {
             fprintf(stderr, "out of memory for golden outputs\n");
             exit(1);
         }
+        g[j].k = 0;
     }
     return n->op->golden(n, in, n_out, g, err);
 }

@@ -93,17 +93,7 @@ static cc_status ref_prepare(void *ctx, const cc_graph *g, void **out, cc_err *e
         if ((st = cc_backend_dynamic_outputs_check(g, nd, "ref", err))) goto fail;
         plan->dynamic[k] = (unsigned char)cc_node_dynamic_shape(g, nd);
         for (int j = 0; j < nd->n_out; j++) {
-            cc_golden *go = &plan->gold[k * CC_MAX_IO + j];
-            const cc_tensor *v = &g->values[nd->out[j]];
-            int64_t n = cc_tensor_numel(v);
-            go->dtype = v->dtype;
-            go->shape = v->shape;
-            go->value = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            go->mag = malloc(sizeof(double) * (size_t)(n ? n : 1));
-            if (!go->value || !go->mag) {
-                st = cc_err_set(err, CC_ERR_NOMEM, "out of memory for %lld outputs", (long long)n);
-                goto fail;
-            }
+            if ((st = cc_golden_alloc(&plan->gold[k * CC_MAX_IO + j], &g->values[nd->out[j]], err))) goto fail;
         }
     }
     (void)ctx;
@@ -130,6 +120,8 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
         for (int j = 0; j < nd->n_out; j++) {
             go[j].k = 1;
             go[j].shape = g->values[nd->out[j]].shape; /* the bound, for an op that writes the actual one */
+            if (go[j].exact) /* an op that writes value[] alone must not meet the last run's */
+                memset(go[j].exact, 0, sizeof(int64_t) * (size_t)cc_shape_numel(&go[j].shape));
         }
         if (plan->dynamic[k]) { /* the actual values set the shape */
             cc_tensor od[CC_MAX_IO];
@@ -146,7 +138,7 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
         for (int j = 0; j < nd->n_out; j++) {
             cc_tensor *o = &plan->vals[nd->out[j]];
             int64_t n = cc_shape_numel(&go[j].shape);
-            for (int64_t i = 0; i < n; i++) cc_store(o->data, o->dtype, (size_t)i, go[j].value[i]);
+            for (int64_t i = 0; i < n; i++) cc_golden_store(&go[j], o->data, i);
             for (int q = 0; q < g->n_outputs && q < CC_MAX_IO; q++)
                 if (g->outputs[q] == nd->out[j]) plan->out_shape[q] = go[j].shape;
         }
