@@ -2,8 +2,8 @@
  * u64), through the full vtable path (cc_target_supports, prepare, upload, run, download,
  * guard bytes after every output): each new kernel on values a float32 or signed path would
  * get wrong (f64 values that are no f32 value such as 1 + 2^-40, u32 past 2^31, u64 past
- * 2^53 and 2^63, 16-bit wrap-around, Cast's rounding and truncation edges, -0 and
- * subnormals moved as they are), compared bit for bit with results
+ * 2^53 and 2^63, 16-bit wrap-around, Cast's rounding and truncation edges, products exact in
+ * double only, -0 and subnormals moved as they are), compared bit for bit with results
  * worked out by hand; ops without kernels for these dtypes declined with the op and dtype
  * in the reason, and an op's modes without one with the op's own reason, never run.
  *
@@ -284,7 +284,7 @@ static void test_movers(void)
            ((double[]){ 1, 2, 3 }), ((int64_t[]){ 1 }), ((double[]){ 1 + 0x1p-40 }));
 }
 
-/* ---- Resize in nearest mode ------------------------------------------------------------------ */
+/* ---- Resize in nearest mode, MatMul and Gemm in f64 --------------------------------------- */
 
 /* Resize of the wide dtypes in nearest mode: elements moved by size (copy.cl's copy_taps), so
  * u64 past 2^63, a subnormal and -0 in f64 and the 16/32-bit integers keep their bits, and
@@ -312,6 +312,23 @@ static void test_resize_wide(void)
     EXPECT("Resize(x=2:u16,coordinate_transformation_mode=tf_crop_and_resize,extrapolation_value=-3,roi=[-1,1],"
            "sizes=[3])",
            ((uint16_t[]){ 0, 65535, 1 }), ((uint16_t[]){ 65535, 1 }));
+}
+
+/* MatMul and Gemm in f64: gemm_naive.cl's f64 copy, in double. Every product and sum below
+ * is exact in double and lost in float (2^-30 and 2^-40 beside 1, 256 beside 2^60). */
+static void test_matmul_f64(void)
+{
+    EXPECT("MatMul(a=2x2:f64,b=2x2)",
+           ((double[]){ 1 + 0x1p-20 + 0x1p-30 + 0x1p-40 + 0x1p-50, 0x1p-39, 4 + 3 * 0x1p-20 + 0x1p-40, 2 + 0x1p-39 }),
+           ((double[]){ 1 + 0x1p-30, 0x1p-40, 3, 1 + 0x1p-40 }), ((double[]){ 1 + 0x1p-20, 0, 1, 2 }));
+    /* two batches of a, b broadcast to both */
+    EXPECT("MatMul(a=2x1x2:f64,b=2x1)", ((double[]){ 0x1p60 + 256, 1 + 0x1p-40 }),
+           ((double[]){ 0x1p60, 256, 0x1p-40, 1 }), ((double[]){ 1, 1 }));
+    /* both transposed (b the identity), alpha 0.5, a row bias scaled by beta 2:
+     * 0.5 a^T + 2 [2^-45, 1] */
+    EXPECT("Gemm(a=2x2:f64,b=2x2,c=2,alpha=0.5,beta=2,transA=1,transB=1)",
+           ((double[]){ 0.5 + 0x1p-41 + 0x1p-44, 4, 1 + 0x1p-44, 6 }), ((double[]){ 1 + 0x1p-40, 2, 4, 8 }),
+           ((double[]){ 1, 0, 0, 1 }), ((double[]){ 0x1p-45, 1 }));
 }
 
 /* ---- what opencl declines ----------------------------------------------------------------- */
@@ -349,7 +366,7 @@ static void test_declined(void)
                     "opencl has no f64 kernel for BatchNormalization");
     expect_declined("LayerNormalization(X=2x3:f64,Scale=3,B=3)", CC_SUPPORT_NO,
                     "opencl has no f64 kernel for LayerNormalization");
-    expect_declined("MatMul(a=2x2:f64,b=2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for MatMul");
+    expect_declined("ConvTranspose(x=1x1x3x3:f64,w=1x1x2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for ConvTranspose");
     /* a listed op still declines the operand dtypes and modes it has no kernel for */
     expect_declined("Pow(x=2:f32,y=2:f16)", CC_SUPPORT_NO, "opencl: no Pow kernel for a f16 exponent of a f32 base");
     expect_declined("Resize(x=1x1x2x2:f64,mode=linear,scales=[1,1,2,2])", CC_SUPPORT_NO,
@@ -418,7 +435,7 @@ static void test_program_sources(void)
         free(src);
     }
     CHECK(checked > 100);
-    CHECK(n_fp64 == 5); /* cast_f64, eltwise_f64, einsum_f64, reduce_f64, axis_f64 */
+    CHECK(n_fp64 == 6); /* cast_f64, eltwise_f64, einsum_f64, reduce_f64, axis_f64, gemm_naive_f64 */
 }
 
 static void test_without_fp64(void)
@@ -452,6 +469,8 @@ static void test_without_fp64(void)
     expect_declined("ReduceLogSumExp(data=2:f64)", CC_SUPPORT_NOT_HERE, why);
     expect_declined("Einsum(x0=2:f64,x1=2,equation=\"i,i\")", CC_SUPPORT_NOT_HERE, why);
     expect_declined("ScatterElements(data=2:f64,indices=1:i64,updates=1,reduction=add)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("MatMul(a=2x2:f64,b=2x2)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("Gemm(a=2x2:f64,b=2x2,c=2,alpha=0.5,beta=2,transA=1,transB=1)", CC_SUPPORT_NOT_HERE, why);
     /* a mode no device runs for f64 is declined for that, not for the device */
     expect_declined("Resize(x=1x1x2x2:f64,mode=linear,scales=[1,1,2,2])", CC_SUPPORT_NO,
                     "opencl: Resize of f64 in nearest mode only, not linear (the shared lowering's weights are float32)");
@@ -490,6 +509,7 @@ int main(void)
     if (c->has_fp64) {
         test_cast_f64();
         test_eltwise_f64();
+        test_matmul_f64();
     } else {
         printf("%s has no cl_khr_fp64: the f64 kernels are not checked here\n", c->device_name);
     }
