@@ -3,7 +3,8 @@
  * matmul family: Gemm (transposes, alpha, beta, broadcast C), MatMul (numpy batch
  * broadcasting, 1-D operands), MatMulInteger and QLinearMatMul (per-tensor, per-row and
  * per-column zero points and scales, constants read at prepare); Det (gemm_naive.cl) and
- * Einsum (einsum.cl).
+ * Einsum (einsum.cl). Gemm and MatMul in f64 run the naive kernel's f64 copy, accumulating
+ * in double, where the device has cl_khr_fp64.
  *
  * Variants (the context's preference, see ocl_gemm_pref, decides between the first two):
  *  - vector (CPU devices): each work-item computes 8 x 16 outputs (8 x 8 where the
@@ -16,7 +17,8 @@
  *    staged in local memory;
  *  - dot (CPU devices): both operands contiguous along k (Gemm with transB = 1: fully
  *    connected layers) and k >= 64: four outputs per work-item as float16 dot products;
- *  - naive, one work-item per output: small and thin (GEMV-like) products. */
+ *  - naive, one work-item per output: small and thin (GEMV-like) products, and every f64
+ *    product (the other variants are float only). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,9 @@ static void choose(ocl_build *b, const char *q8, const char *sfx, int64_t m, int
     memset(c, 0, sizeof *c);
     c->kind = K_NAIVE;
     if (q8) snprintf(c->prog, sizeof c->prog, "q8_%s", q8);
-    if (b->c->gemm == OCL_GEMM_VECTOR && !q8 && kdot && k >= DOT_MIN_K) {
+    if (!q8 && strcmp(sfx, "f64") == 0) {
+        /* gemm_naive_f64 only */
+    } else if (b->c->gemm == OCL_GEMM_VECTOR && !q8 && kdot && k >= DOT_MIN_K) {
         c->kind = K_DOT;
     } else if (b->c->gemm == OCL_GEMM_VECTOR) {
         /* 16 columns where the device prefers 16-wide floats (AVX-512), else 8; the
@@ -285,6 +289,14 @@ static cc_support float_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
         return CC_SUPPORT_NO;
     }
     return CC_SUPPORT_YES;
+}
+
+/* Gemm and MatMul: f32, f16, bf16, and f64 in double where the device has cl_khr_fp64. */
+static cc_support gemm_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
+                                const cc_tensor *out, char *reason, size_t n)
+{
+    if (in[0]->dtype == CC_F64) return cc_ocl_fp64(c, reason, n);
+    return float_supports(c, node, in, out, reason, n);
 }
 
 static cc_status gemm_prepare(ocl_build *b, cc_err *err)
@@ -617,8 +629,8 @@ static cc_status einsum_prepare(ocl_build *b, cc_err *err)
 }
 
 static const ocl_op matmul_ops[] = {
-    { CC_OP_ID_Gemm, float_supports, gemm_prepare },
-    { CC_OP_ID_MatMul, float_supports, matmul_prepare },
+    { CC_OP_ID_Gemm, gemm_supports, gemm_prepare },
+    { CC_OP_ID_MatMul, gemm_supports, matmul_prepare },
     { CC_OP_ID_MatMulInteger, q8_supports, q8_matmul_prepare },
     { CC_OP_ID_QLinearMatMul, q8_supports, q8_matmul_prepare },
     { CC_OP_ID_Det, float_supports, det_prepare },

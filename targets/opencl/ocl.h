@@ -315,6 +315,9 @@ extern const ocl_family cc_ocl_family_cast;    /* Cast, CastLike */
  * others. (Which programs exist for a suffix is program.c's table: a family's supports()
  * names the dtypes it takes.) */
 const char *cc_ocl_suffix(cc_dtype d);
+/* Suffix of the kernels that move d's elements as words of its size ("u8", "u16", "u32",
+ * "u64": the copy_* and gather_* programs, every dtype of that size); NULL for other sizes. */
+const char *cc_ocl_word_suffix(cc_dtype d);
 /* " (f16 storage, f32 compute)" for f16/bf16, "" otherwise: appended to plan notes. */
 const char *cc_ocl_storage_note(cc_dtype d);
 /* 1 when every dim of t and its element count stay below 2^31 (kernels index with int). */

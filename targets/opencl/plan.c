@@ -57,6 +57,11 @@ static const cc_op_id wide_ops[] = {
     CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum, CC_OP_ID_ReduceProd,
     CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum, CC_OP_ID_ReduceLogSumExp,
     CC_OP_ID_ReduceSumSquare,
+    /* Gemm and MatMul in f64: gemm_naive.cl's f64 copy, accumulating in double (matmul.c) */
+    CC_OP_ID_Gemm, CC_OP_ID_MatMul,
+    /* Resize in nearest mode, elements moved as words of their size (copy.cl's copy_taps;
+     * resize.c declines linear and cubic for these dtypes) */
+    CC_OP_ID_Resize,
 };
 
 static unsigned char wide_listed[CC_OP_ID_COUNT];

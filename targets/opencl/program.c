@@ -79,6 +79,7 @@ static const program_def programs[] = {
     { "gemm_naive_f32", F32, "gemm_naive.cl" },
     { "gemm_naive_f16", F16, "gemm_naive.cl" },
     { "gemm_naive_bf16", BF16, "gemm_naive.cl" },
+    { "gemm_naive_f64", "#define S f64\n#define S_IS_F64\n", "gemm_naive.cl", 1 },
     { "gemm_t32_f32", F32 T32, "gemm_tiled.cl" },
     { "gemm_t32_f16", F16 T32, "gemm_tiled.cl" },
     { "gemm_t32_bf16", BF16 T32, "gemm_tiled.cl" },

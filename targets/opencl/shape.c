@@ -17,23 +17,12 @@
 
 #define COPY_WG 256
 
-static const char *word_suffix(size_t bytes)
-{
-    switch (bytes) {
-    case 1: return "u8";
-    case 2: return "u16";
-    case 4: return "u32";
-    case 8: return "u64";
-    default: return NULL;
-    }
-}
-
 static cc_support shape_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
                                   const cc_tensor *out, char *reason, size_t n)
 {
     (void)c;
     (void)out;
-    if (!word_suffix(cc_dtype_size(in[0]->dtype))) {
+    if (!cc_ocl_word_suffix(in[0]->dtype)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(in[0]->dtype));
         return CC_SUPPORT_NO;
     }
@@ -70,8 +59,8 @@ static cc_status strided_copy(ocl_build *b, cc_dtype dt, int src, int64_t sbase,
     cc_status st = cc_ocl_walk_const(b, &rank, dims, strides, &gslot, err);
     if (st) return st;
     char name[32], prog[32];
-    snprintf(name, sizeof name, "copy_strided_%s", word_suffix(cc_dtype_size(dt)));
-    snprintf(prog, sizeof prog, "copy_%s", word_suffix(cc_dtype_size(dt)));
+    snprintf(name, sizeof name, "copy_strided_%s", cc_ocl_word_suffix(dt));
+    snprintf(prog, sizeof prog, "copy_%s", cc_ocl_word_suffix(dt));
     ocl_launch *l;
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
     int64_t inner = dims[rank - 1], outer = n / inner;
@@ -258,7 +247,7 @@ static cc_status repeat_prepare(ocl_build *b, cc_err *err)
 /* The launch of gather.cl's kernel BASE for the data's element size and the indices' type. */
 static cc_status gather_kernel(ocl_build *b, const char *base, int64_t n, ocl_launch **l, cc_err *err)
 {
-    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[0]->dtype);
     char prog[32], name[48];
     snprintf(prog, sizeof prog, "gather_%s", w);
     snprintf(name, sizeof name, "%s_%s_%s", base, b->in[1]->dtype == CC_I64 ? "ix64" : "ix32", w);
@@ -305,7 +294,7 @@ static cc_status reverse_sequence_prepare(ocl_build *b, cc_err *err)
     int64_t d0, d1, inner, n = cc_tensor_numel(b->out[0]);
     cc_status st = cc_lower_reverse_sequence(b->node, &b->in[0]->shape, &ta, &d0, &d1, &inner, err);
     if (st || n == 0) return st;
-    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[0]->dtype);
     if (!w) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: no ReverseSequence kernel for %s", cc_dtype_name(b->in[0]->dtype));
     char prog[32], name[48];
     snprintf(prog, sizeof prog, "gather_%s", w);
@@ -336,7 +325,7 @@ static cc_support onehot_supports(ocl_ctx *c, const cc_node *node, const cc_tens
         snprintf(reason, n, "opencl: OneHot's indices must be i32, i64 or f32, got %s", cc_dtype_name(it));
         return CC_SUPPORT_NO;
     }
-    if (node->n_in < 3 || !in[2] || !word_suffix(cc_dtype_size(in[2]->dtype))) {
+    if (node->n_in < 3 || !in[2] || !cc_ocl_word_suffix(in[2]->dtype)) {
         snprintf(reason, n, "opencl: no OneHot kernel for %s values", node->n_in < 3 || !in[2] ? "absent" : cc_dtype_name(in[2]->dtype));
         return CC_SUPPORT_NO;
     }
@@ -352,7 +341,7 @@ static cc_status onehot_prepare(ocl_build *b, cc_err *err)
     if (it != CC_I32 && it != CC_I64 && it != CC_F32)
         return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: OneHot's indices must be i32, i64 or f32, got %s",
                           cc_dtype_name(it));
-    const char *w = word_suffix(cc_dtype_size(b->in[2]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[2]->dtype);
     if (!w) return cc_err_set(err, CC_ERR_UNSUPPORTED, "opencl: no OneHot kernel for %s values", cc_dtype_name(b->in[2]->dtype));
     char prog[32], name[48];
     snprintf(prog, sizeof prog, "gather_%s", w);
@@ -463,7 +452,7 @@ static cc_status scatter_prepare(ocl_build *b, cc_err *err)
         cc_ocl_arg_mem(l, slot);
         return CC_OK;
     }
-    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[0]->dtype);
     snprintf(prog, sizeof prog, "gather_%s", w);
     snprintf(name, sizeof name, "%s_%s_%s", nd ? "scatter_nd" : "scatter_elements", ix, w);
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;
@@ -538,7 +527,7 @@ static cc_status trilu_prepare(ocl_build *b, cc_err *err)
         k = cc_ocl_const_int(kt, 0);
     }
     if (k < INT32_MIN / 2 || k > INT32_MAX / 2) k = k < 0 ? INT32_MIN / 2 : INT32_MAX / 2; /* beyond any matrix */
-    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[0]->dtype);
     char prog[32], name[32];
     snprintf(prog, sizeof prog, "copy_%s", w);
     snprintf(name, sizeof name, "copy_trilu_%s", w);
@@ -587,7 +576,7 @@ static cc_status pad_prepare(ocl_build *b, cc_err *err)
     unsigned char cb[8];
     cc_status st = cc_lower_pad(b->node, b->in, &mode, begin, cb, err);
     if (st) return st;
-    const char *w = word_suffix(cc_dtype_size(b->in[0]->dtype));
+    const char *w = cc_ocl_word_suffix(b->in[0]->dtype);
     char prog[32], name[32];
     snprintf(prog, sizeof prog, "copy_%s", w);
     snprintf(name, sizeof name, "copy_pad_%s", w);

@@ -100,6 +100,17 @@ const char *cc_ocl_suffix(cc_dtype d)
     }
 }
 
+const char *cc_ocl_word_suffix(cc_dtype d)
+{
+    switch (cc_dtype_size(d)) {
+    case 1: return "u8";
+    case 2: return "u16";
+    case 4: return "u32";
+    case 8: return "u64";
+    default: return NULL;
+    }
+}
+
 cc_support cc_ocl_fp64(const ocl_ctx *c, char *reason, size_t n)
 {
     if (c->has_fp64) return CC_SUPPORT_YES;

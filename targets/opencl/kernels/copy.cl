@@ -1,5 +1,6 @@
 /* copy.cl - template (S = u8, u16, u32, u64: the element size): a strided copy over an
- * iteration space of rank dims (Transpose, Slice, Concat and Split are all such copies).
+ * iteration space of rank dims (Transpose, Slice, Concat and Split are all such copies);
+ * Trilu, Pad and Resize in nearest mode (below).
  * g holds the dims, then the source strides, then the destination strides (negative
  * strides walk backwards: Slice with negative steps). Work-item (x, y) copies element x
  * of row y, a row being the last dimension (length inner, strides sx and dx): the outer
@@ -62,6 +63,31 @@ kernel void KN(copy_pad)(global const TY *restrict x, global TY *restrict y, int
             }
         }
         off += s * g[3 * rank + d];
+    }
+    y[i] = x[off];
+}
+
+/* Resize in nearest mode (resize.c, for the dtypes whose elements it moves as words):
+ * output element i is the input element at the sum, over the axes, of the one tap its
+ * coordinate o has on each, tidx[toff[a] + o] (an input offset); a tap of -1 marks a
+ * coordinate outside tf_crop_and_resize's crop, whose output is the fill value c[0] (the
+ * extrapolation_value in the dtype). g is resize.cl's geometry: r, then the output dims[r],
+ * taps per axis (1 here), table offsets toff[r]. */
+kernel void KN(copy_taps)(global const TY *restrict x, global TY *restrict y, int n, global const int *restrict g,
+                          global const int *restrict tidx, global const TY *restrict c)
+{
+    int i = get_global_id(0);
+    if (i >= n) return;
+    int r = g[0], rem = i, off = 0;
+    global const int *dims = g + 1, *toff = g + 1 + 2 * r;
+    for (int a = r - 1; a >= 0; a--) {
+        int t = tidx[toff[a] + rem % dims[a]];
+        rem /= dims[a];
+        if (t < 0) {
+            y[i] = c[0];
+            return;
+        }
+        off += t;
     }
     y[i] = x[off];
 }

@@ -1,5 +1,7 @@
-/* gemm_naive.cl - template (S = f32, f16, bf16): C = alpha * A @ B + beta * bias for small
- * or thin products, one work-item per element of C, accumulating in f32 with fma; Det.
+/* gemm_naive.cl - template (S = f32, f16, bf16; f64 with S_IS_F64): C = alpha * A @ B +
+ * beta * bias for small or thin products, one work-item per element of C, accumulating in
+ * the compute type CT with fma (f32; the f64 copy in double, where alpha and beta, float
+ * attributes, widen exactly); Det (not in the f64 copy).
  *
  * Operand element (m, k) of A is A[ao + m*sam + k*sak], (k, n) of B is B[bo + k*sbk + n*sbn]
  * (strides give transposes for free), C's (m, n) is C[co + m*scm + n], and bias (m, n) is
@@ -18,12 +20,14 @@ kernel void KN(gemm_naive)(int M, int N, int K,
     global const int *o = boff + 4 * z;
     global const TY *a = A + o[0] + m * sam;
     global const TY *b = B + o[1] + n * sbn;
-    float acc = 0.0f;
+    CT acc = 0;
     for (int k = 0; k < K; k++) acc = fma(LD(a, k * sak), LD(b, k * sbk), acc);
-    float v = alpha * acc;
+    CT v = alpha * acc;
     if (has_bias) v += beta * LD(bias, o[3] + m * sbm + n * sbn2);
     ST(C, o[2] + m * scm + n, v);
 }
+
+#if !defined(S_IS_F64)
 
 /* Det: one work-item per n x n matrix of x, eliminated in float with partial pivoting in
  * its own n x n block of the float scratch w (rows swapped there); y gets the product of
@@ -57,3 +61,5 @@ kernel void KN(det)(global const TY *x, global TY *y, global float *w, int n, in
     }
     ST(y, b, det);
 }
+
+#endif /* !S_IS_F64 */

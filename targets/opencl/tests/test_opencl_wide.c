@@ -2,13 +2,15 @@
  * u64), through the full vtable path (cc_target_supports, prepare, upload, run, download,
  * guard bytes after every output): each new kernel on values a float32 or signed path would
  * get wrong (f64 values that are no f32 value such as 1 + 2^-40, u32 past 2^31, u64 past
- * 2^53 and 2^63, 16-bit wrap-around, Cast's rounding and truncation edges), compared bit for
- * bit with results worked out by hand; ops without kernels for these dtypes declined with
- * the op and dtype in the reason, never run.
+ * 2^53 and 2^63, 16-bit wrap-around, Cast's rounding and truncation edges, products exact in
+ * double only, -0 and subnormals moved as they are), compared bit for bit with results
+ * worked out by hand; ops without kernels for these dtypes declined with the op and dtype
+ * in the reason, and an op's modes without one with the op's own reason, never run.
  *
  * Then a context that takes the device as one without cl_khr_fp64 (CROSSCHECK_OPENCL_FP64=
  * off): what would compute in f64 is declined as not on this hardware, with the device in
- * the reason, while f64 data movers and the integer kernels still run; the programs that
+ * the reason, while f64 data movers (Resize's nearest mode among them) and the integer
+ * kernels still run; the programs that
  * compute in double are refused, and no other program's code names that type (so such a
  * device builds them all).
  * Exits 77 when no OpenCL device opens here; the f64 kernels are skipped (and said so) on
@@ -282,6 +284,53 @@ static void test_movers(void)
            ((double[]){ 1, 2, 3 }), ((int64_t[]){ 1 }), ((double[]){ 1 + 0x1p-40 }));
 }
 
+/* ---- Resize in nearest mode, MatMul and Gemm in f64 --------------------------------------- */
+
+/* Resize of the wide dtypes in nearest mode: elements moved by size (copy.cl's copy_taps), so
+ * u64 past 2^63, a subnormal and -0 in f64 and the 16/32-bit integers keep their bits, and
+ * tf_crop_and_resize's extrapolation_value is stored in the dtype (saturated for integers). */
+static void test_resize_wide(void)
+{
+    /* half_pixel, round_prefer_floor: x_original -0.25, 0.25, 0.75, 1.25 take 0, 0, 1, 1
+     * (an f32 or f64 path reads UINT64_MAX - 1 as 2^64 and P63 + 1 as 2^63) */
+    EXPECT("Resize(x=1x2:u64,scales=[1,2])", ((uint64_t[]){ UINT64_MAX - 1, UINT64_MAX - 1, P63 + 1, P63 + 1 }),
+           ((uint64_t[]){ UINT64_MAX - 1, P63 + 1 }));
+    /* 2x2 to 4x4: 1 + 2^-40 (no f32 value), the least subnormal, -0 and 2^1000 as they are */
+    const double a = 1 + 0x1p-40, b = -0x1p-1074, c = -0.0, d = 0x1p1000;
+    EXPECT("Resize(x=1x1x2x2:f64,scales=[1,1,2,2])",
+           ((double[]){ a, a, b, b, a, a, b, b, c, c, d, d, c, c, d, d }), ((double[]){ a, b, c, d }));
+    /* asymmetric, floor: x_original o / 2 */
+    EXPECT("Resize(x=3:i16,coordinate_transformation_mode=asymmetric,nearest_mode=floor,scales=[2])",
+           ((int16_t[]){ -32768, -32768, 32767, 32767, -1, -1 }), ((int16_t[]){ -32768, 32767, -1 }));
+    /* tf_crop_and_resize over roi [-0.5, 1.5] of 4 elements to 5: x_original -1.5 + 1.5 o,
+     * outside at both ends (7 there), 1.5 to 1 (round_prefer_floor) */
+    EXPECT("Resize(x=4:u32,coordinate_transformation_mode=tf_crop_and_resize,extrapolation_value=7,"
+           "roi=[-0.5,1.5],sizes=[5])",
+           ((uint32_t[]){ 7, 0x80000001u, UINT32_MAX, 0xfffffffeu, 7 }),
+           ((uint32_t[]){ 0x80000001u, UINT32_MAX, 5, 0xfffffffeu }));
+    /* an extrapolation_value of -3 saturates to u16's 0 */
+    EXPECT("Resize(x=2:u16,coordinate_transformation_mode=tf_crop_and_resize,extrapolation_value=-3,roi=[-1,1],"
+           "sizes=[3])",
+           ((uint16_t[]){ 0, 65535, 1 }), ((uint16_t[]){ 65535, 1 }));
+}
+
+/* MatMul and Gemm in f64: gemm_naive.cl's f64 copy, in double. Every product and sum below
+ * is exact in double and lost in float (2^-30 and 2^-40 beside 1, 256 beside 2^60). */
+static void test_matmul_f64(void)
+{
+    EXPECT("MatMul(a=2x2:f64,b=2x2)",
+           ((double[]){ 1 + 0x1p-20 + 0x1p-30 + 0x1p-40 + 0x1p-50, 0x1p-39, 4 + 3 * 0x1p-20 + 0x1p-40, 2 + 0x1p-39 }),
+           ((double[]){ 1 + 0x1p-30, 0x1p-40, 3, 1 + 0x1p-40 }), ((double[]){ 1 + 0x1p-20, 0, 1, 2 }));
+    /* two batches of a, b broadcast to both */
+    EXPECT("MatMul(a=2x1x2:f64,b=2x1)", ((double[]){ 0x1p60 + 256, 1 + 0x1p-40 }),
+           ((double[]){ 0x1p60, 256, 0x1p-40, 1 }), ((double[]){ 1, 1 }));
+    /* both transposed (b the identity), alpha 0.5, a row bias scaled by beta 2:
+     * 0.5 a^T + 2 [2^-45, 1] */
+    EXPECT("Gemm(a=2x2:f64,b=2x2,c=2,alpha=0.5,beta=2,transA=1,transB=1)",
+           ((double[]){ 0.5 + 0x1p-41 + 0x1p-44, 4, 1 + 0x1p-44, 6 }), ((double[]){ 1 + 0x1p-40, 2, 4, 8 }),
+           ((double[]){ 1, 0, 0, 1 }), ((double[]){ 0x1p-45, 1 }));
+}
+
 /* ---- what opencl declines ----------------------------------------------------------------- */
 
 /* supports() answers `want` with exactly reason_want, and prepare() refuses the graph with
@@ -317,10 +366,13 @@ static void test_declined(void)
                     "opencl has no f64 kernel for BatchNormalization");
     expect_declined("LayerNormalization(X=2x3:f64,Scale=3,B=3)", CC_SUPPORT_NO,
                     "opencl has no f64 kernel for LayerNormalization");
-    expect_declined("MatMul(a=2x2:f64,b=2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for MatMul");
-    expect_declined("Resize(x=1x2:u64,scales=[1,2])", CC_SUPPORT_NO, "opencl has no u64 kernel for Resize");
-    /* a listed op still declines the operand dtypes it has no kernel for */
+    expect_declined("ConvTranspose(x=1x1x3x3:f64,w=1x1x2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for ConvTranspose");
+    /* a listed op still declines the operand dtypes and modes it has no kernel for */
     expect_declined("Pow(x=2:f32,y=2:f16)", CC_SUPPORT_NO, "opencl: no Pow kernel for a f16 exponent of a f32 base");
+    expect_declined("Resize(x=1x1x2x2:f64,mode=linear,scales=[1,1,2,2])", CC_SUPPORT_NO,
+                    "opencl: Resize of f64 in nearest mode only, not linear (the shared lowering's weights are float32)");
+    expect_declined("Resize(x=1x2:u64,mode=cubic,scales=[1,2])", CC_SUPPORT_NO,
+                    "opencl: Resize of u64 in nearest mode only, not cubic (no kernel interpolates it in its own type)");
 }
 
 /* ---- a device without cl_khr_fp64 ---------------------------------------------------------- */
@@ -383,7 +435,7 @@ static void test_program_sources(void)
         free(src);
     }
     CHECK(checked > 100);
-    CHECK(n_fp64 == 5); /* cast_f64, eltwise_f64, einsum_f64, reduce_f64, axis_f64 */
+    CHECK(n_fp64 == 6); /* cast_f64, eltwise_f64, einsum_f64, reduce_f64, axis_f64, gemm_naive_f64 */
 }
 
 static void test_without_fp64(void)
@@ -417,10 +469,16 @@ static void test_without_fp64(void)
     expect_declined("ReduceLogSumExp(data=2:f64)", CC_SUPPORT_NOT_HERE, why);
     expect_declined("Einsum(x0=2:f64,x1=2,equation=\"i,i\")", CC_SUPPORT_NOT_HERE, why);
     expect_declined("ScatterElements(data=2:f64,indices=1:i64,updates=1,reduction=add)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("MatMul(a=2x2:f64,b=2x2)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("Gemm(a=2x2:f64,b=2x2,c=2,alpha=0.5,beta=2,transA=1,transB=1)", CC_SUPPORT_NOT_HERE, why);
+    /* a mode no device runs for f64 is declined for that, not for the device */
+    expect_declined("Resize(x=1x1x2x2:f64,mode=linear,scales=[1,1,2,2])", CC_SUPPORT_NO,
+                    "opencl: Resize of f64 in nearest mode only, not linear (the shared lowering's weights are float32)");
     /* an op without f64 kernels anywhere is declined for that */
     expect_declined("Conv(x=1x1x3x3:f64,w=1x1x2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for Conv");
     /* f64 data moved by size, and the integer kernels, still run */
     test_movers();
+    test_resize_wide();
     test_cast_int();
     test_eltwise_int();
     test_reduce(0);
@@ -446,10 +504,12 @@ int main(void)
     test_cast_int();
     test_eltwise_int();
     test_movers();
+    test_resize_wide();
     test_declined();
     if (c->has_fp64) {
         test_cast_f64();
         test_eltwise_f64();
+        test_matmul_f64();
     } else {
         printf("%s has no cl_khr_fp64: the f64 kernels are not checked here\n", c->device_name);
     }
