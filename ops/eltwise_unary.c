@@ -429,7 +429,16 @@ static cc_status unary_golden(const cc_node *node, const cc_tensor *const *in, i
     const cc_tensor *x = in[0];
     int is_float = cc_dtype_is_float(x->dtype);
     int64_t n = cc_tensor_numel(x);
+    cc_op_id id = node->op->id;
+    int exact = out[0].exact && (id == CC_OP_ID_Neg || id == CC_OP_ID_Abs || id == CC_OP_ID_Sign);
     for (int64_t i = 0; i < n; i++) {
+        if (exact) { /* i64 in 64 bits (Neg and Abs of INT64_MIN wrap to it, as the targets' do) */
+            int64_t v = ((const int64_t *)x->data)[i];
+            int64_t r = id == CC_OP_ID_Sign ? (v > 0) - (v < 0)
+                        : id == CC_OP_ID_Neg || v < 0 ? (int64_t)(0u - (uint64_t)v) : v;
+            cc_golden_put_int(&out[0], i, r);
+            continue;
+        }
         double s;
         out[0].value[i] = info->fn(cc_load(x->data, x->dtype, (size_t)i), p, &s);
         out[0].mag[i] = is_float ? s : 0.0; /* integer outputs: S = 0, atol decides */

@@ -71,15 +71,21 @@ static cc_status cumsum_golden(const cc_node *node, const cc_tensor *const *in, 
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
             double sum = 0, mag = 0;
+            uint64_t isum = 0; /* i64, u64: in 64 bits, wrapping */
             int64_t terms = 0;
             for (int64_t s = 0; s < len; s++) {
                 int64_t k = rev ? len - 1 - s : s, at = (o * len + k) * inner + i;
                 double v = cc_load(x->data, x->dtype, (size_t)at);
-                if (!ex) sum += v, mag += fabs(v), terms++;
-                out[0].value[at] = sum;
-                out[0].mag[at] = cc_dtype_is_float(x->dtype) ? mag : 0;
+                uint64_t iv = out[0].exact ? ((const uint64_t *)x->data)[at] : 0;
+                if (!ex) sum += v, mag += fabs(v), isum += iv, terms++;
+                if (out[0].exact) {
+                    cc_golden_put_int(&out[0], at, (int64_t)isum);
+                } else {
+                    out[0].value[at] = sum;
+                    out[0].mag[at] = cc_dtype_is_float(x->dtype) ? mag : 0;
+                }
                 if ((double)terms > kmax) kmax = (double)terms; /* the terms of this output */
-                if (ex) sum += v, mag += fabs(v), terms++;
+                if (ex) sum += v, mag += fabs(v), isum += iv, terms++;
             }
         }
     out[0].k = kmax;

@@ -1,6 +1,6 @@
 /* test_golden_int64.c — 64-bit integers past a double's 53 bits through the golden model:
  * the values each op computes (Add, Mul, Max and Mod on u64, Gather, Cast, Where, ReduceSum,
- * ReduceMax and ReduceMin, Range), held exactly beside their doubles (cc_golden.exact), stored into
+ * ReduceMax and ReduceMin, Range, Neg, Abs, CumSum), held exactly beside their doubles (cc_golden.exact), stored into
  * a tensor exactly (cc_golden_store), and compared exactly by the checker: a target one
  * off in the lowest bit fails (as doubles the two are equal), the exact value passes.
  * Unsigned values past 2^63 compare as unsigned (Max, Min, Mod). */
@@ -109,5 +109,11 @@ int main(void)
     const int64_t r0[1] = { P60 + 1 }, r1[1] = { P60 + 5 }, r2[1] = { 2 };
     expect_exact("Range(start=i64:1,limit=i64:5,delta=i64:2)",
                  (const void *[]){ r0, r1, r2, NULL }, (int64_t[]){ P60 + 1, P60 + 3 }, 2);
+    /* Neg, Abs, Sign of -(2^53 + 1); CumSum of 2^53 and 1, 1 */
+    const int64_t ng[2] = { -P53 - 1, P62 + 1 };
+    expect_exact("Neg(x=2:i64)", (const void *[]){ ng, NULL }, (int64_t[]){ P53 + 1, -P62 - 1 }, 2);
+    expect_exact("Abs(x=2:i64)", (const void *[]){ ng, NULL }, (int64_t[]){ P53 + 1, P62 + 1 }, 2);
+    const int64_t cs[3] = { P53, 1, 1 };
+    expect_exact("CumSum(x=3:i64,axis=0)", (const void *[]){ cs, NULL }, (int64_t[]){ P53, P53 + 1, P53 + 2 }, 3);
     return CC_TEST_RESULT();
 }
