@@ -406,7 +406,16 @@ static int dump_in_child(const cc_case *c, const cc_target_iface *t, const char 
     }
     for (int j = 0; j < g.inst.n_out; j++) {
         snprintf(path, sizeof path, "%s/golden_%d.npy", dir, j);
-        if (cc_npy_write_f64(path, g.gold[j].value, &g.gold[j].shape, &err)) return fail(EXIT_INFRA, "%s", err.msg);
+        if (g.gold[j].exact) { /* 64-bit integers: in their dtype, exactly */
+            cc_tensor t = { 0 };
+            if (cc_tensor_alloc(&t, g.gold[j].dtype, &g.gold[j].shape, &err)) return fail(EXIT_INFRA, "%s", err.msg);
+            for (int64_t i = 0; i < cc_shape_numel(&g.gold[j].shape); i++) cc_golden_store(&g.gold[j], t.data, i);
+            cc_status st = cc_npy_write(path, &t, &err);
+            cc_tensor_free(&t);
+            if (st) return fail(EXIT_INFRA, "%s", err.msg);
+        } else if (cc_npy_write_f64(path, g.gold[j].value, &g.gold[j].shape, &err)) {
+            return fail(EXIT_INFRA, "%s", err.msg);
+        }
         snprintf(path, sizeof path, "%s/golden_bound_magnitude_%d.npy", dir, j);
         if (cc_npy_write_f64(path, g.gold[j].mag, &g.gold[j].shape, &err)) return fail(EXIT_INFRA, "%s", err.msg);
     }

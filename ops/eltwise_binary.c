@@ -229,21 +229,22 @@ typedef struct int_range {
     int64_t eb_lo, eb_hi;
 } int_range;
 
-/* Random regime: as wide as the result allows without overflow and with |result| < 2^53,
- * so the golden value in double is exact. Exact regime: small integers. */
+/* Random regime: as wide as the result allows without overflow (i64: past 2^53, where a
+ * double is not exact and the golden model's exact integers decide, ops/op.h). Exact
+ * regime: small integers. */
 #define I30 ((1ll << 30) - 1)
-#define I51 ((1ll << 51) - 1)
-#define I52 ((1ll << 52) - 1)
-#define I26 ((1ll << 26) - 1)
+#define I61 ((1ll << 61) - 1)
+#define I62 ((1ll << 62) - 1)
+#define I31 ((1ll << 31) - 1)
 static const int_range int_ranges[] = {
     { ADD, CC_I32, -I30, I30, -I30, I30,                 -64, 64, -64, 64 },
     { SUB, CC_I32, -I30, I30, -I30, I30,                 -64, 64, -64, 64 },
     { MUL, CC_I32, -46340, 46340, -46340, 46340,         -16, 16, -16, 16 },
     { DIV, CC_I32, -2147483647ll, 2147483647ll, 1, 1000, -64, 64, 1, 8 },
-    { ADD, CC_I64, -I51, I51, -I51, I51,                 -64, 64, -64, 64 },
-    { SUB, CC_I64, -I51, I51, -I51, I51,                 -64, 64, -64, 64 },
-    { MUL, CC_I64, -I26, I26, -I26, I26,                 -16, 16, -16, 16 },
-    { DIV, CC_I64, -I52, I52, 1, 100000,                 -64, 64, 1, 8 },
+    { ADD, CC_I64, -I61, I61, -I61, I61,                 -64, 64, -64, 64 },
+    { SUB, CC_I64, -I61, I61, -I61, I61,                 -64, 64, -64, 64 },
+    { MUL, CC_I64, -I31, I31, -I31, I31,                 -16, 16, -16, 16 },
+    { DIV, CC_I64, -I62, I62, 1, 100000,                 -64, 64, 1, 8 },
     { ADD, CC_I8, -64, 63, -64, 63,                      -16, 16, -16, 16 },
     { SUB, CC_I8, -64, 63, -64, 63,                      -16, 16, -16, 16 },
     { MUL, CC_I8, -11, 11, -11, 11,                      -11, 11, -11, 11 },
@@ -290,14 +291,18 @@ static cc_status binary_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int
         keep_product_alive(op, in);
         return CC_OK;
     }
-    /* every value is below 2^53, so cc_store's double path is exact, i64 included */
-    for (int64_t i = 0; i < na; i++)
-        cc_store(in[0].data, dt, (size_t)i,
-                 (double)(exact ? cc_rng_int(rng, r->ea_lo, r->ea_hi) : cc_rng_int(rng, r->a_lo, r->a_hi)));
+    /* i64 stored as they are (past 2^53 every bit is drawn); the narrower types through a
+       double, exact for them */
+    for (int64_t i = 0; i < na; i++) {
+        int64_t v = exact ? cc_rng_int(rng, r->ea_lo, r->ea_hi) : cc_rng_int(rng, r->a_lo, r->a_hi);
+        if (dt == CC_I64) ((int64_t *)in[0].data)[i] = v;
+        else cc_store(in[0].data, dt, (size_t)i, (double)v);
+    }
     for (int64_t i = 0; i < nb; i++) {
         int64_t v = exact ? cc_rng_int(rng, r->eb_lo, r->eb_hi) : cc_rng_int(rng, r->b_lo, r->b_hi);
         if (op == DIV && dt != CC_U8 && (cc_rng_next(rng) >> 63)) v = -v;
-        cc_store(in[1].data, dt, (size_t)i, (double)v);
+        if (dt == CC_I64) ((int64_t *)in[1].data)[i] = v;
+        else cc_store(in[1].data, dt, (size_t)i, (double)v);
     }
     keep_product_alive(op, in);
     return CC_OK;
