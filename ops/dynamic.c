@@ -39,6 +39,13 @@ static void put(cc_golden *o, int64_t i, double v)
     o->mag[i] = fabs(v);
 }
 
+/* Output element i := element at of x (an i64 exactly). */
+static void put_elem(cc_golden *o, int64_t i, const cc_tensor *x, int64_t at)
+{
+    if (o->exact && x->dtype == CC_I64) cc_golden_put_int(o, i, ((const int64_t *)x->data)[at]);
+    else put(o, i, cc_load(x->data, x->dtype, (size_t)at));
+}
+
 /* ---- NonZero ------------------------------------------------------------------------------ */
 
 static cc_status nonzero_infer(const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
@@ -148,11 +155,18 @@ static cc_status unique_infer(const cc_node *node, const cc_tensor *const *in, i
     return CC_OK;
 }
 
-/* -1, 0, 1 as slice a of x compares with slice b (element by element, row-major) */
+/* -1, 0, 1 as slice a of x compares with slice b (element by element, row-major; i64 in 64
+ * bits) */
 static int slice_cmp(const cc_tensor *x, const uniq_geom *g, int64_t a, int64_t b)
 {
     for (int64_t o = 0; o < g->outer; o++)
         for (int64_t i = 0; i < g->inner; i++) {
+            if (x->dtype == CC_I64) {
+                int64_t ia = ((const int64_t *)x->data)[(o * g->len + a) * g->inner + i];
+                int64_t ib = ((const int64_t *)x->data)[(o * g->len + b) * g->inner + i];
+                if (ia != ib) return ia > ib ? 1 : -1;
+                continue;
+            }
             double va = cc_load(x->data, x->dtype, (size_t)((o * g->len + a) * g->inner + i));
             double vb = cc_load(x->data, x->dtype, (size_t)((o * g->len + b) * g->inner + i));
             if (isnan(va) && isnan(vb)) continue;
@@ -197,8 +211,7 @@ static cc_status unique_golden(const cc_node *node, const cc_tensor *const *in, 
         int64_t p = rank[u];
         for (int64_t o = 0; o < g.outer; o++)
             for (int64_t i = 0; i < g.inner; i++)
-                put(&out[0], (o * nu + p) * g.inner + i,
-                    cc_load(x->data, x->dtype, (size_t)((o * g.len + first[u]) * g.inner + i)));
+                put_elem(&out[0], (o * nu + p) * g.inner + i, x, (o * g.len + first[u]) * g.inner + i);
         if (n_out > 1) put(&out[1], p, (double)first[u]);
         if (n_out > 3) put(&out[3], p, (double)cnt[u]);
     }
@@ -405,7 +418,7 @@ static cc_status compress_golden(const cc_node *node, const cc_tensor *const *in
         for (int64_t c = 0; c < g.n_cond; c++) {
             if (cc_load(in[1]->data, CC_BOOL, (size_t)c) == 0) continue;
             for (int64_t i = 0; i < g.inner; i++)
-                put(&out[0], (o * kept + k) * g.inner + i, cc_load(x->data, x->dtype, (size_t)((o * g.len + c) * g.inner + i)));
+                put_elem(&out[0], (o * kept + k) * g.inner + i, x, (o * g.len + c) * g.inner + i);
             k++;
         }
     }

@@ -83,15 +83,23 @@ static cc_status arg_golden(const cc_node *node, const cc_tensor *const *in, int
         for (int64_t i = 0; i < inner; i++) {
             int64_t best = 0;
             double b = cc_load(x->data, x->dtype, (size_t)(o * len * inner + i));
+            int64_t bi = x->dtype == CC_I64 ? ((const int64_t *)x->data)[o * len * inner + i] : 0;
             for (int64_t k = 1; k < len; k++) {
                 double v = cc_load(x->data, x->dtype, (size_t)((o * len + k) * inner + i));
-                if (beats(v, b, max, last)) {
+                int win;
+                if (x->dtype == CC_I64) { /* in 64 bits: 2^53 and 2^53 + 1 are one double */
+                    int64_t vi = ((const int64_t *)x->data)[(o * len + k) * inner + i];
+                    win = vi == bi ? last : max ? vi > bi : vi < bi;
+                    if (win) bi = vi;
+                } else {
+                    win = beats(v, b, max, last);
+                }
+                if (win) {
                     best = k;
                     b = v;
                 }
             }
-            out[0].value[o * inner + i] = (double)best;
-            out[0].mag[o * inner + i] = 0;
+            cc_golden_put_int(&out[0], o * inner + i, best);
         }
     out[0].k = 1;
     return CC_OK;

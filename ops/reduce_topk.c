@@ -133,8 +133,8 @@ static cc_status topk_golden(const cc_node *node, const cc_tensor *const *in, in
                 int64_t at = (o * k + t) * inner + i;
                 out[0].value[at] = bv;
                 out[0].mag[at] = is_float ? fabs(bv) : 0;
-                out[1].value[at] = (double)best;
-                out[1].mag[at] = 0;
+                if (out[0].exact) cc_golden_put_int(&out[0], at, bw); /* i64: the value exactly */
+                cc_golden_put_int(&out[1], at, best);
                 prev = best;
                 pv = bv;
                 pw = bw;

@@ -1,8 +1,9 @@
 /* test_golden_int64.c — 64-bit integers past a double's 53 bits through the golden model:
  * the values each op computes (Add, Mul, Max and Mod on u64, Gather, Cast, Where, ReduceSum,
- * ReduceMax and ReduceMin, Range, Neg, Abs, CumSum), held exactly beside their doubles (cc_golden.exact), stored into
- * a tensor exactly (cc_golden_store), and compared exactly by the checker: a target one
- * off in the lowest bit fails (as doubles the two are equal), the exact value passes.
+ * ReduceMax and ReduceMin, Range, Neg, Abs, CumSum, TopK; ArgMax and ArgMin's choice), held
+ * exactly beside their doubles (cc_golden.exact), stored into a tensor exactly
+ * (cc_golden_store), and compared exactly by the checker: a target one off in the lowest
+ * bit fails (as doubles the two are equal), the exact value passes.
  * Unsigned values past 2^63 compare as unsigned (Max, Min, Mod). */
 #include "op_test.h"
 #include "ops/check.h"
@@ -115,5 +116,10 @@ int main(void)
     expect_exact("Abs(x=2:i64)", (const void *[]){ ng, NULL }, (int64_t[]){ P53 + 1, P62 + 1 }, 2);
     const int64_t cs[3] = { P53, 1, 1 };
     expect_exact("CumSum(x=3:i64,axis=0)", (const void *[]){ cs, NULL }, (int64_t[]){ P53, P53 + 1, P53 + 2 }, 3);
+    /* TopK's values in 64 bits; ArgMax and ArgMin tell 2^53 + 1 from 2^53 */
+    const int64_t tk[3] = { P53, P53 + 1, -P53 - 1 };
+    expect_exact("TopK(X=3:i64,k=[2])", (const void *[]){ tk, NULL }, (int64_t[]){ P53 + 1, P53 }, 2);
+    expect_exact("ArgMax(data=3:i64,keepdims=0)", (const void *[]){ tk, NULL }, (int64_t[]){ 1 }, 1);
+    expect_exact("ArgMin(data=3:i64,keepdims=0)", (const void *[]){ tk, NULL }, (int64_t[]){ 2 }, 1);
     return CC_TEST_RESULT();
 }
