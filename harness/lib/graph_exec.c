@@ -820,20 +820,19 @@ cc_status cc_graph_exec_run(cc_graph_exec *x, const cc_tensor *in, cc_tensor *ou
     const cc_graph *g = x->g;
     for (int j = 0; j < g->n_outputs; j++) {
         int v = g->outputs[j];
-        const void *src = x->host[v].data;
+        const cc_tensor *src = x->host[v].data ? &x->host[v] : NULL;
         for (int k = 0; k < g->n_inputs && !src; k++) /* a graph input passed through */
-            if (g->inputs[k] == v) src = in[k].data;
-        if (!src) src = g->values[v].data; /* a constant */
+            if (g->inputs[k] == v) src = &in[k];
+        if (!src && g->values[v].data) src = &g->values[v]; /* a constant (a branch's empty result) */
         if (!src) return cc_err_set(err, CC_ERR_INTERNAL, "graph output %d was not computed", j);
-        if (src == x->host[v].data) { /* the actual shape, within the room of the declared one */
-            if (cc_tensor_numel(&x->host[v]) > cc_tensor_numel(&g->values[v]))
-                return cc_err_set(err, CC_ERR_UNSUPPORTED,
-                                  "graph output %d came out with more elements than its shape inferred from the "
-                                  "data-dependent bounds (%lld > %lld)",
-                                  j, (long long)cc_tensor_numel(&x->host[v]), (long long)cc_tensor_numel(&g->values[v]));
-            out[j].shape = x->host[v].shape;
-        }
-        memcpy(out[j].data, src, cc_tensor_bytes(&out[j]));
+        /* its actual shape, within the room of the declared one */
+        if (cc_tensor_numel(src) > cc_tensor_numel(&g->values[v]))
+            return cc_err_set(err, CC_ERR_UNSUPPORTED,
+                              "graph output %d came out with more elements than its shape inferred from the "
+                              "data-dependent bounds (%lld > %lld)",
+                              j, (long long)cc_tensor_numel(src), (long long)cc_tensor_numel(&g->values[v]));
+        out[j].shape = src->shape;
+        memcpy(out[j].data, src->data, cc_tensor_bytes(&out[j]));
     }
     return CC_OK;
 }

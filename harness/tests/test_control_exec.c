@@ -373,13 +373,26 @@ static cc_status else_empty(cc_model_builder *b, const int *in, cc_err *err)
     return st ? st : cc_mb_output(b, y, err);
 }
 
+/* The same empty [1, 0] as a constant of the branch, no node making it (what an exporter's
+ * folding leaves): the branch's output is that constant, at its own shape. */
+static cc_status else_const_empty(cc_model_builder *b, const int *in, cc_err *err)
+{
+    (void)in;
+    cc_tensor t = { 0 };
+    cc_shape s = cc_shape_make(2, (int64_t[]){ 1, 0 });
+    int y;
+    cc_status st = cc_tensor_alloc(&t, CC_F32, &s, err);
+    if (!st) st = cc_mb_const(b, "empty", &t, &y, err);
+    return st ? st : cc_mb_output(b, y, err);
+}
+
 /* If whose branches give an output different extents and read a value of data-dependent
  * shape (what torchvision's batched NMS exports: nothing when there are no boxes, else
  * the kept ones): then -(float)NonZero(x), a [1, n] within its bound [1, 6], else an empty
  * [1, 0]. The node's output is bounded by the larger of each dim and takes the taken
  * branch's actual shape; the branch typed by the bound runs on the actual [1, n]: on the
  * golden model, ref, cpu and opencl with cpu's fallback (NonZero), run after run. */
-static void test_if_extents(void)
+static void test_if_extents(cc_status (*else_branch)(cc_model_builder *, const int *, cc_err *))
 {
     cc_model_builder *b = NULL;
     cc_model *m = NULL;
@@ -390,7 +403,7 @@ static void test_if_extents(void)
     OK(cc_mb_input(b, "x", CC_F32, &s6, &x, &e));
     OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
     cc_dtype dt = CC_I64;
-    int g[2] = { subgraph(b, 1, &dt, &s16, then_neg_f32), subgraph(b, 1, &dt, &s16, else_empty) };
+    int g[2] = { subgraph(b, 1, &dt, &s16, then_neg_f32), subgraph(b, 1, &dt, &s16, else_branch) };
     const char *gn[2] = { "then_branch", "else_branch" };
     OK(control(b, "If", gn, g, 2, NULL, NULL, 0, 2, (int[]){ cond, nz }, 1, &y));
     OK(cc_mb_output(b, y, &e));
@@ -462,7 +475,8 @@ int main(void)
     test_if();
     test_loop();
     test_scan();
-    test_if_extents();
+    test_if_extents(else_empty);
+    test_if_extents(else_const_empty);
     test_refusals();
     return CC_TEST_RESULT();
 }

@@ -189,7 +189,11 @@ static cc_status build_node(const cc_onednn_ctx *c, onednn_plan *p, int k, cc_er
     b.graph = p->g;
     b.vals = p->vals;
     b.graph_plan = p;
-    if ((st = fn(&b, err))) return st;
+    int64_t written = 0; /* an empty output has nothing to compute (oneDNN 2.6 divides by a 0 dim in some
+                            primitives: SIGFPE on a detector's empty result) */
+    for (int j = 0; j < node->n_out; j++) written += cc_tensor_numel(&out[j]);
+    if (written == 0) cc_onednn_note(&b, "empty output: no step");
+    else if ((st = fn(&b, err))) return st;
     for (int j = 0; j < node->n_out; j++)
         if ((st = alloc_value(p, node->out[j], p->exec_pos[k], err))) return st;
     return CC_OK;
@@ -213,7 +217,8 @@ static cc_status build_group(const cc_onednn_ctx *c, onednn_plan *p, const cc_on
     b.vals = p->vals;
     b.graph_plan = p;
     b.fuse = f;
-    if ((st = fn(&b, err))) return st;
+    if (cc_tensor_numel(&p->desc[f->out_value]) == 0) cc_onednn_note(&b, "empty output: no step");
+    else if ((st = fn(&b, err))) return st;
     return alloc_value(p, f->out_value, f->anchor, err);
 }
 

@@ -133,8 +133,11 @@ static cc_status ref_run(void *ctx, void *p, void *const *inputs, void *const *o
                 go[j].shape = od[j].shape;
             }
         }
-        cc_status st = nd->op->golden(nd, in, nd->n_out, go, err);
-        if (st) return st;
+        cc_err e = { 0 };
+        cc_status st = nd->op->golden(nd, in, nd->n_out, go, &e);
+        if (st) {
+            return cc_err_set(err, st, "node %s (%s): %s", nd->name, nd->op->name, e.msg);
+        }
         for (int j = 0; j < nd->n_out; j++) {
             cc_tensor *o = &plan->vals[nd->out[j]];
             int64_t n = cc_shape_numel(&go[j].shape);

@@ -724,6 +724,59 @@ static void variadic(void *ctx)
     check_model(ctx, finish(b, outs, 3), want, 5, &cs);
 }
 
+/* Values with no elements in a segment (a detector's empty result: no box passed the
+ * threshold): a node whose outputs are empty is given no step (oneDNN 2.6 divided by a 0
+ * dim in some primitive, SIGFPE, on torchvision's RetinaNet); a Concat of the empty value
+ * and x is x. Exp and Mul of [0, 6, 6] rows of x, then Concat with x. */
+static void empty_values(void *ctx)
+{
+    cc_model_builder *b = begin("empty_values");
+    if (!b) return;
+    int x = input(b, "x", 4);
+    const int64_t one[1] = { 1 };
+    int st = konst(b, "st", CC_I64, 1, one, 0, 0, 1), en = konst(b, "en", CC_I64, 1, one, 0, 0, 1);
+    int ax = konst(b, "ax", CC_I64, 1, one, 1, 1, 1);
+    int e0 = node(b, "Slice", "none", NULL, 4, (int[]){ x, st, en, ax });
+    int e1 = node(b, "Exp", "exp", NULL, 1, &e0);
+    int e2 = node(b, "Mul", "mul", NULL, 2, (int[]){ e1, scalar(b, "two", CC_F32, 2) });
+    int y = node(b, "Concat", "cat", "axis=1", 2, (int[]){ e2, x });
+    cc_model *m = finish(b, (int[]){ y, e2 }, 2);
+    CHECK(m != NULL);
+    if (!m) return;
+    const cc_graph *g = &m->graph;
+    CHECK(cc_tensor_numel(&g->values[e2]) == 0 && g->values[y].shape.dims[1] == 4);
+    const cc_target_iface *t = &cc_target_onednn;
+    cc_err err = { 0 };
+    void *plan = NULL;
+    CHECK_OK(t->prepare(ctx, g, &plan, &err));
+    if (!plan) {
+        fprintf(stderr, "empty_values: prepare: %s\n", err.msg);
+        cc_model_free(m);
+        return;
+    }
+    char desc[2048] = "";
+    t->describe_plan(ctx, plan, desc, sizeof desc);
+    printf("empty_values: %s\n", desc);
+    CHECK(strstr(desc, "empty output: no step") != NULL);
+    cc_tensor in = { 0 };
+    CHECK_OK(cc_tensor_alloc(&in, CC_F32, &g->values[x].shape, &err));
+    for (int64_t k = 0; k < cc_tensor_numel(&in); k++) ((float *)in.data)[k] = (float)k - 40.5f;
+    size_t bytes = cc_tensor_bytes(&in);
+    unsigned char *out0 = malloc(bytes + GUARD), *out1 = malloc(GUARD);
+    memset(out0, GUARD_BYTE, bytes + GUARD);
+    memset(out1, GUARD_BYTE, GUARD);
+    void *ip[1] = { in.data }, *op[2] = { out0, out1 };
+    CHECK_OK(t->run(ctx, plan, ip, op, &err));
+    CHECK_OK(t->sync(ctx, &err));
+    CHECK(memcmp(out0, in.data, bytes) == 0); /* the Concat of nothing and x */
+    for (size_t k = 0; k < GUARD; k++) CHECK(out0[bytes + k] == GUARD_BYTE && out1[k] == GUARD_BYTE);
+    free(out0);
+    free(out1);
+    cc_tensor_free(&in);
+    t->release(ctx, plan);
+    cc_model_free(m);
+}
+
 int main(void)
 {
     void *ctx = NULL;
@@ -752,6 +805,7 @@ int main(void)
     conv_split(ctx);
     conv_pad(ctx);
     variadic(ctx);
+    empty_values(ctx);
     cc_target_onednn.close(ctx);
     return CC_TEST_RESULT();
 }
