@@ -7,15 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* IoU of two intervals [a0, a1] and [b0, b1], each of positive length */
+static double iou_1d(double a0, double a1, double b0, double b1)
+{
+    double inter = fmax(0.0, fmin(a1, b1) - fmax(a0, b0));
+    return inter / ((a1 - a0) + (b1 - b0) - inter);
+}
+
 double cc_detect_iou(const cc_detection *a, const cc_detection *b)
 {
-    double iw = fmin(a->x2, b->x2) - fmax(a->x1, b->x1);
-    double ih = fmin(a->y2, b->y2) - fmax(a->y1, b->y1);
-    double inter = iw > 0 && ih > 0 ? iw * ih : 0;
-    double aa = fmax(0.0, (double)a->x2 - a->x1) * fmax(0.0, (double)a->y2 - a->y1);
-    double ab = fmax(0.0, (double)b->x2 - b->x1) * fmax(0.0, (double)b->y2 - b->y1);
-    double uni = aa + ab - inter;
-    return uni > 0 ? inter / uni : 0;
+    double aw = fmax(0.0, (double)a->x2 - a->x1), ah = fmax(0.0, (double)a->y2 - a->y1);
+    double bw = fmax(0.0, (double)b->x2 - b->x1), bh = fmax(0.0, (double)b->y2 - b->y1);
+    if (aw > 0 && ah > 0 && bw > 0 && bh > 0) {
+        double iw = fmin(a->x2, b->x2) - fmax(a->x1, b->x1);
+        double ih = fmin(a->y2, b->y2) - fmax(a->y1, b->y1);
+        double inter = iw > 0 && ih > 0 ? iw * ih : 0;
+        return inter / (aw * ah + bw * bh - inter);
+    }
+    /* boxes without area (a detector's regression of 0 on two sides gives a segment or a
+       point): two segments on one line by the overlap of their extents along it, two
+       points by whether they are one; anything else 0 */
+    if (aw == 0 && bw == 0 && ah > 0 && bh > 0) return a->x1 == b->x1 ? iou_1d(a->y1, a->y2, b->y1, b->y2) : 0;
+    if (ah == 0 && bh == 0 && aw > 0 && bw > 0) return a->y1 == b->y1 ? iou_1d(a->x1, a->x2, b->x1, b->x2) : 0;
+    if (aw == 0 && ah == 0 && bw == 0 && bh == 0) return a->x1 == b->x1 && a->y1 == b->y1;
+    return 0;
 }
 
 /* score desc, then box index asc */

@@ -12,7 +12,9 @@
  *    class is > iou_thr (boxes of different classes never suppress each other);
  *  - at most max_det boxes are kept, in that order.
  * IoU of corner boxes (x1 = cx - w/2, x2 = cx + w/2, same for y): intersection area over
- * union area, 0 when the union is empty; computed in double.
+ * union area, computed in double. Boxes without area (zero width or height) have none to
+ * compare: two segments on the same line compare by the IoU of their extents along it, two
+ * points are 1 when equal, anything else with a box without area is 0.
  *
  * Comparison (cc_detect_eval_*): per image and class, the candidate's detections in
  * score order are each matched to the not yet matched golden box of the same class with
@@ -118,8 +120,12 @@ int cc_budget_check_detect(const cc_budget *b, const cc_detect_metrics *m, char 
  *  - matching: of every pair of a golden and a candidate detection with the same label and
  *    IoU >= CC_DETECT_AGREE_IOU, the pairs are taken by IoU, highest first (ties: the
  *    golden's by score, then positions), each detection in one pair at most: two lists of
- *    the same boxes pair each box with itself, whatever the order (boxes read as any diagonal pair of corners, as
- *    NonMaxSuppression reads them; two identical boxes have IoU 1, degenerate ones too);
+ *    the same boxes pair each box with itself, whatever the order. Boxes are read as any
+ *    diagonal pair of corners (as NonMaxSuppression reads them), boxes without area by
+ *    cc_detect_iou's rule; a pair below that IoU whose every coordinate lies within the band
+ *    of the other (scaled by the larger coordinate of the two, at least 1) pairs too, after
+ *    the rest (IoU is blind to boxes of almost no area: a segment and its neighbour of width
+ *    0.6 share none);
  *  - matched pairs are compared element-wise: the SQNR of the boxes' coordinates and the
  *    SQNR of the scores, each over every pair of every input; the agreement's SQNR is the
  *    lower of the two (cc_detect_agree_sqnr), judged as any model's conformance SQNR;

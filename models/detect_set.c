@@ -142,16 +142,22 @@ static double lowest_score(const cc_detection *d, int n)
     return lo;
 }
 
-/* IoU of two boxes given by any diagonal pair of corners (as NonMaxSuppression reads them);
- * two identical boxes, degenerate ones included, are the same box (1). */
-static double pair_iou(const cc_detection *a, const cc_detection *b)
+/* How well two boxes (corners ordered by cc_detect_unpack) pair: their IoU; where that is
+ * below CC_DETECT_AGREE_IOU but every coordinate lies within the band of the other, scaled
+ * by the larger coordinate of the two boxes (at least 1), CC_DETECT_AGREE_IOU, taken after
+ * the pairs that reach it by IoU. IoU is blind to boxes of almost no area (a regression of
+ * 0 on two sides gives a segment; its neighbour of width 0.6 shares no area with it). */
+static double pair_iou(const cc_detection *a, const cc_detection *b, double band)
 {
-    if (a->x1 == b->x1 && a->y1 == b->y1 && a->x2 == b->x2 && a->y2 == b->y2) return 1;
-    cc_detection p = { .x1 = fminf(a->x1, a->x2), .y1 = fminf(a->y1, a->y2), .x2 = fmaxf(a->x1, a->x2),
-                       .y2 = fmaxf(a->y1, a->y2) };
-    cc_detection q = { .x1 = fminf(b->x1, b->x2), .y1 = fminf(b->y1, b->y2), .x2 = fmaxf(b->x1, b->x2),
-                       .y2 = fmaxf(b->y1, b->y2) };
-    return cc_detect_iou(&p, &q);
+    double iou = cc_detect_iou(a, b);
+    if (iou >= CC_DETECT_AGREE_IOU) return iou;
+    const float pa[4] = { a->x1, a->y1, a->x2, a->y2 }, pb[4] = { b->x1, b->y1, b->x2, b->y2 };
+    double scale = 1, gap = 0;
+    for (int q = 0; q < 4; q++) {
+        scale = fmax(scale, fmax(fabs((double)pa[q]), fabs((double)pb[q])));
+        gap = fmax(gap, fabs((double)pa[q] - pb[q]));
+    }
+    return gap <= band * scale ? CC_DETECT_AGREE_IOU : iou;
 }
 
 /* Whether unmatched detection d of list `own` (n_own) is a near-tie against the other list
@@ -162,7 +168,7 @@ static int near_tie(const cc_detection *d, const cc_detection *own, int n_own, c
     double cut = fmin(lowest_score(own, n_own), lowest_score(other, n_other));
     if (d->score <= cut || within(d->score, cut, band)) return 1;
     for (int i = 0; i < n_other; i++)
-        if (other_state[i] != MATCHED && pair_iou(d, &other[i]) > 0 && within(d->score, other[i].score, band))
+        if (other_state[i] != MATCHED && pair_iou(d, &other[i], band) > 0 && within(d->score, other[i].score, band))
             return 1;
     return 0;
 }
@@ -196,7 +202,7 @@ static cc_status sort_out(const cc_detection *gold, int n_gold, const cc_detecti
     for (int gi = 0; gi < n_gold && !st; gi++)
         for (int c = 0; c < n_cand && !st; c++) {
             if (cand[c].cls != gold[gi].cls) continue;
-            double iou = pair_iou(&gold[gi], &cand[c]);
+            double iou = pair_iou(&gold[gi], &cand[c], band);
             if (!(iou >= CC_DETECT_AGREE_IOU)) continue;
             if (n_pairs == cap) {
                 cap = cap ? 2 * cap : 64;

@@ -32,9 +32,19 @@ static void test_iou(void)
     /* touching edges: no area in common */
     cc_detection e = box(4, 0, 8, 4, 1, 0);
     CHECK(cc_detect_iou(&c, &e) == 0);
-    /* degenerate boxes: union empty */
-    cc_detection z = box(1, 1, 1, 1, 1, 0);
-    CHECK(cc_detect_iou(&z, &z) == 0);
+    /* boxes without area: the same point is one box; another point, or a point inside a
+       box, 0 */
+    cc_detection z = box(1, 1, 1, 1, 1, 0), z2 = box(1, 2, 1, 2, 1, 0);
+    CHECK(cc_detect_iou(&z, &z) == 1);
+    CHECK(cc_detect_iou(&z, &z2) == 0 && cc_detect_iou(&z, &c) == 0 && cc_detect_iou(&c, &z) == 0);
+    /* segments on the line x = 104: y in [35, 44] and [36, 45]: overlap 8, union 10 */
+    cc_detection s1 = box(104, 35, 104, 44, 1, 0), s2 = box(104, 36, 104, 45, 1, 0), s3 = box(105, 36, 105, 45, 1, 0);
+    CHECK_NEAR(cc_detect_iou(&s1, &s2), 0.8, 1e-12);
+    CHECK(cc_detect_iou(&s1, &s3) == 0); /* parallel lines */
+    /* horizontal segments on y = 7: x in [0, 4] and [2, 6]: overlap 2, union 6 */
+    cc_detection h1 = box(0, 7, 4, 7, 1, 0), h2 = box(2, 7, 6, 7, 1, 0);
+    CHECK_NEAR(cc_detect_iou(&h1, &h2), 2.0 / 6.0, 1e-12);
+    CHECK(cc_detect_iou(&h1, &s1) == 0);
 }
 
 static void test_nms(void)
@@ -279,11 +289,18 @@ static void test_agree_sqnr(void)
     cc_detection gg[2] = { box(0, 0, 10, 10, 0.9f, 0), box(2, 0, 12, 10, 0.8f, 0) }, cg = box(2, 0, 12, 10, 0.8f, 0);
     a = agree_of(gg, 2, &cg, 1, 1e-3);
     CHECK(a.n_matched == 1 && a.max_box_diff == 0 && a.n_disagree == 1 && strstr(a.first, "golden detection 0"));
-    /* corners given the other way round are the same box (NonMaxSuppression takes any
-       diagonal pair); identical degenerate boxes are one box */
-    cc_detection r1 = box(10, 10, 0, 0, 0.5f, 0), r2 = box(0, 0, 10, 10, 0.5f, 0);
-    a = agree_of(&r1, 1, &r2, 1, 0.0);
+    /* a segment x = 104, y in [45, 53] against a box of width 0.6 beside it: no IoU, but
+       every coordinate within 0.6 of the other's: a pair at a band of 0.01 (scale 104), not
+       at 0.001 */
+    cc_detection seg = box(104, 45, 104, 53, 0.5f, 2), thin = box(104, 45.2f, 104.6f, 52.9f, 0.5f, 2);
+    CHECK(cc_detect_iou(&seg, &thin) == 0);
+    a = agree_of(&seg, 1, &thin, 1, 0.01);
     CHECK(a.n_matched == 1 && a.n_disagree == 0);
+    cc_detection seg2[2] = { seg, box(0, 0, 50, 50, 0.1f, 2) }, thin2[2] = { thin, seg2[1] };
+    a = agree_of(seg2, 2, thin2, 2, 0.001);
+    CHECK(a.n_matched == 1 && a.n_disagree == 2);
+    /* identical boxes without area are one box (corners given the other way round are
+       ordered by cc_detect_unpack: test_unpack) */
     cc_detection p1 = box(5, 5, 5, 5, 0.5f, 0), p2 = box(0, 0, 10, 10, 0.6f, 0);
     cc_detection gp[2] = { p1, p2 }, cp[2] = { p2, p1 };
     a = agree_of(gp, 2, cp, 2, 0.0);
