@@ -5,7 +5,9 @@
  * together, the output of X's dtype; the logical And, Or, Xor (opset 7, bool inputs,
  * broadcasting) and Not (opset 1); IsNaN (opset 13, float inputs) and IsInf (opset 10,
  * f32; detect_negative, detect_positive); and BitShift (opset 11, unsigned integers, u8
- * here: X shifted by Y, broadcasting, direction LEFT or RIGHT). The golden models are
+ * here: X shifted by Y, broadcasting, direction LEFT or RIGHT). Where's X and Y take every
+ * dtype here, the wide ones of target ABI 8 (f64, i16, u16, u32, u64) too: a selection
+ * picks an element as it is (u64 as its bits, f64's -0 and NaN kept). The golden models are
  * plain loops over the broadcast output: floats compared in double (f16/bf16 widen
  * exactly), integers in int64. A bool output is 0 or 1 with S = |value|; every result is
  * exact. BitShift by the type's width or more gives 0 (numpy's result; ONNX does not say). */
@@ -21,6 +23,11 @@
 #define INTS (CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
 #define BOOL CC_DTYPE_BIT(CC_BOOL)
 #define ALL (FLOATS | INTS | BOOL)
+/* the dtypes of target ABI 8 that Where's X and Y also take (outside the case dtypes: Where's
+ * case dtype is its condition's) */
+#define WIDE                                                                                   \
+    (CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_I16) | CC_DTYPE_BIT(CC_U16) | CC_DTYPE_BIT(CC_U32) | \
+     CC_DTYPE_BIT(CC_U64))
 #define N_IN 3
 
 typedef enum lop { L_EQ, L_GT, L_GE, L_LT, L_LE, L_WHERE, L_AND, L_OR, L_XOR, L_NOT, L_ISNAN, L_ISINF, L_SHIFT } lop;
@@ -40,7 +47,7 @@ static const linfo infos[] = {
     [L_GE] = { L_GE, FLOATS | INTS, "numeric types", 2 },
     [L_LT] = { L_LT, FLOATS | INTS, "numeric types", 2 },
     [L_LE] = { L_LE, FLOATS | INTS, "numeric types", 2 },
-    [L_WHERE] = { L_WHERE, ALL, "numeric types and bool", 3 },
+    [L_WHERE] = { L_WHERE, ALL | WIDE, "numeric types and bool", 3 },
     [L_AND] = { L_AND, BOOL, "bool", 2 },
     [L_OR] = { L_OR, BOOL, "bool", 2 },
     [L_XOR] = { L_XOR, BOOL, "bool", 2 },
@@ -239,6 +246,22 @@ static cc_status logic_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int 
     (void)err;
     if (!rng || !in[0].data) return CC_OK; /* only validating (op.h) */
     lop op = info_of(node->op)->op;
+    if (op == L_WHERE) {
+        /* u32 and u64 data is drawn from [0, 1000]: the top bit set in about half of X's and
+           Y's elements puts them past 2^31 and 2^63, where a select through a signed or a
+           float path changes them */
+        for (int k = 1; k < 3; k++) {
+            cc_dtype d = in[k].dtype;
+            if (!in[k].data || (d != CC_U32 && d != CC_U64)) continue;
+            int64_t n = cc_tensor_numel(&in[k]);
+            for (int64_t i = 0; i < n; i++) {
+                if (!(cc_rng_next(rng) >> 63)) continue;
+                if (d == CC_U32) ((uint32_t *)in[k].data)[i] |= UINT32_C(1) << 31;
+                else ((uint64_t *)in[k].data)[i] |= UINT64_C(1) << 63;
+            }
+        }
+        return CC_OK;
+    }
     if (op == L_ISNAN || op == L_ISINF) {
         /* a quarter each NaN, +inf and -inf, the rest finite */
         int64_t n = cc_tensor_numel(&in[0]);
@@ -317,6 +340,14 @@ static const cc_sweep_row where_sweep[] = {
     { 0, "condition=1x4,x=3x1:bf16,y=scalar:bf16" },
     { 0, "condition=6,x=6:i64,y=6:i64" },
     { EDGE, "condition=1x1,x=1x1:i8,y=1x1:i8" },
+    /* the wide dtypes of target ABI 8 */
+    { Q, "condition=4x5,x=4x5:f64,y=5:f64" },
+    { Q, "condition=3x1,x=1x4:u64,y=3x4:u64" },
+    { Q, "condition=5x7,x=5x7:u32,y=7:u32" },
+    { 0, "condition=2x3x4,x=2x3x4:i16,y=scalar:i16" },
+    { 0, "condition=4x5,x=5:u16,y=4x1:u16" },
+    { 0, "condition=2x1x5,x=2x3x1:f64,y=3x5:f64" },
+    { EDGE, "condition=scalar,x=scalar:u64,y=scalar:u64" },
     { MODEL, "condition=1x1x1x128,x=1x12x128x128:f32,y=scalar:f32" }, /* BERT attention mask */
     { MODEL, "condition=1x1x128x128,x=1x12x128x128:f16,y=scalar:f16" }, /* GPT-2 causal mask */
 };
@@ -425,6 +456,6 @@ const cc_op_def cc_op_Where = {
     .min_outputs = 1, .max_outputs = 1,
     .n_attrs = CC_ONNX_NATTRS(Where, 16), /* none */
     .dtypes = BOOL,
-    .infer = logic_infer, .cost = logic_cost, .golden = logic_golden,
+    .infer = logic_infer, .cost = logic_cost, .golden = logic_golden, .gen = logic_gen,
     CC_SWEEP(where_sweep),
 };

@@ -2,6 +2,9 @@
  * element along one axis, the dim kept as 1 (keepdims=1) or dropped. Ties go to the first
  * index, or the last with select_last_index=1. A NaN wins against every number and the
  * first (last) NaN against other NaNs, as ONNX's reference (numpy's argmax/argmin) has it.
+ * Every number type: floats compared in double (f16, bf16 and f32 widen exactly; f64 is
+ * itself, -0 equal to 0), integers in their own type in 64 bits (u64 as unsigned, so 2^63
+ * beats 2^63 - 1 and 2^64 - 1 beats 2^64 - 2, which one double cannot tell apart).
  * An index is exact: S = 0, K = 1. */
 #include <math.h>
 #include <stdio.h>
@@ -14,8 +17,12 @@
 #define EDGE CC_SWEEP_EDGE
 #define MODEL CC_SWEEP_MODEL
 
-#define ARG_DTYPES                                                                                        \
+#define ARG_NARROW                                                                                        \
     (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I8) | CC_DTYPE_BIT(CC_U8) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+/* the dtypes of target ABI 8, with sweep rows of their own */
+#define ARG_WIDE                                                                                          \
+    (CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_I16) | CC_DTYPE_BIT(CC_U16) | CC_DTYPE_BIT(CC_U32) | CC_DTYPE_BIT(CC_U64))
+#define ARG_DTYPES (ARG_NARROW | ARG_WIDE)
 
 static cc_status arg_axis(const cc_node *node, int r, int *axis, cc_err *err)
 {
@@ -69,6 +76,24 @@ static int beats(double v, double b, int max, int last)
     return max ? v > b : v < b;
 }
 
+/* Element i of integer data x in its own type: the 64-bit dtypes as their bits (u64 past
+ * 2^63 too), the narrower ones exactly. */
+static int64_t int_at(const cc_tensor *x, int64_t i)
+{
+    int64_t v;
+    if (x->dtype == CC_I64 || x->dtype == CC_U64) memcpy(&v, (const char *)x->data + 8 * i, 8);
+    else v = cc_load_i64(x->data, x->dtype, (size_t)i);
+    return v;
+}
+
+/* The same for integers of one dtype (is_unsigned: u64's bits, compared as unsigned). */
+static int beats_int(int64_t v, int64_t b, int is_unsigned, int max, int last)
+{
+    if (v == b) return last;
+    int less = is_unsigned ? (uint64_t)v < (uint64_t)b : v < b;
+    return max ? !less : less;
+}
+
 static cc_status arg_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err)
 {
     (void)n_out;
@@ -76,32 +101,58 @@ static cc_status arg_golden(const cc_node *node, const cc_tensor *const *in, int
     int axis = 0, max = node->op->id == CC_OP_ID_ArgMax, last = cc_attr_i(node, "select_last_index") != 0;
     cc_status st = arg_axis(node, x->shape.rank, &axis, err);
     if (st) return st;
+    const int is_int = !cc_dtype_is_float(x->dtype), is_unsigned = x->dtype == CC_U64;
     int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
     for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
-            int64_t best = 0;
-            double b = cc_load(x->data, x->dtype, (size_t)(o * len * inner + i));
-            int64_t bi = x->dtype == CC_I64 ? ((const int64_t *)x->data)[o * len * inner + i] : 0;
+            int64_t best = 0, at = o * len * inner + i;
+            double b = is_int ? 0 : cc_load(x->data, x->dtype, (size_t)at);
+            int64_t bi = is_int ? int_at(x, at) : 0;
             for (int64_t k = 1; k < len; k++) {
-                double v = cc_load(x->data, x->dtype, (size_t)((o * len + k) * inner + i));
-                int win;
-                if (x->dtype == CC_I64) { /* in 64 bits: 2^53 and 2^53 + 1 are one double */
-                    int64_t vi = ((const int64_t *)x->data)[(o * len + k) * inner + i];
-                    win = vi == bi ? last : max ? vi > bi : vi < bi;
-                    if (win) bi = vi;
+                at = (o * len + k) * inner + i;
+                if (is_int) {
+                    int64_t v = int_at(x, at);
+                    if (beats_int(v, bi, is_unsigned, max, last)) best = k, bi = v;
                 } else {
-                    win = beats(v, b, max, last);
-                }
-                if (win) {
-                    best = k;
-                    b = v;
+                    double v = cc_load(x->data, x->dtype, (size_t)at);
+                    if (beats(v, b, max, last)) best = k, b = v;
                 }
             }
             cc_golden_put_int(&out[0], o * inner + i, best);
         }
     out[0].k = 1;
+    return CC_OK;
+}
+
+/* The wide dtypes' data as drawn reaches none of the places where a narrower, signed or
+ * float path orders elements wrongly (u32 and u64 come from [0, 1000], f64 from values far
+ * apart at f32's precision). About half the elements are replaced by such values, from a
+ * small set so that ties are common: for the integers 0, 1, both sides of the top bit
+ * (2^(w-1) - 1 and 2^(w-1): the signed type's ends) and the last two (-2 and -1 when
+ * signed); for f64 1 + m 2^-40 (m in -2..2, one f32 value). */
+static cc_status arg_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err)
+{
+    (void)node;
+    (void)exact;
+    (void)err;
+    if (!rng || !in[0].data) return CC_OK; /* only validating (op.h) */
+    cc_dtype d = in[0].dtype;
+    if (!(ARG_WIDE & CC_DTYPE_BIT(d))) return CC_OK;
+    const int w = 8 * (int)cc_dtype_size(d);
+    const uint64_t top = UINT64_C(1) << (w - 1), edge[6] = { 0, 1, top - 1, top, UINT64_MAX - 1, UINT64_MAX };
+    int64_t n = cc_tensor_numel(&in[0]);
+    for (int64_t i = 0; i < n; i++) {
+        if (!(cc_rng_next(rng) >> 63)) continue;
+        int64_t m = cc_rng_int(rng, 0, 5);
+        switch (d) {
+        case CC_F64: ((double *)in[0].data)[i] = 1 + (double)(m - 2) * 0x1p-40; break;
+        case CC_I16: case CC_U16: ((uint16_t *)in[0].data)[i] = (uint16_t)edge[m]; break;
+        case CC_U32: ((uint32_t *)in[0].data)[i] = (uint32_t)edge[m]; break;
+        default: ((uint64_t *)in[0].data)[i] = edge[m]; break;
+        }
+    }
     return CC_OK;
 }
 
@@ -115,17 +166,21 @@ static void arg_cost(const cc_node *node, const cc_tensor *const *in, int n_out,
 }
 
 static const cc_sweep_row arg_sweep[] = {
-    { Q, "data=3x4x5" },
-    { Q, "data=3x4x5", "axis=1,keepdims=0" },
-    { Q, "data=3x4x5", "axis=-1,select_last_index=1" },
-    { Q, "data=2x1x6", "axis=2,keepdims=0,select_last_index=1" },
-    { Q | EDGE, "data=7", "keepdims=0" },                 /* to a scalar */
-    { EDGE, "data=1x5", "axis=0" },                       /* a single candidate */
-    { EDGE, "data=0x5", "axis=1" },                        /* no rows */
-    { 0, "data=4x9x3", "axis=1,select_last_index=1" },
-    { 0, "data=2x3x4x5", "axis=-3,keepdims=0" },
-    { MODEL, "data=1x1000", "axis=1" },                    /* a classifier's top-1 */
-    { MODEL, "data=1x8400x80", "axis=2,keepdims=0" },      /* a detector's best class per box */
+    { Q, "data=3x4x5", "", ARG_NARROW },
+    { Q, "data=3x4x5", "axis=1,keepdims=0", ARG_NARROW },
+    { Q, "data=3x4x5", "axis=-1,select_last_index=1", ARG_NARROW },
+    { Q, "data=2x1x6", "axis=2,keepdims=0,select_last_index=1", ARG_NARROW },
+    { Q | EDGE, "data=7", "keepdims=0", ARG_NARROW },                 /* to a scalar */
+    { EDGE, "data=1x5", "axis=0", ARG_NARROW },                       /* a single candidate */
+    { EDGE, "data=0x5", "axis=1", ARG_NARROW },                        /* no rows */
+    { 0, "data=4x9x3", "axis=1,select_last_index=1", ARG_NARROW },
+    { 0, "data=2x3x4x5", "axis=-3,keepdims=0", ARG_NARROW },
+    { MODEL, "data=1x1000", "axis=1", ARG_NARROW },                    /* a classifier's top-1 */
+    { MODEL, "data=1x8400x80", "axis=2,keepdims=0", ARG_NARROW },      /* a detector's best class per box */
+    /* the wide dtypes (arg_gen draws their edges) */
+    { Q, "data=3x4x5", "axis=-1", ARG_WIDE },
+    { Q, "data=4x9x3", "axis=1,keepdims=0,select_last_index=0|1", ARG_WIDE },
+    { Q | EDGE, "data=7", "keepdims=0", ARG_WIDE },
 };
 
 #define ARG_DEF(OP)                                                                                        \
@@ -133,7 +188,7 @@ static const cc_sweep_row arg_sweep[] = {
         .id = CC_OP_ID_##OP, .name = #OP, .domain = "", .since_version = 13, .family = "reduce",           \
         .n_inputs = 1, .inputs = { { .name = "data", .role = CC_IN_DATA } }, .min_outputs = 1,             \
         .max_outputs = 1, .n_attrs = CC_ONNX_NATTRS(OP, 13), .attrs = { CC_ONNX_ATTRS(OP, 13) },          \
-        .dtypes = ARG_DTYPES, .infer = arg_infer, .cost = arg_cost, .golden = arg_golden,                 \
+        .dtypes = ARG_DTYPES, .infer = arg_infer, .cost = arg_cost, .golden = arg_golden, .gen = arg_gen,  \
         CC_SWEEP(arg_sweep),                                                                               \
     }
 

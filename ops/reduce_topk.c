@@ -5,7 +5,10 @@
  * input, or one computed at run time: then the outputs' extent depends on the data
  * (cc_op_dynamic_shape), their bound the axis's length, and golden() writes the actual
  * shape. sorted=0 leaves the order open, which no check can judge element by element: it
- * is refused. Values are copies and indices exact: S = |value|, K = 1. */
+ * is refused. Every number type but i8 and u8: floats ordered in double (f16, bf16 and f32
+ * widen exactly; -0 equals 0), integers in their own type in 64 bits (u64 as unsigned: 2^63
+ * is above 2^63 - 1, though one double holds both). Values are copies (64-bit integers
+ * held exactly) and indices exact: S = |value|, K = 1. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,7 +21,11 @@
 #define EDGE CC_SWEEP_EDGE
 #define MODEL CC_SWEEP_MODEL
 
-#define TOPK_DTYPES (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+#define TOPK_NARROW (CC_DTYPES_FLOAT | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+/* the dtypes of target ABI 8, with sweep rows of their own */
+#define TOPK_WIDE                                                                                         \
+    (CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_I16) | CC_DTYPE_BIT(CC_U16) | CC_DTYPE_BIT(CC_U32) | CC_DTYPE_BIT(CC_U64))
+#define TOPK_DTYPES (TOPK_NARROW | TOPK_WIDE)
 
 /* The axis and K; *k = -1 where K is an input computed at run time (one int64). */
 static cc_status topk_args(const cc_node *node, const cc_tensor *const *in, int *axis, int64_t *k, cc_err *err)
@@ -54,7 +61,8 @@ static cc_status topk_infer(const cc_node *node, const cc_tensor *const *in, int
     const cc_tensor *x = node->n_in > 0 ? in[0] : NULL;
     if (!x) return cc_err_set(err, CC_ERR_ARG, "TopK: X is missing");
     if (!(TOPK_DTYPES & CC_DTYPE_BIT(x->dtype)))
-        return cc_err_set(err, CC_ERR_ARG, "TopK: X is %s, must be a float, int32 or int64 type", cc_dtype_name(x->dtype));
+        return cc_err_set(err, CC_ERR_ARG, "TopK: X is %s, must be a float, 16-, 32- or 64-bit integer type",
+                          cc_dtype_name(x->dtype));
     int64_t largest = cc_attr_i(node, "largest"), sorted = cc_attr_i(node, "sorted");
     if ((largest != 0 && largest != 1) || (sorted != 0 && sorted != 1))
         return cc_err_set(err, CC_ERR_ARG, "TopK: largest and sorted must be 0 or 1");
@@ -77,23 +85,38 @@ static cc_status topk_infer(const cc_node *node, const cc_tensor *const *in, int
     return CC_OK;
 }
 
-/* 1 when (a, ia) comes before (b, ib) in the output order. NaN is the largest value;
- * int64 values (wa, wb; 0 for other dtypes) break what their doubles cannot tell apart;
- * equal values keep the lower index first. */
-static int before(double a, int64_t wa, int64_t ia, double b, int64_t wb, int64_t ib, int largest)
+/* An element as the order sees it: floats as a double, integers in their own type. */
+typedef struct topk_key {
+    double f;
+    int64_t n; /* u64: the bits */
+} topk_key;
+
+enum { BY_FLOAT, BY_SIGNED, BY_UNSIGNED }; /* how keys compare: f, n, or n as uint64_t */
+
+/* 1 when (a, ia) comes before (b, ib) in the output order. NaN is the largest value; equal
+ * values keep the lower index first. */
+static int before(const topk_key *a, int64_t ia, const topk_key *b, int64_t ib, int by, int largest)
 {
-    int na = isnan(a), nb = isnan(b);
-    if (na != nb) return largest ? na : nb;
-    if (!na && (a != b || wa != wb)) return largest ? (a > b || (a == b && wa > wb)) : (a < b || (a == b && wa < wb));
+    if (by == BY_FLOAT) {
+        int na = isnan(a->f), nb = isnan(b->f);
+        if (na != nb) return largest ? na : nb;
+        if (!na && a->f != b->f) return largest ? a->f > b->f : a->f < b->f;
+    } else if (a->n != b->n) {
+        int less = by == BY_UNSIGNED ? (uint64_t)a->n < (uint64_t)b->n : a->n < b->n;
+        return largest ? !less : less;
+    }
     return ia < ib;
 }
 
-/* Element j of line `base` (step inner) of x as a double and, for int64, exactly. */
-static double elem(const cc_tensor *x, int64_t at, int64_t *w)
+/* Element `at` of x as its key: the 64-bit integers as their bits, the narrower ones
+ * exactly. */
+static topk_key elem(const cc_tensor *x, int64_t at, int by)
 {
-    *w = 0;
-    if (x->dtype == CC_I64) memcpy(w, (const char *)x->data + 8 * at, 8);
-    return cc_load(x->data, x->dtype, (size_t)at);
+    topk_key k = { 0, 0 };
+    if (by == BY_FLOAT) k.f = cc_load(x->data, x->dtype, (size_t)at);
+    else if (x->dtype == CC_I64 || x->dtype == CC_U64) memcpy(&k.n, (const char *)x->data + 8 * at, 8);
+    else k.n = cc_load_i64(x->data, x->dtype, (size_t)at);
+    return k;
 }
 
 /* Per line: K passes, each taking the first element after the previous one in the output
@@ -109,38 +132,69 @@ static cc_status topk_golden(const cc_node *node, const cc_tensor *const *in, in
     if (st) return st;
     if (k < 0) return cc_err_set(err, CC_ERR_INTERNAL, "TopK: K has no value");
     out[0].shape.dims[axis] = out[1].shape.dims[axis] = k; /* the actual shape, K given at run time */
-    int largest = cc_attr_i(node, "largest") != 0, is_float = cc_dtype_is_float(x->dtype);
+    int largest = cc_attr_i(node, "largest") != 0;
+    int by = cc_dtype_is_float(x->dtype) ? BY_FLOAT : x->dtype == CC_U64 ? BY_UNSIGNED : BY_SIGNED;
     int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
     for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
     for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
     for (int64_t o = 0; o < outer; o++)
         for (int64_t i = 0; i < inner; i++) {
-            int64_t base = o * len * inner + i, prev = -1, pw = 0;
-            double pv = 0;
+            int64_t base = o * len * inner + i, prev = -1;
+            topk_key pv = { 0, 0 };
             for (int64_t t = 0; t < k; t++) {
-                int64_t best = -1, bw = 0;
-                double bv = 0;
+                int64_t best = -1;
+                topk_key bv = { 0, 0 };
                 for (int64_t j = 0; j < len; j++) {
-                    int64_t w;
-                    double v = elem(x, base + j * inner, &w);
-                    if (prev >= 0 && !before(pv, pw, prev, v, w, j, largest)) continue; /* taken already */
-                    if (best < 0 || before(v, w, j, bv, bw, best, largest)) {
+                    topk_key v = elem(x, base + j * inner, by);
+                    if (prev >= 0 && !before(&pv, prev, &v, j, by, largest)) continue; /* taken already */
+                    if (best < 0 || before(&v, j, &bv, best, by, largest)) {
                         best = j;
                         bv = v;
-                        bw = w;
                     }
                 }
                 int64_t at = (o * k + t) * inner + i;
-                out[0].value[at] = bv;
-                out[0].mag[at] = is_float ? fabs(bv) : 0;
-                if (out[0].exact) cc_golden_put_int(&out[0], at, bw); /* i64: the value exactly */
+                if (by == BY_FLOAT) {
+                    out[0].value[at] = bv.f;
+                    out[0].mag[at] = fabs(bv.f);
+                } else {
+                    cc_golden_put_int(&out[0], at, bv.n); /* exactly: u64 as its bits */
+                }
                 cc_golden_put_int(&out[1], at, best);
                 prev = best;
                 pv = bv;
-                pw = bw;
             }
         }
     out[0].k = out[1].k = 1;
+    return CC_OK;
+}
+
+/* The wide dtypes' data as drawn reaches none of the places where a narrower, signed or
+ * float path orders elements wrongly (u32 and u64 come from [0, 1000], f64 from values far
+ * apart at f32's precision). About half the elements are replaced by such values, from a
+ * small set so that ties are common: for the integers 0, 1, both sides of the top bit
+ * (2^(w-1) - 1 and 2^(w-1): the signed type's ends) and the last two (-2 and -1 when
+ * signed); for f64 1 + m 2^-40 (m in -2..2, one f32 value). As ArgMax's (reduce_arg.c). */
+static cc_status topk_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err)
+{
+    (void)node;
+    (void)exact;
+    (void)err;
+    if (!rng || !in[0].data) return CC_OK; /* only validating (op.h) */
+    cc_dtype d = in[0].dtype;
+    if (!(TOPK_WIDE & CC_DTYPE_BIT(d))) return CC_OK;
+    const int w = 8 * (int)cc_dtype_size(d);
+    const uint64_t top = UINT64_C(1) << (w - 1), edge[6] = { 0, 1, top - 1, top, UINT64_MAX - 1, UINT64_MAX };
+    int64_t n = cc_tensor_numel(&in[0]);
+    for (int64_t i = 0; i < n; i++) {
+        if (!(cc_rng_next(rng) >> 63)) continue;
+        int64_t m = cc_rng_int(rng, 0, 5);
+        switch (d) {
+        case CC_F64: ((double *)in[0].data)[i] = 1 + (double)(m - 2) * 0x1p-40; break;
+        case CC_I16: case CC_U16: ((uint16_t *)in[0].data)[i] = (uint16_t)edge[m]; break;
+        case CC_U32: ((uint32_t *)in[0].data)[i] = (uint32_t)edge[m]; break;
+        default: ((uint64_t *)in[0].data)[i] = edge[m]; break;
+        }
+    }
     return CC_OK;
 }
 
@@ -155,17 +209,21 @@ static void topk_cost(const cc_node *node, const cc_tensor *const *in, int n_out
 }
 
 static const cc_sweep_row topk_sweep[] = {
-    { Q, "X=3x4", "k=[2]" },
-    { Q, "X=2x8x3", "k=[3],axis=1" },
-    { Q, "X=4x7", "k=[3],largest=0" },
-    { Q, "X=10", "k=[10]" },                          /* the whole axis: a sort */
-    { Q, "X=5x6", "k=[4],axis=0,largest=0" },
-    { EDGE, "X=3x4", "k=[0]" },                       /* empty outputs */
-    { EDGE, "X=3x1", "k=[1]" },
-    { 0, "X=5x100", "k=[5]" },
-    { 0, "X=2x3x40", "k=[7],axis=-1,largest=0" },
-    { MODEL, "X=1x1000", "k=[5]" },                   /* top-5 of a classifier */
-    { MODEL, "X=1x8400", "k=[100]" },                 /* a detector's best 100 scores */
+    { Q, "X=3x4", "k=[2]", TOPK_NARROW },
+    { Q, "X=2x8x3", "k=[3],axis=1", TOPK_NARROW },
+    { Q, "X=4x7", "k=[3],largest=0", TOPK_NARROW },
+    { Q, "X=10", "k=[10]", TOPK_NARROW },                          /* the whole axis: a sort */
+    { Q, "X=5x6", "k=[4],axis=0,largest=0", TOPK_NARROW },
+    { EDGE, "X=3x4", "k=[0]", TOPK_NARROW },                       /* empty outputs */
+    { EDGE, "X=3x1", "k=[1]", TOPK_NARROW },
+    { 0, "X=5x100", "k=[5]", TOPK_NARROW },
+    { 0, "X=2x3x40", "k=[7],axis=-1,largest=0", TOPK_NARROW },
+    { MODEL, "X=1x1000", "k=[5]", TOPK_NARROW },                   /* top-5 of a classifier */
+    { MODEL, "X=1x8400", "k=[100]", TOPK_NARROW },                 /* a detector's best 100 scores */
+    /* the wide dtypes (topk_gen draws their edges) */
+    { Q, "X=3x8", "k=[3]", TOPK_WIDE },
+    { Q, "X=2x9x3", "k=[4],axis=1,largest=0", TOPK_WIDE },
+    { Q, "X=12", "k=[12]", TOPK_WIDE },                            /* a stable sort */
 };
 
 const cc_op_def cc_op_TopK = {
@@ -182,6 +240,6 @@ const cc_op_def cc_op_TopK = {
         { .name = "k", .kind = CC_ATTR_INTS, .def = NULL, .required = 1, .input = 1, .input_dtype = CC_I64 },
     },
     .dtypes = TOPK_DTYPES,
-    .infer = topk_infer, .cost = topk_cost, .golden = topk_golden,
+    .infer = topk_infer, .cost = topk_cost, .golden = topk_golden, .gen = topk_gen,
     CC_SWEEP(topk_sweep),
 };

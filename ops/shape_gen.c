@@ -128,6 +128,9 @@ const cc_op_def cc_op_ConstantOfShape = {
 
 /* ---- Range -------------------------------------------------------------------------------- */
 
+#define RANGE_DTYPES                                                                                     \
+    (CC_DTYPE_BIT(CC_F32) | CC_DTYPE_BIT(CC_F64) | CC_DTYPE_BIT(CC_I16) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64))
+
 /* start, limit and delta: one-element tensors of one dtype, read as doubles (integers
  * exactly up to 2^53; int64 beyond that is refused by the count check). */
 static cc_status range_args(const cc_node *node, const cc_tensor *const *in, double *v, cc_dtype *dt, cc_err *err)
@@ -149,8 +152,9 @@ static cc_status range_args(const cc_node *node, const cc_tensor *const *in, dou
         v[i] = cc_load(t->data, t->dtype, 0);
     }
     /* T of Range-11: float, double, int16, int32, int64 */
-    if (*dt != CC_F32 && *dt != CC_I32 && *dt != CC_I64)
-        return cc_err_set(err, CC_ERR_ARG, "Range: dtype %s is not allowed (f32, i32, i64)", cc_dtype_name(*dt));
+    if (!(RANGE_DTYPES & CC_DTYPE_BIT(*dt)))
+        return cc_err_set(err, CC_ERR_ARG, "Range: dtype %s is not allowed (f32, f64, i16, i32, i64)",
+                          cc_dtype_name(*dt));
     return CC_OK;
 }
 
@@ -181,8 +185,9 @@ static cc_status range_infer(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-/* output[i] = start + i * delta: a product and a sum, each rounded in float32 (S = |start| +
- * |i * delta|, K = 2); integers exact. */
+/* output[i] = start + i * delta: a product and a sum, each rounded in the output's float
+ * dtype (for f64 this double is the result itself) (S = |start| + |i * delta|, K = 2);
+ * integers exact (i16 and i32 stay between start and limit, i64 is computed in 64 bits). */
 static cc_status range_golden(const cc_node *node, const cc_tensor *const *in, int n_out, cc_golden *out, cc_err *err)
 {
     (void)n_out;
@@ -217,6 +222,11 @@ static const cc_sweep_row range_sweep[] = {
     { EDGE, NULL, "start=dt:5,limit=dt:1,delta=dt:2" },     /* empty: the wrong direction */
     { EDGE, NULL, "start=dt:-2,limit=dt:-1,delta=dt:5" },   /* one element */
     { 0, NULL, "start=dt:0,limit=dt:1,delta=dt:0.1", CC_DTYPE_BIT(CC_F32) }, /* float32 0.1 */
+    /* the wide dtypes (the rows without a dtype are theirs too) */
+    /* (a case id's float values are float32's; their sums and products here are not) */
+    { Q, NULL, "start=dt:0.5,limit=dt:3,delta=dt:0.3", CC_DTYPE_BIT(CC_F64) },
+    { Q, NULL, "start=dt:-1.1,limit=dt:1000000,delta=dt:65536.1", CC_DTYPE_BIT(CC_F64) }, /* f32's ulp 1/16 */
+    { Q, NULL, "start=dt:-32768,limit=dt:32767,delta=dt:4099", CC_DTYPE_BIT(CC_I16) }, /* the whole range */
     { 0, NULL, "start=dt:-100,limit=dt:1000,delta=dt:7" },
     { MODEL, NULL, "start=dt:0,limit=dt:128,delta=dt:1", CC_DTYPE_BIT(CC_I64) }, /* BERT position ids */
     { MODEL, NULL, "start=dt:0,limit=dt:80,delta=dt:1", CC_DTYPE_BIT(CC_F32) },  /* a detector's grid */
@@ -237,7 +247,7 @@ const cc_op_def cc_op_Range = {
         { .name = "limit", .kind = CC_ATTR_TENSOR, .def = NULL, .required = 1, .input = 1, .input_dtype = CC_DTYPE_COUNT },
         { .name = "delta", .kind = CC_ATTR_TENSOR, .def = NULL, .required = 1, .input = 2, .input_dtype = CC_DTYPE_COUNT },
     },
-    .dtypes = CC_DTYPE_BIT(CC_F32) | CC_DTYPE_BIT(CC_I32) | CC_DTYPE_BIT(CC_I64),
+    .dtypes = RANGE_DTYPES,
     .infer = range_infer, .cost = gen_cost, .golden = range_golden,
     CC_SWEEP(range_sweep),
 };

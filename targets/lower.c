@@ -397,9 +397,17 @@ cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, con
     if (y->dtype == CC_F32) {
         float s = *(const float *)in[0]->data, d = *(const float *)in[2]->data;
         for (int64_t i = 0; i < n; i++) ((float *)host)[i] = s + (float)i * d;
-    } else if (y->dtype == CC_I32 || y->dtype == CC_I64) {
+    } else if (y->dtype == CC_F64) {
+        double s, d;
+        memcpy(&s, in[0]->data, 8);
+        memcpy(&d, in[2]->data, 8);
+        for (int64_t i = 0; i < n; i++) ((double *)host)[i] = s + (double)i * d;
+    } else if (y->dtype == CC_I16 || y->dtype == CC_I32 || y->dtype == CC_I64) {
         int64_t s, d;
-        if (y->dtype == CC_I32) {
+        if (y->dtype == CC_I16) {
+            s = *(const int16_t *)in[0]->data;
+            d = *(const int16_t *)in[2]->data;
+        } else if (y->dtype == CC_I32) {
             s = *(const int32_t *)in[0]->data;
             d = *(const int32_t *)in[2]->data;
         } else {
@@ -408,7 +416,8 @@ cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, con
         }
         for (int64_t i = 0; i < n; i++) {
             uint64_t v = (uint64_t)s + (uint64_t)i * (uint64_t)d;
-            if (y->dtype == CC_I32) ((int32_t *)host)[i] = (int32_t)(uint32_t)v;
+            if (y->dtype == CC_I16) ((int16_t *)host)[i] = (int16_t)(uint16_t)v;
+            else if (y->dtype == CC_I32) ((int32_t *)host)[i] = (int32_t)(uint32_t)v;
             else ((int64_t *)host)[i] = (int64_t)v;
         }
     } else {

@@ -79,7 +79,8 @@ int64_t cc_lower_pad_source(int64_t o, int64_t begin, int64_t n, int mode);
 void cc_lower_block(const cc_node *node, const cc_shape *x, int64_t dims[6], int64_t istride[6]);
 
 /* ConstantOfShape (the value attribute, float32 0 when absent) and Range (start + i * delta
- * in the output's dtype: float32 products and sums, integers in 64 bits stored wrapped):
+ * in the output's dtype: f32 products and sums in float32, f64's in double, integers (i16,
+ * i32, i64) in 64 bits stored wrapped):
  * writes y's whole output into host (cc_tensor_bytes(y) bytes) from the node's constant
  * inputs (in[] with host data). CC_ERR_UNSUPPORTED when a Range input has no data. */
 cc_status cc_lower_generate(const cc_node *node, const cc_tensor *const *in, const cc_tensor *y, void *host,

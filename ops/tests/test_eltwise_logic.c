@@ -1,7 +1,8 @@
 /* test_eltwise_logic.c — the comparisons (Equal, Greater, GreaterOrEqual, Less,
  * LessOrEqual), Where, And, Or, Xor, Not, IsNaN, IsInf and BitShift: golden values worked
  * out by hand, NaN in comparisons, bool outputs, broadcasting of two and three inputs
- * against an explicit index formula, and infer() rejections. */
+ * against an explicit index formula, Where's picks on the wide dtypes bit for bit, and
+ * infer() rejections. */
 #include "op_test.h"
 
 static cc_node node_of(const char *name, int n_in)
@@ -88,6 +89,80 @@ static void where(void)
     cc_tensor_free(&x);
     cc_tensor_free(&y);
     cc_tensor_free(&yi);
+}
+
+/* g's element i stored in its dtype is the element i of want (bytes of that dtype): bit for
+ * bit, but any NaN for a NaN. */
+static void expect_stored(const cc_golden *g, const void *want, int cnt, const char *what)
+{
+    size_t es = cc_dtype_size(g->dtype);
+    CHECK(cc_shape_numel(&g->shape) == cnt);
+    if (cc_shape_numel(&g->shape) != cnt) return;
+    unsigned char *got = calloc((size_t)cnt, es);
+    if (!got) exit(1);
+    for (int i = 0; i < cnt; i++) {
+        cc_golden_store(g, got, i);
+        const unsigned char *w = (const unsigned char *)want + (size_t)i * es, *h = got + (size_t)i * es;
+        int same = memcmp(h, w, es) == 0;
+        if (!same && g->dtype == CC_F64) {
+            double a, b;
+            memcpy(&a, h, 8);
+            memcpy(&b, w, 8);
+            same = isnan(a) && isnan(b);
+        }
+        if (!same) fprintf(stderr, "  %s: element %d differs\n", what, i);
+        CHECK(same);
+    }
+    free(got);
+}
+
+/* Where on the dtypes of target ABI 8 picks elements as they are: f64 values no f32 holds
+ * (1 + 2^-40, 2^53 + 2), -0 with its sign and NaN; i16's and u16's ends; u32 past 2^31; u64
+ * 2^64 - 16 beside 1 and 2^64 - 15 (one double). condition [4] against x and y [2, 4]. */
+static void where_wide(void)
+{
+    const int64_t d4[] = { 4 }, d24[] = { 2, 4 };
+    cc_tensor cond = tensor_of(CC_BOOL, 1, d4, (double[]){ 1, 0, 1, 0 });
+    const double fx[8] = { 1 + 0x1p-40, 1, -0.0, 2, 0x1p53 + 2, 3, NAN, 4 };
+    const double fy[8] = { 5, 0x1p53 + 2, 6, -0.0, 7, NAN, 8, 1 + 0x1p-40 };
+    const double fw[8] = { 1 + 0x1p-40, 0x1p53 + 2, -0.0, -0.0, 0x1p53 + 2, NAN, NAN, 1 + 0x1p-40 };
+    const int16_t ix[8] = { -32768, 1, 32767, 2, -1, 3, 4, 5 }, iy[8] = { 9, -32768, 9, 32767, 9, -1, 9, 0 };
+    const int16_t iw[8] = { -32768, -32768, 32767, 32767, -1, -1, 4, 0 };
+    const uint16_t ux[8] = { 65535, 0, 32768, 0, 1, 0, 2, 0 }, uy[8] = { 0, 65535, 0, 32768, 0, 1, 0, 2 };
+    const uint16_t uw[8] = { 65535, 65535, 32768, 32768, 1, 1, 2, 2 };
+    const uint32_t wx[8] = { 0xffffffffu, 0, 0x80000001u, 0, 1, 0, 2, 0 };
+    const uint32_t wy[8] = { 0, 0xffffffffu, 0, 0x80000001u, 0, 1, 0, 2 };
+    const uint32_t ww[8] = { 0xffffffffu, 0xffffffffu, 0x80000001u, 0x80000001u, 1, 1, 2, 2 };
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0);
+    const uint64_t lx[8] = { b, 0, 1, 0, b + 1, 0, UINT64_MAX, 0 }, ly[8] = { 0, b, 0, 1, 0, b + 1, 0, UINT64_MAX };
+    const uint64_t lw[8] = { b, b, 1, 1, b + 1, b + 1, UINT64_MAX, UINT64_MAX };
+    static const struct {
+        cc_dtype d;
+        const char *what;
+    } kinds[] = { { CC_F64, "f64" }, { CC_I16, "i16" }, { CC_U16, "u16" }, { CC_U32, "u32" }, { CC_U64, "u64" } };
+    const void *xs[] = { fx, ix, ux, wx, lx }, *ys[] = { fy, iy, uy, wy, ly }, *ws[] = { fw, iw, uw, ww, lw };
+    cc_node n = node_of("Where", 3);
+    for (int k = 0; k < 5; k++) {
+        size_t bytes = 8 * cc_dtype_size(kinds[k].d);
+        cc_tensor x = tensor_of(kinds[k].d, 2, d24, NULL), y = tensor_of(kinds[k].d, 2, d24, NULL);
+        memcpy(x.data, xs[k], bytes);
+        memcpy(y.data, ys[k], bytes);
+        const cc_tensor *in[3] = { &cond, &x, &y };
+        cc_tensor out;
+        cc_golden g;
+        cc_err e = { 0 };
+        cc_status st = golden_run(&n, in, 1, &out, &g, &e);
+        if (st) fprintf(stderr, "  Where on %s: %s\n", kinds[k].what, e.msg);
+        CHECK(st == CC_OK && out.dtype == kinds[k].d);
+        if (st == CC_OK) {
+            expect_stored(&g, ws[k], 8, kinds[k].what);
+            if (kinds[k].d == CC_F64) CHECK(signbit(g.value[2]) && signbit(g.value[3])); /* -0 as -0 */
+            cc_golden_free(&g, 1);
+        }
+        cc_tensor_free(&x);
+        cc_tensor_free(&y);
+    }
+    cc_tensor_free(&cond);
 }
 
 /* And, Or, Xor over a [2,1] x b [2]: y[i][j] = a[i] op b[j], the truth tables; Not. */
@@ -209,6 +284,7 @@ int main(void)
 {
     comparisons();
     where();
+    where_wide();
     logical();
     classify();
     bitshift();

@@ -1,10 +1,12 @@
 /* test_golden_int64.c — 64-bit integers past a double's 53 bits through the golden model:
- * the values each op computes (Add, Mul, Max and Mod on u64, Gather, Cast, Where, ReduceSum,
- * ReduceMax and ReduceMin, Range, Neg, Abs, CumSum, TopK; ArgMax and ArgMin's choice), held
+ * the values each op computes (Add, Mul, Max and Mod on u64, Gather, Cast, Where (i64, u64),
+ * ReduceSum, ReduceMax and ReduceMin, Range, Neg, Abs, CumSum, TopK (i64, u64); ArgMax and
+ * ArgMin's choice), held
  * exactly beside their doubles (cc_golden.exact), stored into a tensor exactly
  * (cc_golden_store), and compared exactly by the checker: a target one off in the lowest
  * bit fails (as doubles the two are equal), the exact value passes.
- * Unsigned values past 2^63 compare as unsigned (Max, Min, Mod). */
+ * Unsigned values past 2^63 compare as unsigned (Max, Min, Mod; ArgMax, ArgMin and TopK,
+ * where Where and TopK keep them exactly too). */
 #include "op_test.h"
 #include "ops/check.h"
 
@@ -121,5 +123,16 @@ int main(void)
     expect_exact("TopK(X=3:i64,k=[2])", (const void *[]){ tk, NULL }, (int64_t[]){ P53 + 1, P53 }, 2);
     expect_exact("ArgMax(data=3:i64,keepdims=0)", (const void *[]){ tk, NULL }, (int64_t[]){ 1 }, 1);
     expect_exact("ArgMin(data=3:i64,keepdims=0)", (const void *[]){ tk, NULL }, (int64_t[]){ 2 }, 1);
+    /* u64: 2^64 - 16 is above 1 (as signed it is -16) and below 2^64 - 15 (one double) */
+    const uint64_t uk[3] = { UINT64_C(0xFFFFFFFFFFFFFFF0), 1, UINT64_C(0xFFFFFFFFFFFFFFF1) };
+    expect_exact("ArgMax(data=3:u64,keepdims=0)", (const void *[]){ uk, NULL }, (int64_t[]){ 2 }, 1);
+    expect_exact("ArgMin(data=3:u64,keepdims=0)", (const void *[]){ uk, NULL }, (int64_t[]){ 1 }, 1);
+    expect_exact("TopK(X=3:u64,k=[3])", (const void *[]){ uk, NULL },
+                 (int64_t[]){ (int64_t)UINT64_C(0xFFFFFFFFFFFFFFF1), (int64_t)UINT64_C(0xFFFFFFFFFFFFFFF0), 1 }, 3);
+    expect_exact("TopK(X=3:u64,k=[2],largest=0)", (const void *[]){ uk, NULL },
+                 (int64_t[]){ 1, (int64_t)UINT64_C(0xFFFFFFFFFFFFFFF0) }, 2);
+    const uint64_t ux[2] = { UINT64_C(0xFFFFFFFFFFFFFFF0), 1 }, uy[2] = { 1, UINT64_C(0xFFFFFFFFFFFFFFF1) };
+    expect_exact("Where(condition=2:bool,x=2:u64,y=2:u64)", (const void *[]){ cond, ux, uy, NULL },
+                 (int64_t[]){ (int64_t)UINT64_C(0xFFFFFFFFFFFFFFF0), (int64_t)UINT64_C(0xFFFFFFFFFFFFFFF1) }, 2);
     return CC_TEST_RESULT();
 }

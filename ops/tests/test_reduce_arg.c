@@ -1,6 +1,7 @@
 /* test_reduce_arg.c — ArgMax and ArgMin: indices worked out by hand along each axis, with
  * keepdims both ways, ties to the first or (select_last_index) the last index, NaN beating
- * every number, int64 outputs, rejections, and the sweeps' ids. */
+ * every number, int64 outputs, the wide dtypes compared in their own type (values a float,
+ * narrower or signed path orders wrongly), rejections, and the sweeps' ids. */
 #include "op_test.h"
 
 static cc_node node_of(const char *name) { return node_make(family_op(cc_catalog_family("reduce"), name), 1); }
@@ -57,6 +58,62 @@ static void test_values(void)
     cc_tensor_free(&bl);
 }
 
+/* A tensor of dtype dt and dims holding the raw elements at bytes; free with cc_tensor_free. */
+static cc_tensor raw_of(cc_dtype dt, int rank, const int64_t *dims, const void *bytes)
+{
+    cc_tensor t = tensor_of(dt, rank, dims, NULL);
+    memcpy(t.data, bytes, cc_tensor_bytes(&t));
+    return t;
+}
+
+/* ArgMax and ArgMin of x along its last axis, first and (select_last_index) last of ties:
+ * max, max_last, min, min_last hold one index per line. */
+static void expect_args(const cc_tensor *x, int lines, const double *max, const double *max_last, const double *min,
+                        const double *min_last)
+{
+    const cc_tensor *in[1] = { x };
+    cc_node a = node_of("ArgMax"), b = node_of("ArgMin");
+    attr_set_i(&a, "axis", -1);
+    attr_set_i(&b, "axis", -1);
+    golden_expect(&a, in, CC_I64, max, NULL, lines, 1, 0);
+    golden_expect(&b, in, CC_I64, min, NULL, lines, 1, 0);
+    attr_set_i(&a, "select_last_index", 1);
+    attr_set_i(&b, "select_last_index", 1);
+    golden_expect(&a, in, CC_I64, max_last, NULL, lines, 1, 0);
+    golden_expect(&b, in, CC_I64, min_last, NULL, lines, 1, 0);
+}
+
+/* The dtypes of target ABI 8, each compared in its own type. */
+static void test_wide(void)
+{
+    /* u64: 2^64 - 16 and 2^64 - 15 are one double (2^64), 2^63 - 1 and 2^63 too; as signed
+       they are negative (a signed path takes 2^63 - 1 as the largest, 2^64 - 16 as the
+       smallest) */
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = UINT64_C(1) << 63;
+    cc_tensor u = raw_of(CC_U64, 2, (int64_t[]){ 2, 5 },
+                         (uint64_t[]){ 1, b, h - 1, b + 1, b, /* */ h, h - 1, 1, h, 1 });
+    expect_args(&u, 2, (double[]){ 3, 0 }, (double[]){ 3, 3 }, (double[]){ 0, 2 }, (double[]){ 0, 4 });
+    /* f64: 1 + 2^-40 (1 in f32), 2^53 + 2 (2^53 in f32), -0 equal to 0 (a tie), NaN first */
+    cc_tensor f = raw_of(CC_F64, 2, (int64_t[]){ 3, 5 },
+                         (double[]){ 1, 1 + 0x1p-40, -0.0, 1 + 0x1p-40, 0.0, /* */
+                                     0x1p53, 0x1p53 + 2, -0x1p53 - 2, 0x1p24 + 1, 0x1p53 + 2, /* */
+                                     1, NAN, 5, NAN, -1 });
+    expect_args(&f, 3, (double[]){ 1, 1, 1 }, (double[]){ 3, 4, 3 }, (double[]){ 2, 2, 1 }, (double[]){ 4, 2, 3 });
+    /* i16's ends (a u16 path takes -32768 and -1 as the largest); u16's (an i16 path takes
+       65535 as -1); u32 past 2^31 (a signed path takes 0x80000000 as the smallest) */
+    cc_tensor i = raw_of(CC_I16, 1, (int64_t[]){ 5 }, (int16_t[]){ -32768, 32767, -1, 32767, -32768 });
+    expect_args(&i, 1, (double[]){ 1 }, (double[]){ 3 }, (double[]){ 0 }, (double[]){ 4 });
+    cc_tensor v = raw_of(CC_U16, 1, (int64_t[]){ 5 }, (uint16_t[]){ 65535, 1, 32768, 65535, 1 });
+    expect_args(&v, 1, (double[]){ 0 }, (double[]){ 3 }, (double[]){ 1 }, (double[]){ 4 });
+    cc_tensor w = raw_of(CC_U32, 1, (int64_t[]){ 4 }, (uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu, 3 });
+    expect_args(&w, 1, (double[]){ 2 }, (double[]){ 2 }, (double[]){ 3 }, (double[]){ 3 });
+    cc_tensor_free(&u);
+    cc_tensor_free(&f);
+    cc_tensor_free(&i);
+    cc_tensor_free(&v);
+    cc_tensor_free(&w);
+}
+
 static void test_cases(void)
 {
     const char *ops[] = { "ArgMax", "ArgMin" };
@@ -67,7 +124,10 @@ static void test_cases(void)
         for (int quick = 1; quick >= 0; quick--) {
             int n;
             cc_case *cs = sweep_cases(op, quick, &n);
-            CHECK(n >= 5 * 7);
+            CHECK(n >= 5 * 7 + 5 * 3); /* the rows of ABI 7's dtypes, and the wide dtypes' */
+            int wide = 0;
+            for (int k = 0; k < n; k++) wide += cc_case_dtype(&cs[k]) == CC_U64;
+            CHECK(wide >= 3);
             for (int k = 0; quick && k < n; k++)
                 for (int exact = 0; exact < 2; exact++) case_golden_finite(&cs[k], 5, exact);
             free(cs);
@@ -78,6 +138,7 @@ static void test_cases(void)
 int main(void)
 {
     test_values();
+    test_wide();
     test_cases();
     return CC_TEST_RESULT();
 }

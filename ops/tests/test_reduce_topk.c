@@ -1,6 +1,7 @@
 /* test_reduce_topk.c — TopK: hand-worked lines (ties in input order, smallest first, NaN
  * as the largest value), an axis other than the last, the specification's example, int64
- * beyond 2^53, and rejections. */
+ * beyond 2^53, the wide dtypes ordered in their own type with their values kept bit for
+ * bit, and rejections. */
 #include "op_test.h"
 
 static cc_node topk(int64_t k, int64_t axis, int largest)
@@ -81,6 +82,70 @@ static void test_wide(void)
     cc_tensor_free(&x);
 }
 
+/* TopK of the raw elements x (dtype dt, one line of len) with K = k: Values as stored are
+ * the raw elements want (bit for bit; any NaN for a NaN) and Indices idx. */
+static void expect_raw(cc_dtype dt, int len, const void *x, int64_t k, int largest, const void *want, const double *idx)
+{
+    cc_tensor t = tensor_of(dt, 1, (int64_t[]){ len }, NULL);
+    memcpy(t.data, x, cc_tensor_bytes(&t));
+    cc_node n = topk(k, 0, largest);
+    const cc_tensor *in[1] = { &t };
+    cc_tensor out[2];
+    cc_golden g[2];
+    cc_err e = { 0 };
+    cc_status st = golden_run(&n, in, 2, out, g, &e);
+    CHECK(st == CC_OK);
+    if (st) {
+        fprintf(stderr, "  TopK on %s: %s\n", cc_dtype_name(dt), e.msg);
+        cc_tensor_free(&t);
+        return;
+    }
+    size_t es = cc_dtype_size(dt);
+    unsigned char *got = calloc((size_t)k + 1, es);
+    if (!got) exit(1);
+    CHECK(out[0].dtype == dt && cc_shape_numel(&out[0].shape) == k);
+    for (int64_t i = 0; i < k; i++) {
+        cc_golden_store(&g[0], got, i);
+        const unsigned char *w = (const unsigned char *)want + i * es, *h = got + i * es;
+        int same = memcmp(h, w, es) == 0;
+        if (!same && dt == CC_F64) {
+            double a, b;
+            memcpy(&a, h, 8);
+            memcpy(&b, w, 8);
+            same = isnan(a) && isnan(b);
+        }
+        if (!same || g[1].value[i] != idx[i])
+            fprintf(stderr, "  TopK on %s, largest=%d: element %lld differs (index %g, want %g)\n", cc_dtype_name(dt),
+                    largest, (long long)i, g[1].value[i], idx[i]);
+        CHECK(same && g[1].value[i] == idx[i]);
+    }
+    free(got);
+    cc_golden_free(g, 2);
+    cc_tensor_free(&t);
+}
+
+/* The dtypes of target ABI 8, each ordered in its own type. */
+static void test_wide_dtypes(void)
+{
+    /* u64: 2^64 - 15 above 2^64 - 16 (one double), both above 2^63 - 1 (as signed they are
+       negative) */
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = UINT64_C(1) << 63;
+    const uint64_t u[5] = { 1, b, h - 1, b + 1, b };
+    expect_raw(CC_U64, 5, u, 3, 1, (uint64_t[]){ b + 1, b, b }, (double[]){ 3, 1, 4 });
+    expect_raw(CC_U64, 5, u, 2, 0, (uint64_t[]){ 1, h - 1 }, (double[]){ 0, 2 });
+    /* f64: NaN the largest, 1 + 2^-40 above 1 (one f32), -0 and 0 a tie in input order, each
+       kept with its sign */
+    const double f[7] = { 1, 1 + 0x1p-40, -0.0, 0.0, NAN, 1 + 0x1p-40, 0x1p53 + 2 };
+    expect_raw(CC_F64, 7, f, 7, 1, (double[]){ NAN, 0x1p53 + 2, 1 + 0x1p-40, 1 + 0x1p-40, 1, -0.0, 0.0 },
+               (double[]){ 4, 6, 1, 5, 0, 2, 3 });
+    expect_raw(CC_F64, 7, f, 4, 0, (double[]){ -0.0, 0.0, 1, 1 + 0x1p-40 }, (double[]){ 2, 3, 0, 1 });
+    /* i16 and u16 at their ends; u32 past 2^31 */
+    expect_raw(CC_I16, 4, (int16_t[]){ -1, -32768, 32767, 0 }, 2, 0, (int16_t[]){ -32768, -1 }, (double[]){ 1, 0 });
+    expect_raw(CC_U16, 4, (uint16_t[]){ 32767, 65535, 1, 32768 }, 2, 1, (uint16_t[]){ 65535, 32768 }, (double[]){ 1, 3 });
+    expect_raw(CC_U32, 3, (uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu }, 3, 1,
+               (uint32_t[]){ 0xffffffffu, 0x80000000u, 0x7fffffffu }, (double[]){ 2, 0, 1 });
+}
+
 static void test_rejections(void)
 {
     cc_tensor x = { CC_F32, cc_shape_make(2, (int64_t[]){ 3, 4 }), NULL };
@@ -106,6 +171,7 @@ int main(void)
     test_lines();
     test_spec();
     test_wide();
+    test_wide_dtypes();
     test_rejections();
     return CC_TEST_RESULT();
 }

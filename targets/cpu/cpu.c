@@ -44,8 +44,12 @@ static const cc_op_id wide_reused[] = {
     CC_OP_ID_Expand, CC_OP_ID_Tile, CC_OP_ID_Gather, CC_OP_ID_GatherElements, CC_OP_ID_GatherND,
     CC_OP_ID_DepthToSpace, CC_OP_ID_SpaceToDepth, CC_OP_ID_Trilu, CC_OP_ID_Pad, CC_OP_ID_OneHot,
     CC_OP_ID_ReverseSequence, CC_OP_ID_Compress, CC_OP_ID_Shape, CC_OP_ID_Size,
+    CC_OP_ID_Where, /* eltwise_logic.c: 1, 2, 4 or 8-byte words picked as they are */
     /* values through the dtype's loader and store (cc_load/cc_store: exact for these) */
     CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape, CC_OP_ID_NonZero,
+    /* the shared lowering's values in the output's dtype (cc_lower_generate: f64 in double,
+     * i16 in 64 bits stored wrapped) */
+    CC_OP_ID_Range,
     /* dtype-aware for every dtype: Cast (cast.c), ScatterND/ScatterElements' reductions and
      * Unique's comparisons (shape.c, dynamic.c), the Reduce* ops in double for f64
      * (reduce.c) and Einsum (matmul.c) */

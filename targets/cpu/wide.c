@@ -1,9 +1,9 @@
-/* wide.c — cpu kernels of the elementwise and running-sum ops for the dtypes of target ABI
- * 8 (f64, i16, u16, u32, u64), where the ABI 7 kernels (eltwise.c, eltwise_logic.c,
- * reduce.c) compute floats in f32 and integers as signed: the variadic Min, Max, Sum and
- * Mean, Pow, PRelu and Mod with multidirectional (numpy) broadcasting, BitShift, and
- * CumSum. cpu.c runs a node through these kernels when it reads or writes one of those
- * dtypes (Pow's f32 base with a u32 exponent too).
+/* wide.c — cpu kernels of the elementwise, running-sum and ordering ops for the dtypes of
+ * target ABI 8 (f64, i16, u16, u32, u64), where the ABI 7 kernels (eltwise.c,
+ * eltwise_logic.c, reduce.c) compute floats in f32 and integers as signed: the variadic Min,
+ * Max, Sum and Mean, Pow, PRelu and Mod with multidirectional (numpy) broadcasting,
+ * BitShift, CumSum, ArgMax, ArgMin and TopK. cpu.c runs a node through these kernels when
+ * it reads or writes one of those dtypes (Pow's f32 base with a u32 exponent too).
  *
  * One generic path: every element is loaded through its dtype's loader (common.h) as a
  * double (the float types, exactly) or as 64 integer bits (signed types sign-extended,
@@ -22,10 +22,15 @@
  *     toward zero;
  *   - BitShift on u8, u16, u32 and u64: amounts of the width or more give 0 (the golden
  *     model's numpy result);
- *   - CumSum accumulates floats in double and integers in 64 bits. */
+ *   - CumSum accumulates floats in double and integers in 64 bits;
+ *   - ArgMax, ArgMin and TopK order elements by one 64-bit key compared unsigned (order_key:
+ *     integers by their dtype's signedness, floats by their double's bits made monotonic,
+ *     -0 as 0, every NaN above +inf); ties to the lower index (ArgMax/ArgMin: the last with
+ *     select_last_index), NaN winning ArgMin too; TopK's values copied as stored. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
@@ -327,12 +332,149 @@ static cc_support cumsum_supports(void *ctx, const cc_node *node, const cc_tenso
     return CC_SUPPORT_NO;
 }
 
+/* ---- ArgMax, ArgMin, TopK ------------------------------------------------------------------ */
+
+/* Element i's place in the order of ArgMax, ArgMin and TopK as 64 bits compared unsigned:
+ * integers by their dtype (signed ones with the top bit flipped, so -1 is below 0 and a u64
+ * past 2^63 above 2^63 - 1), floats by their double's bits made monotonic (negative ones
+ * inverted), -0 as 0, and every NaN as UINT64_MAX, above +inf. */
+static uint64_t order_key(const void *p, cc_dtype d, int64_t i)
+{
+    if (!cc_dtype_is_float(d)) {
+        uint64_t b = cc_cpu_int_at(p, d, i);
+        return cc_cpu_is_unsigned(d) ? b : b ^ (UINT64_C(1) << 63);
+    }
+    double v = cc_cpu_real_at(p, d, i);
+    if (isnan(v)) return UINT64_MAX;
+    if (v == 0) v = 0; /* -0 ties with 0 */
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b >> 63 ? ~b : b | (UINT64_C(1) << 63);
+}
+
+/* The axis of node's attribute normalised for rank r, or CC_ERR_ARG. */
+static cc_status axis_of(const cc_node *node, int r, int *axis, cc_err *err)
+{
+    int64_t a = cc_attr_i(node, "axis");
+    if (r == 0 || a < -r || a >= r)
+        return cc_err_set(err, CC_ERR_ARG, "%s: axis %lld is outside [%d, %d]", node->op->name, (long long)a, -r, r - 1);
+    *axis = (int)(a < 0 ? a + r : a);
+    return CC_OK;
+}
+
+/* ArgMax, ArgMin: per line of x (as [outer, len, inner]) the index of the largest
+ * (smallest) key; a NaN wins for both, ties and NaN against NaN go to the first index, or
+ * the last with select_last_index. */
+static cc_status arg_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                         void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0];
+    int axis = 0;
+    cc_status st = axis_of(node, x->shape.rank, &axis, err);
+    if (st) return st;
+    if (out[0].dtype != CC_I64) return cc_err_set(err, CC_ERR_ARG, "%s: output must be int64", node->op->name);
+    const int max = node->op->id == CC_OP_ID_ArgMax, last = cc_attr_i(node, "select_last_index") != 0;
+    const int is_float = cc_dtype_is_float(x->dtype);
+    int64_t outer = 1, len = x->shape.dims[axis], inner = 1;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    int64_t *y = out[0].data;
+#pragma omp parallel for schedule(static) if (outer * len * inner > PAR_MIN)
+    for (int64_t j = 0; j < outer * inner; j++) {
+        int64_t base = (j / inner) * len * inner + j % inner, best = 0;
+        uint64_t b = order_key(x->data, x->dtype, base);
+        for (int64_t k = 1; k < len; k++) {
+            uint64_t v = order_key(x->data, x->dtype, base + k * inner);
+            int b_nan = is_float && b == UINT64_MAX, v_nan = is_float && v == UINT64_MAX;
+            int win = b_nan ? last && v_nan : v_nan ? 1 : v == b ? last : max ? v > b : v < b;
+            if (win) best = k, b = v;
+        }
+        y[j] = best;
+    }
+    return CC_OK;
+}
+
+typedef struct topk_item {
+    uint64_t key; /* order_key, inverted for the largest first */
+    int64_t idx;
+} topk_item;
+
+static int topk_cmp(const void *pa, const void *pb)
+{
+    const topk_item *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* TopK: each line sorted by (key, index), the largest first by inverting the keys (a NaN,
+ * the largest key, then comes first), and its first K kept: values copied as stored,
+ * indices as int64. K is the constant input (or its value at run time: the outputs' actual
+ * shape is then set here). */
+static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const *in, int n_out, cc_tensor *out,
+                          void *state, cc_err *err)
+{
+    (void)ctx;
+    (void)n_out;
+    (void)state;
+    const cc_tensor *x = in[0], *kt = node->n_in > 1 ? in[1] : NULL;
+    if (!kt || !kt->data || cc_tensor_numel(kt) != 1)
+        return cc_err_set(err, CC_ERR_UNSUPPORTED, "TopK: K must be one value");
+    int axis = 0;
+    cc_status st = axis_of(node, x->shape.rank, &axis, err);
+    if (st) return st;
+    int64_t k = cc_load_i64(kt->data, kt->dtype, 0), len = x->shape.dims[axis], outer = 1, inner = 1;
+    if (k < 0 || k > len)
+        return cc_err_set(err, CC_ERR_ARG, "TopK: K = %lld is outside [0, %lld] (the axis's length)", (long long)k,
+                          (long long)len);
+    out[0].shape.dims[axis] = out[1].shape.dims[axis] = k;
+    for (int d = 0; d < axis; d++) outer *= x->shape.dims[d];
+    for (int d = axis + 1; d < x->shape.rank; d++) inner *= x->shape.dims[d];
+    if (k == 0 || outer * inner == 0) return CC_OK;
+    const uint64_t flip = cc_attr_i(node, "largest") != 0 ? UINT64_MAX : 0;
+    topk_item *items = malloc(sizeof *items * (size_t)len);
+    if (!items) return cc_err_set(err, CC_ERR_NOMEM, "TopK: out of memory");
+    const size_t es = cc_dtype_size(x->dtype);
+    for (int64_t j = 0; j < outer * inner; j++) {
+        int64_t o = j / inner, i = j % inner, base = o * len * inner + i;
+        for (int64_t t = 0; t < len; t++) {
+            items[t].key = order_key(x->data, x->dtype, base + t * inner) ^ flip;
+            items[t].idx = t;
+        }
+        qsort(items, (size_t)len, sizeof *items, topk_cmp);
+        for (int64_t t = 0; t < k; t++) {
+            int64_t src = base + items[t].idx * inner, dst = (o * k + t) * inner + i;
+            memcpy((char *)out[0].data + (size_t)dst * es, (const char *)x->data + (size_t)src * es, es);
+            ((int64_t *)out[1].data)[dst] = items[t].idx;
+        }
+    }
+    free(items);
+    return CC_OK;
+}
+
+/* ArgMax, ArgMin, TopK: a number dtype (no bool). */
+static cc_support order_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+                                 char *reason, size_t n)
+{
+    (void)ctx;
+    (void)out;
+    cc_dtype d = in[0]->dtype;
+    if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
+    snprintf(reason, n, "%s: cpu has no %s kernel", node->op->name, cc_dtype_name(d));
+    return CC_SUPPORT_NO;
+}
+
 #define WIDE_ELTWISE(OP) { .op = CC_OP_ID_##OP, .supports = eltwise_supports, .run = eltwise_run }
 
 static const cc_kernel kernels[] = {
     WIDE_ELTWISE(Min), WIDE_ELTWISE(Max), WIDE_ELTWISE(Sum),   WIDE_ELTWISE(Mean),
     WIDE_ELTWISE(Pow), WIDE_ELTWISE(PRelu), WIDE_ELTWISE(Mod), WIDE_ELTWISE(BitShift),
     { .op = CC_OP_ID_CumSum, .supports = cumsum_supports, .run = cumsum_run },
+    { .op = CC_OP_ID_ArgMax, .supports = order_supports, .run = arg_run },
+    { .op = CC_OP_ID_ArgMin, .supports = order_supports, .run = arg_run },
+    { .op = CC_OP_ID_TopK, .supports = order_supports, .run = topk_run },
 };
 
 const cc_kernel_list cc_cpu_family_wide = {

@@ -382,10 +382,14 @@ static cc_status bn_affine(ocl_build *b, const char *name, const char *prog, int
 
 /* ---- comparisons and Where (kernels/eltwise_logic.cl) ---------------------------------------- */
 
-/* The storage suffix of a comparison's operands or of Where's X and Y: bool runs as u8. */
-static const char *logic_suffix(cc_dtype d)
+/* The program suffix of node's operands (in[0], Where's X in[1]): a comparison's storage
+ * type (bool runs as u8); for Where the word of the element's size (u8, u16, u32, u64), since
+ * a selection moves elements as they are: f64 then needs no cl_khr_fp64, and i16, u16, u32
+ * and u64 no programs of their own. */
+static const char *logic_suffix(const cc_node *node, const cc_tensor *const *in)
 {
-    return d == CC_BOOL ? "u8" : cc_ocl_suffix(d);
+    if (node->op->id == CC_OP_ID_Where) return cc_ocl_word_suffix(in[1]->dtype);
+    return in[0]->dtype == CC_BOOL ? "u8" : cc_ocl_suffix(in[0]->dtype);
 }
 
 static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tensor *const *in,
@@ -395,7 +399,7 @@ static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
     (void)out;
     /* each op's dtypes are its infer()'s rule (ops/eltwise_logic.c) */
     cc_dtype d = in[node->op->id == CC_OP_ID_Where ? 1 : 0]->dtype;
-    if (!logic_suffix(d)) {
+    if (!logic_suffix(node, in)) {
         snprintf(reason, n, "opencl: no %s kernel for %s", node->op->name, cc_dtype_name(d));
         return CC_SUPPORT_NO;
     }
@@ -403,7 +407,8 @@ static cc_support logic_supports(ocl_ctx *c, const cc_node *node, const cc_tenso
 }
 
 /* Comparisons, And, Or, Xor, BitShift: kernel elt_<op> of program logic_<suffix> over the
- * collapsed broadcast; Where: elt_where with the geometry of its three operands; Not,
+ * collapsed broadcast; Where: elt_where of the program of its element's size with the
+ * geometry of its three operands; Not,
  * IsNaN, IsInf: one operand of the output's shape. */
 static cc_status logic_prepare(ocl_build *b, cc_err *err)
 {
@@ -432,7 +437,7 @@ static cc_status logic_prepare(ocl_build *b, cc_err *err)
     case CC_OP_ID_BitShift: base = "elt_bitshift"; break;
     default: base = "elt_where"; break;
     }
-    cc_dtype dt = b->in[where ? 1 : 0]->dtype;
+    const char *sfx = logic_suffix(node, b->in);
     int gslot = -1;
     cc_status st = CC_OK;
     if (m == 1) {
@@ -450,8 +455,8 @@ static cc_status logic_prepare(ocl_build *b, cc_err *err)
     }
     if (st) return st;
     char name[48], prog[32];
-    snprintf(name, sizeof name, "%s_%s", base, logic_suffix(dt));
-    snprintf(prog, sizeof prog, "logic_%s", logic_suffix(dt));
+    snprintf(name, sizeof name, "%s_%s", base, sfx);
+    snprintf(prog, sizeof prog, "logic_%s", sfx);
     int64_t n = cc_tensor_numel(b->out[0]);
     ocl_launch *l;
     if ((st = cc_ocl_kernel(b, prog, name, &l, err))) return st;

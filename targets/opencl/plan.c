@@ -43,8 +43,11 @@ static const cc_op_id wide_ops[] = {
     CC_OP_ID_Expand, CC_OP_ID_Tile, CC_OP_ID_Gather, CC_OP_ID_GatherElements, CC_OP_ID_GatherND,
     CC_OP_ID_DepthToSpace, CC_OP_ID_SpaceToDepth, CC_OP_ID_Trilu, CC_OP_ID_Pad, CC_OP_ID_OneHot,
     CC_OP_ID_ReverseSequence, CC_OP_ID_Shape, CC_OP_ID_Size,
-    /* values made on the host at prepare by the shared lowering (cc_store: the golden's) */
-    CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape,
+    /* Where: the select of eltwise_logic.cl's program of the element's size (eltwise.c) */
+    CC_OP_ID_Where,
+    /* values made on the host at prepare by the shared lowering (cc_store: the golden's;
+     * Range's f64 in double, i16 in 64 bits stored wrapped) */
+    CC_OP_ID_EyeLike, CC_OP_ID_ConstantOfShape, CC_OP_ID_Range,
     /* every pair of dtypes (cast.c: kernels/cast.cl, cast_f64.cl) */
     CC_OP_ID_Cast, CC_OP_ID_CastLike,
     /* eltwise.c: integers in their own type (eltwise_int.cl, eltwise_logic.cl), f64 in
@@ -54,6 +57,9 @@ static const cc_op_id wide_ops[] = {
     /* running sums and Scatter's reductions (axis.cl: integers in 64 bits, wrapping; f64 in
      * double), Einsum (einsum.cl, likewise), the Reduce* ops on f64 in double (reduce.cl) */
     CC_OP_ID_CumSum, CC_OP_ID_ScatterND, CC_OP_ID_ScatterElements, CC_OP_ID_Einsum,
+    /* ArgMax, ArgMin and TopK (axis.cl: integers compared in their own type, unsigned ones
+     * unsigned; f64 in double; TopK's values copied as stored) */
+    CC_OP_ID_ArgMax, CC_OP_ID_ArgMin, CC_OP_ID_TopK,
     CC_OP_ID_ReduceMean, CC_OP_ID_ReduceMax, CC_OP_ID_ReduceMin, CC_OP_ID_ReduceSum, CC_OP_ID_ReduceProd,
     CC_OP_ID_ReduceL1, CC_OP_ID_ReduceL2, CC_OP_ID_ReduceLogSum, CC_OP_ID_ReduceLogSumExp,
     CC_OP_ID_ReduceSumSquare,

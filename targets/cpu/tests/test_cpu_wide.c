@@ -2,7 +2,8 @@
  * u64), through the full vtable path (cc_target_supports, prepare, upload, run, download,
  * guard bytes after every output): each op on values a float32 or signed path would get
  * wrong (f64 values that are no f32 value such as 1 + 2^-40, u32 past 2^31, u64 past 2^53
- * and 2^63, i16/u16 wrap-around), compared bit for bit with results worked out by hand;
+ * and 2^63, i16/u16 wrap-around, -0 and NaN picked or ordered), compared bit for bit with
+ * results worked out by hand;
  * and ops without a kernel for these dtypes declined with the op and dtype in the reason,
  * never run. */
 #include <math.h>
@@ -217,6 +218,120 @@ static void test_movers(void)
     }
 }
 
+/* ---- Where, ArgMax, ArgMin, TopK, Range ---------------------------------------------------- */
+
+/* Where picks elements as they are: u64 2^64 - 16 beside 1 and 2^64 - 15 (one double), f64 -0
+ * with its sign, NaN and 1 + 2^-40 (1 in f32), the ends of i16, u16 and u32. */
+static void test_where(void)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0);
+    const uint8_t c[4] = { 1, 0, 1, 0 };
+    EXPECT("Where(condition=4:bool,x=4:u64,y=4:u64)", ((uint64_t[]){ b, 1, b + 1, UINT64_MAX }), c,
+           ((uint64_t[]){ b, 0, b + 1, 0 }), ((uint64_t[]){ 0, 1, 0, UINT64_MAX }));
+    EXPECT("Where(condition=4:bool,x=4:f64,y=4:f64)", ((double[]){ -0.0, NAN, 1 + 0x1p-40, -0.0 }), c,
+           ((double[]){ -0.0, 0, 1 + 0x1p-40, 0 }), ((double[]){ 0, NAN, 0, -0.0 }));
+    /* condition [2] against x [2, 2] and a scalar y */
+    EXPECT("Where(condition=2:bool,x=2x2:i16,y=scalar:i16)", ((int16_t[]){ -32768, 32767, -1, 32767 }),
+           ((uint8_t[]){ 1, 0 }), ((int16_t[]){ -32768, 1, -1, 2 }), ((int16_t[]){ 32767 }));
+    EXPECT("Where(condition=4:bool,x=4:u16,y=1:u16)", ((uint16_t[]){ 65535, 32768, 32769, 32768 }), c,
+           ((uint16_t[]){ 65535, 0, 32769, 0 }), ((uint16_t[]){ 32768 }));
+    EXPECT("Where(condition=4:bool,x=4:u32,y=4:u32)", ((uint32_t[]){ 0xffffffffu, 0x80000001u, 0x80000000u, 7 }), c,
+           ((uint32_t[]){ 0xffffffffu, 0, 0x80000000u, 0 }), ((uint32_t[]){ 0, 0x80000001u, 0, 7 }));
+}
+
+/* ArgMax and ArgMin along the last axis: first and (select_last_index) last of ties. */
+static void expect_args(const char *dims_dtype, const void *x, size_t lines, const int64_t *max, const int64_t *max_last,
+                        const int64_t *min, const int64_t *min_last)
+{
+    char id[128];
+    const int64_t *want[4] = { max, max_last, min, min_last };
+    for (int k = 0; k < 4; k++) {
+        snprintf(id, sizeof id, "%s(data=%s,axis=-1%s)", k < 2 ? "ArgMax" : "ArgMin", dims_dtype,
+                 k % 2 ? ",select_last_index=1" : "");
+        expect_bytes(id, 1, SET(x), want[k], lines * sizeof(int64_t));
+    }
+}
+
+/* ArgMax and ArgMin in each dtype's own order: u64 2^64 - 15 above 2^64 - 16 (one double) and
+ * 2^63 above 2^63 - 1 (as signed 2^63 is the least); f64 1 + 2^-40 above 1, 2^53 + 2 above
+ * 2^53 (one f32 each), -0 tied with 0, NaN winning both; i16's, u16's and u32's ends (a path
+ * of the other signedness orders them the other way). */
+static void test_args(void)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = P63;
+    expect_args("2x5:u64", ((uint64_t[]){ 1, b, h - 1, b + 1, b, h, h - 1, 1, h, 1 }), 2, (int64_t[]){ 3, 0 },
+                (int64_t[]){ 3, 3 }, (int64_t[]){ 0, 2 }, (int64_t[]){ 0, 4 });
+    expect_args("3x5:f64",
+                ((double[]){ 1, 1 + 0x1p-40, -0.0, 1 + 0x1p-40, 0.0, 0x1p53, 0x1p53 + 2, -0x1p53 - 2, 0x1p24 + 1,
+                             0x1p53 + 2, 1, NAN, 5, NAN, -1 }),
+                3, (int64_t[]){ 1, 1, 1 }, (int64_t[]){ 3, 4, 3 }, (int64_t[]){ 2, 2, 1 }, (int64_t[]){ 4, 2, 3 });
+    expect_args("5:i16", ((int16_t[]){ -32768, 32767, -1, 32767, -32768 }), 1, (int64_t[]){ 1 }, (int64_t[]){ 3 },
+                (int64_t[]){ 0 }, (int64_t[]){ 4 });
+    expect_args("5:u16", ((uint16_t[]){ 65535, 1, 32768, 65535, 1 }), 1, (int64_t[]){ 0 }, (int64_t[]){ 3 },
+                (int64_t[]){ 1 }, (int64_t[]){ 4 });
+    expect_args("4:u32", ((uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu, 3 }), 1, (int64_t[]){ 2 },
+                (int64_t[]){ 2 }, (int64_t[]){ 3 }, (int64_t[]){ 3 });
+    /* along axis 0 of a [2, 2] */
+    EXPECT("ArgMax(data=2x2:u64,axis=0,keepdims=0)", ((int64_t[]){ 1, 0 }), ((uint64_t[]){ h - 1, b, h, 1 }));
+}
+
+/* TopK: Values (output 0) and Indices (output 1), each in its dtype's order, ties in input
+ * order, NaN the largest, values bit for bit (-0 keeps its sign). */
+static void expect_topk(const char *id, const void *x, const void *values, size_t vbytes, const int64_t *idx, size_t k)
+{
+    unsigned char got[256];
+    cc_shape s;
+    if (!run_id(id, 1, SET(x), 0, got, sizeof got, &s) && memcmp(got, values, vbytes) != 0) {
+        fprintf(stderr, "%s: Values differ from the hand-worked ones\n", id);
+        CHECK(0);
+    }
+    if (!run_id(id, 1, SET(x), 1, got, sizeof got, &s) && memcmp(got, idx, k * sizeof *idx) != 0) {
+        fprintf(stderr, "%s: Indices differ from the hand-worked ones\n", id);
+        CHECK(0);
+    }
+}
+
+#define TOPK(id, x, values, ...)                                                                                \
+    expect_topk(id, x, values, sizeof values, (const int64_t[]){ __VA_ARGS__ },                                 \
+                sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t))
+
+static void test_topk(void)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = P63;
+    const uint64_t u[5] = { 1, b, h - 1, b + 1, b };
+    TOPK("TopK(X=5:u64,k=[3])", u, ((uint64_t[]){ b + 1, b, b }), 3, 1, 4);
+    TOPK("TopK(X=5:u64,k=[2],largest=0)", u, ((uint64_t[]){ 1, h - 1 }), 0, 2);
+    const double f[7] = { 1, 1 + 0x1p-40, -0.0, 0.0, NAN, 1 + 0x1p-40, 0x1p53 + 2 };
+    TOPK("TopK(X=7:f64,k=[7])", f, ((double[]){ NAN, 0x1p53 + 2, 1 + 0x1p-40, 1 + 0x1p-40, 1, -0.0, 0.0 }), 4, 6, 1,
+         5, 0, 2, 3);
+    TOPK("TopK(X=7:f64,k=[4],largest=0)", f, ((double[]){ -0.0, 0.0, 1, 1 + 0x1p-40 }), 2, 3, 0, 1);
+    TOPK("TopK(X=4:i16,k=[2],largest=0)", ((int16_t[]){ -1, -32768, 32767, 0 }), ((int16_t[]){ -32768, -1 }), 1, 0);
+    TOPK("TopK(X=4:u16,k=[2])", ((uint16_t[]){ 32767, 65535, 1, 32768 }), ((uint16_t[]){ 65535, 32768 }), 1, 3);
+    TOPK("TopK(X=3:u32,k=[3])", ((uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu }),
+         ((uint32_t[]){ 0xffffffffu, 0x80000000u, 0x7fffffffu }), 2, 0, 1);
+    /* along axis 0 of a [2, 2]: per column */
+    TOPK("TopK(X=2x2:u32,k=[1],axis=0)", ((uint32_t[]){ 0x80000000u, 1, 5, 0xffffffffu }),
+         ((uint32_t[]){ 0x80000000u, 0xffffffffu }), 0, 1);
+}
+
+/* Range: f64 start + i * delta in double (0.1 + 2 * 0.1 is 0.30000000000000004; 2^53 + 2 and
+ * 2^24 + 1 have no f32), i16 across its whole range. The f64 start, limit and delta are set
+ * here (a case id's float values are float32's) and give the count of the id's own. */
+static void test_range(void)
+{
+    EXPECT("Range(start=f64:0,limit=f64:3,delta=f64:1)", ((double[]){ 0.1, 0.2, 0x1.3333333333334p-2 }),
+           ((double[]){ 0.1 }), ((double[]){ 0.35 }), ((double[]){ 0.1 }));
+    EXPECT("Range(start=f64:0,limit=f64:6,delta=f64:2)", ((double[]){ 0x1p53, 0x1p53 + 2, 0x1p53 + 4 }),
+           ((double[]){ 0x1p53 }), ((double[]){ 0x1p53 + 6 }), ((double[]){ 2 }));
+    EXPECT("Range(start=f64:1,limit=f64:4,delta=f64:1)", ((double[]){ 0x1p24 + 1, 0x1p24 + 2, 0x1p24 + 3 }),
+           ((double[]){ 0x1p24 + 1 }), ((double[]){ 0x1p24 + 3.5 }), ((double[]){ 1 }));
+    int16_t w[16];
+    for (int i = 0; i < 16; i++) w[i] = (int16_t)(-32768 + i * 4099);
+    CHECK(w[15] == 28717);
+    EXPECT("Range(start=i16:-32768,limit=i16:32767,delta=i16:4099)", w, NULL);
+    EXPECT("Range(start=i16:32767,limit=i16:-32768,delta=i16:-32767)", ((int16_t[]){ 32767, 0, -32767 }), NULL);
+}
+
 /* ---- what cpu declines ------------------------------------------------------------------- */
 
 /* Ops the golden model runs on these dtypes but cpu has no kernel for: NO with the op and
@@ -262,6 +377,10 @@ int main(void)
     test_eltwise();
     test_reduce();
     test_movers();
+    test_where();
+    test_args();
+    test_topk();
+    test_range();
     test_declined();
     cc_target_cpu.close(cpu_ctx);
     return CC_TEST_RESULT();

@@ -1,8 +1,10 @@
-/* eltwise_logic.cl - template (S = f32, f16, bf16, i8, u8, i32, i64; bool data runs as
- * u8): the broadcasting comparisons with a bool (uchar) output, compared in float for the
- * float types (f16/bf16 widen exactly) and in the stored type for integers, and Where,
- * which moves elements as stored (no conversion). The host defines LOGIC_FLOAT for the
- * float copies. */
+/* eltwise_logic.cl - template (S = f32, f16, bf16, i8, u8, i32, i64, u16, u32, u64; bool
+ * data runs as u8): the broadcasting comparisons with a bool (uchar) output, compared in
+ * float for the float types (f16/bf16 widen exactly) and in the stored type for integers,
+ * BitShift on the unsigned types, and Where, which moves elements as stored (no
+ * conversion): the host runs it from the u8, u16, u32 or u64 copy by the element's size,
+ * so f64 and the other wide types need no copies of their own. The host defines
+ * LOGIC_FLOAT for the float copies. */
 
 #ifdef LOGIC_FLOAT
 #define CV(p, i) LD(p, i)

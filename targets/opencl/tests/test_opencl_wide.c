@@ -3,16 +3,16 @@
  * guard bytes after every output): each new kernel on values a float32 or signed path would
  * get wrong (f64 values that are no f32 value such as 1 + 2^-40, u32 past 2^31, u64 past
  * 2^53 and 2^63, 16-bit wrap-around, Cast's rounding and truncation edges, products exact in
- * double only, -0 and subnormals moved as they are), compared bit for bit with results
- * worked out by hand; ops without kernels for these dtypes declined with the op and dtype
+ * double only, -0 and subnormals moved as they are, -0 and NaN ordered by ArgMax, ArgMin
+ * and TopK), compared bit for bit with results worked out by hand; ops without kernels for these dtypes declined with the op and dtype
  * in the reason, and an op's modes without one with the op's own reason, never run.
  *
  * Then a context that takes the device as one without cl_khr_fp64 (CROSSCHECK_OPENCL_FP64=
  * off): what would compute in f64 is declined as not on this hardware, with the device in
- * the reason, while f64 data movers (Resize's nearest mode among them) and the integer
- * kernels still run; the programs that
- * compute in double are refused, and no other program's code names that type (so such a
- * device builds them all).
+ * the reason (ArgMax, ArgMin and TopK among them), while f64 data movers (Resize's nearest
+ * mode and Where's select among them), Range's host values and the integer kernels still
+ * run; the programs that compute in double are refused, and no other program's code names
+ * that type (so such a device builds them all).
  * Exits 77 when no OpenCL device opens here; the f64 kernels are skipped (and said so) on
  * a device without cl_khr_fp64. */
 #include <math.h>
@@ -331,6 +331,125 @@ static void test_matmul_f64(void)
            ((double[]){ 1, 0, 0, 1 }), ((double[]){ 0x1p-45, 1 }));
 }
 
+/* ---- Where, ArgMax, ArgMin, TopK, Range ---------------------------------------------------- */
+
+/* Where picks elements as they are (eltwise_logic.cl's select of the element's size, so f64
+ * needs no cl_khr_fp64): u64 2^64 - 16 beside 1 and 2^64 - 15 (one double), f64 -0 with its
+ * sign, NaN and 1 + 2^-40 (1 in f32), the ends of i16, u16 and u32. */
+static void test_where(void)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0);
+    const uint8_t c[4] = { 1, 0, 1, 0 };
+    EXPECT("Where(condition=4:bool,x=4:u64,y=4:u64)", ((uint64_t[]){ b, 1, b + 1, UINT64_MAX }), c,
+           ((uint64_t[]){ b, 0, b + 1, 0 }), ((uint64_t[]){ 0, 1, 0, UINT64_MAX }));
+    EXPECT("Where(condition=4:bool,x=4:f64,y=4:f64)", ((double[]){ -0.0, NAN, 1 + 0x1p-40, -0.0 }), c,
+           ((double[]){ -0.0, 0, 1 + 0x1p-40, 0 }), ((double[]){ 0, NAN, 0, -0.0 }));
+    /* condition [2] against x [2, 2] and a scalar y */
+    EXPECT("Where(condition=2:bool,x=2x2:i16,y=scalar:i16)", ((int16_t[]){ -32768, 32767, -1, 32767 }),
+           ((uint8_t[]){ 1, 0 }), ((int16_t[]){ -32768, 1, -1, 2 }), ((int16_t[]){ 32767 }));
+    EXPECT("Where(condition=4:bool,x=4:u16,y=1:u16)", ((uint16_t[]){ 65535, 32768, 32769, 32768 }), c,
+           ((uint16_t[]){ 65535, 0, 32769, 0 }), ((uint16_t[]){ 32768 }));
+    EXPECT("Where(condition=4:bool,x=4:u32,y=4:u32)", ((uint32_t[]){ 0xffffffffu, 0x80000001u, 0x80000000u, 7 }), c,
+           ((uint32_t[]){ 0xffffffffu, 0, 0x80000000u, 0 }), ((uint32_t[]){ 0, 0x80000001u, 0, 7 }));
+}
+
+/* ArgMax and ArgMin along the last axis: first and (select_last_index) last of ties. */
+static void expect_args(const char *dims_dtype, const void *x, size_t lines, const int64_t *max, const int64_t *max_last,
+                        const int64_t *min, const int64_t *min_last)
+{
+    char id[128];
+    const int64_t *want[4] = { max, max_last, min, min_last };
+    for (int k = 0; k < 4; k++) {
+        snprintf(id, sizeof id, "%s(data=%s,axis=-1%s)", k < 2 ? "ArgMax" : "ArgMin", dims_dtype,
+                 k % 2 ? ",select_last_index=1" : "");
+        expect_bytes(id, 1, SET(x), want[k], lines * sizeof(int64_t));
+    }
+}
+
+/* ArgMax and ArgMin (axis.cl) in each dtype's own order: u64 2^64 - 15 above 2^64 - 16 (one
+ * double) and 2^63 above 2^63 - 1 (as signed 2^63 is the least); f64 (with fp64) 1 + 2^-40
+ * above 1, 2^53 + 2 above 2^53 (one f32 each), -0 tied with 0, NaN winning both; i16's,
+ * u16's and u32's ends (a path of the other signedness orders them the other way). */
+static void test_args(int fp64)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = P63;
+    expect_args("2x5:u64", ((uint64_t[]){ 1, b, h - 1, b + 1, b, h, h - 1, 1, h, 1 }), 2, (int64_t[]){ 3, 0 },
+                (int64_t[]){ 3, 3 }, (int64_t[]){ 0, 2 }, (int64_t[]){ 0, 4 });
+    if (fp64)
+        expect_args("3x5:f64",
+                    ((double[]){ 1, 1 + 0x1p-40, -0.0, 1 + 0x1p-40, 0.0, 0x1p53, 0x1p53 + 2, -0x1p53 - 2, 0x1p24 + 1,
+                                 0x1p53 + 2, 1, NAN, 5, NAN, -1 }),
+                    3, (int64_t[]){ 1, 1, 1 }, (int64_t[]){ 3, 4, 3 }, (int64_t[]){ 2, 2, 1 }, (int64_t[]){ 4, 2, 3 });
+    expect_args("5:i16", ((int16_t[]){ -32768, 32767, -1, 32767, -32768 }), 1, (int64_t[]){ 1 }, (int64_t[]){ 3 },
+                (int64_t[]){ 0 }, (int64_t[]){ 4 });
+    expect_args("5:u16", ((uint16_t[]){ 65535, 1, 32768, 65535, 1 }), 1, (int64_t[]){ 0 }, (int64_t[]){ 3 },
+                (int64_t[]){ 1 }, (int64_t[]){ 4 });
+    expect_args("4:u32", ((uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu, 3 }), 1, (int64_t[]){ 2 },
+                (int64_t[]){ 2 }, (int64_t[]){ 3 }, (int64_t[]){ 3 });
+    /* along axis 0 of a [2, 2] */
+    EXPECT("ArgMax(data=2x2:u64,axis=0,keepdims=0)", ((int64_t[]){ 1, 0 }), ((uint64_t[]){ h - 1, b, h, 1 }));
+}
+
+/* TopK (axis.cl): Values (output 0) and Indices (output 1), each in its dtype's order, ties
+ * in input order, NaN the largest, values bit for bit (-0 keeps its sign). */
+static void expect_topk(const char *id, const void *x, const void *values, size_t vbytes, const int64_t *idx, size_t k)
+{
+    unsigned char got[256];
+    cc_shape s;
+    if (!run_id(id, 1, SET(x), 0, got, sizeof got, &s) && memcmp(got, values, vbytes) != 0) {
+        fprintf(stderr, "%s: Values differ from the hand-worked ones\n", id);
+        CHECK(0);
+    }
+    if (!run_id(id, 1, SET(x), 1, got, sizeof got, &s) && memcmp(got, idx, k * sizeof *idx) != 0) {
+        fprintf(stderr, "%s: Indices differ from the hand-worked ones\n", id);
+        CHECK(0);
+    }
+}
+
+#define TOPK(id, x, values, ...)                                                                                \
+    expect_topk(id, x, values, sizeof values, (const int64_t[]){ __VA_ARGS__ },                                 \
+                sizeof((const int64_t[]){ __VA_ARGS__ }) / sizeof(int64_t))
+
+static void test_topk(int fp64)
+{
+    const uint64_t b = UINT64_C(0xFFFFFFFFFFFFFFF0), h = P63;
+    const uint64_t u[5] = { 1, b, h - 1, b + 1, b };
+    TOPK("TopK(X=5:u64,k=[3])", u, ((uint64_t[]){ b + 1, b, b }), 3, 1, 4);
+    TOPK("TopK(X=5:u64,k=[2],largest=0)", u, ((uint64_t[]){ 1, h - 1 }), 0, 2);
+    const double f[7] = { 1, 1 + 0x1p-40, -0.0, 0.0, NAN, 1 + 0x1p-40, 0x1p53 + 2 };
+    if (fp64) {
+        TOPK("TopK(X=7:f64,k=[7])", f, ((double[]){ NAN, 0x1p53 + 2, 1 + 0x1p-40, 1 + 0x1p-40, 1, -0.0, 0.0 }), 4, 6,
+             1, 5, 0, 2, 3);
+        TOPK("TopK(X=7:f64,k=[4],largest=0)", f, ((double[]){ -0.0, 0.0, 1, 1 + 0x1p-40 }), 2, 3, 0, 1);
+    }
+    TOPK("TopK(X=4:i16,k=[2],largest=0)", ((int16_t[]){ -1, -32768, 32767, 0 }), ((int16_t[]){ -32768, -1 }), 1, 0);
+    TOPK("TopK(X=4:u16,k=[2])", ((uint16_t[]){ 32767, 65535, 1, 32768 }), ((uint16_t[]){ 65535, 32768 }), 1, 3);
+    TOPK("TopK(X=3:u32,k=[3])", ((uint32_t[]){ 0x80000000u, 0x7fffffffu, 0xffffffffu }),
+         ((uint32_t[]){ 0xffffffffu, 0x80000000u, 0x7fffffffu }), 2, 0, 1);
+    /* along axis 0 of a [2, 2]: per column */
+    TOPK("TopK(X=2x2:u32,k=[1],axis=0)", ((uint32_t[]){ 0x80000000u, 1, 5, 0xffffffffu }),
+         ((uint32_t[]){ 0x80000000u, 0xffffffffu }), 0, 1);
+}
+
+/* Range, made on the host (the shared lowering), so f64 needs no cl_khr_fp64: f64 start + i *
+ * delta in double (0.1 + 2 * 0.1 is 0.30000000000000004; 2^53 + 2 and 2^24 + 1 have no f32),
+ * i16 across its whole range. The f64 start, limit and delta are set here (a case id's float
+ * values are float32's) and give the count of the id's own. */
+static void test_range(void)
+{
+    EXPECT("Range(start=f64:0,limit=f64:3,delta=f64:1)", ((double[]){ 0.1, 0.2, 0x1.3333333333334p-2 }),
+           ((double[]){ 0.1 }), ((double[]){ 0.35 }), ((double[]){ 0.1 }));
+    EXPECT("Range(start=f64:0,limit=f64:6,delta=f64:2)", ((double[]){ 0x1p53, 0x1p53 + 2, 0x1p53 + 4 }),
+           ((double[]){ 0x1p53 }), ((double[]){ 0x1p53 + 6 }), ((double[]){ 2 }));
+    EXPECT("Range(start=f64:1,limit=f64:4,delta=f64:1)", ((double[]){ 0x1p24 + 1, 0x1p24 + 2, 0x1p24 + 3 }),
+           ((double[]){ 0x1p24 + 1 }), ((double[]){ 0x1p24 + 3.5 }), ((double[]){ 1 }));
+    int16_t w[16];
+    for (int i = 0; i < 16; i++) w[i] = (int16_t)(-32768 + i * 4099);
+    CHECK(w[15] == 28717);
+    EXPECT("Range(start=i16:-32768,limit=i16:32767,delta=i16:4099)", w, NULL);
+    EXPECT("Range(start=i16:32767,limit=i16:-32768,delta=i16:-32767)", ((int16_t[]){ 32767, 0, -32767 }), NULL);
+}
+
 /* ---- what opencl declines ----------------------------------------------------------------- */
 
 /* supports() answers `want` with exactly reason_want, and prepare() refuses the graph with
@@ -471,17 +590,25 @@ static void test_without_fp64(void)
     expect_declined("ScatterElements(data=2:f64,indices=1:i64,updates=1,reduction=add)", CC_SUPPORT_NOT_HERE, why);
     expect_declined("MatMul(a=2x2:f64,b=2x2)", CC_SUPPORT_NOT_HERE, why);
     expect_declined("Gemm(a=2x2:f64,b=2x2,c=2,alpha=0.5,beta=2,transA=1,transB=1)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("ArgMax(data=3x5:f64,axis=-1)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("ArgMin(data=3x5:f64,axis=-1)", CC_SUPPORT_NOT_HERE, why);
+    expect_declined("TopK(X=7:f64,k=[7])", CC_SUPPORT_NOT_HERE, why);
     /* a mode no device runs for f64 is declined for that, not for the device */
     expect_declined("Resize(x=1x1x2x2:f64,mode=linear,scales=[1,1,2,2])", CC_SUPPORT_NO,
                     "opencl: Resize of f64 in nearest mode only, not linear (the shared lowering's weights are float32)");
     /* an op without f64 kernels anywhere is declined for that */
     expect_declined("Conv(x=1x1x3x3:f64,w=1x1x2x2)", CC_SUPPORT_NO, "opencl has no f64 kernel for Conv");
-    /* f64 data moved by size, and the integer kernels, still run */
+    /* f64 data moved by size (Where's select among them) or made on the host (Range), and
+     * the integer kernels, still run */
     test_movers();
     test_resize_wide();
     test_cast_int();
     test_eltwise_int();
     test_reduce(0);
+    test_where();
+    test_args(0);
+    test_topk(0);
+    test_range();
     /* the double programs are refused; every other one builds (those above were built) */
     cl_program p;
     CHECK(cc_ocl_program(c, "cast_f64", &p, &err) == CC_ERR_UNSUPPORTED);
@@ -514,6 +641,10 @@ int main(void)
         printf("%s has no cl_khr_fp64: the f64 kernels are not checked here\n", c->device_name);
     }
     test_reduce(c->has_fp64);
+    test_where();
+    test_args(c->has_fp64);
+    test_topk(c->has_fp64);
+    test_range();
     cc_target_opencl.close(ocl);
     ocl = NULL;
     test_program_sources();
