@@ -168,33 +168,13 @@ static cc_status topk_golden(const cc_node *node, const cc_tensor *const *in, in
     return CC_OK;
 }
 
-/* The wide dtypes' data as drawn reaches none of the places where a narrower, signed or
- * float path orders elements wrongly (u32 and u64 come from [0, 1000], f64 from values far
- * apart at f32's precision). About half the elements are replaced by such values, from a
- * small set so that ties are common: for the integers 0, 1, both sides of the top bit
- * (2^(w-1) - 1 and 2^(w-1): the signed type's ends) and the last two (-2 and -1 when
- * signed); for f64 1 + m 2^-40 (m in -2..2, one f32 value). As ArgMax's (reduce_arg.c). */
 static cc_status topk_gen(const cc_node *node, cc_tensor *in, cc_rng *rng, int exact, cc_err *err)
 {
     (void)node;
     (void)exact;
     (void)err;
     if (!rng || !in[0].data) return CC_OK; /* only validating (op.h) */
-    cc_dtype d = in[0].dtype;
-    if (!(TOPK_WIDE & CC_DTYPE_BIT(d))) return CC_OK;
-    const int w = 8 * (int)cc_dtype_size(d);
-    const uint64_t top = UINT64_C(1) << (w - 1), edge[6] = { 0, 1, top - 1, top, UINT64_MAX - 1, UINT64_MAX };
-    int64_t n = cc_tensor_numel(&in[0]);
-    for (int64_t i = 0; i < n; i++) {
-        if (!(cc_rng_next(rng) >> 63)) continue;
-        int64_t m = cc_rng_int(rng, 0, 5);
-        switch (d) {
-        case CC_F64: ((double *)in[0].data)[i] = 1 + (double)(m - 2) * 0x1p-40; break;
-        case CC_I16: case CC_U16: ((uint16_t *)in[0].data)[i] = (uint16_t)edge[m]; break;
-        case CC_U32: ((uint32_t *)in[0].data)[i] = (uint32_t)edge[m]; break;
-        default: ((uint64_t *)in[0].data)[i] = edge[m]; break;
-        }
-    }
+    if (TOPK_WIDE & CC_DTYPE_BIT(in[0].dtype)) cc_sweep_order_edges(&in[0], rng);
     return CC_OK;
 }
 

@@ -65,6 +65,15 @@ const cc_shape_class *cc_shape_class_find(const char *name);
 /* Builds the .sweep/.n_sweep members of a cc_op_def from a static array of rows. */
 #define CC_SWEEP(rows) .sweep = (rows), .n_sweep = (int)(sizeof(rows) / sizeof((rows)[0]))
 
+/* Ordering ops' inputs on the wide dtypes (ArgMax, ArgMin, TopK): a generator's draw
+ * reaches none of the places where a narrower, signed or float path orders elements wrongly
+ * (u32 and u64 come from [0, 1000], f64 from values far apart at f32's precision), so about
+ * half of x's elements are replaced by such values, from a small set so that ties are
+ * common: for the integers 0, 1, both sides of the top bit (2^(w-1) - 1 and 2^(w-1): the
+ * signed type's ends) and the last two (-2 and -1 when signed); for f64 1 + m 2^-40 (m in
+ * -2..2, one f32 value). Other dtypes are left as they are. */
+void cc_sweep_order_edges(cc_tensor *x, cc_rng *rng);
+
 /* Appends to list the case ids (with tags) of op's sweep for case dtype dt: the quick
  * sweep where quick != 0, else the full one. CC_ERR_INTERNAL naming the op and the row
  * when a row cannot be expanded. */
