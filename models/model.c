@@ -29,6 +29,7 @@ struct cc_model_builder {
      * shape made it, or one reading such a value), and the range of its values where it is a
      * short integer vector computed at run time whose range is known (NULL: none) */
     unsigned char *dyn;
+    unsigned char *vary; /* where dyn: bit d set when dim d may differ from the bound (vary_of) */
     struct vrange **range;
 };
 
@@ -115,6 +116,7 @@ void cc_mb_destroy(cc_model_builder *b)
     for (int i = 0; b->range && i < b->cap_values; i++) free(b->range[i]);
     free(b->range);
     free(b->dyn);
+    free(b->vary);
     free(b);
 }
 
@@ -146,6 +148,9 @@ static cc_status add_value(cc_model_builder *b, const char *name, const cc_tenso
         unsigned char *dyn = realloc(b->dyn, (size_t)cap);
         if (!dyn) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         b->dyn = dyn;
+        unsigned char *vary = realloc(b->vary, (size_t)cap);
+        if (!vary) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+        b->vary = vary;
         vrange **range = realloc(b->range, sizeof *range * (size_t)cap);
         if (!range) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
         for (int i = b->cap_values; i < cap; i++) range[i] = NULL;
@@ -153,6 +158,7 @@ static cc_status add_value(cc_model_builder *b, const char *name, const cc_tenso
         b->cap_values = cap;
     }
     b->dyn[b->n_values] = 0;
+    b->vary[b->n_values] = 0;
     b->values[b->n_values] = *t;
     snprintf(b->names[b->n_values], CC_VALUE_NAME_MAX, "%s", name);
     *v = b->n_values++;
@@ -228,7 +234,8 @@ static int range_of(const cc_model_builder *b, int v, vrange *r)
 /* How an op's outputs follow its inputs' values, for ranges: 1 nondecreasing in every
  * input (selections, Max, Min), 2 the same for inputs >= 0 (Add, Mul, ReduceSum,
  * ReduceProd), 3 nondecreasing in input 0 with the other inputs constant (Sub, and Div by
- * positive constants), 4 a selection from input 0 by constant other inputs; 0 unknown. */
+ * positive constants), 4 a selection from input 0 by constant other inputs, 5 one of
+ * inputs 1 and 2 by input 0 (Where: within the union of their ranges); 0 unknown. */
 static int range_rule(cc_op_id id)
 {
     switch (id) {
@@ -238,6 +245,7 @@ static int range_rule(cc_op_id id)
     case CC_OP_ID_Sub: case CC_OP_ID_Div: return 3;
     case CC_OP_ID_Gather: case CC_OP_ID_Unsqueeze: case CC_OP_ID_Squeeze: case CC_OP_ID_Reshape:
     case CC_OP_ID_Slice: case CC_OP_ID_Expand: return 4;
+    case CC_OP_ID_Where: return 5;
     default: return 0;
     }
 }
@@ -291,7 +299,27 @@ static void range_outputs(cc_model_builder *b, const cc_node *node)
     if (op->id == CC_OP_ID_Shape || op->id == CC_OP_ID_Size) {
         if (!inp[0] || inp[0]->data || !b->dyn[node->in[0]]) return;
         if (eval_ints(node, inp, node->n_out, outs, hi)) return; /* the bound's dims */
-        for (int64_t i = 0; i < cc_tensor_numel(&outs[0]); i++) lo[0][i] = 0;
+        /* a dim that may vary lies in [0, bound], the others are the bound's (vary_of) */
+        unsigned char vary = b->vary[node->in[0]];
+        int rank = inp[0]->shape.rank;
+        int64_t start = 0;
+        if (op->id == CC_OP_ID_Shape) {
+            start = cc_attr_i(node, "start");
+            if (start < 0) start += rank;
+            if (start < 0) start = 0;
+        }
+        for (int64_t i = 0; i < cc_tensor_numel(&outs[0]); i++)
+            lo[0][i] = op->id == CC_OP_ID_Size ? (vary ? 0 : hi[0][i]) : (vary >> (start + i) & 1u) ? 0 : hi[0][i];
+    } else if (range_rule(op->id) == 5) { /* either value, element by element: the union */
+        vrange ra, rb;
+        int64_t n = cc_tensor_numel(&outs[0]);
+        if (node->n_in != 3 || node->n_out != 1 || !inp[1] || !inp[2] || !range_of(b, node->in[1], &ra) ||
+            !range_of(b, node->in[2], &rb) || ra.n != n || rb.n != n)
+            return;
+        for (int64_t i = 0; i < n; i++) {
+            lo[0][i] = ra.lo[i] < rb.lo[i] ? ra.lo[i] : rb.lo[i];
+            hi[0][i] = ra.hi[i] > rb.hi[i] ? ra.hi[i] : rb.hi[i];
+        }
     } else {
         int rule = range_rule(op->id), any = 0;
         if (!rule) return;
@@ -341,6 +369,126 @@ static void range_outputs(cc_model_builder *b, const cc_node *node)
     }
 }
 
+/* Which dims of output j (description out) of node nd may differ from the bound at run time,
+ * as a mask (bit d: dim d), for a node reading values whose shape follows the data or of
+ * data-dependent shape itself. Sound by construction: an op without a rule here has every
+ * dim vary. The data-dependent ops by what their count sets (NonZero its dim 1, a
+ * NonMaxSuppression's selection its dim 0, Compress, TopK and Unique their axis, Unique's
+ * other outputs their dim 0); the elementwise family by broadcasting (dim d of the output
+ * follows the aligned dims of the inputs); Transpose by its permutation; Slice, with
+ * constant bounds, and the unary movers dim by dim; Gather by its data's other dims and its
+ * indices' dims; Unsqueeze and Squeeze with constant axes by the dims they keep; Concat by
+ * every input (its axis whenever any input's does). */
+static unsigned char vary_of(const cc_model_builder *b, const cc_node *nd, const int *in, const cc_tensor *const *inp,
+                             int data_dependent, int j, const cc_tensor *out)
+{
+    int r = out->shape.rank;
+    unsigned char all = (unsigned char)(r >= 8 ? 0xff : (1u << r) - 1);
+    cc_op_id id = nd->op->id;
+    const cc_tensor *x = inp[0];
+    unsigned char vx = nd->n_in > 0 && in[0] >= 0 && b->dyn[in[0]] ? b->vary[in[0]] : 0;
+    if (data_dependent) {
+        if (id == CC_OP_ID_NonZero) return (unsigned char)(r == 2 ? 2 : all);
+        if (id == CC_OP_ID_NonMaxSuppression) return 1;
+        if (id == CC_OP_ID_Unique) {
+            if (j > 0) return 1;
+            const cc_attr_value *a = cc_attr_get(nd, "axis");
+            if (!a->set) return 1;
+            int ax = (int)(a->i < 0 ? a->i + r : a->i);
+            return (unsigned char)((ax >= 0 && ax < r ? 1u << ax : all) | vx);
+        }
+        if (id == CC_OP_ID_Compress || id == CC_OP_ID_TopK) {
+            const cc_attr_value *a = cc_attr_get(nd, "axis");
+            if (id == CC_OP_ID_Compress && !a->set) return 1;
+            int ax = (int)(a->i < 0 ? a->i + r : a->i);
+            return (unsigned char)((ax >= 0 && ax < r ? 1u << ax : all) | vx);
+        }
+        return all;
+    }
+    if (id == CC_OP_ID_Shape || id == CC_OP_ID_Size) return 0; /* [rank] or a scalar */
+    /* infer() is a function of its inputs' shapes and constants: none of those varies, nor
+       does the output */
+    int any = 0;
+    for (int i = 0; i < nd->n_in; i++) any |= inp[i] && in[i] >= 0 && b->dyn[in[i]] && b->vary[in[i]];
+    if (!any) return 0;
+    if (!strcmp(nd->op->family, "eltwise")) {
+        unsigned m = 0;
+        for (int i = 0; i < nd->n_in; i++) {
+            if (!inp[i] || in[i] < 0 || !b->dyn[in[i]]) continue;
+            int ri = inp[i]->shape.rank;
+            for (int d = 0; d < ri; d++)
+                if (b->vary[in[i]] & (1u << d)) m |= 1u << (d + r - ri);
+        }
+        return (unsigned char)(m & all);
+    }
+    switch (id) {
+    case CC_OP_ID_Identity: case CC_OP_ID_Dropout: case CC_OP_ID_Softmax: case CC_OP_ID_LogSoftmax:
+        return j == 0 && x && x->shape.rank == r ? vx : all;
+    case CC_OP_ID_Slice:
+        return x && x->shape.rank == r ? vx : all; /* constant bounds: data-dependent otherwise */
+    case CC_OP_ID_Transpose: {
+        const cc_attr_value *p = cc_attr_get(nd, "perm");
+        unsigned m = 0;
+        for (int d = 0; d < r; d++) {
+            int from = p->set && d < p->n ? (int)p->ints[d] : r - 1 - d;
+            if (from < 0 || from >= r) return all;
+            if (vx & (1u << from)) m |= 1u << d;
+        }
+        return (unsigned char)m;
+    }
+    case CC_OP_ID_Gather: {
+        if (!x || nd->n_in < 2 || !inp[1]) return all;
+        int xr = x->shape.rank, qr = inp[1]->shape.rank;
+        int ax = (int)cc_attr_i(nd, "axis");
+        if (ax < 0) ax += xr;
+        if (ax < 0 || ax >= xr || xr - 1 + qr != r) return all;
+        unsigned char vq = in[1] >= 0 && b->dyn[in[1]] ? b->vary[in[1]] : 0;
+        unsigned m = 0;
+        for (int d = 0; d < ax; d++) m |= (vx >> d & 1u) << d;
+        for (int d = 0; d < qr; d++) m |= (vq >> d & 1u) << (ax + d);
+        for (int d = ax + 1; d < xr; d++) m |= (vx >> d & 1u) << (d - 1 + qr);
+        return (unsigned char)m;
+    }
+    case CC_OP_ID_Unsqueeze: case CC_OP_ID_Squeeze: {
+        /* the dims kept, in order: an output dim of the input's size-1... mapping by skipping
+           the axes (constant: else the op is data-dependent) */
+        if (!x || nd->n_in < 2 || !inp[1] || !inp[1]->data) return all;
+        int64_t n_ax = cc_tensor_numel(inp[1]);
+        int big = id == CC_OP_ID_Unsqueeze ? r : x->shape.rank;
+        unsigned char is_axis[CC_MAX_RANK] = { 0 };
+        for (int64_t k = 0; k < n_ax; k++) {
+            int64_t a = cc_load_i64(inp[1]->data, inp[1]->dtype, (size_t)k);
+            if (a < 0) a += big;
+            if (a < 0 || a >= big) return all;
+            is_axis[a] = 1;
+        }
+        unsigned m = 0;
+        for (int d = 0, src = 0, dst = 0; d < big; d++) {
+            if (is_axis[d]) { /* a dim of 1 inserted (fixed) or removed */
+                if (id == CC_OP_ID_Unsqueeze) dst++;
+                else src++;
+                continue;
+            }
+            if (vx & (1u << src)) m |= 1u << dst;
+            src++, dst++;
+        }
+        return (unsigned char)(m & all);
+    }
+    case CC_OP_ID_Concat: {
+        int ax = (int)cc_attr_i(nd, "axis");
+        if (ax < 0) ax += r;
+        unsigned m = 0;
+        for (int i = 0; i < nd->n_in; i++) {
+            if (!inp[i] || in[i] < 0 || !b->dyn[in[i]]) continue;
+            if (inp[i]->shape.rank != r) return all;
+            m |= b->vary[in[i]];
+        }
+        return (unsigned char)(m & all);
+    }
+    default: return all;
+    }
+}
+
 cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char *name,
                             const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
                             const char *const *out_names, cc_err *err)
@@ -386,6 +534,10 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
         st = add_value(b, vname, &outs[j], &node.out[j], err);
         if (st) return st;
         b->dyn[node.out[j]] = (unsigned char)dyn;
+        if (dyn)
+            b->vary[node.out[j]] = vary_of(b, &node, in, inp,
+                                           cc_op_dynamic_shape(op, n_in, inp) || cc_op_has_trait(op, CC_TRAIT_SUBGRAPH), j,
+                                           &outs[j]);
         out[j] = node.out[j];
     }
     range_outputs(b, &node);
@@ -399,6 +551,28 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     b->nodes[b->n_nodes++] = node;
     return CC_OK;
 }
+
+/* A value computed at run time whose values are known at import (a range with lo == hi:
+ * the fixed dim of a Shape, a Gather of it) as a constant tensor in *t (free it); 0 when it
+ * has none. */
+static int exact_value(const cc_model_builder *b, int v, cc_tensor *t)
+{
+    vrange r;
+    const cc_tensor *d = &b->values[v];
+    if (!range_of(b, v, &r) || r.n != cc_tensor_numel(d)) return 0;
+    for (int k = 0; k < r.n; k++)
+        if (r.lo[k] != r.hi[k]) return 0;
+    if (cc_tensor_alloc(t, d->dtype, &d->shape, NULL)) return 0;
+    for (int k = 0; k < r.n; k++) {
+        if (d->dtype == CC_I64) ((int64_t *)t->data)[k] = r.lo[k];
+        else cc_store(t->data, d->dtype, (size_t)k, (double)r.lo[k]); /* i32, or integers cast to float */
+    }
+    return 1;
+}
+
+static cc_status fold_now(cc_model_builder *b, const cc_op_def *op, const char *name, cc_node *nodep,
+                          const cc_tensor *const *inp, int reads_shape, int has_data_input, int n_out, int *out,
+                          const char *const *out_names, int *folded, cc_err *err);
 
 cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *name, const cc_attr_value *attrs,
                           int n_in, const int *in, int n_out, int *out, const char *const *out_names, int *folded,
@@ -414,9 +588,30 @@ cc_status cc_mb_fold_node(cc_model_builder *b, const cc_op_def *op, const char *
     cc_err e0;
     if (node_start(b, op, name, attrs, n_in, in, &node, inp, &e0)) return CC_OK; /* cc_mb_node_values reports it */
     node.n_out = n_out;
-    for (int i = 0; i < n_in; i++)
-        if (inp[i] && !inp[i]->data && !(reads_shape && i == 0)) return CC_OK; /* computed at run time */
-    if (reads_shape && in[0] >= 0 && b->dyn[in[0]]) return CC_OK; /* the shape of a value that follows the data */
+    /* the shape of a value that follows the data, where a dim of it may vary */
+    if (reads_shape && in[0] >= 0 && b->dyn[in[0]] && b->vary[in[0]]) return CC_OK;
+    /* inputs computed at run time: only those whose values are known at import */
+    cc_tensor known[CC_MAX_IO];
+    memset(known, 0, sizeof known);
+    cc_status st = CC_OK;
+    int foldable = 1;
+    for (int i = 0; i < n_in && foldable; i++)
+        if (inp[i] && !inp[i]->data && !(reads_shape && i == 0)) {
+            foldable = exact_value(b, in[i], &known[i]);
+            inp[i] = &known[i];
+        }
+    if (foldable) st = fold_now(b, op, name, &node, inp, reads_shape, has_data_input, n_out, out, out_names, folded, err);
+    for (int i = 0; i < n_in; i++) cc_tensor_free(&known[i]);
+    return st;
+}
+
+/* Folds node (its inputs inp, constants) into constants where its outputs are small and,
+ * for float outputs of a data op, exact (cc_mb_fold_node). */
+static cc_status fold_now(cc_model_builder *b, const cc_op_def *op, const char *name, cc_node *nodep,
+                          const cc_tensor *const *inp, int reads_shape, int has_data_input, int n_out, int *out,
+                          const char *const *out_names, int *folded, cc_err *err)
+{
+    cc_node node = *nodep;
     cc_tensor outs[CC_MAX_IO];
     memset(outs, 0, sizeof outs);
     cc_err e = { 0 };

@@ -58,8 +58,10 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
                             const cc_attr_value *attrs, int n_in, const int *in, int n_out, int *out,
                             const char *const *out_names, cc_err *err);
 /* Folds a node of shape computation into constants at build time, where it can be: its
- * op reads only its input's shape (Shape, Size; not the shape of a value that follows the
- * data), or every input it has is a constant and either its outputs are integers or
+ * op reads only its input's shape (Shape, Size; not the shape of a value with a dim that
+ * follows the data), or every input it has is a constant — or a value computed at run time
+ * whose values the builder knows exactly (a range with lo == hi: the fixed dim of the Shape
+ * of a NonZero's output, a Gather of it) — and either its outputs are integers or
  * booleans (Gather, Concat, Unsqueeze, Mul, ... over int64 shapes) or it makes a tensor
  * from constants alone (ConstantOfShape, Range), with at most CC_MB_FOLD_MAX elements out,
  * or its outputs are float, at most CC_MB_FOLD_FLOAT_MAX elements, each exactly

@@ -118,6 +118,12 @@ static cc_status if_infer(const cc_node *nd, const cc_graph *subs, int n_subs, c
         if (br[b]->n_outputs != n_out)
             return cc_err_set(err, CC_ERR_ARG, "If: %s has %d outputs, the node %d", names[b], br[b]->n_outputs, n_out);
     }
+    if (in[0]->data) { /* a condition known at import: the branch it takes, alone (the other
+                          may give another rank: torchvision's squeeze of a dim known to be 1) */
+        const cc_graph *taken = br[cc_load(in[0]->data, CC_BOOL, 0) != 0 ? 0 : 1];
+        for (int j = 0; j < n_out; j++) out[j] = (cc_tensor){ .dtype = sub_out(taken, j)->dtype, .shape = sub_out(taken, j)->shape };
+        return CC_OK;
+    }
     for (int j = 0; j < n_out; j++) {
         const cc_tensor *t = sub_out(br[0], j), *e = sub_out(br[1], j);
         if (t->dtype != e->dtype || t->shape.rank != e->shape.rank) {

@@ -452,6 +452,114 @@ static void test_if_extents(cc_status (*else_branch)(cc_model_builder *, const i
     cc_model_free(m);
 }
 
+static cc_status then_squeeze1(cc_model_builder *b, const int *in, cc_err *err)
+{
+    cc_tensor ax = { 0 };
+    cc_shape s1 = shape1(1);
+    int a, y;
+    cc_status st = cc_tensor_alloc(&ax, CC_I64, &s1, err);
+    if (!st) {
+        ((int64_t *)ax.data)[0] = 1;
+        st = cc_mb_const(b, "axes", &ax, &a, err);
+    }
+    if (!st) st = cc_mb_node(b, "Squeeze", "sq", NULL, 2, (int[]){ in[0], a }, 1, &y, NULL, err);
+    return st ? st : cc_mb_output(b, y, err);
+}
+
+static cc_status else_identity(cc_model_builder *b, const int *in, cc_err *err)
+{
+    int y;
+    cc_status st = cc_mb_node(b, "Identity", "id", NULL, 1, in, 1, &y, NULL, err);
+    return st ? st : cc_mb_output(b, y, err);
+}
+
+/* torchvision's squeeze(1) of a NonZero's column, as exported: If (Shape(t)[1] == 1) then
+ * Squeeze(t, 1) else t, t = Transpose(NonZero(x)) of [k, 1], k following the data. The
+ * branches give [k] and [k, 1]; dim 1 of t is fixed (only its dim 0 varies: the builder's
+ * per-dim variation), so Shape(t)[1] has the exact range [1, 1] and the Equal folds to a
+ * constant at import (cc_mb_fold_node with an input of known values), and the If takes its
+ * then branch alone. It was refused: "the catalog needs one dtype and rank". Hand values
+ * on the golden model, ref, cpu and opencl with cpu's fallback, as the count changes. */
+static void test_if_known_condition(void)
+{
+    cc_model_builder *b = NULL;
+    cc_model *m = NULL;
+    int x, nz, t, sh, g1, eq, y, yf, one;
+    cc_shape s6 = shape1(6), s1 = shape1(1);
+    OK(cc_mb_create("if_known", &b, &e));
+    OK(cc_mb_input(b, "x", CC_F32, &s6, &x, &e));
+    cc_tensor c1 = make(CC_I64, s1, (double[]){ 1 });
+    OK(cc_mb_const(b, "one", &c1, &one, &e));
+    OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
+    OK(cc_mb_node(b, "Transpose", "t", NULL, 1, &nz, 1, &t, NULL, &e));
+    OK(cc_mb_node(b, "Shape", "shape", NULL, 1, &t, 1, &sh, NULL, &e));
+    OK(cc_mb_node(b, "Gather", "dim1", "axis=0", 2, (int[]){ sh, one }, 1, &g1, NULL, &e));
+    const cc_op_def *equal = cc_catalog_find("Equal");
+    cc_node tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.op = equal;
+    OK(cc_node_set_defaults(&tmp, &e));
+    int folded = 0;
+    OK(cc_mb_fold_node(b, equal, "is1", tmp.attrs, 2, (int[]){ g1, one }, 1, &eq, NULL, &folded, &e));
+    CHECK(folded == 1); /* Shape(t)[1] is known to be 1 */
+    if (!folded) {
+        cc_mb_destroy(b);
+        return;
+    }
+    CHECK(cc_mb_value(b, eq)->data && ((const unsigned char *)cc_mb_value(b, eq)->data)[0] == 1);
+    cc_dtype dt = CC_I64;
+    cc_shape s61 = cc_shape_make(2, (int64_t[]){ 6, 1 });
+    int gs[2] = { subgraph(b, 1, &dt, &s61, then_squeeze1), subgraph(b, 1, &dt, &s61, else_identity) };
+    const char *gn[2] = { "then_branch", "else_branch" };
+    cc_status st = control(b, "If", gn, gs, 2, NULL, NULL, 0, 2, (int[]){ eq, t }, 1, &y);
+    if (st) fprintf(stderr, "if_known: %s\n", e.msg);
+    CHECK(st == CC_OK);
+    if (st) {
+        cc_mb_destroy(b);
+        return;
+    }
+    OK(cc_mb_node(b, "Cast", "yf", "to=1", 1, &y, 1, &yf, NULL, &e));
+    OK(cc_mb_output(b, yf, &e));
+    OK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e));
+    if (!m) return;
+    CHECK(m->graph.values[m->graph.outputs[0]].shape.rank == 1);
+    const double xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
+    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *tg = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc d;
+        if (k && (!tg || tg->open("", &ctx, &d, &e))) continue;
+        if (fb) OK(fb->open("", &fb_ctx, &d, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        if (k) OK(cc_graph_exec_create(&m->graph, tg, ctx, fb, fb_ctx, &gx, &info, &e));
+        for (int r = 0; r < 2 && (gx || !k); r++) {
+            cc_tensor in = make(CC_F32, s6, xs[r]);
+            expect want = { .n_out = 1, .shape = { shape1(r ? 1 : 3) } };
+            float v[2][3] = { { 1, 3, 4 }, { 0 } };
+            memcpy(want.v[0], v[r], sizeof v[r]);
+            if (k) {
+                cc_tensor got = { 0 };
+                OK(cc_tensor_alloc(&got, CC_F32, &m->graph.values[m->graph.outputs[0]].shape, &e));
+                OK(cc_graph_exec_run(gx, &in, &got, &e));
+                check_outputs(names[k], &got, &want);
+                cc_tensor_free(&got);
+            } else {
+                cc_model_eval ev;
+                OK(cc_model_evaluate(&m->graph, &in, 0, NULL, &ev, &e));
+                check_outputs("golden", &ev.vals[m->graph.outputs[0]], &want);
+                cc_model_eval_free(&ev);
+            }
+            cc_tensor_free(&in);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (tg) tg->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 /* If's branches must agree on their outputs' dtypes and ranks, and take what the node
  * passes in. */
 static void test_refusals(void)
@@ -477,6 +585,7 @@ int main(void)
     test_scan();
     test_if_extents(else_empty);
     test_if_extents(else_const_empty);
+    test_if_known_condition();
     test_refusals();
     return CC_TEST_RESULT();
 }

@@ -693,6 +693,86 @@ static void float_range(void)
     cc_model_free(m);
 }
 
+/* Expand to a shape chosen by Where, as torchvision's expand_as exports it: Where(s == -1,
+ * 1, s) with s the Shape of a NonZero's [1, k]. Where's values lie in the union of its two
+ * choices' ranges ([1, 1] and [1, 0..6]), so the Expand is bounded by [1, 6] (it was
+ * refused: "shape must be a constant input"); 2.5 repeated k times, on the golden model,
+ * ref, cpu and opencl with cpu's fallback. */
+static void where_shape(void)
+{
+    cc_model_builder *b = NULL;
+    cc_err e = { 0 };
+    int x, nz, s, eq, w, y, c;
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 6 }), s11 = cc_shape_make(2, (int64_t[]){ 1, 1 });
+    CHECK_OK(cc_mb_create("where_shape", &b, &e));
+    CHECK_OK(cc_mb_input(b, "x", CC_F32, &sx, &x, &e));
+    int ones = i64_const(b, "ones", 2, (int64_t[]){ 1, 1 }, 0, &e);
+    int neg = i64_const(b, "neg", 2, (int64_t[]){ -1, -1 }, 0, &e);
+    cc_tensor ct = { 0 };
+    CHECK_OK(cc_tensor_alloc(&ct, CC_F32, &s11, &e));
+    ((float *)ct.data)[0] = 2.5f;
+    CHECK_OK(cc_mb_const(b, "c", &ct, &c, &e));
+    CHECK_OK(cc_mb_node(b, "NonZero", "nz", NULL, 1, &x, 1, &nz, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Shape", "shape", NULL, 1, &nz, 1, &s, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Equal", "eq", NULL, 2, (int[]){ s, neg }, 1, &eq, NULL, &e));
+    CHECK_OK(cc_mb_node(b, "Where", "where", NULL, 3, (int[]){ eq, ones, s }, 1, &w, NULL, &e));
+    cc_status st = cc_mb_node(b, "Expand", "expand", NULL, 2, (int[]){ c, w }, 1, &y, NULL, &e);
+    if (st) fprintf(stderr, "where_shape: %s\n", e.msg);
+    CHECK(st == CC_OK);
+    if (st) {
+        cc_mb_destroy(b);
+        return;
+    }
+    CHECK_OK(cc_mb_output(b, y, &e));
+    cc_model *m = NULL;
+    CHECK_OK(cc_mb_finish(b, CC_TASK_GENERIC, 0, &m, &e));
+    if (!m) return;
+    const cc_graph *g = &m->graph;
+    CHECK(g->values[y].shape.rank == 2 && g->values[y].shape.dims[1] == 6);
+    const float xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
+    const int64_t cnt[2] = { 3, 1 };
+    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc dd;
+        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
+        if (fb) CHECK_OK(fb->open("", &fb_ctx, &dd, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
+        if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+        CHECK(rc == CC_OK);
+        for (int rr = 0; !rc && rr < 2; rr++) {
+            cc_tensor in = { 0 }, out = { 0 };
+            const cc_tensor *o = &out;
+            cc_model_eval ev;
+            memset(&ev, 0, sizeof ev);
+            CHECK_OK(cc_tensor_alloc(&in, CC_F32, &sx, &e));
+            memcpy(in.data, xs[rr], sizeof xs[rr]);
+            if (k) {
+                CHECK_OK(cc_tensor_alloc(&out, CC_F32, &g->values[y].shape, &e));
+                rc = cc_graph_exec_run(gx, &in, &out, &e);
+            } else {
+                rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
+                if (!rc) o = &ev.vals[g->outputs[0]];
+            }
+            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(rc == CC_OK);
+            if (!rc) CHECK(o->shape.rank == 2 && o->shape.dims[0] == 1 && o->shape.dims[1] == cnt[rr]);
+            for (int64_t i = 0; !rc && i < cnt[rr] && o->shape.dims[1] == cnt[rr]; i++)
+                CHECK(((const float *)o->data)[i] == 2.5f);
+            cc_model_eval_free(&ev);
+            cc_tensor_free(&in);
+            cc_tensor_free(&out);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t) t->close(ctx);
+    }
+    cc_model_free(m);
+}
+
 int main(void)
 {
     cc_model *m = nonzero_model(0);
@@ -711,5 +791,6 @@ int main(void)
     range_split();
     wide_segments();
     float_range();
+    where_shape();
     return CC_TEST_RESULT();
 }
