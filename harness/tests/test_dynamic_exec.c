@@ -619,6 +619,70 @@ static void wide_segments(void)
     cc_model_free(m);
 }
 
+/* Runs model m (input x: 6 floats, one f32 output) on the golden model, ref, cpu and opencl
+ * with cpu's fallback, for each of the inputs xs[0..1]; want(r, out) checks run r's output
+ * (its actual shape and values). */
+static void run_six(const cc_model *m, const float xs[2][6], void (*want)(int r, const cc_tensor *out))
+{
+    const cc_graph *g = &m->graph;
+    cc_err e = { 0 };
+    cc_shape sx = cc_shape_make(1, (int64_t[]){ 6 });
+    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
+    for (int k = 0; k < 4; k++) {
+        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
+        void *ctx = NULL, *fb_ctx = NULL;
+        cc_device_desc dd;
+        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
+        if (fb) CHECK_OK(fb->open("", &fb_ctx, &dd, &e));
+        cc_graph_exec *gx = NULL;
+        cc_graph_exec_info info;
+        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
+        if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+        CHECK(rc == CC_OK);
+        for (int rr = 0; !rc && rr < 2; rr++) {
+            cc_tensor in = { 0 }, out = { 0 };
+            const cc_tensor *o = &out;
+            cc_model_eval ev;
+            memset(&ev, 0, sizeof ev);
+            CHECK_OK(cc_tensor_alloc(&in, CC_F32, &sx, &e));
+            memcpy(in.data, xs[rr], sizeof xs[rr]);
+            if (k) {
+                CHECK_OK(cc_tensor_alloc(&out, CC_F32, &g->values[g->outputs[0]].shape, &e));
+                rc = cc_graph_exec_run(gx, &in, &out, &e);
+            } else {
+                rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
+                if (!rc) o = &ev.vals[g->outputs[0]];
+            }
+            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
+            CHECK(rc == CC_OK);
+            if (!rc) want(rr, o);
+            cc_model_eval_free(&ev);
+            cc_tensor_free(&in);
+            cc_tensor_free(&out);
+        }
+        cc_graph_exec_destroy(gx);
+        if (fb) fb->close(fb_ctx);
+        if (t) t->close(ctx);
+    }
+}
+
+/* float_range's outputs: 2n - 1 values 0.5, 1, ... for n = 3 and 1 */
+static void want_halves(int r, const cc_tensor *o)
+{
+    const int64_t cnt[2] = { 5, 1 };
+    CHECK(o->shape.rank == 1 && o->shape.dims[0] == cnt[r]);
+    for (int64_t i = 0; i < cnt[r] && o->shape.dims[0] == cnt[r]; i++)
+        CHECK(((const float *)o->data)[i] == 0.5f * (float)(i + 1));
+}
+
+/* where_shape's outputs: [1, n] of 2.5 for n = 3 and 1 */
+static void want_fill(int r, const cc_tensor *o)
+{
+    const int64_t cnt[2] = { 3, 1 };
+    CHECK(o->shape.rank == 2 && o->shape.dims[0] == 1 && o->shape.dims[1] == cnt[r]);
+    for (int64_t i = 0; i < cnt[r] && o->shape.dims[1] == cnt[r]; i++) CHECK(((const float *)o->data)[i] == 2.5f);
+}
+
 /* Range in float to a NonZero's count n cast to float, from 0.5 by 0.5: 2n - 1 values
  * (0.5, 1, ..., n - 0.5), bound at import from n's range [0, 6] (ceil(5.5 / 0.5) + 1 = 12:
  * one more for the float division's rounding); on the golden model, ref, cpu and opencl
@@ -650,46 +714,7 @@ static void float_range(void)
     const cc_graph *g = &m->graph;
     CHECK(g->values[rg].dtype == CC_F32 && g->values[rg].shape.dims[0] == 12);
     const float xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
-    const int64_t cnt[2] = { 5, 1 };
-    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
-    for (int k = 0; k < 4; k++) {
-        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
-        void *ctx = NULL, *fb_ctx = NULL;
-        cc_device_desc dd;
-        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
-        if (fb) CHECK_OK(fb->open("", &fb_ctx, &dd, &e));
-        cc_graph_exec *gx = NULL;
-        cc_graph_exec_info info;
-        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
-        if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
-        CHECK(rc == CC_OK);
-        for (int rr = 0; !rc && rr < 2; rr++) {
-            cc_tensor in = { 0 }, out = { 0 };
-            const cc_tensor *o = &out;
-            cc_model_eval ev;
-            memset(&ev, 0, sizeof ev);
-            CHECK_OK(cc_tensor_alloc(&in, CC_F32, &sx, &e));
-            memcpy(in.data, xs[rr], sizeof xs[rr]);
-            if (k) {
-                CHECK_OK(cc_tensor_alloc(&out, CC_F32, &g->values[rg].shape, &e));
-                rc = cc_graph_exec_run(gx, &in, &out, &e);
-            } else {
-                rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
-                if (!rc) o = &ev.vals[g->outputs[0]];
-            }
-            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
-            CHECK(rc == CC_OK);
-            if (!rc) CHECK(o->shape.rank == 1 && o->shape.dims[0] == cnt[rr]);
-            for (int i = 0; !rc && i < cnt[rr] && o->shape.dims[0] == cnt[rr]; i++)
-                CHECK(((const float *)o->data)[i] == 0.5f * (float)(i + 1));
-            cc_model_eval_free(&ev);
-            cc_tensor_free(&in);
-            cc_tensor_free(&out);
-        }
-        cc_graph_exec_destroy(gx);
-        if (fb) fb->close(fb_ctx);
-        if (t) t->close(ctx);
-    }
+    run_six(m, xs, want_halves);
     cc_model_free(m);
 }
 
@@ -730,46 +755,7 @@ static void where_shape(void)
     const cc_graph *g = &m->graph;
     CHECK(g->values[y].shape.rank == 2 && g->values[y].shape.dims[1] == 6);
     const float xs[2][6] = { { 0, 5, 0, 7, 9, 0 }, { 4, 0, 0, 0, 0, 0 } };
-    const int64_t cnt[2] = { 3, 1 };
-    const char *names[4] = { "golden", "ref", "cpu", "opencl" };
-    for (int k = 0; k < 4; k++) {
-        const cc_target_iface *t = k ? cc_target_find(names[k]) : NULL, *fb = k == 3 ? cc_target_find("cpu") : NULL;
-        void *ctx = NULL, *fb_ctx = NULL;
-        cc_device_desc dd;
-        if (k && (!t || t->open("", &ctx, &dd, &e))) continue;
-        if (fb) CHECK_OK(fb->open("", &fb_ctx, &dd, &e));
-        cc_graph_exec *gx = NULL;
-        cc_graph_exec_info info;
-        cc_status rc = k ? cc_graph_exec_create(g, t, ctx, fb, fb_ctx, &gx, &info, &e) : CC_OK;
-        if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
-        CHECK(rc == CC_OK);
-        for (int rr = 0; !rc && rr < 2; rr++) {
-            cc_tensor in = { 0 }, out = { 0 };
-            const cc_tensor *o = &out;
-            cc_model_eval ev;
-            memset(&ev, 0, sizeof ev);
-            CHECK_OK(cc_tensor_alloc(&in, CC_F32, &sx, &e));
-            memcpy(in.data, xs[rr], sizeof xs[rr]);
-            if (k) {
-                CHECK_OK(cc_tensor_alloc(&out, CC_F32, &g->values[y].shape, &e));
-                rc = cc_graph_exec_run(gx, &in, &out, &e);
-            } else {
-                rc = cc_model_evaluate(g, &in, 0, NULL, &ev, &e);
-                if (!rc) o = &ev.vals[g->outputs[0]];
-            }
-            if (rc) fprintf(stderr, "%s: %s\n", names[k], e.msg);
-            CHECK(rc == CC_OK);
-            if (!rc) CHECK(o->shape.rank == 2 && o->shape.dims[0] == 1 && o->shape.dims[1] == cnt[rr]);
-            for (int64_t i = 0; !rc && i < cnt[rr] && o->shape.dims[1] == cnt[rr]; i++)
-                CHECK(((const float *)o->data)[i] == 2.5f);
-            cc_model_eval_free(&ev);
-            cc_tensor_free(&in);
-            cc_tensor_free(&out);
-        }
-        cc_graph_exec_destroy(gx);
-        if (fb) fb->close(fb_ctx);
-        if (t) t->close(ctx);
-    }
+    run_six(m, xs, want_fill);
     cc_model_free(m);
 }
 
