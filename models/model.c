@@ -526,6 +526,10 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
     if (st) return cc_err_set(err, st, "node %s: %s", name, e.msg);
     int dyn = cc_op_dynamic_shape(op, n_in, inp); /* or reads a value whose shape follows the data */
     for (int i = 0; i < n_in; i++) dyn |= in[i] >= 0 && b->dyn[in[i]];
+    /* which dims may vary, before add_value moves the values inp points into */
+    unsigned char vary[CC_MAX_IO] = { 0 };
+    int data_dependent = cc_op_dynamic_shape(op, n_in, inp) || cc_op_has_trait(op, CC_TRAIT_SUBGRAPH);
+    for (int j = 0; j < n_out && dyn; j++) vary[j] = vary_of(b, &node, in, inp, data_dependent, j, &outs[j]);
     for (int j = 0; j < n_out; j++) {
         char vname[CC_VALUE_NAME_MAX];
         if (out_names && out_names[j]) snprintf(vname, sizeof vname, "%s", out_names[j]);
@@ -534,10 +538,7 @@ cc_status cc_mb_node_values(cc_model_builder *b, const cc_op_def *op, const char
         st = add_value(b, vname, &outs[j], &node.out[j], err);
         if (st) return st;
         b->dyn[node.out[j]] = (unsigned char)dyn;
-        if (dyn)
-            b->vary[node.out[j]] = vary_of(b, &node, in, inp,
-                                           cc_op_dynamic_shape(op, n_in, inp) || cc_op_has_trait(op, CC_TRAIT_SUBGRAPH), j,
-                                           &outs[j]);
+        b->vary[node.out[j]] = vary[j];
         out[j] = node.out[j];
     }
     range_outputs(b, &node);
