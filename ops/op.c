@@ -187,7 +187,9 @@ static int parse_int(const char *s, size_t len, int64_t *out)
     return 0;
 }
 
-static int parse_float(const char *s, size_t len, double *out)
+/* A float literal of an attribute or a float32 constant input (wide = 0: rounded to
+ * float32) or of an f64 constant input (wide = 1: the double as written). */
+static int parse_float(const char *s, size_t len, double *out, int wide)
 {
     char buf[64];
     if (len == 0 || len >= sizeof buf) return -1;
@@ -200,12 +202,20 @@ static int parse_float(const char *s, size_t len, double *out)
     if (isnan(v)) return -1; /* no catalog attribute means anything with NaN */
     /* ONNX float attributes and float constant inputs are float32; a literal past its
        range (1e39, 1e999) is refused, not taken for infinity: only "inf" says that */
-    if (isinf((float)v) && !strcasestr(buf, "inf")) return -1;
-    *out = (double)(float)v;
+    if ((wide ? isinf(v) : isinf((float)v)) && !strcasestr(buf, "inf")) return -1;
+    *out = wide ? v : (double)(float)v;
     return 0;
 }
 
+static cc_status attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, int wide, cc_err *err);
+
 cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, cc_err *err)
+{
+    return attr_parse(kind, text, v, 0, err);
+}
+
+/* wide: float elements are an f64 tensor's, read as doubles */
+static cc_status attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, int wide, cc_err *err)
 {
     cc_attr_value r;
     memset(&r, 0, sizeof r);
@@ -217,7 +227,7 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
         if (parse_int(text, len, &r.i)) goto bad;
         break;
     case CC_ATTR_FLOAT:
-        if (parse_float(text, len, &r.f)) goto bad;
+        if (parse_float(text, len, &r.f, wide)) goto bad;
         break;
     case CC_ATTR_STRING:
         if (text[0] == '"') {
@@ -239,7 +249,7 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
         int rank1 = body[0] == '[';
         cc_attr_value list;
         cc_attr_kind lk = cc_dtype_is_float(r.tdtype) ? CC_ATTR_FLOATS : CC_ATTR_INTS;
-        if (cc_attr_parse(lk, body, &list, err)) goto bad;
+        if (attr_parse(lk, body, &list, r.tdtype == CC_F64, err)) goto bad;
         if (!rank1 && list.n != 1) goto bad;
         r.n = list.n;
         memcpy(r.ints, list.ints, sizeof r.ints);
@@ -283,7 +293,7 @@ cc_status cc_attr_parse(cc_attr_kind kind, const char *text, cc_attr_value *v, c
                 if (parse_int(p, (size_t)(q - p), &r.ints[r.n])) goto bad;
                 r.floats[r.n] = (double)r.ints[r.n];
             } else {
-                if (parse_float(p, (size_t)(q - p), &r.floats[r.n])) goto bad;
+                if (parse_float(p, (size_t)(q - p), &r.floats[r.n], wide)) goto bad;
             }
             r.n++;
             p = q < end ? q + 1 : q;
@@ -298,8 +308,9 @@ bad:
     return cc_err_set(err, CC_ERR_ARG, "'%s' is not %s", text, kind_name(kind));
 }
 
-/* Shortest decimal that reads back as the same float32. */
-static void format_float(double f, char *buf, size_t n)
+/* Shortest decimal that reads back as the same float32 (wide: the same double, for an f64
+ * tensor's elements). */
+static void format_float(double f, char *buf, size_t n, int wide)
 {
     if (isnan(f)) {
         snprintf(buf, n, "nan");
@@ -309,20 +320,28 @@ static void format_float(double f, char *buf, size_t n)
         snprintf(buf, n, f > 0 ? "inf" : "-inf");
         return;
     }
-    for (int prec = 1; prec <= 9; prec++) {
+    for (int prec = 1; prec <= (wide ? 17 : 9); prec++) {
         snprintf(buf, n, "%.*g", prec, f);
-        if ((float)strtod(buf, NULL) == (float)f) return;
+        double back = strtod(buf, NULL);
+        if (wide ? back == f : (float)back == (float)f) return;
     }
 }
 
+static void attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n, int wide);
+
 void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n)
+{
+    attr_format(kind, v, buf, n, 0);
+}
+
+static void attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t n, int wide)
 {
     if (n == 0) return;
     buf[0] = '\0';
     switch (kind) {
     case CC_ATTR_GRAPH: snprintf(buf, n, "graph%lld", (long long)v->i); return;
     case CC_ATTR_INT: snprintf(buf, n, "%lld", (long long)v->i); return;
-    case CC_ATTR_FLOAT: format_float(v->f, buf, n); return;
+    case CC_ATTR_FLOAT: format_float(v->f, buf, n, wide); return;
     case CC_ATTR_STRING:
         if (is_word(v->s, strlen(v->s))) snprintf(buf, n, "%s", v->s);
         else quote(v->s, buf, n);
@@ -335,10 +354,10 @@ void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t
         if (v->tshape.rank == 0) {
             char e[40];
             if (lk == CC_ATTR_INTS) snprintf(e, sizeof e, "%lld", (long long)v->ints[0]);
-            else format_float(v->floats[0], e, sizeof e);
+            else format_float(v->floats[0], e, sizeof e, v->tdtype == CC_F64);
             snprintf(buf + len, n - (size_t)len, "%s", e);
         } else {
-            cc_attr_format(lk, &list, buf + len, n - (size_t)len);
+            attr_format(lk, &list, buf + len, n - (size_t)len, v->tdtype == CC_F64);
         }
         return;
     }
@@ -351,7 +370,7 @@ void cc_attr_format(cc_attr_kind kind, const cc_attr_value *v, char *buf, size_t
             char e[40];
             if (kind == CC_ATTR_INTS) snprintf(e, sizeof e, "%lld", (long long)v->ints[i]);
             else if (kind == CC_ATTR_STRINGS) snprintf(e, sizeof e, "%s", v->strs[i]);
-            else format_float(v->floats[i], e, sizeof e);
+            else format_float(v->floats[i], e, sizeof e, wide);
             len += (size_t)snprintf(buf + len, n - len, i ? ",%s" : "%s", e);
         }
         if (len < n) snprintf(buf + len, n - len, "]");

@@ -47,9 +47,39 @@ static void wide_dtypes(void)
     cc_case_inst_free(&inst);
 }
 
+/* An f64 constant input written in a case id keeps its double: 16777217 and 0.1 are not
+ * float32 values (they read as 16777216 and 0.100000001), and its canonical form is the
+ * shortest decimal of the double. */
+static void f64_constants(void)
+{
+    cc_case c;
+    cc_err e = { 0 };
+    CHECK(cc_case_parse("Range(start=f64:16777217,limit=f64:16777218,delta=f64:0.1)", &c, &e) == CC_OK);
+    CHECK(strstr(c.id, "start=f64:16777217") && strstr(c.id, "delta=f64:0.1)"));
+    cc_case_inst inst;
+    CHECK(cc_case_instantiate(&c, 1, 0, &inst, &e) == CC_OK);
+    const cc_graph *g = &inst.graph;
+    int found = 0;
+    for (int i = 0; i < g->n_values; i++) {
+        const cc_tensor *t = &g->values[i];
+        if (!t->data || t->dtype != CC_F64 || cc_tensor_numel(t) != 1) continue;
+        double v = ((const double *)t->data)[0];
+        found += v == 16777217.0 || v == 0.1;
+    }
+    CHECK(found == 2);
+    /* ten elements: 16777217 + 0.1 k for k = 0..9 */
+    CHECK(cc_shape_numel(&g->values[g->outputs[0]].shape) == 10);
+    cc_case_inst_free(&inst);
+    expect_canonical("Range(start=f64:1.5,limit=f64:3,delta=f64:0.25)", "Range(start=f64:1.5,limit=f64:3,delta=f64:0.25)");
+    /* a float32 input still reads as float32 */
+    expect_canonical("Range(start=f32:16777217,limit=f32:16777220,delta=f32:1)",
+                     "Range(start=f32:16777216,limit=f32:1.677722e+07,delta=f32:1)");
+}
+
 int main(void)
 {
     wide_dtypes();
+    f64_constants();
     expect_canonical("Relu(x=2x3:f32)", "Relu(x=2x3:f32)");
     /* defaults dropped, attribute order from the schema, later inputs without their dtype */
     expect_canonical("Conv(w=4x3x3x3,x=1x3x8x8:f16,group=1,auto_pad=NOTSET)", "Conv(x=1x3x8x8:f16,w=4x3x3x3)");
