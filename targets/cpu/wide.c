@@ -321,7 +321,8 @@ static cc_status cumsum_run(void *ctx, const cc_node *node, const cc_tensor *con
     return CC_OK;
 }
 
-static cc_support cumsum_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
+/* CumSum, ArgMax, ArgMin, TopK: a number dtype (no bool). */
+static cc_support number_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
                                   char *reason, size_t n)
 {
     (void)ctx;
@@ -454,27 +455,15 @@ static cc_status topk_run(void *ctx, const cc_node *node, const cc_tensor *const
     return CC_OK;
 }
 
-/* ArgMax, ArgMin, TopK: a number dtype (no bool). */
-static cc_support order_supports(void *ctx, const cc_node *node, const cc_tensor *const *in, const cc_tensor *out,
-                                 char *reason, size_t n)
-{
-    (void)ctx;
-    (void)out;
-    cc_dtype d = in[0]->dtype;
-    if (cc_dtype_is_float(d) || is_int(d)) return CC_SUPPORT_YES;
-    snprintf(reason, n, "%s: cpu has no %s kernel", node->op->name, cc_dtype_name(d));
-    return CC_SUPPORT_NO;
-}
-
 #define WIDE_ELTWISE(OP) { .op = CC_OP_ID_##OP, .supports = eltwise_supports, .run = eltwise_run }
 
 static const cc_kernel kernels[] = {
     WIDE_ELTWISE(Min), WIDE_ELTWISE(Max), WIDE_ELTWISE(Sum),   WIDE_ELTWISE(Mean),
     WIDE_ELTWISE(Pow), WIDE_ELTWISE(PRelu), WIDE_ELTWISE(Mod), WIDE_ELTWISE(BitShift),
-    { .op = CC_OP_ID_CumSum, .supports = cumsum_supports, .run = cumsum_run },
-    { .op = CC_OP_ID_ArgMax, .supports = order_supports, .run = arg_run },
-    { .op = CC_OP_ID_ArgMin, .supports = order_supports, .run = arg_run },
-    { .op = CC_OP_ID_TopK, .supports = order_supports, .run = topk_run },
+    { .op = CC_OP_ID_CumSum, .supports = number_supports, .run = cumsum_run },
+    { .op = CC_OP_ID_ArgMax, .supports = number_supports, .run = arg_run },
+    { .op = CC_OP_ID_ArgMin, .supports = number_supports, .run = arg_run },
+    { .op = CC_OP_ID_TopK, .supports = number_supports, .run = topk_run },
 };
 
 const cc_kernel_list cc_cpu_family_wide = {
