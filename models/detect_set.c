@@ -181,10 +181,26 @@ static void describe(cc_detect_agree *a, const char *which, const cc_detection *
              pos, d->cls, (double)d->score, (double)d->x1, (double)d->y1, (double)d->x2, (double)d->y2);
 }
 
-/* The rules of detect.h: each detection's state (gs[0..n_gold), cs[0..n_cand)): MATCHED,
- * NEAR_TIE or DISAGREE; with a, the matched pairs' figures and the counts added to it. */
+static cc_status sort_states(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand, double band,
+                             unsigned char *gs, unsigned char *cs, cc_detect_agree *a, cc_err *err);
+
+/* The rules of detect.h: each detection's state (*gs_out[0..n_gold), *cs_out[0..n_cand),
+ * allocated: free them, also on failure): MATCHED, NEAR_TIE or DISAGREE; with a, the matched
+ * pairs' figures and the counts added to it. A bad band or count: CC_ERR_ARG. */
 static cc_status sort_out(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand, double band,
-                          unsigned char *gs, unsigned char *cs, cc_detect_agree *a, cc_err *err)
+                          unsigned char **gs_out, unsigned char **cs_out, cc_detect_agree *a, cc_err *err)
+{
+    *gs_out = *cs_out = NULL;
+    if (!(band >= 0) || n_gold < 0 || n_cand < 0)
+        return cc_err_set(err, CC_ERR_ARG, "detections: band %g, %d and %d detections", band, n_gold, n_cand);
+    *gs_out = malloc((size_t)n_gold + 1);
+    *cs_out = malloc((size_t)n_cand + 1);
+    if (!*gs_out || !*cs_out) return cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    return sort_states(gold, n_gold, cand, n_cand, band, *gs_out, *cs_out, a, err);
+}
+
+static cc_status sort_states(const cc_detection *gold, int n_gold, const cc_detection *cand, int n_cand, double band,
+                             unsigned char *gs, unsigned char *cs, cc_detect_agree *a, cc_err *err)
 {
     /* every same-label pair at IoU >= CC_DETECT_AGREE_IOU, taken by IoU, highest first */
     ranked *order = malloc(sizeof *order * (size_t)(n_gold + 1));
@@ -266,11 +282,8 @@ static cc_status sort_out(const cc_detection *gold, int n_gold, const cc_detecti
 cc_status cc_detect_agree_add(cc_detect_agree *a, const cc_detection *gold, int n_gold, const cc_detection *cand,
                               int n_cand, double band, cc_err *err)
 {
-    if (!(band >= 0) || n_gold < 0 || n_cand < 0)
-        return cc_err_set(err, CC_ERR_ARG, "detections: band %g, %d and %d detections", band, n_gold, n_cand);
-    unsigned char *gs = malloc((size_t)n_gold + 1), *cs = malloc((size_t)n_cand + 1);
-    cc_status st = gs && cs ? sort_out(gold, n_gold, cand, n_cand, band, gs, cs, a, err)
-                            : cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    unsigned char *gs, *cs;
+    cc_status st = sort_out(gold, n_gold, cand, n_cand, band, &gs, &cs, a, err);
     if (!st) {
         a->n_gold += n_gold;
         a->n_cand += n_cand;
@@ -285,11 +298,8 @@ cc_status cc_detect_determinate(const cc_detection *gold, int n_gold, const cc_d
                                 double band, cc_detection *gold_out, int *n_gold_out, cc_detection *cand_out,
                                 int *n_cand_out, cc_err *err)
 {
-    if (!(band >= 0) || n_gold < 0 || n_cand < 0)
-        return cc_err_set(err, CC_ERR_ARG, "detections: band %g, %d and %d detections", band, n_gold, n_cand);
-    unsigned char *gs = malloc((size_t)n_gold + 1), *cs = malloc((size_t)n_cand + 1);
-    cc_status st = gs && cs ? sort_out(gold, n_gold, cand, n_cand, band, gs, cs, NULL, err)
-                            : cc_err_set(err, CC_ERR_NOMEM, "out of memory");
+    unsigned char *gs, *cs;
+    cc_status st = sort_out(gold, n_gold, cand, n_cand, band, &gs, &cs, NULL, err);
     if (!st) {
         *n_gold_out = *n_cand_out = 0;
         for (int i = 0; i < n_gold; i++)
